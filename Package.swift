@@ -1,0 +1,68 @@
+// swift-tools-version: 6.0
+import CompilerPluginSupport
+import PackageDescription
+
+let package = Package(
+    name: "ModelKit",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "ModelKit", targets: ["ModelKit"]),
+        .executable(name: "modelkit", targets: ["ModelKitTool"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // The runtime every format builds on: schema, model protocols, readers and writers over
+        // JSON objects and dictionaries, transformers, key-value coding, errors.
+        .target(name: "ModelKitCore"),
+
+        // The macro implementations and their diagnostics, as a library the tests call directly.
+        .target(
+            name: "ModelKitMacroSupport",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ]
+        ),
+        // The compiler plugin: a thin entry point over ModelKitMacroSupport.
+        .macro(
+            name: "ModelKitMacros",
+            dependencies: [
+                "ModelKitMacroSupport",
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        // The public face: macro declarations and the runtime, re-exported.
+        .target(name: "ModelKit", dependencies: ["ModelKitCore", "ModelKitMacros"]),
+
+        // `modelkit`: demo, and the tools later issues add.
+        .executableTarget(
+            name: "ModelKitTool",
+            dependencies: [
+                "ModelKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            resources: [.copy("Resources")]
+        ),
+        // The README's quick start, built and run by CI.
+        .executableTarget(name: "QuickStart", dependencies: ["ModelKit"], path: "Examples/QuickStart"),
+
+        .testTarget(
+            name: "ModelKitCoreTests",
+            dependencies: ["ModelKit"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "ModelKitMacroSupportTests",
+            dependencies: [
+                "ModelKitMacroSupport",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

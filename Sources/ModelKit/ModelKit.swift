@@ -1,0 +1,47 @@
+@_exported import ModelKitCore
+
+/// Generates a type's schema and its mapping to every ModelKit format.
+///
+/// ```swift
+/// @Model(keys: .snakeCase)
+/// final class User {
+///     @Identifier @Key("id_str") var id: String
+///     var screenName: String
+///     @Transform(.dateFormat("EEE MMM dd HH:mm:ss Z yyyy")) var createdAt: Date
+///     @Transient var avatarCache: Data? = nil
+/// }
+/// ```
+///
+/// - Parameters:
+///   - keys: How property names become remote keys where no `@Key` says otherwise.
+///   - version: The model's version, recorded by archives and the store for migrations.
+///   - nulls: Whether `null` on a property with a default is an error or takes the default.
+@attached(member, conformances: Model, Hashable, CustomStringConvertible, names: arbitrary)
+@attached(extension, conformances: Model, Hashable, CustomStringConvertible, names: arbitrary)
+public macro Model(keys: KeyStrategy? = nil, version: Int = 0, nulls: NullPolicy = .error) =
+    #externalMacro(module: "ModelKitMacros", type: "ModelMacro")
+
+/// The property's remote key path, and fallbacks tried in order: `@Key("id_str", "id")`.
+///
+/// Dots nest (`"user.address.city"`), digits index arrays (`"media.0.url"`), `\\.` is a literal dot.
+@attached(peer)
+public macro Key(_ path: String, _ fallbacks: String...) =
+    #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
+
+/// The property that identifies the model (one live instance per identifier, store key).
+@attached(peer)
+public macro Identifier() = #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
+
+/// The property is not mapped, compared, hashed or archived.
+@attached(peer)
+public macro Transient() = #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
+
+/// Converts the property's value on remote mapping: `@Transform(.iso8601)`.
+@attached(peer)
+public macro Transform<T: ModelTransformer>(_ transformer: T) =
+    #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
+
+/// How the property is written to keyed archives: `@Archive(.conditional)`.
+@attached(peer)
+public macro Archive(_ behavior: ModelProperty.ArchiveBehavior) =
+    #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")

@@ -1,0 +1,203 @@
+/// The one error ModelKit's mapping throws: what went wrong, where, and with which value.
+///
+/// Every error names the model and property, the full path in the payload (with array
+/// indexes), what was expected and a shortened picture of what was found, in one sentence:
+///
+/// ```text
+/// cannot map 'User.createdAt' at 'statuses[3].user.created_at': expected a date like "EEE MMM dd HH:mm:ss Z yyyy", found "yesterday"
+/// ```
+///
+/// In collect-all mode (``MappingOptions/collectsAllErrors``) one error of code
+/// ``Code/multiple`` carries every problem of the payload in ``problems``.
+public struct ModelError: Error, CustomStringConvertible, Sendable {
+    /// What kind of problem this is.
+    public enum Code: Hashable, Sendable {
+        /// A required value is missing from the payload.
+        case missingValue
+        /// A value is `null` where the property cannot hold nil.
+        case nullValue
+        /// A value has the wrong type.
+        case typeMismatch
+        /// A value has the right type but is not acceptable (a transformer or validator refused it).
+        case invalidValue
+        /// An array index in a remote key path is past the end of the array.
+        case indexOutOfRange
+        /// A number does not fit the property's type.
+        case numberOutOfRange
+        /// A key names no property of the model.
+        case unknownKey
+        /// The property cannot be set after initialization.
+        case readOnlyProperty
+        /// The whole model failed its `validate()`.
+        case invalidModel
+        /// A limit (nesting depth, sizes) was exceeded.
+        case limitExceeded
+        /// The input is not well-formed for its format.
+        case malformedInput
+        /// Several problems, each in ``ModelError/problems``.
+        case multiple
+    }
+
+    /// What kind of problem this is.
+    public let code: Code
+    /// The model type being mapped, e.g. `User`.
+    public internal(set) var modelName: String?
+    /// The property being mapped, e.g. `createdAt`.
+    public internal(set) var propertyName: String?
+    /// Where in the payload the problem is.
+    public internal(set) var path: ModelPath
+    /// What was expected, e.g. `a string`, or the validator's requirement.
+    public let expected: String?
+    /// A shortened picture of the value found, e.g. `42` or `"yesterday"`.
+    public let found: String?
+    /// The error that caused this one, if any (a transformer's or validator's).
+    public let underlying: (any Error)?
+    /// With ``Code/multiple``: every problem, in payload order.
+    public let problems: [ModelError]
+
+    @usableFromInline
+    package init(
+        _ code: Code,
+        expected: String? = nil,
+        found: String? = nil,
+        model: String? = nil,
+        property: String? = nil,
+        path: ModelPath = ModelPath(),
+        underlying: (any Error)? = nil,
+        problems: [ModelError] = []
+    ) {
+        self.code = code
+        self.expected = expected
+        self.found = found
+        self.modelName = model
+        self.propertyName = property
+        self.path = path
+        self.underlying = underlying
+        self.problems = problems
+    }
+
+    public var description: String {
+        if code == .multiple {
+            let subject = modelName.map { " mapping '\($0)'" } ?? ""
+            let noun = problems.count == 1 ? "problem" : "problems"
+            return "\(problems.count) \(noun)\(subject): "
+                + problems.map(\.description).joined(separator: "; ")
+        }
+        var subject = "cannot map"
+        if code == .readOnlyProperty || code == .unknownKey { subject = "cannot set" }
+        if code == .invalidModel { subject = "invalid" }
+        var text = subject
+        if let modelName {
+            text += " '\(modelName)\(propertyName.map { ".\($0)" } ?? "")'"
+        } else if let propertyName {
+            text += " '\(propertyName)'"
+        } else if path.isEmpty {
+            text += " value"
+        }
+        if !path.isEmpty {
+            text += " at '\(path)'"
+        }
+        return text + ": " + reason
+    }
+
+    /// The part of the message after the colon.
+    public var reason: String {
+        switch code {
+        case .missingValue:
+            return "missing key"
+        case .readOnlyProperty:
+            return "the property is read-only"
+        case .unknownKey:
+            return "no such property"
+        case .multiple:
+            return problems.map(\.reason).joined(separator: "; ")
+        default:
+            var text = ""
+            if let expected { text = "expected \(expected)" }
+            if let found { text += text.isEmpty ? "found \(found)" : ", found \(found)" }
+            if let underlying, expected == nil {
+                let detail = String(describing: underlying)
+                text += text.isEmpty ? detail : " (\(detail))"
+            }
+            return text.isEmpty ? "invalid value" : text
+        }
+    }
+}
+
+extension ModelError {
+    /// Fills in the model and property where they are not known yet (the innermost one wins).
+    @usableFromInline
+    package func naming(model: String, property: String?) -> ModelError {
+        var copy = self
+        if copy.modelName == nil {
+            copy.modelName = model
+            if copy.propertyName == nil { copy.propertyName = property }
+        }
+        if code == .multiple {
+            return ModelError(
+                .multiple, model: copy.modelName, path: copy.path,
+                problems: problems.map { $0.naming(model: model, property: property) })
+        }
+        return copy
+    }
+
+    /// Puts `outer` in front of this error's path (and of every problem's).
+    @usableFromInline
+    package func prefixed(by outer: [ModelPath.Component]) -> ModelError {
+        guard !outer.isEmpty else { return self }
+        if code == .multiple {
+            var copy = ModelError(
+                .multiple, model: modelName, path: path,
+                problems: problems.map { $0.prefixed(by: outer) })
+            copy.path.prepend(contentsOf: outer)
+            return copy
+        }
+        var copy = self
+        copy.path.prepend(contentsOf: outer)
+        return copy
+    }
+
+    /// Puts one component in front of this error's path.
+    @usableFromInline
+    package func prefixed(by outer: ModelPath.Component) -> ModelError {
+        prefixed(by: [outer])
+    }
+
+    /// A type mismatch: `expected a string, found 42`.
+    @usableFromInline
+    package static func mismatch(expected: String, found: String) -> ModelError {
+        ModelError(found == "null" ? .nullValue : .typeMismatch, expected: expected, found: found)
+    }
+
+    /// All problems flattened: a `multiple` error's problems, or the error itself.
+    public var allProblems: [ModelError] {
+        code == .multiple ? problems.flatMap(\.allProblems) : [self]
+    }
+}
+
+/// Shortens a description of a found value for an error message.
+package func shortened(_ text: String, limit: Int = 40) -> String {
+    guard text.count > limit else { return text }
+    return String(text.prefix(limit - 1)) + "…"
+}
+
+extension ModelError {
+    /// The error for required properties a payload lacks; generated initializers throw it.
+    public static func missingValues(_ fields: [Int], in schema: ModelSchema, mapping: ModelSchema.Mapping) -> ModelError {
+        let problems = fields.compactMap { field -> ModelError? in
+            guard schema.properties.indices.contains(field) else { return nil }
+            let property = schema.properties[field]
+            let path =
+                mapping == .remote
+                ? property.remoteKeyPaths.first?.pathComponents ?? [.key(property.name)] : [.key(property.name)]
+            return ModelError(.missingValue, model: schema.modelName, property: property.name, path: ModelPath(path))
+        }
+        if problems.count == 1 { return problems[0] }
+        return ModelError(.multiple, model: schema.modelName, problems: problems)
+    }
+
+    /// The error for setting a constant; generated setters throw it.
+    public static func readOnly(_ field: Int, in schema: ModelSchema) -> ModelError {
+        ModelError(.readOnlyProperty, model: schema.modelName, property: schema.propertyName(at: field))
+    }
+}

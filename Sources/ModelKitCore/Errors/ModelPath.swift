@@ -1,0 +1,67 @@
+/// A location inside a payload: object keys and array indexes from the root.
+///
+/// Paths print the way people write them, `statuses[3].user.created_at`, and are
+/// what ``ModelError`` reports so a problem can be found in a large payload.
+///
+/// ```swift
+/// let path: ModelPath = [.key("statuses"), .index(3), .key("user")]
+/// path.description // "statuses[3].user"
+/// ```
+public struct ModelPath: Hashable, Sendable, CustomStringConvertible, ExpressibleByArrayLiteral {
+    /// One step of a path.
+    public enum Component: Hashable, Sendable {
+        /// An object member.
+        case key(String)
+        /// An array element.
+        case index(Int)
+    }
+
+    /// The steps from the root, outermost first.
+    public var components: [Component]
+
+    /// Creates a path from its steps.
+    public init(_ components: [Component] = []) {
+        self.components = components
+    }
+
+    public init(arrayLiteral elements: Component...) {
+        self.components = elements
+    }
+
+    /// Whether the path is the root itself.
+    public var isEmpty: Bool { components.isEmpty }
+
+    /// Puts `outer` in front of this path (used while an error travels out of nested values).
+    public mutating func prepend(_ outer: Component) {
+        components.insert(outer, at: 0)
+    }
+
+    /// Puts `outer` in front of this path.
+    public mutating func prepend(contentsOf outer: [Component]) {
+        components.insert(contentsOf: outer, at: 0)
+    }
+
+    public var description: String {
+        var text = ""
+        for component in components {
+            switch component {
+            case .key(let key):
+                if !text.isEmpty { text += "." }
+                text += key.contains(".") ? key.replacingOccurrences(of: ".", with: "\\.") : key
+            case .index(let index):
+                text += "[\(index)]"
+            }
+        }
+        return text
+    }
+}
+
+extension String {
+    fileprivate func replacingOccurrences(of target: Character, with replacement: String) -> String {
+        var result = ""
+        for character in self {
+            if character == target { result += replacement } else { result.append(character) }
+        }
+        return result
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Options for one mapping run, shared by every format.
+///
+/// ```swift
+/// var options = MappingOptions()
+/// options.collectsAllErrors = true      // report every problem at once
+/// options.nilEncoding = .omit           // leave nil properties out of the output
+/// let user = try User(json: payload, options: options)
+/// ```
+public struct MappingOptions: Sendable {
+    /// How nil properties are written.
+    public enum NilEncoding: Hashable, Sendable {
+        /// Write `null` (JSON) or `NSNull` (JSON objects).
+        case null
+        /// Leave the key out.
+        case omit
+    }
+
+    /// Keep going after a problem and throw one ``ModelError`` of code
+    /// ``ModelError/Code/multiple`` listing every problem, instead of stopping at the first.
+    public var collectsAllErrors = false
+    /// Run per-property validators and `validate()` after mapping.
+    public var validates = true
+    /// How nil properties are written; `null` by default, like `dictionaryValue`'s `NSNull`.
+    public var nilEncoding = NilEncoding.null
+    /// Write object keys sorted (JSON output).
+    public var sortsKeys = false
+    /// The deepest nesting of objects and arrays a reader or writer accepts.
+    public var maxDepth = 512
+    /// Receives what lossy transformers drop, when set.
+    public var report: MappingReport?
+
+    /// The default options.
+    public static let `default` = MappingOptions()
+
+    /// Creates the default options.
+    public init() {}
+}
+
+/// Collects what a mapping run dropped without failing, such as bad elements a lossy array skipped.
+///
+/// ```swift
+/// let report = MappingReport()
+/// var options = MappingOptions()
+/// options.report = report
+/// let feed = try Feed(json: payload, options: options)
+/// report.droppedElements // the errors of the elements left out
+/// ```
+public final class MappingReport: @unchecked Sendable {
+    // @unchecked: `dropped` is only touched under `lock`.
+    private let lock = NSLock()
+    private var dropped: [ModelError] = []
+
+    /// Creates an empty report.
+    public init() {}
+
+    /// The errors of the elements lossy arrays dropped, in payload order.
+    public var droppedElements: [ModelError] {
+        lock.lock()
+        defer { lock.unlock() }
+        return dropped
+    }
+
+    /// Records a dropped element.
+    public func recordDroppedElement(_ error: ModelError) {
+        lock.lock()
+        dropped.append(error)
+        lock.unlock()
+    }
+}

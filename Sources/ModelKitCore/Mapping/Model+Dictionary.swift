@@ -1,0 +1,48 @@
+import Foundation
+
+extension Model {
+    /// Creates a model from property keys and plain values (PSPDFModel's `initWithDictionary:`).
+    ///
+    /// Values are checked against the property types, `NSNull` becomes nil, missing keys take
+    /// the property's default, unknown keys are an error, and validation runs.
+    ///
+    /// ```swift
+    /// let user = try User(dictionary: ["id": "1", "screenName": "a", "createdAt": Date()])
+    /// ```
+    public init(dictionary: [String: Any], options: MappingOptions = .default) throws {
+        var reader = JSONObjectReader(value: dictionary, mapping: .propertyKeys, options: options)
+        let schema = Self.modelSchema
+        for key in dictionary.keys.sorted() where schema.propertyReadingKeys.edge(forKey: key) == nil {
+            let error = ModelError(
+                schema[key] == nil ? .unknownKey : .readOnlyProperty, model: schema.modelName, property: key)
+            guard options.collectsAllErrors else { throw error }
+            reader.record(error)
+        }
+        self = try reader.decodeTopLevel(Self.self)
+    }
+
+    /// The property keys and values, nil as `NSNull` (PSPDFModel's `dictionaryValue`).
+    ///
+    /// Values are the properties' own values: dates stay `Date`, nested models stay models.
+    public var dictionaryValue: [String: Any] {
+        let schema = dynamicModelSchema
+        var dictionary: [String: Any] = [:]
+        dictionary.reserveCapacity(schema.propertyKeys.count)
+        for property in schema.properties where !property.isTransient {
+            dictionary[property.name] = propertyValue(property) ?? NSNull()
+        }
+        return dictionary
+    }
+
+    /// The value of a property through its key path, nil for an empty optional.
+    func propertyValue(_ property: ModelProperty) -> Any? {
+        guard let value = self[keyPath: property.keyPath] else { return nil }
+        return unwrappedOptional(value)
+    }
+}
+
+/// The value inside an optional held in `Any`, or the value itself.
+func unwrappedOptional(_ value: Any) -> Any? {
+    if let optional = value as? any OptionalValue { return optional.wrappedAny }
+    return value
+}

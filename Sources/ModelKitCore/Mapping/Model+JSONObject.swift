@@ -1,0 +1,64 @@
+import Foundation
+
+extension Model {
+    /// Maps a JSON object, as `JSONSerialization` produces it, through the model's remote key
+    /// paths, key strategy and transformers.
+    ///
+    /// ```swift
+    /// let object = try JSONSerialization.jsonObject(with: data)
+    /// let user = try User(json: object)
+    /// ```
+    public init(json: Any, options: MappingOptions = .default) throws {
+        var reader = JSONObjectReader(value: json, mapping: .remote, options: options)
+        self = try reader.decodeTopLevel(Self.self)
+    }
+
+    /// The model as a JSON object (`[String: Any]`), through remote key paths and transformers.
+    public var jsonObject: Any {
+        get throws { try jsonObject(options: .default) }
+    }
+
+    /// The model as a JSON object, with options (nil encoding, depth limit).
+    public func jsonObject(options: MappingOptions) throws -> Any {
+        var writer = JSONObjectWriter(mapping: .remote, options: options)
+        try writer.encodeModel(self)
+        return writer.result ?? [String: Any]()
+    }
+}
+
+extension Array where Element: Model {
+    /// Maps a JSON array of objects into models.
+    ///
+    /// ```swift
+    /// let users = try [User](json: object["users"] as Any)
+    /// ```
+    public init(json: Any, options: MappingOptions = .default) throws {
+        var reader = JSONObjectReader(value: json, mapping: .remote, options: options)
+        self = try reader.decodeTopLevel([Element].self)
+    }
+
+    /// The models as a JSON array.
+    public func jsonObject(options: MappingOptions = .default) throws -> Any {
+        var writer = JSONObjectWriter(mapping: .remote, options: options)
+        try writer.encodeValue(self)
+        return writer.result ?? [Any]()
+    }
+}
+
+extension ModelReader {
+    /// Reads a whole payload's value: in collect-all mode every problem found is thrown as one
+    /// error at the end.
+    @inlinable
+    public mutating func decodeTopLevel<T: ModelValue>(_ type: T.Type) throws -> T {
+        let name = (T.self as? any Model.Type)?.modelSchema.modelName
+        do {
+            let value = try T.read(from: &self)
+            try throwCollectedProblems(model: name)
+            return value
+        } catch let error as ModelError where options.collectsAllErrors {
+            record(error)
+            try throwCollectedProblems(model: name)
+            throw error
+        }
+    }
+}

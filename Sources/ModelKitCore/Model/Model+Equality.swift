@@ -1,0 +1,59 @@
+// Equality, hashing and description derived from the schema's property list (Mantle's
+// semantics): transient properties never count, weak references compare by identity.
+// `@Model` generates `==` and `hash(into:)` that call these helpers property by property, so
+// overload resolution picks `==` wherever the property's type has one.
+
+/// Whether two property values are equal: `==` for `Equatable` types.
+@inlinable
+public func modelValuesEqual<T: Equatable>(_ lhs: T, _ rhs: T) -> Bool {
+    lhs == rhs
+}
+
+/// Whether two property values are equal, for types without `==`: class instances by identity,
+/// other values by their reflected description.
+@inlinable
+public func modelValuesEqual<T>(_ lhs: T, _ rhs: T) -> Bool {
+    if T.self is AnyClass { return (lhs as AnyObject) === (rhs as AnyObject) }
+    return String(reflecting: lhs) == String(reflecting: rhs)
+}
+
+/// Whether two weak references point to the same instance.
+@inlinable
+public func modelReferencesIdentical<T: AnyObject>(_ lhs: T?, _ rhs: T?) -> Bool {
+    lhs === rhs
+}
+
+/// Feeds a property value to a hasher: `Hashable` types only.
+@inlinable
+public func modelHashValue<T: Hashable>(_ value: T, into hasher: inout Hasher) {
+    hasher.combine(value)
+}
+
+/// Feeds a property value that is not `Hashable` to a hasher: nothing (equal values still hash
+/// equal).
+@inlinable
+public func modelHashValue<T>(_ value: T, into hasher: inout Hasher) {}
+
+extension Model {
+    /// `TypeName(property: value, ...)` over the non-transient properties; weak references
+    /// print as their type and identifier only, so cycles print finitely.
+    public var modelDescription: String {
+        let schema = dynamicModelSchema
+        let parts = schema.properties.filter { !$0.isTransient }.map { property -> String in
+            let value = propertyValue(property)
+            if property.isWeak, let model = value as? any Model {
+                return "\(property.name): \(model.shortModelDescription)"
+            }
+            return "\(property.name): \(value.map { String(reflecting: $0) } ?? "nil")"
+        }
+        return "\(schema.modelName)(\(parts.joined(separator: ", ")))"
+    }
+
+    /// `TypeName(id: value)`, or `TypeName(…)` without an identifier.
+    public var shortModelDescription: String {
+        let schema = dynamicModelSchema
+        guard let identifier = schema.identifier else { return "\(schema.modelName)(…)" }
+        let value = propertyValue(identifier).map { String(reflecting: $0) } ?? "nil"
+        return "\(schema.modelName)(\(identifier.name): \(value))"
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// A type whose schema `@Model` generated: mappable from and to every ModelKit format.
+///
+/// Don't conform by hand: write `@Model` on a struct or class and the macro generates the
+/// schema and the specialised functions below. Every format (dictionaries, JSON, archives,
+/// the store, preferences) reads and writes a model only through these requirements.
+///
+/// ```swift
+/// @Model(keys: .snakeCase)
+/// struct Post {
+///     @Identifier var id: Int
+///     var title: String
+///     @Transform(.iso8601) var publishedAt: Date
+/// }
+/// let post = try Post(json: ["id": 1, "title": "Hi", "published_at": "2024-03-01T12:00:00Z"])
+/// ```
+public protocol Model: ModelValue {
+    /// The type's schema, built once.
+    static var modelSchema: ModelSchema { get }
+
+    /// Creates a model from the object at a reader's current position.
+    init<R: ModelReader>(modelReader reader: inout R) throws
+
+    /// Writes the property at `index` of ``modelSchema`` to a writer.
+    func encodeModelField<W: ModelWriter>(_ index: Int, to writer: inout W) throws
+
+    /// Sets the property at `index` of ``modelSchema`` from a reader's current value.
+    ///
+    /// Throws ``ModelError/Code/readOnlyProperty`` for constants.
+    mutating func decodeModelField<R: ModelReader>(_ index: Int, from reader: inout R) throws
+
+    /// Checks the whole model after mapping; throw to reject it. The default accepts everything.
+    func validate() throws
+
+    /// Rewrites a payload before it is mapped (Instant Cocoa's
+    /// `transformJSONRepresentationBeforeMapping`). The default leaves it alone.
+    ///
+    /// A type that implements this maps through the generic ``JSONValue`` instead of the
+    /// specialised path, so it maps more slowly.
+    static func rewriteJSON(_ json: inout JSONValue) throws
+
+    /// Chooses the type to create for a payload, for class hierarchies (Mantle's
+    /// `classForParsingJSONDictionary`). Return nil to keep the type asked for. The default returns nil.
+    ///
+    /// Like ``rewriteJSON(_:)``, a type that implements this maps through ``JSONValue``.
+    static func modelType(for json: JSONValue) throws -> (any Model.Type)?
+}
+
+extension Model {
+    public func validate() throws {}
+
+    public static func rewriteJSON(_ json: inout JSONValue) throws {}
+
+    public static func modelType(for json: JSONValue) throws -> (any Model.Type)? { nil }
+
+    /// The names of the non-transient properties, in declaration order.
+    public static var propertyKeys: [String] { modelSchema.propertyKeys }
+
+    /// Reads a model through its reader's ``ModelReader/decodeModel(_:)``.
+    @inlinable
+    public static func read<R: ModelReader>(from reader: inout R) throws -> Self {
+        try reader.decodeModel(Self.self)
+    }
+
+    /// Writes a model through its writer's ``ModelWriter/encodeModel(_:)``.
+    @inlinable
+    public func write<W: ModelWriter>(to writer: inout W) throws {
+        try writer.encodeModel(self)
+    }
+
+    /// The schema of this value's dynamic type (a subclass's for a subclass instance).
+    public var dynamicModelSchema: ModelSchema {
+        (type(of: self) as any Model.Type).modelSchema
+    }
+}
+
+/// Receives the fields of one object as a reader finds them; `@Model` generates the conformance.
+///
+/// A reader calls ``decodeField(_:from:)`` with a property index and itself positioned at
+/// that property's value; the generated code decodes the value with the property's type and
+/// transformer, so no value passes through `Any`.
+public protocol ModelFieldDecoder {
+    /// Decodes the property at `index` from the reader's current value.
+    mutating func decodeField<R: ModelReader>(_ index: Int, from reader: inout R) throws
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// A value every ModelKit reader and writer knows how to read and write directly.
+///
+/// Strings, numbers, `Bool`, `Date`, `Data`, `URL`, `UUID`, `Decimal`, optionals, arrays,
+/// sets, string-keyed dictionaries and every `@Model` type conform. Other `Codable` types
+/// work too, through their `Codable` implementation (slower). A `RawRepresentable` enum
+/// joins the fast path with an empty conformance:
+///
+/// ```swift
+/// enum Kind: String, Codable, ModelValue { case photo, video }
+/// ```
+public protocol ModelValue: Codable {
+    /// Reads a value at the reader's current position.
+    static func read<R: ModelReader>(from reader: inout R) throws -> Self
+    /// Writes the value to a writer.
+    func write<W: ModelWriter>(to writer: inout W) throws
+}
+
+extension ModelReader {
+    /// Decodes a value of a known type: the direct path for ``ModelValue`` types.
+    @inlinable
+    public mutating func decodeValue<T: ModelValue>(_ type: T.Type) throws -> T {
+        try T.read(from: &self)
+    }
+
+    /// Decodes a value of a known type through its `Decodable` implementation.
+    @inlinable
+    public mutating func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        try decodeCodable(T.self)
+    }
+}
+
+extension ModelWriter {
+    /// Encodes a value of a known type: the direct path for ``ModelValue`` types.
+    @inlinable
+    public mutating func encodeValue<T: ModelValue>(_ value: T) throws {
+        try value.write(to: &self)
+    }
+
+    /// Encodes a value through its `Encodable` implementation.
+    @inlinable
+    public mutating func encodeValue<T: Encodable>(_ value: T) throws {
+        try encodeCodable(value)
+    }
+}

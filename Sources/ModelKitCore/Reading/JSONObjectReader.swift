@@ -1,0 +1,211 @@
+import Foundation
+
+/// Reads models from Foundation's JSON object model: `[String: Any]`, `[Any]`, `String`,
+/// `NSNumber`, `NSNull`, as `JSONSerialization` produces them.
+///
+/// With ``ModelSchema/Mapping/remote`` it follows remote key paths and transformers (the JSON
+/// object path); with ``ModelSchema/Mapping/propertyKeys`` it reads property keys and plain
+/// property values (`init(dictionary:)`, KVC).
+///
+/// ```swift
+/// let object = try JSONSerialization.jsonObject(with: data)
+/// var reader = JSONObjectReader(value: object)
+/// let user = try reader.decodeModel(User.self)
+/// ```
+public struct JSONObjectReader: ModelReader {
+    public let mapping: ModelSchema.Mapping
+    public let options: MappingOptions
+    public var collectedProblems: [ModelError] = []
+    /// The value the reader is at.
+    @usableFromInline var value: Any
+    @usableFromInline var depth = 0
+
+    /// A reader at `value`.
+    public init(value: Any, mapping: ModelSchema.Mapping = .remote, options: MappingOptions = .default) {
+        self.value = value
+        self.mapping = mapping
+        self.options = options
+    }
+
+    @usableFromInline
+    func mismatch(_ expected: String) -> ModelError {
+        ModelError.mismatch(expected: expected, found: ModelError.describe(value))
+    }
+
+    @usableFromInline
+    mutating func enter() throws {
+        guard depth < options.maxDepth else {
+            throw ModelError(
+                .limitExceeded, expected: "nesting of at most \(options.maxDepth) levels ('maxDepth')",
+                found: "deeper nesting")
+        }
+        depth += 1
+    }
+
+    // MARK: Scalars
+
+    @inlinable
+    public mutating func decodeNil() throws -> Bool {
+        isNullValue(value)
+    }
+
+    public mutating func decodeBool() throws -> Bool {
+        if case .bool(let value) = FoundationNumber(value) { return value }
+        throw mismatch("a boolean")
+    }
+
+    @inlinable
+    public mutating func decodeString() throws -> String {
+        if let string = value as? String { return string }
+        throw mismatch("a string")
+    }
+
+    public mutating func decodeInt64() throws -> Int64 {
+        switch FoundationNumber(value) {
+        case .int(let value): return value
+        case .uint(let value):
+            guard let exact = Int64(exactly: value) else { throw integerRange(Int64.self, "\(value)") }
+            return exact
+        case .double(let value):
+            guard value.rounded() == value else { throw mismatch("an integer") }
+            guard let exact = Int64(exactly: value) else { throw integerRange(Int64.self, "\(value)") }
+            return exact
+        case .bool, nil:
+            throw mismatch("an integer")
+        }
+    }
+
+    public mutating func decodeUInt64() throws -> UInt64 {
+        switch FoundationNumber(value) {
+        case .int(let value):
+            guard let exact = UInt64(exactly: value) else { throw integerRange(UInt64.self, "\(value)") }
+            return exact
+        case .uint(let value): return value
+        case .double(let value):
+            guard value.rounded() == value else { throw mismatch("an integer") }
+            guard let exact = UInt64(exactly: value) else { throw integerRange(UInt64.self, "\(value)") }
+            return exact
+        case .bool, nil:
+            throw mismatch("an integer")
+        }
+    }
+
+    public mutating func decodeDouble() throws -> Double {
+        switch FoundationNumber(value) {
+        case .int(let value): return Double(value)
+        case .uint(let value): return Double(value)
+        case .double(let value): return value
+        case .bool, nil: throw mismatch("a number")
+        }
+    }
+
+    public mutating func decodeDecimal() throws -> Decimal {
+        if let decimal = value as? Decimal { return decimal }
+        switch FoundationNumber(value) {
+        case .int(let value): return Decimal(value)
+        case .uint(let value): return Decimal(value)
+        case .double:
+            if let number = value as? NSNumber, let decimal = Decimal(string: number.description) { return decimal }
+            return Decimal(try decodeDouble())
+        case .bool, nil: throw mismatch("a number")
+        }
+    }
+
+    public mutating func decodeDate() throws -> Date {
+        if mapping == .propertyKeys, let date = value as? Date { return date }
+        guard let text = value as? String else {
+            throw mismatch(mapping == .remote ? "an ISO 8601 date string" : "a date")
+        }
+        guard let date = DateCoding.parseISO8601(text) else { throw mismatch("an ISO 8601 date string") }
+        return date
+    }
+
+    public mutating func decodeData() throws -> Data {
+        if mapping == .propertyKeys, let data = value as? Data { return data }
+        guard let text = value as? String, let data = Data(base64Encoded: text) else {
+            throw mismatch("a base64 string")
+        }
+        return data
+    }
+
+    public mutating func decodeURL() throws -> URL {
+        if let url = value as? URL { return url }
+        guard let text = value as? String, let url = URL(string: text) else { throw mismatch("a URL string") }
+        return url
+    }
+
+    public mutating func decodeUUID() throws -> UUID {
+        if let uuid = value as? UUID { return uuid }
+        guard let text = value as? String, let uuid = UUID(uuidString: text) else { throw mismatch("a UUID string") }
+        return uuid
+    }
+
+    public mutating func decodeJSONValue() throws -> JSONValue {
+        try JSONValue(foundationObject: value, maxDepth: options.maxDepth - depth)
+    }
+
+    public mutating func decodeCodable<T: Decodable>(_ type: T.Type) throws -> T {
+        if mapping == .propertyKeys, let value = value as? T { return value }
+        return try CodableBridge.decode(T.self, fromFoundationObject: value)
+    }
+
+    // MARK: Containers
+
+    @inlinable
+    public mutating func decodeArray<T>(_ element: (inout JSONObjectReader) throws -> T) throws -> [T] {
+        guard let array = value as? [Any] else { throw mismatch("an array") }
+        try enter()
+        defer {
+            depth -= 1
+            value = array
+        }
+        var result: [T] = []
+        result.reserveCapacity(array.count)
+        for index in array.indices {
+            value = array[index]
+            if let decoded = try decodeElement(at: index, element) { result.append(decoded) }
+        }
+        return result
+    }
+
+    @inlinable
+    public mutating func decodeDictionary<T>(_ body: (inout JSONObjectReader) throws -> T) throws -> [String: T] {
+        guard let object = value as? [String: Any] else { throw mismatch("an object") }
+        try enter()
+        defer {
+            depth -= 1
+            value = object
+        }
+        var result: [String: T] = [:]
+        result.reserveCapacity(object.count)
+        for (key, member) in object {
+            value = member
+            if let decoded = try decodeMember(key, body) { result[key] = decoded }
+        }
+        return result
+    }
+
+    @inlinable
+    public mutating func decodeModel<M: Model>(_ type: M.Type) throws -> M {
+        if mapping == .propertyKeys, let model = value as? M { return model }
+        let schema = M.modelSchema
+        if mapping == .remote && !schema.hooks.isDisjoint(with: [.rewritesJSON, .choosesType]) {
+            return try decodeModelFromJSONValue(M.self)
+        }
+        let model = try M(modelReader: &self)
+        if options.validates && schema.hooks.contains(.validates) { try validateModel(model) }
+        return model
+    }
+
+    public mutating func recover<T>(_ body: (inout JSONObjectReader) throws -> T) throws -> Result<T, ModelError> {
+        let saved = value
+        let savedDepth = depth
+        do {
+            return .success(try body(&self))
+        } catch let error as ModelError {
+            value = saved
+            depth = savedDepth
+            return .failure(error)
+        }
+    }
+}

@@ -1,0 +1,151 @@
+/// The rules every reader applies to each field it finds, in one place: null policy, fallback
+/// key priority, naming the model and property in errors, paths, and collect-all mode.
+extension ModelReader {
+    /// Decodes the field of `leaf` at the current value.
+    ///
+    /// Returns false when the value was not consumed (a better fallback key already supplied
+    /// the field, or `null` counts as missing), so a streaming reader skips it.
+    @inlinable
+    public mutating func decodeLeaf<F: ModelFieldDecoder>(
+        _ leaf: ModelKeyLeaf, of schema: ModelSchema, into fields: inout F, priorities: inout FieldPriorities
+    ) throws -> Bool {
+        if !priorities.accepts(leaf) { return false }
+        if leaf.nullUsesDefault, try decodeNil() { return true }
+        if options.collectsAllErrors {
+            let result = try recover { reader in
+                try reader.decodeNamedField(leaf.field, of: schema, into: &fields)
+            }
+            if case .failure(let error) = result { record(error) }
+        } else {
+            try decodeNamedField(leaf.field, of: schema, into: &fields)
+        }
+        return true
+    }
+
+    @inlinable
+    mutating func decodeNamedField<F: ModelFieldDecoder>(
+        _ field: Int, of schema: ModelSchema, into fields: inout F
+    ) throws {
+        do {
+            try fields.decodeField(field, from: &self)
+        } catch let error as ModelError {
+            throw error.naming(model: schema.modelName, property: schema.propertyName(at: field))
+        } catch {
+            throw ModelError(
+                .invalidValue, model: schema.modelName, property: schema.propertyName(at: field), underlying: error)
+        }
+    }
+
+    /// Runs `body` one level down the payload: errors thrown or collected inside get
+    /// `component` in front of their path.
+    @inlinable
+    public mutating func withPathComponent<T>(
+        _ component: @autoclosure () -> ModelPath.Component, _ body: (inout Self) throws -> T
+    ) throws -> T {
+        let mark = collectedProblems.count
+        do {
+            let result = try body(&self)
+            if collectedProblems.count > mark { prefixProblems(since: mark, with: component()) }
+            return result
+        } catch let error as ModelError {
+            if collectedProblems.count > mark { prefixProblems(since: mark, with: component()) }
+            throw error.prefixed(by: component())
+        }
+    }
+
+    @usableFromInline
+    mutating func prefixProblems(since mark: Int, with component: ModelPath.Component) {
+        for index in mark..<collectedProblems.count {
+            collectedProblems[index] = collectedProblems[index].prefixed(by: component)
+        }
+    }
+
+    /// Records a problem in collect-all mode, leaving out one already covered: a missing value
+    /// whose path (or a path below it) already has a problem.
+    public mutating func record(_ error: ModelError) {
+        for problem in error.allProblems {
+            let covered = collectedProblems.contains { existing in
+                if problem.code == .missingValue {
+                    return existing.path.components.starts(with: problem.path.components)
+                }
+                return existing.path == problem.path && existing.modelName == problem.modelName
+                    && existing.propertyName == problem.propertyName
+            }
+            if !covered { collectedProblems.append(problem) }
+        }
+    }
+
+    /// Throws the problems collected in collect-all mode, if there are any.
+    public func throwCollectedProblems(model: String?) throws {
+        guard !collectedProblems.isEmpty else { return }
+        if collectedProblems.count == 1 { throw collectedProblems[0] }
+        throw ModelError(.multiple, model: model, problems: collectedProblems)
+    }
+}
+
+/// Which fallback key supplied each field so far, for models whose properties have several
+/// remote key paths (the first present path wins, whatever the order in the payload).
+public struct FieldPriorities {
+    @usableFromInline var best: [Int]?
+
+    /// Priorities for reading an object of `schema` with the key tree `keys`.
+    @inlinable
+    public init(schema: ModelSchema, keys: ModelKeyNode) {
+        best = keys.hasFallbacks ? Array(repeating: Int.max, count: schema.properties.count) : nil
+    }
+
+    /// Whether `leaf` should be decoded: no value from a better path has been seen.
+    @inlinable
+    public mutating func accepts(_ leaf: ModelKeyLeaf) -> Bool {
+        guard best != nil else { return true }
+        if leaf.priority >= best![leaf.field] { return false }
+        best![leaf.field] = leaf.priority
+        return true
+    }
+}
+
+extension ModelReader {
+    /// Reads one array element one level down the path; in collect-all mode a failing element
+    /// is recorded and skipped (nil).
+    @inlinable
+    public mutating func decodeElement<T>(at index: Int, _ body: (inout Self) throws -> T) throws -> T? {
+        try withPathComponent(.index(index)) { reader in
+            guard reader.options.collectsAllErrors else { return try body(&reader) }
+            switch try reader.recover(body) {
+            case .success(let value): return value
+            case .failure(let error):
+                reader.record(error)
+                return nil
+            }
+        }
+    }
+
+    /// Reads one dictionary member one level down the path (see ``decodeElement(at:_:)``).
+    @inlinable
+    public mutating func decodeMember<T>(_ key: String, _ body: (inout Self) throws -> T) throws -> T? {
+        try withPathComponent(.key(key)) { reader in
+            guard reader.options.collectsAllErrors else { return try body(&reader) }
+            switch try reader.recover(body) {
+            case .success(let value): return value
+            case .failure(let error):
+                reader.record(error)
+                return nil
+            }
+        }
+    }
+}
+
+/// The error for an array index in a key path past the end of the array.
+@usableFromInline
+func outOfRange(_ index: Int, count: Int, _ edge: ModelKeyEdge, _ schema: ModelSchema) -> ModelError {
+    var field: Int?
+    var pending = [edge]
+    while field == nil, let next = pending.popLast() {
+        field = next.leaves.first(where: \.isRequired)?.field
+        pending += next.node?.edges.filter(\.leadsToRequiredField) ?? []
+    }
+    return ModelError(
+        .indexOutOfRange, expected: "an element at index \(index)",
+        found: "an array of \(count) element\(count == 1 ? "" : "s")", model: schema.modelName,
+        property: field.flatMap(schema.propertyName(at:)))
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+/// A format's way of reading values: one conformance per format (JSON objects, JSON bytes,
+/// `Decoder`, archives, the store).
+///
+/// A reader is a cursor positioned at one value. Generated model code asks it for typed
+/// values and calls ``decodeFields(of:into:)`` for objects; the reader finds each property's
+/// value by the schema's key tree and hands the generated ``ModelFieldDecoder`` the field
+/// index. Everything is generic over the reader, so each format's path is specialised.
+///
+/// ```swift
+/// var reader = JSONObjectReader(value: ["id": 1], mapping: .remote)
+/// let post = try Post(modelReader: &reader)
+/// ```
+public protocol ModelReader {
+    /// Remote key paths through transformers, or property keys and plain values.
+    var mapping: ModelSchema.Mapping { get }
+    /// The options of this mapping run.
+    var options: MappingOptions { get }
+    /// Problems recorded so far in collect-all mode.
+    var collectedProblems: [ModelError] { get set }
+
+    /// Consumes a `null` if the current value is one.
+    mutating func decodeNil() throws -> Bool
+    /// Reads a boolean.
+    mutating func decodeBool() throws -> Bool
+    /// Reads a string.
+    mutating func decodeString() throws -> String
+    /// Reads an integer that fits in `Int64`.
+    mutating func decodeInt64() throws -> Int64
+    /// Reads a non-negative integer that fits in `UInt64`.
+    mutating func decodeUInt64() throws -> UInt64
+    /// Reads a floating-point number (integers are accepted).
+    mutating func decodeDouble() throws -> Double
+    /// Reads a decimal number exactly.
+    mutating func decodeDecimal() throws -> Decimal
+    /// Reads a date in the format's native representation (ISO 8601 text in JSON).
+    mutating func decodeDate() throws -> Date
+    /// Reads bytes in the format's native representation (base64 text in JSON).
+    mutating func decodeData() throws -> Data
+    /// Reads a URL (a string in JSON).
+    mutating func decodeURL() throws -> URL
+    /// Reads a UUID (a string in JSON).
+    mutating func decodeUUID() throws -> UUID
+
+    /// Reads an array, calling `element` with the reader at each element.
+    mutating func decodeArray<T>(_ element: (inout Self) throws -> T) throws -> [T]
+    /// Reads a string-keyed object as a dictionary, calling `value` at each member.
+    mutating func decodeDictionary<T>(_ value: (inout Self) throws -> T) throws -> [String: T]
+    /// Reads an object: for each key of `schema`'s key tree present in it, calls
+    /// `fields.decodeField(_:from:)` with the reader at that value.
+    mutating func decodeFields<F: ModelFieldDecoder>(of schema: ModelSchema, into fields: inout F) throws
+    /// Reads a model. The default runs the model's initializer, hooks and validation.
+    mutating func decodeModel<M: Model>(_ type: M.Type) throws -> M
+    /// Reads any value as a generic JSON value.
+    mutating func decodeJSONValue() throws -> JSONValue
+    /// Reads a value through its `Decodable` implementation.
+    mutating func decodeCodable<T: Decodable>(_ type: T.Type) throws -> T
+
+    /// Runs `body` at the current value; on a mapping error, moves past the value and returns
+    /// the error, so reading can go on (collect-all mode, lossy arrays). Errors that are not
+    /// mapping errors (malformed input) are thrown.
+    mutating func recover<T>(_ body: (inout Self) throws -> T) throws -> Result<T, ModelError>
+
+    /// Reads a model through a generic JSON value (the slow path the hooks need).
+    mutating func decodeModelFromJSONValue<M: Model>(_ type: M.Type) throws -> M
+}
+
+extension ModelReader {
+    @inlinable
+    public mutating func decodeModel<M: Model>(_ type: M.Type) throws -> M {
+        let schema = M.modelSchema
+        if mapping == .remote && !schema.hooks.isDisjoint(with: [.rewritesJSON, .choosesType]) {
+            return try decodeModelFromJSONValue(M.self)
+        }
+        let model = try M(modelReader: &self)
+        if options.validates && schema.hooks.contains(.validates) {
+            try validateModel(model)
+        }
+        return model
+    }
+
+    /// Runs a model's `validate()`, turning what it throws into an `invalidModel` error.
+    @inlinable
+    public func validateModel<M: Model>(_ model: M) throws {
+        do {
+            try model.validate()
+        } catch let error as ModelError {
+            throw error.naming(model: M.modelSchema.modelName, property: nil)
+        } catch {
+            throw ModelError(.invalidModel, model: M.modelSchema.modelName, underlying: error)
+        }
+    }
+
+    /// Decodes a model from a generic JSON value: applies ``Model/rewriteJSON(_:)`` and
+    /// ``Model/modelType(for:)``, then maps the result with a ``JSONObjectReader``.
+    public mutating func decodeModelFromJSONValue<M: Model>(_ type: M.Type) throws -> M {
+        var json = try decodeJSONValue()
+        return try ModelKitCore.decodeModel(M.self, fromJSON: &json, options: options, problems: &collectedProblems)
+    }
+
+    public mutating func decodeFloat() throws -> Float {
+        let double = try decodeDouble()
+        let float = Float(double)
+        if float.isInfinite && !double.isInfinite {
+            throw ModelError(.numberOutOfRange, expected: "a number that fits 'Float'", found: "\(double)")
+        }
+        return float
+    }
+
+    /// Reads an integer of any width, with a range error when it does not fit.
+    @inlinable
+    public mutating func decodeInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        if T.isSigned {
+            let value = try decodeInt64()
+            guard let exact = T(exactly: value) else { throw integerRange(T.self, "\(value)") }
+            return exact
+        }
+        let value = try decodeUInt64()
+        guard let exact = T(exactly: value) else { throw integerRange(T.self, "\(value)") }
+        return exact
+    }
+}
+
+@usableFromInline
+func integerRange<T>(_ type: T.Type, _ found: String) -> ModelError {
+    ModelError(.numberOutOfRange, expected: "a number that fits '\(T.self)'", found: found)
+}
+
+/// Maps a model from a generic JSON value, applying the type's rewrite and type-choice hooks.
+package func decodeModel<M: Model>(
+    _ type: M.Type, fromJSON json: inout JSONValue, options: MappingOptions, problems: inout [ModelError]
+) throws -> M {
+    if M.modelSchema.hooks.contains(.rewritesJSON) {
+        do { try M.rewriteJSON(&json) } catch let error as ModelError {
+            throw error.naming(model: M.modelSchema.modelName, property: nil)
+        } catch {
+            throw ModelError(.invalidValue, model: M.modelSchema.modelName, underlying: error)
+        }
+    }
+    var reader = JSONObjectReader(value: json.foundationObject, mapping: .remote, options: options)
+    reader.collectedProblems = problems
+    defer { problems = reader.collectedProblems }
+    if M.modelSchema.hooks.contains(.choosesType), let chosen = try M.modelType(for: json), chosen != M.self {
+        guard let subtype = chosen as? M.Type else {
+            throw ModelError(
+                .invalidValue, expected: "a subtype of '\(M.modelSchema.modelName)'",
+                found: "'\(chosen.modelSchema.modelName)'", model: M.modelSchema.modelName)
+        }
+        let model = try subtype.init(modelReader: &reader)
+        if options.validates { try reader.validateModel(model) }
+        return model
+    }
+    let model = try M(modelReader: &reader)
+    if options.validates && M.modelSchema.hooks.contains(.validates) { try reader.validateModel(model) }
+    return model
+}

@@ -1,0 +1,201 @@
+/// The remote key paths (or property keys) of a schema as a tree, built once per type.
+///
+/// Readers walk it instead of the property list: at each object they match a key to an edge,
+/// decode the fields that end there and descend into the node that continues there. Writers walk
+/// it to produce nested objects. The tree is what makes `entities.url.urls` cost one key match per
+/// level rather than a string split per value.
+public final class ModelKeyNode: Sendable {
+    /// The edges leaving this node, in declaration order.
+    public let edges: [ModelKeyEdge]
+    /// Matches key bytes to an edge index.
+    @usableFromInline
+    package let matcher: KeyMatcher
+    /// Whether some edge's key is an array index, so an array here is walked element by element.
+    public let hasIndexEdges: Bool
+    /// Whether two edges decode the same field from different paths (fallback keys).
+    public let hasFallbacks: Bool
+
+    package init(edges: [ModelKeyEdge]) {
+        self.edges = edges
+        self.matcher = KeyMatcher(keys: edges.map(\.key))
+        self.hasIndexEdges = edges.contains { $0.index != nil }
+        self.hasFallbacks = edges.contains { edge in
+            edge.leaves.contains { $0.priority > 0 } || (edge.node?.hasFallbacks ?? false)
+        }
+    }
+
+    /// The edge for a key, if any.
+    public func edge(forKey key: String) -> ModelKeyEdge? {
+        var key = key
+        return key.withUTF8 { bytes in
+            matcher.index(of: UnsafeRawBufferPointer(bytes)).map { edges[$0] }
+        }
+    }
+
+    /// The edge index for raw UTF-8 key bytes, if any.
+    @inlinable
+    public func edgeIndex(forKeyBytes bytes: UnsafeRawBufferPointer) -> Int? {
+        matcher.index(of: bytes)
+    }
+}
+
+/// One key leaving a ``ModelKeyNode``: the fields whose path ends here and the node that goes on.
+public struct ModelKeyEdge: Sendable {
+    /// The key.
+    public let key: String
+    /// The key as an array index, when it is all digits.
+    public let index: Int?
+    /// The fields whose path ends at this key.
+    public let leaves: [ModelKeyLeaf]
+    /// Keys below this one, for longer paths.
+    public let node: ModelKeyNode?
+    /// Whether a field that must have a value (no default, no fallback) ends at or below this key.
+    public let leadsToRequiredField: Bool
+}
+
+/// A field reached at the end of a key path.
+public struct ModelKeyLeaf: Sendable {
+    /// The property's index in the schema.
+    public let field: Int
+    /// 0 for a property's first path, 1 for its first fallback, and so on.
+    public let priority: Int
+    /// `null` here counts as missing, so the property's default applies.
+    public let nullUsesDefault: Bool
+    /// The property has no default, is not optional and has no other path.
+    public let isRequired: Bool
+
+    package init(field: Int, priority: Int, nullUsesDefault: Bool = false, isRequired: Bool = false) {
+        self.field = field
+        self.priority = priority
+        self.nullUsesDefault = nullUsesDefault
+        self.isRequired = isRequired
+    }
+}
+
+extension ModelKeyNode {
+    /// Builds a tree from (path, leaf) pairs; leaves keep the order given.
+    package static func build(_ paths: [(segments: [String], leaf: ModelKeyLeaf)]) -> ModelKeyNode {
+        var order: [String] = []
+        var leavesByKey: [String: [ModelKeyLeaf]] = [:]
+        var deeperByKey: [String: [(segments: [String], leaf: ModelKeyLeaf)]] = [:]
+        for (segments, leaf) in paths {
+            guard let first = segments.first else { continue }
+            if leavesByKey[first] == nil && deeperByKey[first] == nil { order.append(first) }
+            if segments.count == 1 {
+                leavesByKey[first, default: []].append(leaf)
+            } else {
+                deeperByKey[first, default: []].append((Array(segments.dropFirst()), leaf))
+            }
+        }
+        let edges = order.map { key in
+            let leaves = leavesByKey[key] ?? []
+            let node = deeperByKey[key].map(build)
+            return ModelKeyEdge(
+                key: key,
+                index: arrayIndex(of: key),
+                leaves: leaves,
+                node: node,
+                leadsToRequiredField: leaves.contains(where: \.isRequired)
+                    || (node?.edges.contains(where: \.leadsToRequiredField) ?? false))
+        }
+        return ModelKeyNode(edges: edges)
+    }
+
+    /// The same tree with every node's edges sorted by key (for sorted-keys output).
+    package func sorted() -> ModelKeyNode {
+        ModelKeyNode(
+            edges: edges.sorted { $0.key < $1.key }.map { edge in
+                ModelKeyEdge(
+                    key: edge.key, index: edge.index, leaves: edge.leaves, node: edge.node?.sorted(),
+                    leadsToRequiredField: edge.leadsToRequiredField)
+            })
+    }
+}
+
+/// Finds which of a fixed set of keys some UTF-8 bytes spell, without allocating.
+///
+/// An open-addressing table of FNV-1a hashes over the key bytes, stored contiguously.
+@usableFromInline
+package struct KeyMatcher: Sendable {
+    @usableFromInline let bytes: [UInt8]
+    @usableFromInline let starts: [Int]
+    @usableFromInline let table: [Int32]
+    @usableFromInline let mask: Int
+
+    init(keys: [String]) {
+        var bytes: [UInt8] = []
+        var starts: [Int] = [0]
+        for key in keys {
+            bytes.append(contentsOf: key.utf8)
+            starts.append(bytes.count)
+        }
+        var size = 4
+        while size < keys.count * 2 { size *= 2 }
+        var table = [Int32](repeating: -1, count: size)
+        for index in keys.indices {
+            let hash = bytes.withUnsafeBytes { raw in
+                KeyMatcher.hash(UnsafeRawBufferPointer(rebasing: raw[starts[index]..<starts[index + 1]]))
+            }
+            var slot = hash & (size - 1)
+            while table[slot] >= 0 {
+                // A duplicate key keeps its first position.
+                if KeyMatcher.equal(bytes, starts, Int(table[slot]), key: keys[index]) { break }
+                slot = (slot + 1) & (size - 1)
+            }
+            if table[slot] < 0 { table[slot] = Int32(index) }
+        }
+        self.bytes = bytes
+        self.starts = starts
+        self.table = table
+        self.mask = size - 1
+    }
+
+    private static func equal(_ bytes: [UInt8], _ starts: [Int], _ index: Int, key: String) -> Bool {
+        Array(bytes[starts[index]..<starts[index + 1]]) == Array(key.utf8)
+    }
+
+    @inlinable
+    package static func hash(_ key: UnsafeRawBufferPointer) -> Int {
+        var hash: UInt32 = 2_166_136_261
+        for byte in key {
+            hash = (hash ^ UInt32(byte)) &* 16_777_619
+        }
+        return Int(hash ^ (hash >> 15))
+    }
+
+    /// The index of the key spelled by `key`, if it is one of the keys.
+    @inlinable
+    package func index(of key: UnsafeRawBufferPointer) -> Int? {
+        var slot = KeyMatcher.hash(key) & mask
+        return table.withUnsafeBufferPointer { table in
+            bytes.withUnsafeBytes { stored in
+                starts.withUnsafeBufferPointer { starts in
+                    while true {
+                        let candidate = Int(table[slot])
+                        if candidate < 0 { return nil }
+                        let start = starts[candidate]
+                        let count = starts[candidate + 1] - start
+                        if count == key.count
+                            && (count == 0 || memcmpBytes(stored.baseAddress! + start, key.baseAddress!, count))
+                        {
+                            return candidate
+                        }
+                        slot = (slot + 1) & mask
+                    }
+                }
+            }
+        }
+    }
+}
+
+@inlinable
+func memcmpBytes(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ count: Int) -> Bool {
+    var index = 0
+    while index < count {
+        if lhs.load(fromByteOffset: index, as: UInt8.self) != rhs.load(fromByteOffset: index, as: UInt8.self) {
+            return false
+        }
+        index += 1
+    }
+    return true
+}

@@ -1,0 +1,144 @@
+/// One property of a model as its `@Model` declaration describes it.
+///
+/// The schema of a type lists its properties in declaration order (a subclass's after its
+/// parent's). Every format reads and writes models through this list:
+///
+/// ```swift
+/// for property in User.modelSchema.properties where !property.isTransient {
+///     print(property.name, property.remoteKeyPaths, property.typeName)
+/// }
+/// ```
+public final class ModelProperty: @unchecked Sendable {
+    // @unchecked: every stored property is a constant; `keyPath` is an immutable key path object.
+
+    /// Traits of a property, read from its declaration.
+    public struct Flags: OptionSet, Hashable, Sendable {
+        public let rawValue: UInt16
+        public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+        /// Declared optional (`T?`); missing and null map to nil.
+        public static let optional = Flags(rawValue: 1 << 0)
+        /// Declared `weak`: compared by identity, archived conditionally.
+        public static let weak = Flags(rawValue: 1 << 1)
+        /// `@Transient`: not mapped, compared, hashed or archived.
+        public static let transient = Flags(rawValue: 1 << 2)
+        /// `@Identifier`: the model's identity.
+        public static let identifier = Flags(rawValue: 1 << 3)
+        /// A `let` with an initial value: written out, never read in.
+        public static let readOnly = Flags(rawValue: 1 << 4)
+        /// A `let` without an initial value: set once, at initialization.
+        public static let constant = Flags(rawValue: 1 << 5)
+        /// Has an initial value, used when the payload has none.
+        public static let hasDefault = Flags(rawValue: 1 << 6)
+        /// `null` in a payload counts as missing, so the default applies (`@Key(..., null: .useDefault)`
+        /// or the model's null policy).
+        public static let nullUsesDefault = Flags(rawValue: 1 << 7)
+    }
+
+    /// How a property is written to a keyed archive (PSPDFModel's encoding behaviours).
+    public enum ArchiveBehavior: Hashable, Sendable {
+        /// Not written.
+        case excluded
+        /// Always written.
+        case unconditional
+        /// Written only if something else writes the same object unconditionally.
+        case conditional
+    }
+
+    /// The property's name in Swift, also its property key.
+    public let name: String
+    /// Where the property's value sits in a remote payload: the first path is the one written,
+    /// the others are fallbacks tried in order when reading.
+    public let remoteKeyPaths: [RemoteKeyPath]
+    /// The declared type.
+    public let valueType: Any.Type
+    /// The declared type as written in the source, e.g. `[URLEntity]`.
+    public let typeName: String
+    /// The declaration's traits.
+    public let flags: Flags
+    /// The initial value as written in the source, e.g. `[]`, when there is one.
+    public let defaultExpression: String?
+    /// A description of the transformer applied on remote mapping, e.g. `dateFormat("yyyy")`.
+    public let transformerDescription: String?
+    /// The transformer itself, for introspection.
+    public let transformer: (any Sendable)?
+    /// How the property is archived.
+    public let archiveBehavior: ArchiveBehavior
+    /// A key path to the property on the model type.
+    public let keyPath: AnyKeyPath
+    /// The type that declares the property (a superclass for inherited ones).
+    public let declaringTypeName: String
+
+    /// Creates a property description; `@Model` generates these.
+    public init(
+        _ name: String,
+        keyPath: AnyKeyPath,
+        type: Any.Type,
+        typeName: String,
+        declaredIn declaringTypeName: String,
+        remote: [[String]]? = nil,
+        flags: Flags = [],
+        defaultExpression: String? = nil,
+        transformer: (any Sendable)? = nil,
+        transformerDescription: String? = nil,
+        archive: ArchiveBehavior? = nil
+    ) {
+        self.name = name
+        self.keyPath = keyPath
+        self.valueType = type
+        self.typeName = typeName
+        self.declaringTypeName = declaringTypeName
+        self.flags = flags
+        self.remoteKeyPaths = remote?.map(RemoteKeyPath.init(segments:)) ?? []
+        self.defaultExpression = defaultExpression
+        self.transformer = transformer
+        self.transformerDescription = transformerDescription
+        self.archiveBehavior =
+            archive ?? (flags.contains(.transient) ? .excluded : flags.contains(.weak) ? .conditional : .unconditional)
+    }
+
+    /// A copy with remote key paths filled in by a key strategy where none were declared.
+    package init(_ other: ModelProperty, remoteKeyPaths: [RemoteKeyPath], extraFlags: Flags) {
+        self.name = other.name
+        self.keyPath = other.keyPath
+        self.valueType = other.valueType
+        self.typeName = other.typeName
+        self.declaringTypeName = other.declaringTypeName
+        self.flags = other.flags.union(extraFlags)
+        self.remoteKeyPaths = remoteKeyPaths
+        self.defaultExpression = other.defaultExpression
+        self.transformer = other.transformer
+        self.transformerDescription = other.transformerDescription
+        self.archiveBehavior = other.archiveBehavior
+    }
+
+    /// Declared optional.
+    public var isOptional: Bool { flags.contains(.optional) }
+    /// Declared `weak`.
+    public var isWeak: Bool { flags.contains(.weak) }
+    /// Marked `@Transient`.
+    public var isTransient: Bool { flags.contains(.transient) }
+    /// Marked `@Identifier`.
+    public var isIdentifier: Bool { flags.contains(.identifier) }
+    /// A `let` with an initial value: mapped out, never in.
+    public var isReadOnly: Bool { flags.contains(.readOnly) }
+    /// Settable after initialization (a `var`).
+    public var isMutable: Bool { !flags.contains(.readOnly) && !flags.contains(.constant) }
+    /// Has an initial value or is optional, so a missing value is not an error.
+    public var hasDefault: Bool { flags.contains(.hasDefault) || flags.contains(.optional) }
+}
+
+extension ModelProperty: CustomStringConvertible {
+    public var description: String {
+        var traits: [String] = []
+        if isIdentifier { traits.append("identifier") }
+        if isTransient { traits.append("transient") }
+        if isWeak { traits.append("weak") }
+        if isReadOnly { traits.append("read-only") }
+        if let defaultExpression { traits.append("default \(defaultExpression)") }
+        if let transformerDescription { traits.append("transformer \(transformerDescription)") }
+        let remote = remoteKeyPaths.map { "'\($0)'" }.joined(separator: " or ")
+        return "\(name): \(typeName)" + (remote.isEmpty ? "" : " <- \(remote)")
+            + (traits.isEmpty ? "" : " (\(traits.joined(separator: ", ")))")
+    }
+}

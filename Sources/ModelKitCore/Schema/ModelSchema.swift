@@ -1,0 +1,172 @@
+/// The schema `@Model` generates for a type: its properties in order and how each maps.
+///
+/// Built once per type (a static constant) and shared by every format: dictionaries, JSON,
+/// archives, the store and preferences all read and write models through it. It is public so
+/// tools can inspect models (Instant Cocoa's inspectable properties):
+///
+/// ```swift
+/// User.modelSchema.propertyKeys          // ["id", "screenName", "name", ...]
+/// User.modelSchema["createdAt"]?.transformerDescription
+/// User.modelSchema.identifier?.name      // "id"
+/// ```
+public final class ModelSchema: Sendable {
+    /// How keys in a payload are matched to properties.
+    public enum Mapping: Hashable, Sendable {
+        /// Remote key paths, through transformers (JSON, Codable).
+        case remote
+        /// Property keys and property values as they are (dictionaries, archives, the store).
+        case propertyKeys
+    }
+
+    /// The model type's name, e.g. `User`.
+    public let modelName: String
+    /// The model type.
+    public let modelType: Any.Type
+    /// Every property, inherited ones first, transient ones included.
+    public let properties: [ModelProperty]
+    /// The parent's schema, for a `@Model` subclass of a `@Model` class.
+    public let superschema: ModelSchema?
+    /// How property names become remote keys.
+    public let keyStrategy: KeyStrategy
+    /// The model's version (archives and the store record it; migration hooks receive it).
+    public let version: Int
+    /// The names of the non-transient properties, in order (PSPDFModel's `propertyKeys`).
+    public let propertyKeys: [String]
+    /// The index of the `@Identifier` property.
+    public let identifierIndex: Int?
+    /// Model-level hooks the declaration implements.
+    public let hooks: Hooks
+
+    /// Tree of remote key paths (with fallbacks) for reading.
+    public let remoteReadingKeys: ModelKeyNode
+    /// Tree of remote key paths (first path only) for writing.
+    public let remoteWritingKeys: ModelKeyNode
+    /// Tree of property keys for reading.
+    public let propertyReadingKeys: ModelKeyNode
+    /// Tree of property keys for writing.
+    public let propertyWritingKeys: ModelKeyNode
+    /// `remoteWritingKeys` with keys sorted at every level.
+    public let sortedRemoteWritingKeys: ModelKeyNode
+    private let indexByName: [String: Int]
+
+    /// Hooks a model implements, found by `@Model` in its declaration.
+    public struct Hooks: OptionSet, Hashable, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// `static func rewriteJSON(_:)` rewrites the raw JSON before mapping.
+        public static let rewritesJSON = Hooks(rawValue: 1 << 0)
+        /// `static func modelType(for:)` chooses a subtype from the payload.
+        public static let choosesType = Hooks(rawValue: 1 << 1)
+        /// `func validate() throws` checks the whole model after mapping.
+        public static let validates = Hooks(rawValue: 1 << 2)
+    }
+
+    /// Creates a schema; `@Model` generates the call.
+    public init(
+        name: String,
+        type: Any.Type,
+        inheriting superschema: ModelSchema? = nil,
+        keyStrategy: KeyStrategy? = nil,
+        nullsUseDefaults: Bool = false,
+        version: Int = 0,
+        hooks: Hooks = [],
+        properties own: [ModelProperty]
+    ) {
+        let strategy = keyStrategy ?? superschema?.keyStrategy ?? .propertyName
+        let resolved = own.map { property -> ModelProperty in
+            let paths =
+                property.remoteKeyPaths.isEmpty
+                ? [RemoteKeyPath(segments: [strategy.key(for: property.name)])] : property.remoteKeyPaths
+            let extra: ModelProperty.Flags =
+                nullsUseDefaults && property.flags.contains(.hasDefault) ? .nullUsesDefault : []
+            return ModelProperty(property, remoteKeyPaths: paths, extraFlags: extra)
+        }
+        let all = (superschema?.properties ?? []) + resolved
+        self.modelName = name
+        self.modelType = type
+        self.superschema = superschema
+        self.keyStrategy = strategy
+        self.version = version
+        self.hooks = hooks.union(superschema?.hooks ?? [])
+        self.properties = all
+        self.propertyKeys = all.filter { !$0.isTransient }.map(\.name)
+        self.identifierIndex = all.firstIndex(where: \.isIdentifier)
+        var indexByName: [String: Int] = [:]
+        for (index, property) in all.enumerated() where indexByName[property.name] == nil {
+            indexByName[property.name] = index
+        }
+        self.indexByName = indexByName
+
+        var remoteReading: [([String], ModelKeyLeaf)] = []
+        var remoteWriting: [([String], ModelKeyLeaf)] = []
+        var propertyReading: [([String], ModelKeyLeaf)] = []
+        var propertyWriting: [([String], ModelKeyLeaf)] = []
+        for (index, property) in all.enumerated() where !property.isTransient {
+            let leaf = ModelKeyLeaf(field: index, priority: 0)
+            propertyWriting.append(([property.name], leaf))
+            if let first = property.remoteKeyPaths.first { remoteWriting.append((first.segments, leaf)) }
+            guard !property.isReadOnly else { continue }
+            let nullUsesDefault = property.flags.contains(.nullUsesDefault)
+            let required = !property.hasDefault
+            propertyReading.append(
+                ([property.name], ModelKeyLeaf(field: index, priority: 0, nullUsesDefault: nullUsesDefault)))
+            for (priority, path) in property.remoteKeyPaths.enumerated() {
+                let leaf = ModelKeyLeaf(
+                    field: index, priority: priority, nullUsesDefault: nullUsesDefault,
+                    isRequired: required && property.remoteKeyPaths.count == 1)
+                remoteReading.append((path.segments, leaf))
+            }
+        }
+        self.remoteReadingKeys = ModelKeyNode.build(remoteReading)
+        self.remoteWritingKeys = ModelKeyNode.build(remoteWriting)
+        self.propertyReadingKeys = ModelKeyNode.build(propertyReading)
+        self.propertyWritingKeys = ModelKeyNode.build(propertyWriting)
+        self.sortedRemoteWritingKeys = remoteWritingKeys.sorted()
+    }
+
+    /// The property named `name`.
+    public subscript(name: String) -> ModelProperty? {
+        indexByName[name].map { properties[$0] }
+    }
+
+    /// The index of the property named `name`.
+    public func index(ofProperty name: String) -> Int? {
+        indexByName[name]
+    }
+
+    /// The `@Identifier` property.
+    public var identifier: ModelProperty? {
+        identifierIndex.map { properties[$0] }
+    }
+
+    /// The index of the property a key path points to, if it is one of this schema's.
+    public func index(of keyPath: AnyKeyPath) -> Int? {
+        properties.firstIndex { $0.keyPath == keyPath }
+    }
+
+    /// The key tree readers use for a mapping.
+    @inlinable
+    public func readingKeys(_ mapping: Mapping) -> ModelKeyNode {
+        mapping == .remote ? remoteReadingKeys : propertyReadingKeys
+    }
+
+    /// The key tree writers use for a mapping.
+    @inlinable
+    public func writingKeys(_ mapping: Mapping, sorted: Bool = false) -> ModelKeyNode {
+        mapping == .remote ? (sorted ? sortedRemoteWritingKeys : remoteWritingKeys) : propertyWritingKeys
+    }
+
+    /// The name used in error messages for the property at `index`.
+    @usableFromInline
+    package func propertyName(at index: Int) -> String? {
+        properties.indices.contains(index) ? properties[index].name : nil
+    }
+}
+
+extension ModelSchema: CustomStringConvertible {
+    public var description: String {
+        var lines = ["\(modelName) (version \(version), keys \(keyStrategy.name))"]
+        lines += properties.map { "  \($0)" }
+        return lines.joined(separator: "\n")
+    }
+}

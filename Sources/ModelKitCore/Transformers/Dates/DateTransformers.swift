@@ -1,0 +1,106 @@
+import Foundation
+
+/// Dates as text in a fixed format, parsed and printed with the POSIX locale.
+///
+/// ```swift
+/// @Transform(.dateFormat("EEE MMM dd HH:mm:ss Z yyyy")) var createdAt: Date
+/// @Transform(.dateFormat("yyyy-MM-dd", timeZone: TimeZone(identifier: "Europe/Paris")!)) var day: Date
+/// ```
+public struct DateFormatTransformer: ModelTransformer {
+    /// The compiled pattern.
+    public let pattern: DateFormatPattern
+
+    /// A transformer for a Unicode date format; `timeZone` applies when the text carries none.
+    public init(_ format: String, timeZone: TimeZone = .modelKitUTC) {
+        self.pattern = DateFormatPattern(format, timeZone: timeZone)
+    }
+
+    public var expectation: String { "a date like \(ModelError.quoted(pattern.format))" }
+
+    public func transformedValue(_ text: String) throws -> Date {
+        guard let date = pattern.date(from: text) else { throw ModelError.invalid(expected: expectation) }
+        return date
+    }
+
+    public func reverseTransformedValue(_ date: Date) throws -> String {
+        pattern.string(from: date)
+    }
+}
+
+/// Dates as ISO 8601 text: `2024-03-01T12:34:56Z`, fractional seconds accepted on input.
+public struct ISO8601Transformer: ModelTransformer {
+    /// Whether output carries milliseconds (`2024-03-01T12:34:56.789Z`).
+    public let writesFractionalSeconds: Bool
+
+    /// A transformer writing whole seconds, or milliseconds with `fractionalSeconds`.
+    public init(fractionalSeconds: Bool = false) {
+        self.writesFractionalSeconds = fractionalSeconds
+    }
+
+    public var expectation: String { "an ISO 8601 date" }
+
+    public func transformedValue(_ text: String) throws -> Date {
+        guard let date = DateCoding.parseISO8601(text) else { throw ModelError.invalid(expected: expectation) }
+        return date
+    }
+
+    public func reverseTransformedValue(_ date: Date) throws -> String {
+        DateCoding.formatISO8601(date, fractionalSeconds: writesFractionalSeconds)
+    }
+}
+
+/// Dates as a number of seconds or milliseconds since 1970 (integers or fractions on input).
+public struct EpochTransformer: ModelTransformer {
+    /// The unit of the number.
+    public enum Unit: Sendable {
+        case seconds
+        case milliseconds
+    }
+
+    /// The unit of the number.
+    public let unit: Unit
+
+    /// A transformer for a unit.
+    public init(_ unit: Unit) {
+        self.unit = unit
+    }
+
+    public var expectation: String { unit == .seconds ? "seconds since 1970" : "milliseconds since 1970" }
+
+    public func transformedValue(_ number: Double) throws -> Date {
+        Date(timeIntervalSince1970: unit == .seconds ? number : number / 1000)
+    }
+
+    public func reverseTransformedValue(_ date: Date) throws -> Double {
+        let seconds = date.timeIntervalSince1970
+        return unit == .seconds ? seconds : (seconds * 1000).rounded()
+    }
+}
+
+extension ModelTransformer where Self == DateFormatTransformer {
+    /// Dates in a fixed Unicode format with the POSIX locale (see ``DateFormatTransformer``).
+    public static func dateFormat(_ format: String, timeZone: TimeZone = .modelKitUTC) -> DateFormatTransformer {
+        DateFormatTransformer(format, timeZone: timeZone)
+    }
+}
+
+extension ModelTransformer where Self == ISO8601Transformer {
+    /// ISO 8601 dates, whole seconds on output.
+    public static var iso8601: ISO8601Transformer { ISO8601Transformer() }
+
+    /// ISO 8601 dates with milliseconds on output.
+    public static var iso8601WithFractionalSeconds: ISO8601Transformer { ISO8601Transformer(fractionalSeconds: true) }
+}
+
+extension ModelTransformer where Self == EpochTransformer {
+    /// Dates as seconds since 1970.
+    public static var secondsSince1970: EpochTransformer { EpochTransformer(.seconds) }
+
+    /// Dates as milliseconds since 1970.
+    public static var millisecondsSince1970: EpochTransformer { EpochTransformer(.milliseconds) }
+}
+
+extension TimeZone {
+    /// Coordinated Universal Time.
+    public static let modelKitUTC = TimeZone(secondsFromGMT: 0) ?? TimeZone.current
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+// How generated code reads and writes a transformed property: through the transformer on
+// remote mapping, as the property's own value otherwise. Overloads pick, at compile time, the
+// most direct way the property's type allows.
+
+extension ModelReader {
+    /// Reads a transformed property whose type is a ``ModelValue``.
+    @inlinable
+    public mutating func decodeValue<T: ModelTransformer>(_ type: T.Value.Type, transformer: T) throws -> T.Value
+    where T.Value: ModelValue {
+        mapping == .remote ? try transformer.read(from: &self) : try T.Value.read(from: &self)
+    }
+
+    /// Reads a transformed property whose type is only `Decodable`.
+    @inlinable
+    public mutating func decodeValue<T: ModelTransformer>(_ type: T.Value.Type, transformer: T) throws -> T.Value
+    where T.Value: Decodable {
+        mapping == .remote ? try transformer.read(from: &self) : try decodeCodable(T.Value.self)
+    }
+
+    /// Reads a transformed property of any other type: always through the transformer.
+    @inlinable
+    public mutating func decodeValue<T: ModelTransformer>(_ type: T.Value.Type, transformer: T) throws -> T.Value {
+        try transformer.read(from: &self)
+    }
+
+    /// Reads an optional transformed property (`null` is nil) whose type is a ``ModelValue``.
+    @inlinable
+    public mutating func decodeValue<T: ModelTransformer>(_ type: T.Value?.Type, transformer: T) throws -> T.Value?
+    where T.Value: ModelValue {
+        try decodeNil() ? nil : decodeValue(T.Value.self, transformer: transformer)
+    }
+
+    /// Reads an optional transformed property whose type is only `Decodable`.
+    @inlinable
+    public mutating func decodeValue<T: ModelTransformer>(_ type: T.Value?.Type, transformer: T) throws -> T.Value?
+    where T.Value: Decodable {
+        try decodeNil() ? nil : decodeValue(T.Value.self, transformer: transformer)
+    }
+
+    /// Reads an optional transformed property of any other type.
+    @inlinable
+    public mutating func decodeValue<T: ModelTransformer>(_ type: T.Value?.Type, transformer: T) throws -> T.Value? {
+        try decodeNil() ? nil : transformer.read(from: &self)
+    }
+}
+
+extension ModelWriter {
+    /// Writes a transformed property whose type is a ``ModelValue``.
+    @inlinable
+    public mutating func encodeValue<T: ModelTransformer>(_ value: T.Value, transformer: T) throws
+    where T.Value: ModelValue {
+        if mapping == .remote { try transformer.write(value, to: &self) } else { try value.write(to: &self) }
+    }
+
+    /// Writes a transformed property whose type is only `Encodable`.
+    @inlinable
+    public mutating func encodeValue<T: ModelTransformer>(_ value: T.Value, transformer: T) throws
+    where T.Value: Encodable {
+        if mapping == .remote { try transformer.write(value, to: &self) } else { try encodeCodable(value) }
+    }
+
+    /// Writes a transformed property of any other type: always through the transformer.
+    @inlinable
+    public mutating func encodeValue<T: ModelTransformer>(_ value: T.Value, transformer: T) throws {
+        try transformer.write(value, to: &self)
+    }
+
+    /// Writes an optional transformed property whose type is a ``ModelValue``.
+    @inlinable
+    public mutating func encodeValue<T: ModelTransformer>(_ value: T.Value?, transformer: T) throws
+    where T.Value: ModelValue {
+        if let value { try encodeValue(value, transformer: transformer) } else { try encodeNil() }
+    }
+
+    /// Writes an optional transformed property whose type is only `Encodable`.
+    @inlinable
+    public mutating func encodeValue<T: ModelTransformer>(_ value: T.Value?, transformer: T) throws
+    where T.Value: Encodable {
+        if let value { try encodeValue(value, transformer: transformer) } else { try encodeNil() }
+    }
+
+    /// Writes an optional transformed property of any other type.
+    @inlinable
+    public mutating func encodeValue<T: ModelTransformer>(_ value: T.Value?, transformer: T) throws {
+        if let value { try transformer.write(value, to: &self) } else { try encodeNil() }
+    }
+}
+
+extension ModelReader {
+    /// Runs a property's validation method on a decoded value (PSPDFModel's KVC validation),
+    /// naming the value in what it throws.
+    @inlinable
+    public func validateField<V>(_ value: V, _ validate: (V) throws -> Void) throws {
+        guard options.validates else { return }
+        do {
+            try validate(value)
+        } catch let error as ModelError where error.found != nil {
+            throw error
+        } catch let error as ModelError {
+            throw ModelError(
+                error.code == .multiple ? .invalidValue : error.code, expected: error.expected,
+                found: ModelError.describe(value), underlying: error.underlying, problems: error.problems)
+        } catch {
+            throw ModelError(.invalidValue, found: ModelError.describe(value), underlying: error)
+        }
+    }
+}
+
+extension ModelError {
+    /// An error for validation methods and transformers to throw: `expected <requirement>`.
+    ///
+    /// ```swift
+    /// static func validateScreenName(_ name: String) throws {
+    ///     if name.isEmpty { throw ModelError.invalid(expected: "a non-empty name") }
+    /// }
+    /// ```
+    public static func invalid(expected requirement: String, found: String? = nil) -> ModelError {
+        ModelError(.invalidValue, expected: requirement, found: found)
+    }
+}

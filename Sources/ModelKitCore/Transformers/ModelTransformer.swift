@@ -1,0 +1,85 @@
+import Foundation
+
+/// A reversible, throwing conversion between a property's value and its remote representation
+/// (FDModel's value transformers).
+///
+/// A transformer runs on remote mapping only (JSON, `Codable`); dictionaries, archives and the
+/// store keep the property's own value. Attach one with `@Transform`:
+///
+/// ```swift
+/// @Transform(.dateFormat("EEE MMM dd HH:mm:ss Z yyyy")) var createdAt: Date
+/// @Transform(.millisecondsSince1970) var updatedAt: Date?
+/// ```
+///
+/// Write your own by naming the two types and the two directions:
+///
+/// ```swift
+/// struct CentsTransformer: ModelTransformer {
+///     var expectation: String { "an amount in cents" }
+///     func transformedValue(_ cents: Int) throws -> Decimal { Decimal(cents) / 100 }
+///     func reverseTransformedValue(_ amount: Decimal) throws -> Int { NSDecimalNumber(decimal: amount * 100).intValue }
+/// }
+/// ```
+public protocol ModelTransformer<Value>: Sendable {
+    /// The property's type.
+    associatedtype Value
+    /// The type of the remote representation.
+    associatedtype Encoded: ModelValue
+
+    /// What the transformer accepts, for error messages, e.g. `a date like "yyyy-MM-dd"`.
+    var expectation: String { get }
+    /// Converts the remote representation to the property's value.
+    func transformedValue(_ encoded: Encoded) throws -> Value
+    /// Converts the property's value to its remote representation.
+    func reverseTransformedValue(_ value: Value) throws -> Encoded
+
+    /// Reads the value from a reader. The default reads `Encoded` and converts it; override to
+    /// read the payload differently (lossy arrays do).
+    func read<R: ModelReader>(from reader: inout R) throws -> Value
+    /// Writes the value to a writer. The default converts it and writes `Encoded`.
+    func write<W: ModelWriter>(_ value: Value, to writer: inout W) throws
+}
+
+extension ModelTransformer {
+    public var expectation: String { "a value '\(Self.self)' accepts" }
+
+    @inlinable
+    public func read<R: ModelReader>(from reader: inout R) throws -> Value {
+        let encoded = try Encoded.read(from: &reader)
+        do {
+            return try transformedValue(encoded)
+        } catch let error as ModelError {
+            throw error
+        } catch {
+            throw ModelError(
+                .invalidValue, expected: expectation, found: ModelError.describe(encoded), underlying: error)
+        }
+    }
+
+    @inlinable
+    public func write<W: ModelWriter>(_ value: Value, to writer: inout W) throws {
+        let encoded: Encoded
+        do {
+            encoded = try reverseTransformedValue(value)
+        } catch let error as ModelError {
+            throw error
+        } catch {
+            throw ModelError(.invalidValue, expected: expectation, found: ModelError.describe(value), underlying: error)
+        }
+        try encoded.write(to: &writer)
+    }
+}
+
+/// Gives a transformer expression its property type, so `.dateFormat(...)` resolves; used by
+/// the code `@Model` generates.
+@inlinable
+public func modelTransformer<V, T: ModelTransformer>(for type: V.Type, _ transformer: T) -> T where T.Value == V {
+    transformer
+}
+
+/// Same as ``modelTransformer(for:_:)-(_,T)`` for an optional property whose transformer
+/// handles the wrapped type.
+@inlinable
+public func modelTransformer<V, T: ModelTransformer>(for type: V?.Type, _ transformer: T) -> T where T.Value == V {
+    transformer
+}

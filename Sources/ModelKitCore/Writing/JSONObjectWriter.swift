@@ -1,0 +1,145 @@
+import Foundation
+
+/// Writes models as Foundation's JSON object model: `[String: Any]`, `[Any]`, `String`,
+/// numbers, `Bool` and `NSNull`, ready for `JSONSerialization`.
+///
+/// ```swift
+/// var writer = JSONObjectWriter()
+/// try writer.encodeModel(user)
+/// let data = try JSONSerialization.data(withJSONObject: writer.result ?? NSNull())
+/// ```
+public struct JSONObjectWriter: ModelWriter {
+    public let mapping: ModelSchema.Mapping
+    public let options: MappingOptions
+    /// What was written; nil when an omitted nil was the only thing written.
+    public var result: Any?
+    @usableFromInline var depth = 0
+
+    /// A writer for a mapping.
+    public init(mapping: ModelSchema.Mapping = .remote, options: MappingOptions = .default) {
+        self.mapping = mapping
+        self.options = options
+    }
+
+    @usableFromInline
+    func child() throws -> JSONObjectWriter {
+        guard depth < options.maxDepth else {
+            throw ModelError(
+                .limitExceeded, expected: "nesting of at most \(options.maxDepth) levels ('maxDepth')",
+                found: "deeper nesting (a cycle?)")
+        }
+        var writer = JSONObjectWriter(mapping: mapping, options: options)
+        writer.depth = depth + 1
+        return writer
+    }
+
+    public mutating func encodeNil() throws {
+        result = options.nilEncoding == .null ? NSNull() : nil
+    }
+
+    public mutating func encodeBool(_ value: Bool) throws { result = value }
+    public mutating func encodeString(_ value: String) throws { result = value }
+    public mutating func encodeInt64(_ value: Int64) throws { result = Int(value) }
+
+    public mutating func encodeUInt64(_ value: UInt64) throws {
+        result = value <= UInt64(Int.max) ? Int(value) : value
+    }
+
+    public mutating func encodeDouble(_ value: Double) throws {
+        guard value.isFinite || mapping == .propertyKeys else {
+            throw ModelError(.invalidValue, expected: "a finite number", found: "\(value)")
+        }
+        result = value
+    }
+
+    public mutating func encodeDecimal(_ value: Decimal) throws { result = value }
+
+    public mutating func encodeDate(_ value: Date) throws {
+        result = mapping == .remote ? DateCoding.formatISO8601(value) : value
+    }
+
+    public mutating func encodeData(_ value: Data) throws {
+        result = mapping == .remote ? value.base64EncodedString() : value
+    }
+
+    public mutating func encodeURL(_ value: URL) throws {
+        result = mapping == .remote ? value.absoluteString : value
+    }
+
+    public mutating func encodeUUID(_ value: UUID) throws {
+        result = mapping == .remote ? value.uuidString : value
+    }
+
+    public mutating func encodeJSONValue(_ value: JSONValue) throws {
+        result = value.foundationObject
+    }
+
+    public mutating func encodeCodable<T: Encodable>(_ value: T) throws {
+        result = mapping == .propertyKeys ? value : try CodableBridge.foundationObject(encoding: value)
+    }
+
+    @inlinable
+    public mutating func encodeArray<C: Collection>(
+        _ elements: C, _ element: (inout JSONObjectWriter, C.Element) throws -> Void
+    ) throws {
+        var array: [Any] = []
+        array.reserveCapacity(elements.count)
+        for (index, value) in elements.enumerated() {
+            var writer = try child()
+            do { try element(&writer, value) } catch let error as ModelError { throw error.prefixed(by: .index(index)) }
+            array.append(writer.result ?? NSNull())
+        }
+        result = array
+    }
+
+    @inlinable
+    public mutating func encodeDictionary<V>(
+        _ dictionary: [String: V], _ body: (inout JSONObjectWriter, V) throws -> Void
+    ) throws {
+        var object: [String: Any] = [:]
+        object.reserveCapacity(dictionary.count)
+        for (key, value) in dictionary {
+            var writer = try child()
+            do { try body(&writer, value) } catch let error as ModelError { throw error.prefixed(by: .key(key)) }
+            if let written = writer.result { object[key] = written }
+        }
+        result = object
+    }
+
+    @inlinable
+    public mutating func encodeModel<M: Model>(_ model: M) throws {
+        let schema = model.dynamicModelSchema
+        result = try buildNode(schema.writingKeys(mapping), of: model, schema: schema) ?? [String: Any]()
+    }
+
+    @usableFromInline
+    mutating func buildNode<M: Model>(_ node: ModelKeyNode, of model: M, schema: ModelSchema) throws -> Any? {
+        let asArray = !node.edges.isEmpty && node.edges.allSatisfy { $0.index != nil }
+        var object: [String: Any] = [:]
+        var elements: [Int: Any] = [:]
+        for edge in node.edges {
+            let built: Any?
+            do {
+                if let leaf = edge.leaves.first {
+                    var writer = try child()
+                    try writer.encodeField(leaf.field, of: model, schema: schema)
+                    built = writer.result
+                } else if let next = edge.node {
+                    var writer = try child()
+                    built = try writer.buildNode(next, of: model, schema: schema)
+                } else {
+                    built = nil
+                }
+            } catch let error as ModelError {
+                throw error.prefixed(by: asArray ? .index(edge.index ?? 0) : .key(edge.key))
+            }
+            guard let built else { continue }
+            if asArray, let index = edge.index { elements[index] = built } else { object[edge.key] = built }
+        }
+        if asArray {
+            guard let last = elements.keys.max() else { return nil }
+            return (0...last).map { elements[$0] ?? NSNull() }
+        }
+        return object.isEmpty && !node.edges.isEmpty && options.nilEncoding == .omit ? nil : object
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// A format's way of writing values: one conformance per format (JSON objects, JSON bytes,
+/// `Encoder`, archives, the store).
+///
+/// Generated model code writes each property through ``Model/encodeModelField(_:to:)``;
+/// ``encodeModel(_:)`` walks the schema's key tree and builds the format's nested objects.
+///
+/// ```swift
+/// var writer = JSONObjectWriter(mapping: .remote)
+/// try writer.encodeModel(post)
+/// writer.result // ["id": 1, "title": "Hi", ...]
+/// ```
+public protocol ModelWriter {
+    /// Remote key paths through transformers, or property keys and plain values.
+    var mapping: ModelSchema.Mapping { get }
+    /// The options of this mapping run.
+    var options: MappingOptions { get }
+
+    /// Writes nil (`null`, or nothing when nils are omitted).
+    mutating func encodeNil() throws
+    /// Writes a boolean.
+    mutating func encodeBool(_ value: Bool) throws
+    /// Writes a string.
+    mutating func encodeString(_ value: String) throws
+    /// Writes a signed integer.
+    mutating func encodeInt64(_ value: Int64) throws
+    /// Writes an unsigned integer.
+    mutating func encodeUInt64(_ value: UInt64) throws
+    /// Writes a floating-point number; throws for NaN and infinity where the format has none.
+    mutating func encodeDouble(_ value: Double) throws
+    /// Writes a decimal number.
+    mutating func encodeDecimal(_ value: Decimal) throws
+    /// Writes a date in the format's native representation.
+    mutating func encodeDate(_ value: Date) throws
+    /// Writes bytes in the format's native representation.
+    mutating func encodeData(_ value: Data) throws
+    /// Writes a URL.
+    mutating func encodeURL(_ value: URL) throws
+    /// Writes a UUID.
+    mutating func encodeUUID(_ value: UUID) throws
+
+    /// Writes an array, calling `element` for each element.
+    mutating func encodeArray<C: Collection>(_ elements: C, _ element: (inout Self, C.Element) throws -> Void) throws
+    /// Writes a string-keyed dictionary as an object.
+    mutating func encodeDictionary<V>(_ dictionary: [String: V], _ value: (inout Self, V) throws -> Void) throws
+    /// Writes a model as an object, walking its schema's key tree.
+    mutating func encodeModel<M: Model>(_ model: M) throws
+    /// Writes a generic JSON value.
+    mutating func encodeJSONValue(_ value: JSONValue) throws
+    /// Writes a value through its `Encodable` implementation.
+    mutating func encodeCodable<T: Encodable>(_ value: T) throws
+}
+
+extension ModelWriter {
+    public mutating func encodeFloat(_ value: Float) throws {
+        try encodeDouble(Double(value))
+    }
+
+    /// Writes an integer of any width.
+    @inlinable
+    public mutating func encodeInteger<T: FixedWidthInteger>(_ value: T) throws {
+        if T.isSigned {
+            try encodeInt64(Int64(truncatingIfNeeded: value))
+        } else {
+            try encodeUInt64(UInt64(truncatingIfNeeded: value))
+        }
+    }
+
+    /// Writes the field of `leaf` of `model`, naming the model and property in errors.
+    @inlinable
+    public mutating func encodeField<M: Model>(_ field: Int, of model: M, schema: ModelSchema) throws {
+        do {
+            try model.encodeModelField(field, to: &self)
+        } catch let error as ModelError {
+            throw error.naming(model: schema.modelName, property: schema.propertyName(at: field))
+        } catch {
+            throw ModelError(
+                .invalidValue, model: schema.modelName, property: schema.propertyName(at: field), underlying: error)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+// Writing a property, and setting one in place (key-value coding, identity updates).
+
+extension ModelExpansion {
+    /// `override ` where a subclass replaces its parent's version.
+    var overrideModifier: String { model.isSubclass ? "override " : "" }
+
+    /// The access of members subclasses override.
+    var memberAccess: String { model.isClass ? model.overridableAccess : access }
+
+    /// `switch` over this type's own properties, deferring inherited indexes to `super`.
+    func ownSwitch(_ cases: [String], inherited: String, fallback: String) -> String {
+        let subject = model.isSubclass ? "own" : "index"
+        let switchBody = cases.isEmpty ? fallback : "switch \(subject) {\n\(cases.joined(separator: "\n"))\ndefault:\n\(fallback)\n}"
+        guard model.isSubclass else { return switchBody }
+        return """
+            let own = index - \(base)
+            guard own >= 0 else {
+                \(inherited)
+                return
+            }
+            \(switchBody)
+            """
+    }
+
+    func encodeField() -> String {
+        let cases = ownProperties.filter { !$0.property.isTransient }.map { position, property -> String in
+            if property.transformer != nil {
+                return "case \(position):\ntry writer.encodeValue(self.\(property.name), transformer: \(name).\(transformerName(property)))"
+            }
+            return "case \(position):\ntry writer.encodeValue(self.\(property.name))"
+        }
+        let body = ownSwitch(
+            cases, inherited: "try super.encodeModelField(index, to: &writer)", fallback: "break")
+        return """
+            \(overrideModifier)\(memberAccess)func encodeModelField<W: \(core)ModelWriter>(_ index: Int, to writer: inout W) throws {
+            \(cases.isEmpty && !model.isSubclass ? "_ = writer" : body)
+            }
+            """
+    }
+
+    func decodeModelField() -> String {
+        let cases = ownProperties.map { position, property -> String in
+            if property.isLet {
+                return "case \(position):\nthrow \(core)ModelError.readOnly(\(index(position)), in: \(name).modelSchema)"
+            }
+            return "case \(position):\n\(readStatements(property, into: "self.\(property.name)"))"
+        }
+        let body = ownSwitch(
+            cases, inherited: "try super.decodeModelField(index, from: &reader)",
+            fallback: "throw \(core)ModelError.readOnly(index, in: \(name).modelSchema)")
+        let mutating = model.isClass ? "" : "mutating "
+        return """
+            \(overrideModifier)\(memberAccess)\(mutating)func decodeModelField<R: \(core)ModelReader>(_ index: Int, from reader: inout R) throws {
+            \(body)
+            }
+            """
+    }
+}

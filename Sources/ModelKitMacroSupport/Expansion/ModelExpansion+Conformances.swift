@@ -1,0 +1,97 @@
+// Equality, hashing, Codable and the memberwise initializer of classes.
+
+extension ModelExpansion {
+    /// The non-transient properties equality and hashing use.
+    var comparedProperties: [StoredProperty] { properties.filter { !$0.isTransient } }
+
+    func comparison(_ property: StoredProperty, _ lhs: String, _ rhs: String) -> String {
+        let function = property.isWeak ? "modelReferencesIdentical" : "modelValuesEqual"
+        return "\(core)\(function)(\(lhs).\(property.name), \(rhs).\(property.name))"
+    }
+
+    func structEquals() -> String {
+        let terms = comparedProperties.map { comparison($0, "lhs", "rhs") }
+        return """
+            \(access)static func == (lhs: \(name), rhs: \(name)) -> Bool {
+            \(terms.isEmpty ? "true" : terms.joined(separator: "\n&& "))
+            }
+            """
+    }
+
+    func hash(override: Bool) -> String {
+        var lines = comparedProperties.filter { !$0.isWeak }.map {
+            "\(core)modelHashValue(self.\($0.name), into: &hasher)"
+        }
+        if override { lines.insert("super.hash(into: &hasher)", at: 0) }
+        return """
+            \(override ? "override " : "")\(memberAccess)func hash(into hasher: inout Hasher) {
+            \(lines.joined(separator: "\n"))
+            }
+            """
+    }
+
+    func classEquality() -> [String] {
+        var members: [String] = []
+        let terms = comparedProperties.map { comparison($0, "self", "other") }
+        if model.isSubclass {
+            members.append(
+                """
+                override \(memberAccess)func isModelEqual(to other: AnyObject) -> Bool {
+                    guard let other = other as? \(name), super.isModelEqual(to: other) else { return false }
+                    return \(terms.isEmpty ? "true" : terms.joined(separator: "\n&& "))
+                }
+                """)
+            if !model.declaresHash { members.append(hash(override: true)) }
+        } else if model.generatesEquality {
+            members.append(
+                """
+                \(memberAccess)func isModelEqual(to other: AnyObject) -> Bool {
+                    guard let other = other as? \(name) else { return false }
+                    return \(terms.isEmpty ? "true" : terms.joined(separator: "\n&& "))
+                }
+                """)
+            if model.generatesHash { members.append(hash(override: false)) }
+        }
+        return members
+    }
+
+    func codable() -> [String] {
+        let initModifiers = model.isClass ? "required convenience " : ""
+        var members = [
+            """
+            \(access)\(initModifiers)init(from decoder: any Decoder) throws {
+                var reader = \(core)CodableReader(decoder: decoder)
+                try self.init(modelReader: &reader)
+                try reader.validateModel(self)
+            }
+            """
+        ]
+        if !model.isSubclass && !model.declaresEncode {
+            members.append(
+                """
+                \(memberAccess)func encode(to encoder: any Encoder) throws {
+                    var writer = \(core)CodableWriter(encoder: encoder)
+                    try writer.encodeModel(self)
+                }
+                """)
+        }
+        return members
+    }
+
+    /// `init(a:b:...)` for a root class that declares no initializer, like a struct's.
+    func memberwiseInit() -> [String] {
+        let settable = properties.filter { !$0.isReadOnly }
+        let parameters = settable.map { property -> String in
+            let defaultValue = property.initializer ?? (property.isOptional ? "nil" : nil)
+            return "\(property.name): \(property.typeText)" + (defaultValue.map { " = \($0)" } ?? "")
+        }
+        let assignments = settable.map { "self.\($0.name) = \($0.name)" }
+        return [
+            """
+            \(access)init(\(parameters.joined(separator: ", "))) {
+            \(assignments.joined(separator: "\n"))
+            }
+            """
+        ]
+    }
+}

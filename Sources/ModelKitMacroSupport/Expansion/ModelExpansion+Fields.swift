@@ -1,0 +1,105 @@
+// Reading: the fields struct a reader fills, and the initializers that turn it into a model.
+
+extension ModelExpansion {
+    /// Own properties with their position among this type's own properties.
+    var ownProperties: [(position: Int, property: StoredProperty)] {
+        Array(properties.enumerated()).map { ($0.offset, $0.element) }
+    }
+
+    /// `try reader.decodeValue(...)` for a property, with its transformer.
+    func readExpression(_ property: StoredProperty) -> String {
+        if property.transformer != nil && !property.isTransient {
+            return "try reader.decodeValue((\(property.typeText)).self, transformer: \(name).\(transformerName(property)))"
+        }
+        return "try reader.decodeValue((\(property.typeText)).self)"
+    }
+
+    /// Statements that read a property's value into `target`, validating it when the type
+    /// declares `validate<Name>(_:)`.
+    func readStatements(_ property: StoredProperty, into target: String) -> String {
+        guard property.hasValidationMethod else { return "\(target) = \(readExpression(property))" }
+        return """
+            let value = \(readExpression(property))
+            try reader.validateField(value, \(name).validate\(property.capitalizedName))
+            \(target) = value
+            """
+    }
+
+    func fieldsStruct() -> String {
+        var slots = ownProperties.filter { $0.property.isMappedIn }.map { _, property in
+            "var \(property.name): Optional<\(property.typeText)> = nil"
+        }
+        if model.isSubclass, let superclass = model.superclassName {
+            slots.append("var _super = \(superclass).__ModelKitFields()")
+        }
+        let cases = ownProperties.filter { $0.property.isMappedIn }.map { position, property in
+            "case \(position):\n\(readStatements(property, into: property.name))"
+        }
+        var body = cases.isEmpty ? "_ = reader" : "switch \(model.isSubclass ? "own" : "index") {\n\(cases.joined(separator: "\n"))\ndefault:\nbreak\n}"
+        if model.isSubclass {
+            body = """
+                let own = index - \(base)
+                guard own >= 0 else {
+                    try _super.decodeField(index, from: &reader)
+                    return
+                }
+                \(body)
+                """
+        }
+        return """
+            \(access)struct __ModelKitFields: \(core)ModelFieldDecoder {
+            \(slots.joined(separator: "\n"))
+            \(access)init() {}
+            \(access)mutating func decodeField<R: \(core)ModelReader>(_ index: Int, from reader: inout R) throws {
+            \(body)
+            }
+            }
+            """
+    }
+
+    func initFromFields() -> String {
+        let mapped = ownProperties.filter { $0.property.isMappedIn }
+        let required = mapped.filter { !$0.property.hasDefault }
+        var lines: [String] = []
+        if !required.isEmpty {
+            let checks = required.map { position, property in
+                "if fields.\(property.name) == nil { missing.append(\(index(position))) }"
+            }
+            let bindings = required.map { "let \($0.property.name) = fields.\($0.property.name)" }
+            lines.append(
+                """
+                guard \(bindings.joined(separator: ", ")) else {
+                    var missing: [Int] = []
+                    \(checks.joined(separator: "\n"))
+                    throw \(core)ModelError.missingValues(missing, in: \(name).modelSchema, mapping: mapping)
+                }
+                """)
+        }
+        for (_, property) in mapped {
+            if !property.hasDefault {
+                lines.append("self.\(property.name) = \(property.name)")
+            } else if let initializer = property.initializer {
+                lines.append("self.\(property.name) = fields.\(property.name) ?? (\(initializer))")
+            } else {
+                lines.append("self.\(property.name) = fields.\(property.name) ?? nil")
+            }
+        }
+        if model.isSubclass { lines.append("try super.init(modelFields: fields._super, mapping: mapping)") }
+        return """
+            \(access)init(modelFields fields: __ModelKitFields, mapping: \(core)ModelSchema.Mapping) throws {
+            \(lines.joined(separator: "\n"))
+            }
+            """
+    }
+
+    func initFromReader() -> String {
+        let modifiers = model.isClass ? "required convenience " : ""
+        return """
+            \(access)\(modifiers)init<R: \(core)ModelReader>(modelReader reader: inout R) throws {
+                var fields = __ModelKitFields()
+                try reader.decodeFields(of: \(name).modelSchema, into: &fields)
+                try self.init(modelFields: fields, mapping: reader.mapping)
+            }
+            """
+    }
+}

@@ -1,0 +1,143 @@
+/// Generates the code of a `@Model` type from its ``ModelDeclaration``.
+///
+/// Structs get everything in an extension (their memberwise initializer survives); classes get
+/// initializers and overridable members in their body (a subclass overrides them) and the
+/// conformances in an extension.
+struct ModelExpansion {
+    let model: ModelDeclaration
+
+    /// `Core.` prefix for runtime names, so user types never shadow them.
+    let core = "ModelKitCore."
+
+    var name: String { model.name }
+    var access: String { model.access }
+    var properties: [StoredProperty] { model.properties }
+
+    /// The first schema index of this type's own properties, as an expression.
+    var base: String { model.isSubclass ? "\(name).__modelKitBase" : "0" }
+
+    /// The index expression of an own property.
+    func index(_ position: Int) -> String {
+        model.isSubclass ? "\(base) + \(position)" : "\(position)"
+    }
+
+    /// The static constant holding a property's transformer.
+    func transformerName(_ property: StoredProperty) -> String {
+        "__modelKitTransformer_\(property.name)"
+    }
+
+    // MARK: Declarations, grouped by where they go
+
+    /// Members for the type's body (classes) or its extension (structs).
+    func members() -> [String] {
+        var members = [schema(), fieldsStruct(), initFromFields(), initFromReader(), encodeField(), decodeModelField()]
+        members += transformers()
+        if model.isSubclass { members.append("static let __modelKitBase = \(model.superclassName ?? "").modelSchema.properties.count") }
+        if model.isClass {
+            members += classEquality()
+            if model.generatesCodable { members += codable() }
+            if model.kind != .structure && !model.isSubclass && !model.declaresInitializer { members += memberwiseInit() }
+        }
+        return members
+    }
+
+    /// Members for the conformance extension.
+    func extensionMembers() -> [String] {
+        var members: [String] = []
+        if !model.isClass {
+            members += self.members()
+            if model.generatesEquality { members.append(structEquals()) }
+            if model.generatesHash { members.append(hash(override: false)) }
+            if model.generatesCodable { members += codable() }
+        } else if model.generatesEquality {
+            members.append(
+                """
+                \(access)static func == (lhs: \(name), rhs: \(name)) -> Bool {
+                    lhs === rhs || (type(of: lhs) == type(of: rhs) && lhs.isModelEqual(to: rhs))
+                }
+                """)
+        }
+        if model.generatesDescription && !model.isSubclass {
+            members.append("\(access)var description: String { modelDescription }")
+        }
+        return members
+    }
+
+    /// The protocols the extension adds.
+    func conformances() -> [String] {
+        var list: [String] = []
+        if model.missingConformances.contains("Model") { list.append("\(core)Model") }
+        for name in ["Hashable", "CustomStringConvertible"] where model.missingConformances.contains(name) {
+            list.append(name)
+        }
+        return list
+    }
+
+    // MARK: Schema
+
+    func schema() -> String {
+        var arguments = ["name: \"\(name)\"", "type: \(name).self"]
+        if model.isSubclass, let superclass = model.superclassName {
+            arguments.append("inheriting: \(superclass).modelSchema")
+        }
+        if let keys = model.keyStrategy { arguments.append("keyStrategy: \(keys)") }
+        if model.nullsUseDefaults { arguments.append("nullsUseDefaults: true") }
+        if let version = model.version { arguments.append("version: \(version)") }
+        if !model.hooks.isEmpty { arguments.append("hooks: [\(model.hooks.joined(separator: ", "))]") }
+        let list = properties.map(propertyLiteral).joined(separator: ",\n")
+        arguments.append("properties: [\n\(list)\n]")
+        let value = "\(core)ModelSchema(\n\(arguments.joined(separator: ",\n"))\n)"
+        switch model.kind {
+        case .structure, .finalClass:
+            return "\(access)static let modelSchema: \(core)ModelSchema = \(value)"
+        case .openableClass:
+            let modifier = model.isSubclass ? "override " : ""
+            return """
+                \(modifier)\(model.overridableAccess)class var modelSchema: \(core)ModelSchema { __modelKitSchema_\(name) }
+                private static let __modelKitSchema_\(name): \(core)ModelSchema = \(value)
+                """
+        }
+    }
+
+    func propertyLiteral(_ property: StoredProperty) -> String {
+        var arguments = [
+            "\"\(property.name)\"", "keyPath: \\\(name).\(property.name)", "type: (\(property.typeText)).self",
+            "typeName: \(stringLiteral(property.typeText))", "declaredIn: \"\(name)\"",
+        ]
+        if let paths = property.remoteKeyPaths {
+            let literal = paths.map { "[" + $0.map(stringLiteral).joined(separator: ", ") + "]" }
+            arguments.append("remote: [\(literal.joined(separator: ", "))]")
+        }
+        arguments.append("flags: \(property.flagsLiteral)")
+        if let initializer = property.initializer {
+            arguments.append("defaultExpression: \(stringLiteral(initializer))")
+        }
+        if let transformer = property.transformer {
+            arguments.append("transformer: \(name).\(transformerName(property))")
+            arguments.append("transformerDescription: \(stringLiteral(transformer))")
+        }
+        if let behavior = property.archiveBehavior { arguments.append("archive: \(behavior)") }
+        return "\(core)ModelProperty(\(arguments.joined(separator: ", ")))"
+    }
+
+    func transformers() -> [String] {
+        properties.compactMap { property in
+            guard let transformer = property.transformer, !property.isTransient else { return nil }
+            return "static let \(transformerName(property)) = \(core)modelTransformer(for: (\(property.typeText)).self, \(transformer))"
+        }
+    }
+
+    /// A Swift string literal for `text`.
+    func stringLiteral(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "\\": escaped += "\\\\"
+            case "\"": escaped += "\\\""
+            case "\n": escaped += "\\n"
+            default: escaped.append(character)
+            }
+        }
+        return "\"\(escaped)\""
+    }
+}

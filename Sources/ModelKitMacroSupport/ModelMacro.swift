@@ -1,0 +1,49 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+/// `@Model`: reads a struct or class declaration and generates its schema, its specialised
+/// reading and writing functions, equality, hashing, description and `Codable`.
+///
+/// The member role generates what must live in a class body (required initializers, members
+/// subclasses override); the extension role adds the conformances, and for structs everything
+/// else, so their memberwise initializer survives. Diagnostics are reported once, by the member role.
+public enum ModelMacro: MemberMacro, ExtensionMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        var parser = ModelDeclarationParser()
+        let model = parser.parse(declaration, attribute: node, missingConformances: protocols)
+        for diagnostic in parser.diagnostics { context.diagnose(diagnostic) }
+        guard let model, !parser.hasErrors, model.isClass else { return [] }
+        return ModelExpansion(model: model).members().map { DeclSyntax(stringLiteral: $0) }
+    }
+
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        var parser = ModelDeclarationParser()
+        guard let model = parser.parse(declaration, attribute: node, missingConformances: protocols),
+            !parser.hasErrors
+        else { return [] }
+        let expansion = ModelExpansion(model: model)
+        let conformances = expansion.conformances()
+        let members = expansion.extensionMembers()
+        guard !conformances.isEmpty || !members.isEmpty else { return [] }
+        let clause = conformances.isEmpty ? "" : ": " + conformances.joined(separator: ", ")
+        let source: DeclSyntax = """
+            extension \(type.trimmed)\(raw: clause) {
+            \(raw: members.joined(separator: "\n\n"))
+            }
+            """
+        guard let extensionDecl = source.as(ExtensionDeclSyntax.self) else { return [] }
+        return [extensionDecl]
+    }
+}
