@@ -1,6 +1,17 @@
 import Foundation
 
 extension ModelError {
+    /// This error with `value` as what was found, unless it already says.
+    @usableFromInline
+    func describingFound(_ value: Any) -> ModelError {
+        guard found == nil, code != .multiple else { return self }
+        var copy = ModelError(
+            code, expected: expected, found: ModelError.describe(value), model: modelName, property: propertyName,
+            path: path, underlying: underlying, problems: problems)
+        copy.isDroppedElement = isDroppedElement
+        return copy
+    }
+
     /// A short picture of a value for an error message: `42`, `"yesterday"`, `null`,
     /// `an array of 3 elements`, `an object with 2 keys`.
     public static func describe(_ value: Any) -> String {

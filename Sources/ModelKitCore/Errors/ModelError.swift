@@ -54,6 +54,8 @@ public struct ModelError: Error, CustomStringConvertible, Sendable {
     public let underlying: (any Error)?
     /// With ``Code/multiple``: every problem, in payload order.
     public let problems: [ModelError]
+    /// An element a lossy array left out: reported, not thrown.
+    package internal(set) var isDroppedElement = false
 
     @usableFromInline
     package init(
@@ -141,6 +143,13 @@ extension ModelError {
         return copy
     }
 
+    /// The same error, marked as an element a lossy array dropped.
+    package var asDroppedElement: ModelError {
+        var copy = self
+        copy.isDroppedElement = true
+        return copy
+    }
+
     /// Puts `outer` in front of this error's path (and of every problem's).
     @usableFromInline
     package func prefixed(by outer: [ModelPath.Component]) -> ModelError {
@@ -150,6 +159,7 @@ extension ModelError {
                 .multiple, model: modelName, path: path,
                 problems: problems.map { $0.prefixed(by: outer) })
             copy.path.prepend(contentsOf: outer)
+            copy.isDroppedElement = isDroppedElement
             return copy
         }
         var copy = self

@@ -59,6 +59,8 @@ extension Model {
         var reader = JSONObjectReader(value: value ?? NSNull(), mapping: .propertyKeys)
         do {
             try decodeModelField(index, from: &reader)
+        } catch let error as ModelError where error.code == .readOnlyProperty {
+            throw error.naming(model: schema.modelName, property: key)
         } catch let error as ModelError {
             throw error.naming(model: schema.modelName, property: key).prefixed(by: .key(key))
         }
@@ -140,4 +142,41 @@ private func keyValue(_ value: Any?, path: ArraySlice<String>) -> Any? {
         return array.map { keyValue(unwrappedOptional($0), path: path) ?? NSNull() }
     }
     return nil
+}
+
+extension Model {
+    /// Takes `other`'s values for every settable, non-transient property, or only for `keys`
+    /// (Mantle's `mergeValuesForKeysFromModel:`).
+    ///
+    /// ```swift
+    /// draft.merge(from: published)                  // everything
+    /// draft.merge(from: published, keys: ["title"]) // one property
+    /// ```
+    public mutating func merge(from other: Self, keys: Set<String>? = nil) {
+        let schema = dynamicModelSchema
+        for (index, property) in schema.properties.enumerated()
+        where property.isMutable && !property.isTransient && (keys?.contains(property.name) ?? true) {
+            var reader = JSONObjectReader(
+                value: other.propertyValue(property) ?? NSNull(), mapping: .propertyKeys, options: .copying)
+            do {
+                try decodeModelField(index, from: &reader)
+            } catch {
+                preconditionFailure("merging a valid '\(schema.modelName)' cannot fail: \(error)")
+            }
+        }
+    }
+}
+
+extension Model where Self: AnyObject {
+    /// Takes `other`'s values on this instance (see ``Model/merge(from:keys:)``).
+    public func merge(from other: Self, keys: Set<String>? = nil) {
+        var instance = self
+        instance.mergeValues(from: other, keys: keys)
+    }
+}
+
+extension Model {
+    mutating func mergeValues(from other: Self, keys: Set<String>?) {
+        merge(from: other, keys: keys)
+    }
 }

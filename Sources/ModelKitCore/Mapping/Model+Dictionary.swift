@@ -4,7 +4,8 @@ extension Model {
     /// Creates a model from property keys and plain values (PSPDFModel's `initWithDictionary:`).
     ///
     /// Values are checked against the property types, `NSNull` becomes nil, missing keys take
-    /// the property's default, unknown keys are an error, and validation runs.
+    /// the property's default, unknown keys are an error, read-only properties (a `let` with an
+    /// initial value) are skipped, and validation runs.
     ///
     /// ```swift
     /// let user = try User(dictionary: ["id": "1", "screenName": "a", "createdAt": Date()])
@@ -12,9 +13,8 @@ extension Model {
     public init(dictionary: [String: Any], options: MappingOptions = .default) throws {
         var reader = JSONObjectReader(value: dictionary, mapping: .propertyKeys, options: options)
         let schema = Self.modelSchema
-        for key in dictionary.keys.sorted() where schema.propertyReadingKeys.edge(forKey: key) == nil {
-            let error = ModelError(
-                schema[key] == nil ? .unknownKey : .readOnlyProperty, model: schema.modelName, property: key)
+        for key in dictionary.keys.sorted() where schema[key] == nil {
+            let error = ModelError(.unknownKey, model: schema.modelName, property: key)
             guard options.collectsAllErrors else { throw error }
             reader.record(error)
         }

@@ -55,10 +55,11 @@ extension ModelReader {
             let value = try T.read(from: &self)
             try throwCollectedProblems(model: name)
             return value
-        } catch let error as ModelError where options.collectsAllErrors {
-            record(error)
+        } catch let error as ModelError {
+            let named = error.modelName == nil && name != nil ? error.naming(model: name!, property: nil) : error
+            if options.collectsAllErrors { record(named) } else { collectedProblems.append(named) }
             try throwCollectedProblems(model: name)
-            throw error
+            throw named
         }
     }
 }

@@ -29,6 +29,18 @@ extension ModelReader {
     public mutating func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
         try decodeCodable(T.self)
     }
+
+    /// Decodes a value into `target`, taking the type from it.
+    @inlinable
+    public mutating func decodeValue<T: ModelValue>(into target: inout T) throws {
+        target = try T.read(from: &self)
+    }
+
+    /// Decodes a value into `target` through its `Decodable` implementation.
+    @inlinable
+    public mutating func decodeValue<T: Decodable>(into target: inout T) throws {
+        target = try decodeCodable(T.self)
+    }
 }
 
 extension ModelWriter {
@@ -41,6 +53,6 @@ extension ModelWriter {
     /// Encodes a value through its `Encodable` implementation.
     @inlinable
     public mutating func encodeValue<T: Encodable>(_ value: T) throws {
-        try encodeCodable(value)
+        if isNullValue(value) { try encodeNil() } else { try encodeCodable(value) }
     }
 }

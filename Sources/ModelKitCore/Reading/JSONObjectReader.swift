@@ -112,16 +112,20 @@ public struct JSONObjectReader: ModelReader {
     }
 
     public mutating func decodeDate() throws -> Date {
-        if mapping == .propertyKeys, let date = value as? Date { return date }
-        guard let text = value as? String else {
-            throw mismatch(mapping == .remote ? "an ISO 8601 date string" : "a date")
+        if mapping == .propertyKeys {
+            if let date = value as? Date { return date }
+            throw mismatch("a date")
         }
+        guard let text = value as? String else { throw mismatch("an ISO 8601 date string") }
         guard let date = DateCoding.parseISO8601(text) else { throw mismatch("an ISO 8601 date string") }
         return date
     }
 
     public mutating func decodeData() throws -> Data {
-        if mapping == .propertyKeys, let data = value as? Data { return data }
+        if mapping == .propertyKeys {
+            if let data = value as? Data { return data }
+            throw mismatch("data")
+        }
         guard let text = value as? String, let data = Data(base64Encoded: text) else {
             throw mismatch("a base64 string")
         }
@@ -130,12 +134,14 @@ public struct JSONObjectReader: ModelReader {
 
     public mutating func decodeURL() throws -> URL {
         if let url = value as? URL { return url }
+        guard mapping == .remote else { throw mismatch("a URL") }
         guard let text = value as? String, let url = URL(string: text) else { throw mismatch("a URL string") }
         return url
     }
 
     public mutating func decodeUUID() throws -> UUID {
         if let uuid = value as? UUID { return uuid }
+        guard mapping == .remote else { throw mismatch("a UUID") }
         guard let text = value as? String, let uuid = UUID(uuidString: text) else { throw mismatch("a UUID string") }
         return uuid
     }

@@ -11,6 +11,8 @@ extension ModelReader {
     ) throws -> Bool {
         if !priorities.accepts(leaf) { return false }
         if leaf.nullUsesDefault, try decodeNil() { return true }
+        let mark = collectedProblems.count
+        defer { if collectedProblems.count > mark { nameProblems(since: mark, field: leaf.field, of: schema) } }
         if options.collectsAllErrors {
             let result = try recover { reader in
                 try reader.decodeNamedField(leaf.field, of: schema, into: &fields)
@@ -54,6 +56,14 @@ extension ModelReader {
     }
 
     @usableFromInline
+    mutating func nameProblems(since mark: Int, field: Int, of schema: ModelSchema) {
+        let property = schema.propertyName(at: field)
+        for index in mark..<collectedProblems.count {
+            collectedProblems[index] = collectedProblems[index].naming(model: schema.modelName, property: property)
+        }
+    }
+
+    @usableFromInline
     mutating func prefixProblems(since mark: Int, with component: ModelPath.Component) {
         for index in mark..<collectedProblems.count {
             collectedProblems[index] = collectedProblems[index].prefixed(by: component)
@@ -63,7 +73,7 @@ extension ModelReader {
     /// Records a problem in collect-all mode, leaving out one already covered: a missing value
     /// whose path (or a path below it) already has a problem.
     public mutating func record(_ error: ModelError) {
-        for problem in error.allProblems {
+        for problem in error.allProblems where !problem.isDroppedElement {
             let covered = collectedProblems.contains { existing in
                 if problem.code == .missingValue {
                     return existing.path.components.starts(with: problem.path.components)
@@ -75,11 +85,17 @@ extension ModelReader {
         }
     }
 
-    /// Throws the problems collected in collect-all mode, if there are any.
-    public func throwCollectedProblems(model: String?) throws {
-        guard !collectedProblems.isEmpty else { return }
-        if collectedProblems.count == 1 { throw collectedProblems[0] }
-        throw ModelError(.multiple, model: model, problems: collectedProblems)
+    /// Hands dropped elements to the report and throws the problems collected in collect-all
+    /// mode, if there are any.
+    public mutating func throwCollectedProblems(model: String?) throws {
+        let problems = collectedProblems.filter { !$0.isDroppedElement }
+        for dropped in collectedProblems where dropped.isDroppedElement {
+            options.report?.recordDroppedElement(dropped)
+        }
+        collectedProblems = []
+        guard !problems.isEmpty else { return }
+        if problems.count == 1 { throw problems[0] }
+        throw ModelError(.multiple, model: model, problems: problems)
     }
 }
 

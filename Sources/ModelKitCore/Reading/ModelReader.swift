@@ -85,6 +85,10 @@ extension ModelReader {
     public func validateModel<M: Model>(_ model: M) throws {
         do {
             try model.validate()
+        } catch let error as ModelError where error.propertyName == nil && error.code != .multiple {
+            throw ModelError(
+                .invalidModel, expected: error.expected, found: error.found, model: M.modelSchema.modelName,
+                path: error.path, underlying: error.underlying)
         } catch let error as ModelError {
             throw error.naming(model: M.modelSchema.modelName, property: nil)
         } catch {

@@ -97,6 +97,25 @@ public final class ModelProperty: @unchecked Sendable {
             archive ?? (flags.contains(.transient) ? .excluded : flags.contains(.weak) ? .conditional : .unconditional)
     }
 
+    /// Creates a property description, taking its type from its key path; `@Model` generates these.
+    public convenience init<Root, Value>(
+        _ name: String,
+        keyPath: KeyPath<Root, Value>,
+        typeName: String? = nil,
+        declaredIn declaringTypeName: String,
+        remote: [[String]]? = nil,
+        flags: Flags = [],
+        defaultExpression: String? = nil,
+        transformer: (any Sendable)? = nil,
+        transformerDescription: String? = nil,
+        archive: ArchiveBehavior? = nil
+    ) {
+        self.init(
+            name, keyPath: keyPath, type: Value.self, typeName: typeName ?? String(describing: Value.self),
+            declaredIn: declaringTypeName, remote: remote, flags: flags, defaultExpression: defaultExpression,
+            transformer: transformer, transformerDescription: transformerDescription, archive: archive)
+    }
+
     /// A copy with remote key paths filled in by a key strategy where none were declared.
     package init(_ other: ModelProperty, remoteKeyPaths: [RemoteKeyPath], extraFlags: Flags) {
         self.name = other.name

@@ -16,17 +16,15 @@ public struct LossyArrayTransformer<Element: ModelValue>: ModelTransformer {
     public func reverseTransformedValue(_ elements: [Element]) throws -> [Element] { elements }
 
     public func read<R: ModelReader>(from reader: inout R) throws -> [Element] {
-        var dropped: [ModelError] = []
+        // Dropped elements join the reader's collected problems, marked, so their paths and
+        // names fill in as reading returns; the top level hands them to the report.
         let elements = try reader.decodeArray { reader -> Element? in
             switch try reader.recover({ try Element.read(from: &$0) }) {
             case .success(let element): return element
             case .failure(let error):
-                dropped.append(error)
+                reader.collectedProblems.append(error.asDroppedElement)
                 return nil
             }
-        }
-        if let report = reader.options.report {
-            for error in dropped { report.recordDroppedElement(error) }
         }
         return elements.compactMap { $0 }
     }

@@ -96,12 +96,8 @@ extension ModelReader {
         guard options.validates else { return }
         do {
             try validate(value)
-        } catch let error as ModelError where error.found != nil {
-            throw error
         } catch let error as ModelError {
-            throw ModelError(
-                error.code == .multiple ? .invalidValue : error.code, expected: error.expected,
-                found: ModelError.describe(value), underlying: error.underlying, problems: error.problems)
+            throw error.describingFound(value)
         } catch {
             throw ModelError(.invalidValue, found: ModelError.describe(value), underlying: error)
         }

@@ -49,7 +49,7 @@ extension ModelTransformer {
         do {
             return try transformedValue(encoded)
         } catch let error as ModelError {
-            throw error
+            throw error.describingFound(encoded)
         } catch {
             throw ModelError(
                 .invalidValue, expected: expectation, found: ModelError.describe(encoded), underlying: error)
@@ -62,7 +62,7 @@ extension ModelTransformer {
         do {
             encoded = try reverseTransformedValue(value)
         } catch let error as ModelError {
-            throw error
+            throw error.describingFound(value)
         } catch {
             throw ModelError(.invalidValue, expected: expectation, found: ModelError.describe(value), underlying: error)
         }

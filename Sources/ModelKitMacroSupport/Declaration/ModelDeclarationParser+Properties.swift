@@ -36,23 +36,24 @@ extension ModelDeclarationParser {
                 continue
             }
             // `var a, b: Int`: `a` takes the type of the next binding that has one.
-            guard let type = bindings[position...].first(where: { $0.typeAnnotation != nil })?.typeAnnotation?.type,
-                binding.typeAnnotation != nil || binding.initializer == nil
-            else {
-                diagnose(binding.pattern, .missingTypeAnnotation(property: name))
-                continue
-            }
+            let annotated = bindings[position...].first(where: { $0.typeAnnotation != nil })?.typeAnnotation?.type
+            let type = binding.typeAnnotation?.type ?? (binding.initializer == nil ? annotated : nil)
+            let typeText = type.map(Self.normalizedType) ?? binding.initializer.flatMap { Self.literalType($0.value) }
             var property = StoredProperty(
-                name: name, typeText: Self.normalizedType(type), isOptional: Self.isOptional(type),
+                name: name, typeText: typeText, isOptional: type.map(Self.isOptional) ?? false,
                 isLet: variable.bindingSpecifier.tokenKind == .keyword(.let),
                 initializer: binding.initializer?.value.trimmedDescription, isWeak: modifiers.contains("weak"),
                 isTransient: isTransient,
                 isIdentifier: PropertyAttribute.identifier.find(in: variable.attributes) != nil,
                 remoteKeyPaths: nil, transformer: nil, declaration: variable)
+            if typeText == nil && property.isMappedIn {
+                diagnose(binding.pattern, .missingTypeAnnotation(property: name))
+                continue
+            }
             readPropertyAttributes(variable, into: &property, model: model)
             if property.isTransient && property.initializer == nil && !(property.isOptional && !property.isLet) {
                 var fixIts: [FixIt] = []
-                if !property.isOptional { fixIts.append(makingOptional(type, name)) }
+                if !property.isOptional, let type { fixIts.append(makingOptional(type, name)) }
                 diagnose(binding.pattern, .unfillableProperty(property: name), fixIts: fixIts)
             }
             model.properties.append(property)
@@ -152,6 +153,18 @@ extension ModelDeclarationParser {
             return member.name.text == "Optional" && member.genericArgumentClause != nil
         }
         return false
+    }
+
+    /// The type of a plain literal: `"a"` is a `String`, `1` an `Int`, `1.5` a `Double`, `true` a `Bool`.
+    static func literalType(_ expression: ExprSyntax) -> String? {
+        if expression.is(StringLiteralExprSyntax.self) { return "String" }
+        if expression.is(IntegerLiteralExprSyntax.self) { return "Int" }
+        if expression.is(FloatLiteralExprSyntax.self) { return "Double" }
+        if expression.is(BooleanLiteralExprSyntax.self) { return "Bool" }
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
+            return literalType(prefix.expression).flatMap { $0 == "Int" || $0 == "Double" ? $0 : nil }
+        }
+        return nil
     }
 
     /// The type as it can be written in generated code: `T!` becomes `T?`.

@@ -4,8 +4,9 @@ import SwiftSyntax
 struct StoredProperty {
     /// The property's name.
     var name: String
-    /// The declared type, written so it can stand in generic arguments (`T!` becomes `T?`).
-    var typeText: String
+    /// The declared type, written so it can stand in generic arguments (`T!` becomes `T?`), or
+    /// the type of a plain literal initial value; nil when neither says.
+    var typeText: String?
     /// Declared optional.
     var isOptional: Bool
     /// A `let`.

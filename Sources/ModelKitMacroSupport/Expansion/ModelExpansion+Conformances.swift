@@ -80,10 +80,10 @@ extension ModelExpansion {
 
     /// `init(a:b:...)` for a root class that declares no initializer, like a struct's.
     func memberwiseInit() -> [String] {
-        let settable = properties.filter { !$0.isReadOnly }
+        let settable = properties.filter { !$0.isReadOnly && ($0.typeText != nil || $0.initializer == nil) }
         let parameters = settable.map { property -> String in
             let defaultValue = property.initializer ?? (property.isOptional ? "nil" : nil)
-            return "\(property.name): \(property.typeText)" + (defaultValue.map { " = \($0)" } ?? "")
+            return "\(property.name): \(property.typeText ?? "_")" + (defaultValue.map { " = \($0)" } ?? "")
         }
         let assignments = settable.map { "self.\($0.name) = \($0.name)" }
         return [

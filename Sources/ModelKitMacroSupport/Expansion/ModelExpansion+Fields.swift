@@ -8,15 +8,17 @@ extension ModelExpansion {
 
     /// `try reader.decodeValue(...)` for a property, with its transformer.
     func readExpression(_ property: StoredProperty) -> String {
+        let type = property.typeText ?? "_"
         if property.transformer != nil && !property.isTransient {
-            return "try reader.decodeValue((\(property.typeText)).self, transformer: \(name).\(transformerName(property)))"
+            return "try reader.decodeValue((\(type)).self, transformer: \(name).\(transformerName(property)))"
         }
-        return "try reader.decodeValue((\(property.typeText)).self)"
+        return "try reader.decodeValue((\(type)).self)"
     }
 
     /// Statements that read a property's value into `target`, validating it when the type
     /// declares `validate<Name>(_:)`.
     func readStatements(_ property: StoredProperty, into target: String) -> String {
+        if property.typeText == nil { return "try reader.decodeValue(into: &\(target))" }
         guard property.hasValidationMethod else { return "\(target) = \(readExpression(property))" }
         return """
             let value = \(readExpression(property))
@@ -27,7 +29,7 @@ extension ModelExpansion {
 
     func fieldsStruct() -> String {
         var slots = ownProperties.filter { $0.property.isMappedIn }.map { _, property in
-            "var \(property.name): Optional<\(property.typeText)> = nil"
+            "var \(property.name): Optional<\(property.typeText ?? "_")> = nil"
         }
         if model.isSubclass, let superclass = model.superclassName {
             slots.append("var _super = \(superclass).__ModelKitFields()")

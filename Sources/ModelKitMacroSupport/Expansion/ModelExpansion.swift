@@ -87,23 +87,20 @@ struct ModelExpansion {
         let list = properties.map(propertyLiteral).joined(separator: ",\n")
         arguments.append("properties: [\n\(list)\n]")
         let value = "\(core)ModelSchema(\n\(arguments.joined(separator: ",\n"))\n)"
-        switch model.kind {
-        case .structure, .finalClass:
+        if model.kind == .structure || (model.kind == .finalClass && !model.isSubclass) {
             return "\(access)static let modelSchema: \(core)ModelSchema = \(value)"
-        case .openableClass:
-            let modifier = model.isSubclass ? "override " : ""
-            return """
-                \(modifier)\(model.overridableAccess)class var modelSchema: \(core)ModelSchema { __modelKitSchema_\(name) }
-                private static let __modelKitSchema_\(name): \(core)ModelSchema = \(value)
-                """
         }
+        let modifier = model.isSubclass ? "override " : ""
+        return """
+            \(modifier)\(model.overridableAccess)class var modelSchema: \(core)ModelSchema { __modelKitSchema_\(name) }
+            private static let __modelKitSchema_\(name): \(core)ModelSchema = \(value)
+            """
     }
 
     func propertyLiteral(_ property: StoredProperty) -> String {
-        var arguments = [
-            "\"\(property.name)\"", "keyPath: \\\(name).\(property.name)", "type: (\(property.typeText)).self",
-            "typeName: \(stringLiteral(property.typeText))", "declaredIn: \"\(name)\"",
-        ]
+        var arguments = ["\"\(property.name)\"", "keyPath: \\\(name).\(property.name)"]
+        if let typeText = property.typeText { arguments.append("typeName: \(stringLiteral(typeText))") }
+        arguments.append("declaredIn: \"\(name)\"")
         if let paths = property.remoteKeyPaths {
             let literal = paths.map { "[" + $0.map(stringLiteral).joined(separator: ", ") + "]" }
             arguments.append("remote: [\(literal.joined(separator: ", "))]")
@@ -123,7 +120,7 @@ struct ModelExpansion {
     func transformers() -> [String] {
         properties.compactMap { property in
             guard let transformer = property.transformer, !property.isTransient else { return nil }
-            return "static let \(transformerName(property)) = \(core)modelTransformer(for: (\(property.typeText)).self, \(transformer))"
+            return "static let \(transformerName(property)) = \(core)modelTransformer(for: (\(property.typeText ?? "_")).self, \(transformer))"
         }
     }
 

@@ -15,7 +15,7 @@ public struct DateFormatTransformer: ModelTransformer {
         self.pattern = DateFormatPattern(format, timeZone: timeZone)
     }
 
-    public var expectation: String { "a date like \(ModelError.quoted(pattern.format))" }
+    public var expectation: String { "a date like \(ModelError.quoted(pattern.pattern))" }
 
     public func transformedValue(_ text: String) throws -> Date {
         guard let date = pattern.date(from: text) else { throw ModelError.invalid(expected: expectation) }

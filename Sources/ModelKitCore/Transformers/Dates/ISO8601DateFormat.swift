@@ -1,0 +1,243 @@
+import Foundation
+
+/// Fast RFC 3339 / ISO 8601 internet date-time parsing and formatting on UTF-8 bytes.
+///
+/// Parsing reads `2024-03-01T12:34:56Z`, with or without a fraction of any length
+/// (`.5`, `.123`, `.123456789`), and with the zone `Z`, `z`, `+01:00`, `+0100` or `+01`.
+/// Formatting writes UTC with `Z`, with milliseconds when ``includesFractionalSeconds``
+/// is set. Results agree with Foundation's `ISO8601DateFormatter` using
+/// `.withInternetDateTime` (and `.withFractionalSeconds`), which keeps milliseconds:
+/// further fraction digits are dropped, and formatting rounds to the nearest millisecond.
+///
+/// ```swift
+/// let iso = ISO8601DateFormat.internetDateTime
+/// let date = iso.date(from: "2024-03-01T12:34:56.5+01:00")  // 2024-03-01 11:34:56.500 UTC
+/// iso.string(from: date!)                                   // "2024-03-01T11:34:56Z"
+/// ISO8601DateFormat.internetDateTimeWithFractionalSeconds.string(from: date!)
+/// // "2024-03-01T11:34:56.500Z"
+/// ```
+///
+/// Differences from `ISO8601DateFormatter`, all deliberate:
+/// - Either formatter instance reads text with and without a fraction (Foundation's plain
+///   formatter rejects a fraction, and its fractional one requires one).
+/// - Stricter: Foundation leniently accepts and rolls over impossible dates (Feb 30),
+///   `24:00:00`, offsets up to `+24:00`, `+01:30:15` and `+01:0`, `GMT`/`UTC` zones,
+///   one-digit fields (`2024-3-1`), signed or five-digit years, surrounding whitespace
+///   and even trailing garbage (`…Zx`). All of these give `nil` here.
+/// - Foundation garbles fractions of eleven or more digits; they are truncated here.
+///
+/// Years 1583–9999 are native. Earlier years (where Foundation switches to the Julian
+/// calendar) are parsed and formatted by a lock-guarded `ISO8601DateFormatter`.
+public struct ISO8601DateFormat: Sendable, Hashable {
+    /// Whether formatting writes milliseconds (`.SSS`). Parsing accepts both forms.
+    public var includesFractionalSeconds: Bool
+
+    /// A format writing whole seconds, like `ISO8601DateFormatter` with `.withInternetDateTime`.
+    public static let internetDateTime = ISO8601DateFormat()
+
+    /// A format writing milliseconds, like `ISO8601DateFormatter` with
+    /// `[.withInternetDateTime, .withFractionalSeconds]`.
+    public static let internetDateTimeWithFractionalSeconds = ISO8601DateFormat(includesFractionalSeconds: true)
+
+    /// Creates a format.
+    ///
+    /// ```swift
+    /// let format = ISO8601DateFormat(includesFractionalSeconds: true)
+    /// ```
+    public init(includesFractionalSeconds: Bool = false) {
+        self.includesFractionalSeconds = includesFractionalSeconds
+    }
+
+    /// The date in UTF-8 `bytes`, or `nil` when they are not an internet date-time.
+    ///
+    /// ```swift
+    /// let date = Array("2024-03-01T12:34:56Z".utf8).withUnsafeBytes {
+    ///     ISO8601DateFormat.internetDateTime.date(from: $0)
+    /// }
+    /// ```
+    public func date(from bytes: UnsafeRawBufferPointer) -> Date? {
+        switch Self.parse(bytes) {
+        case .success(let date): return date
+        case .failure: return nil
+        case .delegate(let fraction):
+            return ISO8601FallbackFormatters.shared.date(from: String(decoding: bytes, as: UTF8.self), fraction: fraction)
+        }
+    }
+
+    /// The date in `string`, or `nil` when it is not an internet date-time.
+    ///
+    /// ```swift
+    /// ISO8601DateFormat.internetDateTime.date(from: "2024-03-01T12:34:56+0100")
+    /// ISO8601DateFormat.internetDateTime.date(from: "2024-02-30T12:34:56Z")  // nil
+    /// ```
+    public func date(from string: String) -> Date? {
+        if let date = string.utf8.withContiguousStorageIfAvailable({ date(from: UnsafeRawBufferPointer($0)) }) {
+            return date
+        }
+        return Array(string.utf8).withUnsafeBytes { date(from: $0) }
+    }
+
+    /// The text for `date` in UTC, such as `2024-03-01T12:34:56Z` or `2024-03-01T12:34:56.789Z`.
+    ///
+    /// ```swift
+    /// ISO8601DateFormat.internetDateTime.string(from: Date(timeIntervalSince1970: 0))
+    /// // "1970-01-01T00:00:00Z"
+    /// ```
+    public func string(from date: Date) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            var writer = DateTextWriter(buffer)
+            guard write(date, to: &writer) else {
+                return ISO8601FallbackFormatters.shared.string(from: date, fraction: includesFractionalSeconds)
+            }
+            return String(decoding: writer.written, as: UTF8.self)
+        }
+    }
+
+    /// Appends the UTF-8 text for `date` in UTC to `bytes`.
+    ///
+    /// ```swift
+    /// var out: [UInt8] = []
+    /// ISO8601DateFormat.internetDateTime.append(Date(timeIntervalSince1970: 0), to: &out)
+    /// ```
+    public func append(_ date: Date, to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            var writer = DateTextWriter(buffer)
+            if write(date, to: &writer) {
+                bytes.append(contentsOf: writer.written)
+            } else {
+                bytes.append(contentsOf: ISO8601FallbackFormatters.shared.string(from: date, fraction: includesFractionalSeconds).utf8)
+            }
+        }
+    }
+
+    // MARK: Native code
+
+    enum ParseOutcome {
+        case success(Date)
+        case failure
+        /// Well-formed with a year before 1583: Foundation decides (Julian calendar).
+        case delegate(fraction: Bool)
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH[[:]MM])`.
+    static func parse(_ text: UnsafeRawBufferPointer) -> ParseOutcome {
+        let end = text.count
+        guard end >= 20 else { return .failure }
+        @inline(__always) func digit(_ index: Int) -> Int? {
+            let value = Int(text[index] &- 0x30)
+            return value < 10 ? value : nil
+        }
+        @inline(__always) func two(_ index: Int) -> Int? {
+            guard index + 1 < end, let high = digit(index), let low = digit(index + 1) else { return nil }
+            return high * 10 + low
+        }
+        guard let century = two(0), let yearInCentury = two(2), text[4] == UInt8(ascii: "-"),
+              let month = two(5), text[7] == UInt8(ascii: "-"), let day = two(8),
+              text[10] == UInt8(ascii: "T"), let hour = two(11), text[13] == UInt8(ascii: ":"),
+              let minute = two(14), text[16] == UInt8(ascii: ":"), let second = two(17)
+        else { return .failure }
+        var index = 19
+        var millisecond = 0
+        var hasFraction = false
+        if text[index] == UInt8(ascii: ".") {
+            index += 1
+            var digits = 0
+            while index < end, let value = digit(index) {
+                if digits < 3 { millisecond = millisecond * 10 + value }
+                digits += 1
+                index += 1
+            }
+            guard digits > 0 else { return .failure }
+            for _ in digits..<max(digits, 3) { millisecond *= 10 }
+            hasFraction = true
+        }
+        guard index < end else { return .failure }
+        var offset = 0
+        switch text[index] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            index += 1
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            let sign = text[index] == UInt8(ascii: "-") ? -1 : 1
+            guard let hours = two(index + 1), hours < 24 else { return .failure }
+            index += 3
+            var minutes = 0
+            if index < end {
+                let colon = text[index] == UInt8(ascii: ":")
+                guard let value = two(colon ? index + 1 : index), value < 60 else { return .failure }
+                minutes = value
+                index += colon ? 3 : 2
+            }
+            offset = sign * (hours * 3600 + minutes * 60)
+        default:
+            return .failure
+        }
+        let year = century * 100 + yearInCentury
+        guard index == end, (1...12).contains(month), day >= 1,
+              hour < 24, minute < 60, second < 60
+        else { return .failure }
+        guard CivilCalendar.nativeYears.contains(year) else { return .delegate(fraction: hasFraction) }
+        guard day <= CivilCalendar.daysInMonth(year: year, month: month) else { return .failure }
+        let days = CivilCalendar.days(year: year, month: month, day: day)
+        let local = ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
+        return .success(DateMillis.date(millis: local - offset * 1000))
+    }
+
+    /// Writes `date` in UTC; returns `false` (writing nothing) outside years 1583–9999.
+    func write(_ date: Date, to writer: inout DateTextWriter) -> Bool {
+        guard let millis = DateMillis.millis(of: date) else { return false }
+        let days = CivilCalendar.floorDivide(millis, 86_400_000)
+        let inDay = millis - days * 86_400_000
+        let (year, month, day) = CivilCalendar.date(days: days)
+        guard CivilCalendar.nativeYears.contains(year) else { return false }
+        writer.number(year, width: 4)
+        writer.byte(UInt8(ascii: "-"))
+        writer.number(month, width: 2)
+        writer.byte(UInt8(ascii: "-"))
+        writer.number(day, width: 2)
+        writer.byte(UInt8(ascii: "T"))
+        writer.number(inDay / 3_600_000, width: 2)
+        writer.byte(UInt8(ascii: ":"))
+        writer.number(inDay / 60_000 % 60, width: 2)
+        writer.byte(UInt8(ascii: ":"))
+        writer.number(inDay / 1000 % 60, width: 2)
+        if includesFractionalSeconds {
+            writer.byte(UInt8(ascii: "."))
+            writer.number(inDay % 1000, width: 3)
+        }
+        writer.byte(UInt8(ascii: "Z"))
+        return true
+    }
+}
+
+/// Foundation `ISO8601DateFormatter`s for dates outside the native years, behind a lock
+/// (the formatter class is not `Sendable`), created on first use.
+final class ISO8601FallbackFormatters: @unchecked Sendable {
+    static let shared = ISO8601FallbackFormatters()
+
+    private let lock = NSLock()
+    private var formatters: (plain: ISO8601DateFormatter, fractional: ISO8601DateFormatter)?  // Guarded by `lock`.
+
+    func date(from string: String, fraction: Bool) -> Date? {
+        withFormatter(fraction: fraction) { $0.date(from: string) }
+    }
+
+    func string(from date: Date, fraction: Bool) -> String {
+        withFormatter(fraction: fraction) { $0.string(from: date) }
+    }
+
+    private func withFormatter<Result>(fraction: Bool, _ body: (ISO8601DateFormatter) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        let pair: (plain: ISO8601DateFormatter, fractional: ISO8601DateFormatter)
+        if let formatters {
+            pair = formatters
+        } else {
+            let plain = ISO8601DateFormatter()
+            let fractional = ISO8601DateFormatter()
+            fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            pair = (plain, fractional)
+            formatters = pair
+        }
+        return body(fraction ? pair.fractional : pair.plain)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import ModelKit
+import Testing
+
+@Suite struct KeyValueCodingTests {
+    func makePost() throws -> Post {
+        try Post(json: jsonObject(
+            """
+            {"id": 1, "title": "T", "author": {"name": "Ada", "address": {"city": "London"}},
+             "published_at": "2024-03-01T12:00:00Z", "tags": ["x", "y", "z"]}
+            """))
+    }
+
+    @Test func valuesByKeyAndKeyPath() throws {
+        let post = try makePost()
+        #expect(post.value(forKey: "title") as? String == "T")
+        #expect(post.value(forKey: "body") == nil)
+        #expect(post.value(forKey: "missing") == nil)
+        #expect(post.value(forKeyPath: "tags.@count") as? Int == 3)
+        let tree = Node(name: "root", children: [Node(name: "a"), Node(name: "b")])
+        #expect(tree.value(forKeyPath: "children.name") as? [String] == ["a", "b"])
+        #expect(tree.value(forKeyPath: "children.@count") as? Int == 2)
+        let drawing = Drawing(title: "d", shapes: [Circle(name: "c", radius: 1)])
+        #expect(drawing.value(forKeyPath: "shapes.radius") as? [Double] == [1])
+        let values = post.dictionaryWithValues(forKeys: ["title", "body"])
+        #expect(values["title"] as? String == "T" && values["body"] is NSNull)
+    }
+
+    @Test func setValueChecksTypes() throws {
+        var post = try makePost()
+        try post.setValue("New", forKey: "title")
+        #expect(post.title == "New")
+        try post.setValue(nil, forKey: "body")
+        try post.setValue(NSNull(), forKey: "firstMediaURL")
+        try post.setValue("text", forKey: "body")
+        #expect(post.body == "text")
+        #expect(modelError { try post.setValue(42, forKey: "title") }?.description
+            == "cannot map 'Post.title' at 'title': expected a string, found 42")
+        #expect(modelError { try post.setValue(nil, forKey: "title") }?.code == .nullValue)
+        #expect(modelError { try post.setValue("x", forKey: "kind") }?.description
+            == "cannot set 'Post.kind': the property is read-only")
+        #expect(modelError { try post.setValue("x", forKey: "nope") }?.code == .unknownKey)
+        #expect(modelError { try post.setValue("", forKey: "title") }?.code == .invalidValue)
+        try post.setValue("cached", forKey: "cache")
+        #expect(post.cache == "cached")
+    }
+
+    @Test func classesAreSetInPlace() throws {
+        let node = Node(name: "a")
+        try node.setValue("b", forKey: "name")
+        #expect(node.name == "b")
+        let counter = Counter(id: "c")
+        #expect(modelError { try counter.setValue("d", forKey: "id") }?.code == .readOnlyProperty)
+        try counter.setValue(3, forKey: "count")
+        #expect(counter.count == 3)
+    }
+
+    @Test func setValuesForKeysSetsAllOrNone() throws {
+        var post = try makePost()
+        try post.setValuesForKeys(["title": "A", "tags": ["q"]])
+        #expect(post.title == "A" && post.tags == ["q"])
+        #expect(modelError { try post.setValuesForKeys(["title": "B", "tags": 3]) } != nil)
+        #expect(post.title == "A")
+
+        let circle = Circle(name: "c", radius: 1)
+        #expect(modelError { try circle.setValuesForKeys(["name": "d", "radius": "big"]) } != nil)
+        #expect(circle.name == "c" && circle.radius == 1)
+        try circle.setValuesForKeys(["name": "d", "radius": 3.0])
+        #expect(circle.name == "d" && circle.radius == 3)
+    }
+}

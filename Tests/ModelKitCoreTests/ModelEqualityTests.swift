@@ -1,0 +1,79 @@
+import Foundation
+import ModelKit
+import Testing
+
+@Suite struct ModelEqualityTests {
+    func post(title: String = "T", cache: String? = nil) throws -> Post {
+        var post = try Post(dictionary: ["id": 1, "title": title, "authorName": "A", "publishedAt": Date(timeIntervalSince1970: 0)])
+        post.cache = cache
+        return post
+    }
+
+    @Test func equalityAndHashUseNonTransientProperties() throws {
+        #expect(try post(cache: "x") == post(cache: "y"))
+        #expect(try post(cache: "x").hashValue == post(cache: "y").hashValue)
+        #expect(try post(title: "A") != post(title: "B"))
+        #expect(try Set([post(title: "A"), post(title: "A", cache: "z"), post(title: "B")]).count == 2)
+    }
+
+    @Test func classesCompareValuesAndDynamicTypes() {
+        #expect(Circle(name: "c", radius: 1) == Circle(name: "c", radius: 1))
+        #expect(Circle(name: "c", radius: 1) != Circle(name: "c", radius: 2))
+        #expect(Circle(name: "c", radius: 1) as Shape != Shape(name: "c"))
+        #expect(Shape(name: "c") == Shape(name: "c"))
+        #expect(Square(name: "s", side: 1).hashValue == Square(name: "s", side: 1).hashValue)
+        let square = Square(name: "s", side: 1)
+        square.cachedArea = 1
+        #expect(square == Square(name: "s", side: 1))
+    }
+
+    @Test func weakReferencesCompareByIdentity() {
+        let parent = Node(name: "p")
+        let a = Node(name: "c", parent: parent)
+        let b = Node(name: "c", parent: parent)
+        let c = Node(name: "c", parent: Node(name: "p"))
+        #expect(a == b)
+        #expect(a != c)
+        withExtendedLifetime(parent) {}
+    }
+
+    @Test func copyMakesANewInstanceWithTheSameValues() {
+        let tree = Node(name: "root", children: [Node(name: "a")])
+        tree.visits = 5
+        let copy = tree.copy()
+        #expect(copy !== tree && copy == tree)
+        #expect(copy.visits == 0)
+        #expect(copy.children.first === tree.children.first)
+        copy.name = "other"
+        #expect(tree.name == "root")
+
+        let shape: Shape = Circle(name: "c", radius: 3)
+        let shapeCopy = shape.copy()
+        #expect(shapeCopy is Circle && (shapeCopy as? Circle)?.radius == 3)
+        #expect(shapeCopy == shape)
+    }
+
+    @Test func mergeTakesAnotherInstancesValues() throws {
+        var draft = try post(title: "draft")
+        var published = try post(title: "published")
+        published.tags = ["t"]
+        published.cache = "not merged"
+        draft.merge(from: published, keys: ["title"])
+        #expect(draft.title == "published" && draft.tags.isEmpty)
+        draft.merge(from: published)
+        #expect(draft == published && draft.cache == nil)
+
+        let node = Node(name: "a")
+        node.merge(from: Node(name: "b", children: [Node(name: "c")]))
+        #expect(node.name == "b" && node.children.count == 1)
+    }
+
+    @Test func descriptionListsPropertiesAndShortensWeakOnes() throws {
+        let parent = Node(name: "p")
+        let child = Node(name: "c", parent: parent)
+        #expect(child.description == #"Node(name: "c", children: [], parent: Node(…))"#)
+        #expect(Counter(id: "x", count: 2).description == #"Counter(id: "x", count: 2)"#)
+        #expect(Circle(name: "c", radius: 1).description == #"Circle(name: "c", color: "black", radius: 1.0)"#)
+        withExtendedLifetime(parent) {}
+    }
+}

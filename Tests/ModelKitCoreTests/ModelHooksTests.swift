@@ -1,0 +1,41 @@
+import Foundation
+import ModelKit
+import Testing
+
+@Suite struct ModelHooksTests {
+    @Test func rewriteHookRunsBeforeMapping() throws {
+        let single = try Order(json: jsonObject(#"{"item": {"name": "tea"}}"#))
+        #expect(single.items == [Item(name: "tea")])
+        let many = try Order(json: jsonObject(#"{"items": [{"name": "a"}, {"name": "b", "quantity": 2}]}"#))
+        #expect(many.items.count == 2)
+    }
+
+    @Test func thePayloadChoosesTheSubclass() throws {
+        let drawing = try Drawing(json: jsonObject(
+            """
+            {"title": "d", "shapes": [
+              {"kind": "circle", "name": "c", "radius": 2},
+              {"kind": "square", "name": "s", "side": 3, "color": "red"},
+              {"name": "plain"}]}
+            """))
+        #expect(drawing.shapes.count == 3)
+        #expect((drawing.shapes[0] as? Circle)?.radius == 2)
+        #expect((drawing.shapes[1] as? Square)?.side == 3 && drawing.shapes[1].color == "red")
+        #expect(type(of: drawing.shapes[2]) == Shape.self)
+
+        let shape = try Shape(json: ["kind": "circle", "name": "top", "radius": 1])
+        #expect(shape is Circle)
+        let back = try #require(try drawing.jsonObject as? [String: Any])
+        #expect(((back["shapes"] as? [[String: Any]])?.first)?["radius"] as? Double == 2)
+        #expect(modelError { _ = try Drawing(json: ["title": "d", "shapes": [["kind": "circle", "name": "c"]]]) }?
+            .description == "cannot map 'Circle.radius' at 'shapes[0].radius': missing key")
+    }
+
+    @Test func wholeModelValidationRejectsAfterMapping() {
+        let error = modelError { _ = try Account(json: ["owner": "o", "balance": -3]) }
+        #expect(error?.description == "invalid 'Account': expected a balance of at least 0")
+        var options = MappingOptions()
+        options.validates = false
+        #expect((try? Account(json: ["owner": "o", "balance": -3], options: options))?.balance == -3)
+    }
+}

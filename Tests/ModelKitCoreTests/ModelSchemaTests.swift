@@ -1,0 +1,115 @@
+import Foundation
+import ModelKit
+import Testing
+
+@Suite struct ModelSchemaTests {
+    @Test func propertyKeysFollowDeclarationOrderAndSkipTransientOnes() {
+        #expect(
+            Post.propertyKeys == [
+                "id", "title", "body", "authorName", "city", "firstMediaURL", "metaCount", "publishedAt", "tags",
+                "visibility", "location", "kind",
+            ])
+        #expect(Post.modelSchema.properties.map(\.name).contains("cache"))
+        #expect(Node.propertyKeys == ["name", "children", "parent"])
+    }
+
+    @Test func eachPropertyDescribesItsDeclaration() throws {
+        let schema = Post.modelSchema
+        let id = try #require(schema["id"])
+        #expect(id.isIdentifier && !id.isOptional && id.isMutable)
+        #expect(schema.identifier?.name == "id")
+        #expect(schema.identifierIndex == 0)
+
+        let body = try #require(schema["body"])
+        #expect(body.isOptional && body.hasDefault && body.typeName == "String?")
+        #expect(ObjectIdentifier(body.valueType) == ObjectIdentifier(String?.self))
+
+        let tags = try #require(schema["tags"])
+        #expect(tags.defaultExpression == "[]" && tags.hasDefault && !tags.isOptional)
+
+        let cache = try #require(schema["cache"])
+        #expect(cache.isTransient && cache.archiveBehavior == .excluded)
+
+        let kind = try #require(schema["kind"])
+        #expect(kind.isReadOnly && !kind.isMutable && kind.typeName == "String")
+
+        let published = try #require(schema["publishedAt"])
+        #expect(published.transformerDescription == ".iso8601")
+        #expect(published.transformer is ISO8601Transformer)
+
+        let parent = try #require(Node.modelSchema["parent"])
+        #expect(parent.isWeak && parent.archiveBehavior == .conditional)
+        #expect(Node.modelSchema["children"]?.archiveBehavior == .unconditional)
+
+        let counterID = try #require(Counter.modelSchema["id"])
+        #expect(counterID.flags.contains(.constant) && !counterID.isMutable)
+    }
+
+    @Test func remoteKeyPathsComeFromKeysAndTheKeyStrategy() {
+        let schema = Post.modelSchema
+        func paths(_ name: String) -> [[String]] { schema[name]?.remoteKeyPaths.map(\.segments) ?? [] }
+        #expect(paths("authorName") == [["author", "name"]])
+        #expect(paths("city") == [["author", "address", "city"], ["city"]])
+        #expect(paths("firstMediaURL") == [["media", "0", "url"]])
+        #expect(paths("metaCount") == [["meta.data", "count"]])
+        #expect(paths("publishedAt") == [["published_at"]])
+        #expect(Shout.modelSchema["text"]?.remoteKeyPaths.first?.segments == ["TEXT"])
+        #expect(schema.keyStrategy.name == "snakeCase")
+    }
+
+    @Test func keyPathsReadOnlyWhereTheSchemaReads() {
+        let schema = Post.modelSchema
+        #expect(schema.remoteReadingKeys.edge(forKey: "kind") == nil)
+        #expect(schema.remoteWritingKeys.edge(forKey: "kind") != nil)
+        #expect(schema.remoteReadingKeys.edge(forKey: "city") != nil)
+        #expect(schema.remoteWritingKeys.edge(forKey: "city") == nil)
+        #expect(schema.remoteReadingKeys.edge(forKey: "cache") == nil)
+        #expect(schema.propertyReadingKeys.edge(forKey: "authorName") != nil)
+    }
+
+    @Test func aSubclassInheritsAndExtendsItsParentsSchema() {
+        #expect(Shape.propertyKeys == ["name", "color"])
+        #expect(Circle.propertyKeys == ["name", "color", "radius"])
+        #expect(Square.propertyKeys == ["name", "color", "side"])
+        #expect(Circle.modelSchema.superschema === Shape.modelSchema)
+        #expect(Circle.modelSchema["color"]?.declaringTypeName == "Shape")
+        #expect(Circle.modelSchema.hooks.contains(.choosesType))
+        let circle: Shape = Circle(name: "c", radius: 2)
+        #expect(circle.dynamicModelSchema === Circle.modelSchema)
+    }
+
+    @Test func hooksAreFoundInTheDeclaration() {
+        #expect(Order.modelSchema.hooks == [.rewritesJSON])
+        #expect(Account.modelSchema.hooks == [.validates])
+        #expect(Post.modelSchema.hooks.isEmpty)
+    }
+
+    @Test func keyPathsFindTheirProperty() {
+        #expect(Post.modelSchema.index(of: \Post.title) == 1)
+        #expect(Post.modelSchema.index(of: \Post.cache) == 11)
+    }
+
+    @Test(arguments: [
+        ("screenName", "screen_name"), ("userID", "user_id"), ("URLString", "url_string"),
+        ("profileImageUrlHttps", "profile_image_url_https"), ("a", "a"), ("id", "id"), ("version2Name", "version2_name"),
+    ])
+    func snakeCaseConvertsCamelCase(name: String, expected: String) {
+        #expect(KeyStrategy.snakeCase.key(for: name) == expected)
+    }
+
+    @Test(arguments: [
+        ("a.b.c", ["a", "b", "c"]), ("media.0.url", ["media", "0", "url"]), (#"a\.b.c"#, ["a.b", "c"]),
+        ("plain", ["plain"]), (#"back\\slash"#, [#"back\slash"#]),
+    ])
+    func remoteKeyPathsSplitAtUnescapedDots(path: String, segments: [String]) {
+        let keyPath = RemoteKeyPath(path)
+        #expect(keyPath.segments == segments)
+        #expect(RemoteKeyPath(keyPath.description) == keyPath)
+    }
+
+    @Test func schemaDescriptionListsProperties() {
+        let text = Post.modelSchema.description
+        #expect(text.hasPrefix("Post (version 0, keys snakeCase)"))
+        #expect(text.contains("city: String <- 'author.address.city' or 'city' (default \"unknown\")"))
+    }
+}

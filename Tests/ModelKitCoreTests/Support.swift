@@ -1,0 +1,34 @@
+import Foundation
+import ModelKit
+import Testing
+
+/// Reads a file of the test bundle's `Fixtures` folder.
+func fixtureData(_ name: String) throws -> Data {
+    guard let url = Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: nil) else {
+        throw FixtureError(name: name)
+    }
+    return try Data(contentsOf: url)
+}
+
+struct FixtureError: Error, CustomStringConvertible {
+    let name: String
+    var description: String { "no fixture named '\(name)'" }
+}
+
+/// A JSON object from text, as JSONSerialization produces it.
+func jsonObject(_ text: String) throws -> Any {
+    try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+}
+
+/// The error `body` throws, as a ModelError.
+func modelError(_ body: () throws -> Void) -> ModelError? {
+    do {
+        try body()
+        return nil
+    } catch let error as ModelError {
+        return error
+    } catch {
+        Issue.record("expected a ModelError, got \(error)")
+        return nil
+    }
+}
