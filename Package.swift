@@ -36,8 +36,11 @@ let package = Package(
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             ]
         ),
+        // JSON bytes: the scanner and writer, and the fast mapping path over them.
+        .target(name: "ModelKitJSON", dependencies: ["ModelKitCore"]),
+
         // The public face: macro declarations and the runtime, re-exported.
-        .target(name: "ModelKit", dependencies: ["ModelKitCore", "ModelKitMacros"]),
+        .target(name: "ModelKit", dependencies: ["ModelKitCore", "ModelKitJSON", "ModelKitMacros"]),
 
         // `modelkit`: demo, and the tools later issues add.
         .executableTarget(
@@ -53,6 +56,11 @@ let package = Package(
 
         .testTarget(
             name: "ModelKitCoreTests",
+            dependencies: ["ModelKit"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "ModelKitJSONTests",
             dependencies: ["ModelKit"],
             resources: [.copy("Fixtures")]
         ),

@@ -45,3 +45,4 @@ public macro Transform<T: ModelTransformer>(_ transformer: T) =
 @attached(peer)
 public macro Archive(_ behavior: ModelProperty.ArchiveBehavior) =
     #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
+@_exported import ModelKitJSON

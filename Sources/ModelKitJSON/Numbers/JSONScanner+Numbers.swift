@@ -1,0 +1,220 @@
+import ModelKitCore
+
+/// Reading numbers with ``JSONScanner``.
+///
+/// Integers are exact: `1.0`, `1e3` and `2500e-2` read as integers because their values are
+/// whole, while `1.5` is an error saying it is not a whole number and `1e30` an error saying it
+/// is out of range. Doubles are correctly rounded. On any such error nothing is consumed.
+extension JSONScanner {
+    /// Reads a number as an exact `Int64`.
+    ///
+    /// Throws ``JSONValueError`` (consuming nothing) when the next value is not a number, is not
+    /// a whole number, or is outside `Int64`.
+    ///
+    /// ```swift
+    /// let id = try scanner.readInt64() // 505874924095815681
+    /// ```
+    @inlinable
+    public mutating func readInt64() throws -> Int64 {
+        skipWhitespace()
+        // Fast path: up to 18 plain digits (always in range), the shape of almost every integer.
+        var index = position
+        let isNegative = index < end && input[index] == UInt8(ascii: "-")
+        if isNegative { index &+= 1 }
+        let digitsStart = index
+        var magnitude: UInt64 = 0
+        while index < end {
+            let digit = input[index] &- UInt8(ascii: "0")
+            if digit > 9 { break }
+            magnitude = magnitude &* 10 &+ UInt64(digit)
+            index &+= 1
+        }
+        let count = index &- digitsStart
+        if count > 0 && count <= 18 && (count == 1 || input[digitsStart] != UInt8(ascii: "0"))
+            && (index == end || !JSONScanner.continuesNumber(input[index])) {
+            position = index
+            let value = Int64(truncatingIfNeeded: magnitude)
+            return isNegative ? 0 &- value : value
+        }
+        return try readInt64Slowly()
+    }
+
+    /// Reads a number as an exact `UInt64`.
+    ///
+    /// Throws ``JSONValueError`` (consuming nothing) when the next value is not a number, is not
+    /// a whole number, or is outside `UInt64` (negative zero reads as 0).
+    ///
+    /// ```swift
+    /// let followers = try scanner.readUInt64()
+    /// ```
+    @inlinable
+    public mutating func readUInt64() throws -> UInt64 {
+        skipWhitespace()
+        var index = position
+        var magnitude: UInt64 = 0
+        while index < end {
+            let digit = input[index] &- UInt8(ascii: "0")
+            if digit > 9 { break }
+            magnitude = magnitude &* 10 &+ UInt64(digit)
+            index &+= 1
+        }
+        let count = index &- position
+        if count > 0 && count <= 19 && (count == 1 || input[position] != UInt8(ascii: "0"))
+            && (index == end || !JSONScanner.continuesNumber(input[index])) {
+            position = index
+            return magnitude
+        }
+        return try readUInt64Slowly()
+    }
+
+    /// Reads a number as an integer of type `T`, exactly.
+    ///
+    /// Throws ``JSONValueError`` (consuming nothing) when the number is not a whole number or
+    /// does not fit `T`; the message names `T`.
+    ///
+    /// ```swift
+    /// let age = try scanner.readInteger(UInt8.self)
+    /// ```
+    @inlinable
+    public mutating func readInteger<T: FixedWidthInteger>(_ type: T.Type = T.self) throws -> T {
+        let mark = position
+        do {
+            if T.isSigned {
+                if let result = T(exactly: try readInt64()) { return result }
+            } else {
+                if let result = T(exactly: try readUInt64()) { return result }
+            }
+        } catch let error as JSONValueError {
+            throw error.naming(type: String(describing: T.self))
+        }
+        position = mark
+        skipWhitespace()
+        throw valueError(.numberOutOfRange(type: String(describing: T.self)), at: position)
+    }
+
+    /// Reads a number as the nearest `Double` (correctly rounded).
+    ///
+    /// Throws ``JSONValueError`` (consuming nothing) when the next value is not a number or is
+    /// too large for a `Double` (such as `1e400`); tiny values round to zero as IEEE 754 says.
+    ///
+    /// ```swift
+    /// let latitude = try scanner.readDouble() // 35.6895
+    /// ```
+    @inlinable
+    public mutating func readDouble() throws -> Double {
+        skipWhitespace()
+        return try readDoubleAfterWhitespace()
+    }
+
+    /// Reads a number literal exactly as written, for `Decimal` or arbitrary precision.
+    ///
+    /// ```swift
+    /// let price = Decimal(string: try scanner.readNumberText()) // "19.99"
+    /// ```
+    public mutating func readNumberText() throws -> String {
+        let literal = try numberLiteralAtPosition()
+        position = literal.end
+        return String(decoding: UnsafeRawBufferPointer(rebasing: input[literal.start..<literal.end]), as: UTF8.self)
+    }
+
+    /// Reads a number as a `JSONValue`: `.int` when it is an integer literal that fits `Int64`,
+    /// `.uint` above `Int64.max` up to `UInt64.max`, and `.double` for everything else.
+    ///
+    /// A fraction or exponent always gives `.double` (`1.0` stays a double, `-0.0` keeps its
+    /// sign), while the integer literal `-0` gives `.int(0)`. Throws ``JSONValueError``
+    /// (consuming nothing) when the number is too large for a `Double`.
+    ///
+    /// ```swift
+    /// let id = try scanner.readNumberValue() // .int(505874924095815681)
+    /// ```
+    public mutating func readNumberValue() throws -> JSONValue {
+        let literal = try numberLiteralAtPosition()
+        if literal.isInteger {
+            if literal.integerEnd - literal.integerStart <= 18 {
+                var magnitude: Int64 = 0
+                for index in literal.integerStart..<literal.integerEnd {
+                    magnitude = magnitude &* 10 &+ Int64(input[index] &- UInt8(ascii: "0"))
+                }
+                position = literal.end
+                return .int(literal.isNegative ? 0 &- magnitude : magnitude)
+            }
+            if case .magnitude(let magnitude) = exactInteger(literal) {
+                if literal.isNegative, magnitude <= 1 << 63 {
+                    position = literal.end
+                    return .int(Int64(truncatingIfNeeded: 0 &- magnitude))
+                }
+                if !literal.isNegative {
+                    position = literal.end
+                    return magnitude <= UInt64(Int64.max) ? .int(Int64(magnitude)) : .uint(magnitude)
+                }
+            }
+        }
+        let value = doubleValue(literal)
+        guard value.isFinite else { throw valueError(.numberOutOfRange(type: "Double"), at: literal.start) }
+        position = literal.end
+        return .double(value)
+    }
+
+    // MARK: - Slow paths
+
+    /// The validated number literal at the current position (after whitespace), or the error
+    /// for a value of another kind.
+    @usableFromInline
+    mutating func numberLiteralAtPosition() throws -> NumberLiteral {
+        skipWhitespace()
+        guard position < end, JSONValueKind(firstByte: input[position]) == .number else {
+            throw kindMismatch(expected: .number)
+        }
+        return try scanNumber(at: position)
+    }
+
+    /// `readInt64()` for everything its fast path does not take.
+    @usableFromInline
+    mutating func readInt64Slowly() throws -> Int64 {
+        let literal = try numberLiteralAtPosition()
+        switch exactInteger(literal) {
+        case .magnitude(let magnitude):
+            if literal.isNegative, magnitude <= 1 << 63 {
+                position = literal.end
+                return Int64(truncatingIfNeeded: 0 &- magnitude)
+            }
+            if !literal.isNegative, magnitude <= UInt64(Int64.max) {
+                position = literal.end
+                return Int64(magnitude)
+            }
+            throw valueError(.numberOutOfRange(type: "Int64"), at: literal.start)
+        case .notIntegral:
+            throw valueError(.notAnInteger(type: "Int64"), at: literal.start)
+        case .outOfRange:
+            throw valueError(.numberOutOfRange(type: "Int64"), at: literal.start)
+        }
+    }
+
+    /// `readUInt64()` for everything its fast path does not take.
+    @usableFromInline
+    mutating func readUInt64Slowly() throws -> UInt64 {
+        let literal = try numberLiteralAtPosition()
+        switch exactInteger(literal) {
+        case .magnitude(let magnitude):
+            guard !literal.isNegative || magnitude == 0 else {
+                throw valueError(.numberOutOfRange(type: "UInt64"), at: literal.start)
+            }
+            position = literal.end
+            return magnitude
+        case .notIntegral:
+            throw valueError(.notAnInteger(type: "UInt64"), at: literal.start)
+        case .outOfRange:
+            throw valueError(.numberOutOfRange(type: "UInt64"), at: literal.start)
+        }
+    }
+
+    /// `readDouble()` after whitespace has been skipped.
+    @usableFromInline
+    mutating func readDoubleAfterWhitespace() throws -> Double {
+        let literal = try numberLiteralAtPosition()
+        let value = doubleValue(literal)
+        guard value.isFinite else { throw valueError(.numberOutOfRange(type: "Double"), at: literal.start) }
+        position = literal.end
+        return value
+    }
+}

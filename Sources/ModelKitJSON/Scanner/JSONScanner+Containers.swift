@@ -1,0 +1,170 @@
+/// Walking objects and arrays with ``JSONScanner``.
+///
+/// The scanner keeps no stack of open containers: each method knows which closing byte it
+/// expects, and a single flag tells whether the container was just opened (no comma due yet).
+/// Nesting is counted against ``JSONLimits/maxDepth``.
+extension JSONScanner {
+    /// Consumes the `{` that opens an object.
+    ///
+    /// Throws ``JSONValueError`` (consuming nothing) when the next value is not an object, and a
+    /// ``JSONSyntaxError`` naming `maxDepth` when opening it would nest too deep.
+    ///
+    /// ```swift
+    /// try scanner.beginObject()
+    /// while let key = try scanner.nextKey({ String(decoding: $0, as: UTF8.self) }) { ... }
+    /// ```
+    @inlinable
+    public mutating func beginObject() throws {
+        skipWhitespace()
+        guard position < end, input[position] == UInt8(ascii: "{") else { throw kindMismatch(expected: .object) }
+        guard openContainers < limits.maxDepth else { throw depthExceeded(at: position) }
+        position &+= 1
+        openContainers &+= 1
+        atContainerStart = true
+    }
+
+    /// Moves to the next member of the object opened by ``beginObject()``.
+    ///
+    /// Returns nil after consuming the closing `}`. Otherwise it consumes the separating comma,
+    /// the key and the `:` (all before `body` runs), and returns what `body` makes of the key's
+    /// unescaped UTF-8 bytes (valid only during the call: they point into the document, or into
+    /// a temporary buffer when the key has escapes). The member's value must be read or skipped
+    /// next.
+    ///
+    /// ```swift
+    /// while let field = try scanner.nextKey({ Field(utf8: $0) }) {
+    ///     switch field {
+    ///     case .id: id = try scanner.readInt64()
+    ///     case .unknown: try scanner.skipValue()
+    ///     }
+    /// }
+    /// ```
+    @inlinable
+    public mutating func nextKey<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
+        skipWhitespace()
+        guard position < end else {
+            throw unexpectedEnd(expected: atContainerStart ? .keyOrObjectEnd : .commaOrObjectEnd)
+        }
+        var byte = input[position]
+        let expectation: JSONSyntaxError.Expectation
+        if atContainerStart {
+            atContainerStart = false
+            expectation = .keyOrObjectEnd
+            if byte == UInt8(ascii: "}") {
+                position &+= 1
+                openContainers &-= 1
+                return nil
+            }
+        } else if byte == UInt8(ascii: ",") {
+            position &+= 1
+            skipWhitespace()
+            guard position < end else { throw unexpectedEnd(expected: .key) }
+            byte = input[position]
+            expectation = .key
+        } else if byte == UInt8(ascii: "}") {
+            position &+= 1
+            openContainers &-= 1
+            return nil
+        } else {
+            throw unexpectedByte(at: position, expected: .commaOrObjectEnd)
+        }
+        guard byte == UInt8(ascii: "\"") else { throw unexpectedByte(at: position, expected: expectation) }
+        return try readKeyAndColon(body)
+    }
+
+    /// Reads the key whose opening quote is at `position`, then the `:` after it, and calls
+    /// `body` with the key's unescaped bytes.
+    @inlinable
+    mutating func readKeyAndColon<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+        let start = position &+ 1
+        let extent = try scanStringBody(from: start)
+        var index = extent.close &+ 1
+        if index < end && input[index] == UInt8(ascii: ":") {
+            index &+= 1
+        } else {
+            index = whitespaceEnd(from: index)
+            guard index < end, input[index] == UInt8(ascii: ":") else {
+                throw unexpectedByte(at: index, expected: .colon)
+            }
+            index &+= 1
+        }
+        position = index
+        if !extent.escaped {
+            return try body(UnsafeRawBufferPointer(rebasing: input[start..<extent.close]))
+        }
+        return try withUnescapedBytes(from: start, to: extent.close, body)
+    }
+
+    /// Skips the remaining members of the current object, including its closing `}`.
+    ///
+    /// For decoders that stop early: call it where ``nextKey(_:)`` would be called next.
+    public mutating func skipRemainingMembers() throws {
+        while try nextKey({ _ in () }) != nil {
+            try skipValue()
+        }
+    }
+
+    /// Consumes the `[` that opens an array.
+    ///
+    /// Throws ``JSONValueError`` (consuming nothing) when the next value is not an array, and a
+    /// ``JSONSyntaxError`` naming `maxDepth` when opening it would nest too deep.
+    ///
+    /// ```swift
+    /// try scanner.beginArray()
+    /// while try scanner.nextElement() { tags.append(try scanner.readString()) }
+    /// ```
+    @inlinable
+    public mutating func beginArray() throws {
+        skipWhitespace()
+        guard position < end, input[position] == UInt8(ascii: "[") else { throw kindMismatch(expected: .array) }
+        guard openContainers < limits.maxDepth else { throw depthExceeded(at: position) }
+        position &+= 1
+        openContainers &+= 1
+        atContainerStart = true
+    }
+
+    /// Moves to the next element of the array opened by ``beginArray()``.
+    ///
+    /// Returns false after consuming the closing `]`; otherwise consumes the separating comma
+    /// (if any) and returns true, and the element must be read or skipped next.
+    ///
+    /// ```swift
+    /// var ids: [Int64] = []
+    /// try scanner.beginArray()
+    /// while try scanner.nextElement() { ids.append(try scanner.readInt64()) }
+    /// ```
+    @inlinable
+    public mutating func nextElement() throws -> Bool {
+        skipWhitespace()
+        guard position < end else {
+            throw unexpectedEnd(expected: atContainerStart ? .valueOrArrayEnd : .commaOrArrayEnd)
+        }
+        let byte = input[position]
+        if atContainerStart {
+            atContainerStart = false
+            if byte == UInt8(ascii: "]") {
+                position &+= 1
+                openContainers &-= 1
+                return false
+            }
+            return true
+        }
+        if byte == UInt8(ascii: ",") {
+            position &+= 1
+            return true
+        }
+        if byte == UInt8(ascii: "]") {
+            position &+= 1
+            openContainers &-= 1
+            return false
+        }
+        throw unexpectedByte(at: position, expected: .commaOrArrayEnd)
+    }
+
+    /// Skips the remaining elements of the current array, including its closing `]`.
+    public mutating func skipRemainingElements() throws {
+        while try nextElement() {
+            try skipValue()
+        }
+    }
+}

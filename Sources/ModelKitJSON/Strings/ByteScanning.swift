@@ -1,0 +1,166 @@
+/// Word-at-a-time byte searches ("SIMD within a register") over 8-byte words.
+///
+/// Each function takes eight bytes loaded as a little-endian `UInt64` (byte 0 in the low bits)
+/// and returns a mask with the high bit set in bytes that match. Bytes above the first match may
+/// be flagged falsely (a borrow can ripple upwards), but the lowest flagged byte is always a true
+/// match, so `mask.trailingZeroBitCount / 8` is the index of the first matching byte.
+///
+/// ```swift
+/// let word = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+/// let mask = ByteScanning.stringSpecials(word)
+/// if mask != 0 { i += mask.trailingZeroBitCount >> 3 }
+/// ```
+@usableFromInline
+enum ByteScanning {
+    /// 0x01 in every byte.
+    @inlinable @inline(__always)
+    static var ones: UInt64 { 0x0101_0101_0101_0101 }
+
+    /// 0x80 in every byte.
+    @inlinable @inline(__always)
+    static var highBits: UInt64 { 0x8080_8080_8080_8080 }
+
+    /// `byte` repeated in all eight bytes.
+    @inlinable @inline(__always)
+    static func broadcast(_ byte: UInt8) -> UInt64 {
+        ones &* UInt64(byte)
+    }
+
+    /// Flags bytes equal to `byte`.
+    @inlinable @inline(__always)
+    static func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let difference = word ^ broadcast(byte)
+        return (difference &- ones) & ~difference & highBits
+    }
+
+    /// Flags ASCII bytes below `limit` (which must be at most 0x80).
+    @inlinable @inline(__always)
+    static func less(_ word: UInt64, than limit: UInt8) -> UInt64 {
+        (word &- broadcast(limit)) & ~word & highBits
+    }
+
+    /// Flags exactly the nonzero bytes (no carries between bytes, so every flag is true).
+    @inlinable @inline(__always)
+    static func nonzeroBytes(_ word: UInt64) -> UInt64 {
+        let low7 = (word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F
+        return (low7 | word) & highBits
+    }
+
+    /// Flags bytes a string reader must look at: `"`, `\`, controls below 0x20, and non-ASCII.
+    @inlinable @inline(__always)
+    static func stringSpecials(_ word: UInt64) -> UInt64 {
+        equal(word, UInt8(ascii: "\"")) | equal(word, UInt8(ascii: "\\")) | less(word, than: 0x20) | (word & highBits)
+    }
+
+    /// Flags bytes a string writer must escape: `"`, `\` and controls below 0x20.
+    @inlinable @inline(__always)
+    static func escapeSpecials(_ word: UInt64) -> UInt64 {
+        equal(word, UInt8(ascii: "\"")) | equal(word, UInt8(ascii: "\\")) | less(word, than: 0x20)
+    }
+
+    /// The value of an ASCII hexadecimal digit, or nil.
+    @inlinable @inline(__always)
+    static func hexValue(_ byte: UInt8) -> UInt16? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt16(byte &- UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt16(byte &- UInt8(ascii: "a") &+ 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt16(byte &- UInt8(ascii: "A") &+ 10)
+        default: nil
+        }
+    }
+}
+
+extension JSONScanner {
+    /// Validates the UTF-8 sequence whose lead byte (0x80 or above) is at `index` and returns
+    /// the offset after it.
+    ///
+    /// Follows the well-formed byte sequences of the Unicode Standard (table 3-7): rejects
+    /// stray continuation bytes, overlong forms (C0, C1, E0 80–9F, F0 80–8F), UTF-16 surrogates
+    /// encoded in UTF-8 (ED A0–BF), code points above U+10FFFF (F4 90–, F5–FF) and sequences
+    /// cut short. The error names the lead byte.
+    @usableFromInline
+    func utf8SequenceEnd(at index: Int) throws -> Int {
+        let lead = input[index]
+        let length: Int
+        var secondLow: UInt8 = 0x80
+        var secondHigh: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF:
+            length = 2
+        case 0xE0:
+            length = 3
+            secondLow = 0xA0
+        case 0xE1...0xEC, 0xEE, 0xEF:
+            length = 3
+        case 0xED:
+            length = 3
+            secondHigh = 0x9F
+        case 0xF0:
+            length = 4
+            secondLow = 0x90
+        case 0xF1...0xF3:
+            length = 4
+        case 0xF4:
+            length = 4
+            secondHigh = 0x8F
+        default:
+            try fail(.invalidUTF8(lead), at: index)
+        }
+        guard index &+ length <= end else { try fail(.invalidUTF8(lead), at: index) }
+        let second = input[index &+ 1]
+        guard second >= secondLow && second <= secondHigh else { try fail(.invalidUTF8(lead), at: index) }
+        if length >= 3 {
+            guard input[index &+ 2] & 0xC0 == 0x80 else { try fail(.invalidUTF8(lead), at: index) }
+            if length == 4 {
+                guard input[index &+ 3] & 0xC0 == 0x80 else { try fail(.invalidUTF8(lead), at: index) }
+            }
+        }
+        return index &+ length
+    }
+
+    /// Validates the escape whose backslash is at `index` (in the string opened at `stringStart`)
+    /// and returns the offset after it.
+    ///
+    /// A `\u` escape of a high surrogate must be followed by a `\u` escape of a low surrogate;
+    /// a lone surrogate of either half is rejected.
+    @usableFromInline
+    func escapeEnd(at index: Int, stringStart: Int) throws -> Int {
+        guard index &+ 1 < end else { try fail(.unterminatedString, at: stringStart) }
+        let kind = input[index &+ 1]
+        switch kind {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return index &+ 2
+        case UInt8(ascii: "u"):
+            guard let unit = hexUnit(at: index &+ 2) else { try fail(.invalidUnicodeEscape, at: index) }
+            switch unit {
+            case 0xD800...0xDBFF:
+                let next = index &+ 6
+                guard next &+ 1 < end, input[next] == UInt8(ascii: "\\"), input[next &+ 1] == UInt8(ascii: "u") else {
+                    try fail(.unpairedSurrogate(unit), at: index)
+                }
+                guard let low = hexUnit(at: next &+ 2) else { try fail(.invalidUnicodeEscape, at: next) }
+                guard (0xDC00...0xDFFF).contains(low) else { try fail(.unpairedSurrogate(unit), at: index) }
+                return index &+ 12
+            case 0xDC00...0xDFFF:
+                try fail(.unpairedSurrogate(unit), at: index)
+            default:
+                return index &+ 6
+            }
+        default:
+            try fail(.invalidEscape(kind), at: index)
+        }
+    }
+
+    /// The UTF-16 code unit written as four hexadecimal digits at `index`, or nil.
+    @usableFromInline
+    func hexUnit(at index: Int) -> UInt16? {
+        guard index &+ 4 <= end,
+              let a = ByteScanning.hexValue(input[index]),
+              let b = ByteScanning.hexValue(input[index &+ 1]),
+              let c = ByteScanning.hexValue(input[index &+ 2]),
+              let d = ByteScanning.hexValue(input[index &+ 3])
+        else { return nil }
+        return a << 12 | b << 8 | c << 4 | d
+    }
+}

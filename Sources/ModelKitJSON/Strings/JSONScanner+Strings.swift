@@ -1,0 +1,175 @@
+/// Reading strings with ``JSONScanner``.
+///
+/// A string is scanned once, eight bytes at a time, to find its closing quote while validating
+/// escapes, control characters and UTF-8. A string without escapes is then handed out as a
+/// slice of the document (zero-copy); one with escapes is unescaped into a temporary buffer.
+extension JSONScanner {
+    /// Reads a string.
+    ///
+    /// Throws ``JSONValueError`` (consuming nothing) when the next value is not a string.
+    ///
+    /// ```swift
+    /// let name = try scanner.readString()
+    /// ```
+    @inlinable
+    public mutating func readString() throws -> String {
+        try readStringBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Reads a string and returns what `body` makes of its unescaped UTF-8 bytes.
+    ///
+    /// The bytes are valid UTF-8 and valid only during the call: a slice of the document when
+    /// the string has no escapes (zero-copy), else a temporary buffer. The string is consumed
+    /// before `body` runs. Throws ``JSONValueError`` (consuming nothing) when the next value is
+    /// not a string.
+    ///
+    /// ```swift
+    /// let status = try scanner.readStringBytes { bytes in
+    ///     bytes.elementsEqual("active".utf8) ? Status.active : Status.other
+    /// }
+    /// ```
+    @inlinable
+    public mutating func readStringBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+        skipWhitespace()
+        guard position < end, input[position] == UInt8(ascii: "\"") else { throw kindMismatch(expected: .string) }
+        let start = position &+ 1
+        let extent = try scanStringBody(from: start)
+        position = extent.close &+ 1
+        if !extent.escaped {
+            return try body(UnsafeRawBufferPointer(rebasing: input[start..<extent.close]))
+        }
+        return try withUnescapedBytes(from: start, to: extent.close, body)
+    }
+
+    /// Finds the closing quote of the string whose content starts at `start`, validating the
+    /// content; reports whether it has escapes.
+    @usableFromInline
+    func scanStringBody(from start: Int) throws -> (close: Int, escaped: Bool) {
+        var index = start
+        var escaped = false
+        while true {
+            while index &+ 8 <= end {
+                let word = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let mask = ByteScanning.stringSpecials(word)
+                if mask != 0 {
+                    index &+= mask.trailingZeroBitCount &>> 3
+                    break
+                }
+                index &+= 8
+            }
+            guard index < end else { try fail(.unterminatedString, at: start &- 1) }
+            let byte = input[index]
+            if byte == UInt8(ascii: "\"") {
+                if index &- start > limits.maxStringLength {
+                    try fail(.limitExceeded(.maxStringLength, limit: limits.maxStringLength), at: start &- 1)
+                }
+                return (index, escaped)
+            }
+            if byte >= 0x80 {
+                index = try utf8SequenceEnd(at: index)
+                while index < end && input[index] >= 0x80 {
+                    index = try utf8SequenceEnd(at: index)
+                }
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+                index = try escapeEnd(at: index, stringStart: start &- 1)
+            } else if byte < 0x20 {
+                try fail(.unescapedControlCharacter(byte), at: index)
+            } else {
+                index &+= 1
+            }
+        }
+    }
+
+    /// Unescapes the validated string content in `start..<close` into a temporary buffer and
+    /// calls `body` with the result.
+    @usableFromInline
+    func withUnescapedBytes<T>(
+        from start: Int, to close: Int, _ body: (UnsafeRawBufferPointer) throws -> T
+    ) throws -> T {
+        // Unescaping never grows a string: `\n` (2 bytes) → 1, `\uXXXX` (6) → at most 3,
+        // a surrogate pair (12) → 4, so the escaped length is enough.
+        try withUnsafeTemporaryAllocation(byteCount: max(close &- start, 1), alignment: 1) { buffer in
+            let count = unescape(from: start, to: close, into: buffer)
+            return try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        }
+    }
+
+    /// Writes the unescaped form of the validated string content `start..<close` into `buffer`
+    /// and returns its length. Never writes past `buffer`; unexpected input becomes U+FFFD.
+    @usableFromInline
+    func unescape(from start: Int, to close: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var written = 0
+        var index = start
+        var runStart = start
+
+        func append(_ byte: UInt8) {
+            if written < buffer.count {
+                buffer[written] = byte
+                written &+= 1
+            }
+        }
+        func appendScalar(_ value: UInt32) {
+            let scalar = Unicode.Scalar(value)?.value ?? 0xFFFD
+            if scalar < 0x80 {
+                append(UInt8(truncatingIfNeeded: scalar))
+            } else if scalar < 0x800 {
+                append(0xC0 | UInt8(truncatingIfNeeded: scalar >> 6))
+                append(0x80 | UInt8(truncatingIfNeeded: scalar & 0x3F))
+            } else if scalar < 0x10000 {
+                append(0xE0 | UInt8(truncatingIfNeeded: scalar >> 12))
+                append(0x80 | UInt8(truncatingIfNeeded: (scalar >> 6) & 0x3F))
+                append(0x80 | UInt8(truncatingIfNeeded: scalar & 0x3F))
+            } else {
+                append(0xF0 | UInt8(truncatingIfNeeded: scalar >> 18))
+                append(0x80 | UInt8(truncatingIfNeeded: (scalar >> 12) & 0x3F))
+                append(0x80 | UInt8(truncatingIfNeeded: (scalar >> 6) & 0x3F))
+                append(0x80 | UInt8(truncatingIfNeeded: scalar & 0x3F))
+            }
+        }
+
+        while index < close {
+            guard input[index] == UInt8(ascii: "\\") else {
+                index &+= 1
+                continue
+            }
+            let run = min(index &- runStart, buffer.count &- written)
+            if run > 0 {
+                UnsafeMutableRawBufferPointer(rebasing: buffer[written..<(written &+ run)])
+                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: input[runStart..<(runStart &+ run)]))
+                written &+= run
+            }
+            let kind: UInt8 = index &+ 1 < close ? input[index &+ 1] : UInt8(ascii: "\\")
+            index &+= 2
+            switch kind {
+            case UInt8(ascii: "b"): append(0x08)
+            case UInt8(ascii: "f"): append(0x0C)
+            case UInt8(ascii: "n"): append(0x0A)
+            case UInt8(ascii: "r"): append(0x0D)
+            case UInt8(ascii: "t"): append(0x09)
+            case UInt8(ascii: "u"):
+                let unit = index &+ 4 <= close ? hexUnit(at: index) ?? 0xFFFD : 0xFFFD
+                index &+= 4
+                if (0xD800...0xDBFF).contains(unit), index &+ 6 <= close,
+                   input[index] == UInt8(ascii: "\\"), input[index &+ 1] == UInt8(ascii: "u"),
+                   let low = hexUnit(at: index &+ 2), (0xDC00...0xDFFF).contains(low) {
+                    index &+= 6
+                    appendScalar(0x10000 &+ (UInt32(unit &- 0xD800) << 10) &+ UInt32(low &- 0xDC00))
+                } else {
+                    appendScalar(UInt32(unit))
+                }
+            default:
+                append(kind)
+            }
+            index = min(index, close)
+            runStart = index
+        }
+        let run = min(close &- runStart, buffer.count &- written)
+        if run > 0 {
+            UnsafeMutableRawBufferPointer(rebasing: buffer[written..<(written &+ run)])
+                .copyMemory(from: UnsafeRawBufferPointer(rebasing: input[runStart..<(runStart &+ run)]))
+            written &+= run
+        }
+        return written
+    }
+}
