@@ -39,6 +39,9 @@ let package = Package(
         // JSON bytes: the scanner and writer, and the fast mapping path over them.
         .target(name: "ModelKitJSON", dependencies: ["ModelKitCore"]),
 
+        // Typed persistent preferences.
+        .target(name: "ModelKitPreferences", dependencies: ["ModelKitCore", "ModelKitJSON"]),
+
         // The public face: macro declarations and the runtime, re-exported.
         .target(name: "ModelKit", dependencies: ["ModelKitCore", "ModelKitJSON", "ModelKitMacros"]),
 
@@ -47,6 +50,7 @@ let package = Package(
             name: "ModelKitTool",
             dependencies: [
                 "ModelKit",
+                "ModelKitPreferences",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.copy("Resources")]
@@ -64,6 +68,7 @@ let package = Package(
             dependencies: ["ModelKit"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "ModelKitPreferencesTests", dependencies: ["ModelKit", "ModelKitPreferences"]),
         .testTarget(
             name: "ModelKitMacroSupportTests",
             dependencies: [

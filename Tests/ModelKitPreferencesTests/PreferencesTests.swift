@@ -1,0 +1,2 @@
+import ModelKitPreferences
+import Testing
