@@ -58,14 +58,17 @@ let package = Package(
         // The README's quick start, built and run by CI.
         .executableTarget(name: "QuickStart", dependencies: ["ModelKit"], path: "Examples/QuickStart"),
 
-        .testTarget(
-            name: "ModelKitCoreTests",
+        // Models, payloads and tables the test targets share.
+        .target(
+            name: "ModelKitTestSupport",
             dependencies: ["ModelKit"],
+            path: "Tests/ModelKitTestSupport",
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "ModelKitCoreTests", dependencies: ["ModelKit", "ModelKitTestSupport"]),
         .testTarget(
             name: "ModelKitJSONTests",
-            dependencies: ["ModelKit"],
+            dependencies: ["ModelKit", "ModelKitTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "ModelKitPreferencesTests", dependencies: ["ModelKit", "ModelKitPreferences"]),

@@ -19,6 +19,11 @@ public struct CodableReader: ModelReader {
         case element(UnkeyedBox)
     }
 
+    /// Decodes any value and keeps nothing: moves an unkeyed container past an element.
+    struct SkippedValue: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
+
     /// An unkeyed container shared by the positions that walk it.
     final class UnkeyedBox {
         var container: any UnkeyedDecodingContainer
@@ -162,27 +167,27 @@ public struct CodableReader: ModelReader {
         _ array: inout any UnkeyedDecodingContainer, node: ModelKeyNode, schema: ModelSchema, fields: inout F,
         priorities: inout FieldPriorities
     ) throws {
-        let wanted = node.edges.filter { $0.index != nil }.sorted { $0.index! < $1.index! }
-        let count = array.count
-        for edge in wanted {
-            guard let index = edge.index else { continue }
-            if let count, index >= count {
+        let wanted = node.edges.compactMap { edge in edge.index.map { ($0, edge) } }.sorted { $0.0 < $1.0 }
+        let box = UnkeyedBox(array)
+        defer { array = box.container }
+        for (index, edge) in wanted {
+            while !box.container.isAtEnd && box.container.currentIndex < index {
+                _ = try wrap { try box.container.decode(SkippedValue.self) }
+            }
+            guard !box.container.isAtEnd else {
+                let count = box.container.count ?? box.container.currentIndex
                 if edge.leadsToRequiredField { throw outOfRange(index, count: count, edge, schema) }
                 continue
             }
-            while !array.isAtEnd && array.currentIndex < index { _ = try array.decode(JSONValue.self) }
-            guard !array.isAtEnd else { continue }
-            let element = try array.decode(JSONValue.self)
-            var reader = JSONObjectReader(value: element.foundationObject, mapping: .remote, options: options)
-            try withPathComponent(.index(index)) { _ in
-                for leaf in edge.leaves {
+            try withPathComponent(.index(index)) { reader in
+                if let leaf = edge.leaves.first {
+                    reader.position = .element(box)
                     _ = try reader.decodeLeaf(leaf, of: schema, into: &fields, priorities: &priorities)
-                }
-                if let next = edge.node, let object = element.foundationObject as? [String: Any] {
-                    try reader.readObject(object, node: next, schema: schema, fields: &fields, priorities: &priorities)
+                } else if let next = edge.node {
+                    let nested = try reader.wrap { try box.container.nestedContainer(keyedBy: AnyCodingKey.self) }
+                    try reader.readObject(nested, node: next, schema: schema, fields: &fields, priorities: &priorities)
                 }
             }
-            collectedProblems += reader.collectedProblems
         }
     }
 

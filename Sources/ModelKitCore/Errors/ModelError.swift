@@ -117,7 +117,7 @@ public struct ModelError: Error, CustomStringConvertible, Sendable {
             var text = ""
             if let expected { text = "expected \(expected)" }
             if let found { text += text.isEmpty ? "found \(found)" : ", found \(found)" }
-            if let underlying, expected == nil {
+            if let underlying, !(underlying is ModelError) {
                 let detail = String(describing: underlying)
                 text += text.isEmpty ? detail : " (\(detail))"
             }

@@ -3,25 +3,25 @@ import ModelKit
 import Testing
 
 /// Reads a file of the test bundle's `Fixtures` folder.
-func fixtureData(_ name: String) throws -> Data {
+public func fixtureData(_ name: String) throws -> Data {
     guard let url = Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: nil) else {
         throw FixtureError(name: name)
     }
     return try Data(contentsOf: url)
 }
 
-struct FixtureError: Error, CustomStringConvertible {
+public struct FixtureError: Error, CustomStringConvertible {
     let name: String
-    var description: String { "no fixture named '\(name)'" }
+    public var description: String { "no fixture named '\(name)'" }
 }
 
 /// A JSON object from text, as JSONSerialization produces it.
-func jsonObject(_ text: String) throws -> Any {
+public func jsonObject(_ text: String) throws -> Any {
     try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
 }
 
 /// The error `body` throws, as a ModelError.
-func modelError(_ body: () throws -> Void) -> ModelError? {
+public func modelError(_ body: () throws -> Void) -> ModelError? {
     do {
         try body()
         return nil

@@ -1,0 +1,107 @@
+import Foundation
+import ModelKitCore
+import ModelKitJSON
+
+/// Converts typed values to and from the ``JSONValue``s the preferences file holds.
+///
+/// ``ModelValue`` types (strings, numbers, dates, URLs, arrays, `@Model` types, ...) go through
+/// ModelKit's core mapping: ``JSONValueBuilder`` writes them, ``JSONObjectReader`` with remote
+/// mapping reads them, so a `@Model` value is stored exactly as its JSON mapping says (remote
+/// keys, transformers, ISO 8601 dates). Other `Codable` types go through Foundation's JSON
+/// coders with the same date and data conventions.
+enum PreferenceCoding {
+    /// The stored form of `value`.
+    static func encode<Value: Encodable>(_ value: Value, key: String) throws -> JSONValue {
+        do {
+            if let value = value as? any ModelValue {
+                var builder = JSONValueBuilder()
+                try value.write(to: &builder)
+                return builder.value
+            }
+            let data = try CodableBridge.encode(value)
+            return try JSONValue(parsing: data)
+        } catch {
+            throw PreferencesError(
+                .unencodableValue, key: key, reason: PreferencesError.describe(error), underlying: error)
+        }
+    }
+
+    /// Decodes a stored value as `Value`.
+    static func decode<Value: Decodable>(_ type: Value.Type, from json: JSONValue, key: String, path: String)
+        throws -> Value
+    {
+        do {
+            if let modelType = Value.self as? any ModelValue.Type {
+                var reader = JSONObjectReader(value: json.foundationObject, mapping: .remote)
+                if let value = try readTopLevel(modelType, from: &reader) as? Value { return value }
+                throw PreferencesError(
+                    .undecodableValue, path: path, key: key, reason: "expected a value of type '\(Value.self)'")
+            }
+            let bytes = try json.jsonBytes()
+            return try CodableBridge.decode(Value.self, fromJSON: Data(bytes)) {
+                (try? json.jsonString()) ?? "a value"
+            }
+        } catch let error as PreferencesError {
+            throw error
+        } catch {
+            throw PreferencesError(
+                .undecodableValue, path: path, key: key,
+                reason: "expected a value of type '\(Value.self)': \(PreferencesError.describe(error))",
+                underlying: error)
+        }
+    }
+
+    /// Reads a whole value with the core mapping's top-level error handling.
+    private static func readTopLevel<T: ModelValue>(_ type: T.Type, from reader: inout JSONObjectReader) throws
+        -> any ModelValue
+    {
+        try reader.decodeTopLevel(T.self)
+    }
+
+    /// The stored members of a `@Model` value: one top-level key per property.
+    static func encodeModel<M: Model>(_ model: M) throws -> [String: JSONValue] {
+        let json: JSONValue
+        do {
+            var builder = JSONValueBuilder()
+            try builder.encodeModel(model)
+            json = builder.value
+        } catch {
+            throw PreferencesError(
+                .unencodableValue, key: M.modelSchema.modelName, reason: PreferencesError.describe(error),
+                underlying: error)
+        }
+        guard case .object(let list) = json else {
+            throw PreferencesError(
+                .unencodableValue, key: M.modelSchema.modelName, reason: "the model did not map to a JSON object")
+        }
+        var members: [String: JSONValue] = [:]
+        for member in list { members[member.key] = member.value }
+        return members
+    }
+
+    /// Reads a `@Model` value from the whole document: keys it lacks take their defaults,
+    /// keys it does not know are left alone.
+    static func decodeModel<M: Model>(_ type: M.Type, from members: [String: JSONValue], path: String) throws -> M {
+        let document = JSONValue.object(members.sorted { $0.key < $1.key }.map { JSONMember($0.key, $0.value) })
+        do {
+            var reader = JSONObjectReader(value: document.foundationObject, mapping: .remote)
+            return try reader.decodeTopLevel(M.self)
+        } catch {
+            throw PreferencesError(
+                .undecodableValue, path: path, key: M.modelSchema.modelName,
+                reason: PreferencesError.describe(error), underlying: error)
+        }
+    }
+
+    /// The top-level keys a `@Model` type reads and writes: the first segment of each
+    /// non-transient property's remote key paths.
+    static func topLevelKeys<M: Model>(of type: M.Type) -> [String] {
+        var keys: [String] = []
+        for property in M.modelSchema.properties where !property.isTransient {
+            for path in property.remoteKeyPaths {
+                if let first = path.segments.first, !keys.contains(first) { keys.append(first) }
+            }
+        }
+        return keys
+    }
+}

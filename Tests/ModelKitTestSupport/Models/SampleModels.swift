@@ -1,0 +1,144 @@
+import Foundation
+import ModelKit
+
+// Small models, each showing one part of the mapping.
+
+public enum Visibility: String, Codable, Sendable {
+    case open, hidden, unknown
+}
+
+/// Codable but not a ModelValue: maps through its Codable implementation.
+public struct Point: Codable, Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+}
+
+@Model(keys: .snakeCase)
+public struct Post: Sendable {
+    @Identifier public var id: Int
+    public var title: String
+    public var body: String?
+    @Key("author.name") public var authorName: String
+    @Key("author.address.city", "city") public var city: String = "unknown"
+    @Key("media.0.url") public var firstMediaURL: URL?
+    @Key(#"meta\.data.count"#) public var metaCount: Int = 0
+    @Transform(.iso8601) public var publishedAt: Date
+    public var tags: [String] = []
+    @Transform(.rawValue(Visibility.self, default: .unknown)) public var visibility: Visibility = .open
+    public var location: Point?
+    @Transient public var cache: String? = nil
+    public let kind = "post"
+
+    public static func validateTitle(_ title: String) throws {
+        if title.isEmpty { throw ModelError.invalid(expected: "a non-empty title") }
+    }
+}
+
+@Model
+public struct Account: Sendable {
+    public var owner: String
+    public var balance: Decimal
+
+    public func validate() throws {
+        if balance < 0 { throw ModelError.invalid(expected: "a balance of at least 0") }
+    }
+}
+
+@Model
+public struct Item: Sendable {
+    public var name: String
+    public var quantity: Int = 1
+
+    public init(name: String, quantity: Int = 1) {
+        self.name = name
+        self.quantity = quantity
+    }
+}
+
+/// Accepts `{"item": {...}}` as well as `{"items": [...]}` by rewriting the payload first.
+@Model
+public struct Order: Sendable {
+    public var items: [Item]
+
+    public static func rewriteJSON(_ json: inout JSONValue) throws {
+        guard case .object(var members) = json, let single = json["item"] else { return }
+        members.removeAll { $0.key == "item" }
+        members.append(JSONMember("items", .array([single])))
+        json = .object(members)
+    }
+}
+
+@Model(keys: .custom { $0.uppercased() })
+public struct Shout: Sendable {
+    public var text: String
+
+    public init(text: String) {
+        self.text = text
+    }
+}
+
+@Model(nulls: .useDefault)
+public struct Settings: Sendable {
+    public var volume: Double = 0.5
+    public var name: String
+    public var nickname: String?
+}
+
+@Model
+public struct Tag: Sendable {
+    public var label: String
+}
+
+@Model
+public struct Event: Sendable {
+    @Transform(.millisecondsSince1970) public var at: Date
+    @Transform(.secondsSince1970) public var until: Date?
+    @Transform(.lenient(Int.self)) public var count: Int = 0
+    @Transform(.lenientString) public var code: String = ""
+    @Transform(.lossyArray(of: Tag.self)) public var tags: [Tag] = []
+    @Transform(.array(of: .iso8601)) public var dates: [Date] = []
+    public var uuid: UUID?
+    public var payload: Data?
+    public var small: Int8 = 0
+    public var unsigned: UInt32 = 0
+    public var ratio: Float = 0
+}
+
+@Model
+public struct Release: Sendable {
+    @Transform(.named("releaseDate", as: Date.self)) public var date: Date
+}
+
+@Model
+public final class Node {
+    public var name: String
+    public var children: [Node] = []
+    public weak var parent: Node?
+    @Transient public var visits = 0
+}
+
+@Model
+public final class Counter {
+    @Identifier public let id: String
+    public var count: Int = 0
+}
+
+@Model
+public struct Gallery: Sendable {
+    @Key("media.1.url") public var secondURL: URL
+}
+
+@Model
+public struct Feed: Sendable {
+    public var posts: [Post]
+}
+
+@Model
+public struct Timeline {
+    public var statuses: [Status]
+}

@@ -1,0 +1,56 @@
+import Foundation
+import ModelKit
+
+// A class hierarchy: a @Model subclass inherits and extends its parent's schema, and the
+// payload's "kind" picks the subclass.
+
+@Model
+public class Shape {
+    public var name: String
+    public var color: String = "black"
+
+    public init(name: String, color: String = "black") {
+        self.name = name
+        self.color = color
+    }
+
+    public static func modelType(for json: JSONValue) throws -> (any Model.Type)? {
+        switch json["kind"] {
+        case .string("circle"): return Circle.self
+        case .string("square"): return Square.self
+        default: return nil
+        }
+    }
+}
+
+@Model
+public class Circle: Shape {
+    public var radius: Double
+
+    public init(name: String, radius: Double) {
+        self.radius = radius
+        super.init(name: name)
+    }
+}
+
+@Model
+public final class Square: Shape {
+    public var side: Double
+    @Transient public var cachedArea: Double? = nil
+
+    public init(name: String, side: Double) {
+        self.side = side
+        super.init(name: name)
+    }
+}
+
+@Model
+public struct Drawing {
+    public var title: String
+    public var shapes: [Shape]
+
+    public init(title: String, shapes: [Shape]) {
+        self.title = title
+        self.shapes = shapes
+    }
+}
