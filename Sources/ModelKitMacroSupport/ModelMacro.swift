@@ -47,3 +47,15 @@ public enum ModelMacro: MemberMacro, ExtensionMacro {
         return [extensionDecl]
     }
 }
+
+/// `@Key`, `@Identifier`, `@Transient`, `@Transform`, `@Archive`: markers that `@Model` reads;
+/// they generate nothing themselves.
+public enum PropertyMarkerMacro: PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        []
+    }
+}

@@ -41,6 +41,6 @@ public enum PropertyMarkerMacro: PeerMacro {
         providingPeersOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        []
+        try ModelKitMacroSupport.PropertyMarkerMacro.expansion(of: node, providingPeersOf: declaration, in: context)
     }
 }
