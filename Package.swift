@@ -39,11 +39,14 @@ let package = Package(
         // JSON bytes: the scanner and writer, and the fast mapping path over them.
         .target(name: "ModelKitJSON", dependencies: ["ModelKitCore"]),
 
+        // Property lists (binary and XML) and keyed archives in Apple's NSKeyedArchiver format.
+        .target(name: "ModelKitArchive", dependencies: ["ModelKitCore"]),
+
         // Typed persistent preferences.
         .target(name: "ModelKitPreferences", dependencies: ["ModelKitCore", "ModelKitJSON"]),
 
         // The public face: macro declarations and the runtime, re-exported.
-        .target(name: "ModelKit", dependencies: ["ModelKitCore", "ModelKitJSON", "ModelKitMacros"]),
+        .target(name: "ModelKit", dependencies: ["ModelKitCore", "ModelKitJSON", "ModelKitArchive", "ModelKitMacros"]),
 
         // `modelkit`: demo, and the tools later issues add.
         .executableTarget(
@@ -68,6 +71,11 @@ let package = Package(
         .testTarget(name: "ModelKitCoreTests", dependencies: ["ModelKit", "ModelKitTestSupport"]),
         .testTarget(
             name: "ModelKitJSONTests",
+            dependencies: ["ModelKit", "ModelKitTestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "ModelKitArchiveTests",
             dependencies: ["ModelKit", "ModelKitTestSupport"],
             resources: [.copy("Fixtures")]
         ),

@@ -46,3 +46,4 @@ public macro Transform<T: ModelTransformer>(_ transformer: T) =
 public macro Archive(_ behavior: ModelProperty.ArchiveBehavior) =
     #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
 @_exported import ModelKitJSON
+@_exported import ModelKitArchive

@@ -1,0 +1,305 @@
+/// The lexical layer of the XML property list reader: markup, tags, character data, entities.
+///
+/// The scanner works on validated UTF-8 bytes and never reads past the end: every access checks
+/// `position < end`. It knows the XML that property lists use: the XML declaration and other
+/// processing instructions, comments, a `DOCTYPE` (skipped, internal subset included), start
+/// tags with ignored attributes, end tags, empty-element tags, the five predefined entities,
+/// numeric character references, and CDATA sections. Errors carry byte offsets; the reader turns
+/// them into lines and columns.
+struct XMLScanner {
+    let text: UnsafeRawBufferPointer
+    var position = 0
+
+    /// A start, end or empty-element tag.
+    struct Tag {
+        /// The element name, e.g. `dict`.
+        let name: String
+        /// Where the tag's `<` is.
+        let offset: Int
+        /// `</name>`.
+        let isClosing: Bool
+        /// `<name/>`.
+        let isSelfClosing: Bool
+    }
+
+    /// A scanner error before it is given a line and column.
+    struct Failure: Error {
+        let kind: PropertyListError.Kind
+        let offset: Int
+
+        init(_ kind: PropertyListError.Kind, at offset: Int) {
+            self.kind = kind
+            self.offset = offset
+        }
+    }
+
+    init(text: UnsafeRawBufferPointer) {
+        self.text = text
+    }
+
+    var isAtEnd: Bool { position >= text.count }
+
+    /// Whether the bytes at the current position spell `literal`.
+    func hasPrefix(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard position + count <= text.count else { return false }
+        let bytes = literal.utf8Start
+        for index in 0..<count where text[position + index] != bytes[index] {
+            return false
+        }
+        return true
+    }
+
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: ":"),
+             UInt8(ascii: "-"), UInt8(ascii: "."):
+            return true
+        default:
+            return byte >= 0x80
+        }
+    }
+
+    mutating func skipWhitespace() {
+        while position < text.count, Self.isWhitespace(text[position]) { position += 1 }
+    }
+
+    /// Skips past the next occurrence of `terminator`, or fails at the end of the document.
+    mutating func skip(past terminator: StaticString, expected: String) throws(Failure) {
+        let start = position
+        while position < text.count {
+            if hasPrefix(terminator) {
+                position += terminator.utf8CodeUnitCount
+                return
+            }
+            position += 1
+        }
+        throw Failure(.unexpectedEnd(expected: expected), at: start)
+    }
+
+    /// Skips whitespace, comments and processing instructions; stops at anything else.
+    mutating func skipMisc() throws(Failure) {
+        while true {
+            skipWhitespace()
+            if hasPrefix("<!--") {
+                position += 4
+                try skip(past: "-->", expected: "-->")
+            } else if hasPrefix("<?") {
+                position += 2
+                try skip(past: "?>", expected: "?>")
+            } else {
+                return
+            }
+        }
+    }
+
+    /// Skips a `<!DOCTYPE …>` declaration at the current position, internal subset included.
+    mutating func skipDoctype() throws(Failure) {
+        let start = position
+        position += 9  // "<!DOCTYPE"
+        var bracketDepth = 0
+        while position < text.count {
+            let byte = text[position]
+            position += 1
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                while position < text.count, text[position] != byte { position += 1 }
+                guard position < text.count else { break }
+                position += 1
+            case UInt8(ascii: "["):
+                bracketDepth += 1
+            case UInt8(ascii: "]"):
+                bracketDepth = max(0, bracketDepth - 1)
+            case UInt8(ascii: ">") where bracketDepth == 0:
+                return
+            default:
+                break
+            }
+        }
+        throw Failure(.unexpectedEnd(expected: ">"), at: start)
+    }
+
+    /// Reads a tag at the current position, which holds `<` followed by a name or `/`.
+    mutating func readTag() throws(Failure) -> Tag {
+        let start = position
+        position += 1
+        var isClosing = false
+        if position < text.count, text[position] == UInt8(ascii: "/") {
+            isClosing = true
+            position += 1
+        }
+        let nameStart = position
+        while position < text.count, Self.isNameByte(text[position]) { position += 1 }
+        guard position > nameStart else {
+            if position >= text.count { throw Failure(.unexpectedEnd(expected: ">"), at: start) }
+            throw Failure(.malformedMarkup("'<' is not followed by a tag name"), at: start)
+        }
+        let name = String(decoding: UnsafeRawBufferPointer(rebasing: text[nameStart..<position]), as: UTF8.self)
+        var isSelfClosing = false
+        while true {
+            skipWhitespace()
+            guard position < text.count else {
+                throw Failure(.unexpectedEnd(expected: ">"), at: start)
+            }
+            let byte = text[position]
+            if byte == UInt8(ascii: ">") {
+                position += 1
+                break
+            }
+            if byte == UInt8(ascii: "/"), !isClosing, position + 1 < text.count,
+               text[position + 1] == UInt8(ascii: ">")
+            {
+                isSelfClosing = true
+                position += 2
+                break
+            }
+            guard !isClosing, Self.isNameByte(byte) else {
+                let slash = isClosing ? "/" : ""
+                throw Failure(.malformedMarkup("malformed tag '<\(slash)\(Self.clip(name))'"), at: start)
+            }
+            try skipAttribute(tagStart: start, name: name)
+        }
+        return Tag(name: name, offset: start, isClosing: isClosing, isSelfClosing: isSelfClosing)
+    }
+
+    /// Skips `name = "value"` (or single quotes) inside a start tag.
+    private mutating func skipAttribute(tagStart: Int, name: String) throws(Failure) {
+        while position < text.count, Self.isNameByte(text[position]) { position += 1 }
+        skipWhitespace()
+        guard position < text.count, text[position] == UInt8(ascii: "=") else {
+            throw Failure(.malformedMarkup("malformed attribute in tag '<\(Self.clip(name))>'"), at: position)
+        }
+        position += 1
+        skipWhitespace()
+        guard position < text.count,
+              text[position] == UInt8(ascii: "\"") || text[position] == UInt8(ascii: "'")
+        else {
+            throw Failure(.malformedMarkup("malformed attribute in tag '<\(Self.clip(name))>'"), at: position)
+        }
+        let quote = text[position]
+        position += 1
+        while position < text.count, text[position] != quote { position += 1 }
+        guard position < text.count else {
+            throw Failure(.unexpectedEnd(expected: String(UnicodeScalar(quote))), at: tagStart)
+        }
+        position += 1
+    }
+
+    /// Reads the character data of element `name` up to and including its end tag, decoding
+    /// entities and CDATA sections and skipping comments. Returns the decoded UTF-8 bytes.
+    mutating func readContent(of name: String, openedAt tagOffset: Int) throws(Failure) -> [UInt8] {
+        var decoded: [UInt8] = []
+        var runStart = position
+        while true {
+            guard position < text.count else {
+                throw Failure(.unexpectedEnd(expected: "</\(name)>"), at: tagOffset)
+            }
+            let byte = text[position]
+            if byte == UInt8(ascii: "&") {
+                decoded.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[runStart..<position]))
+                try appendEntity(to: &decoded)
+                runStart = position
+            } else if byte == UInt8(ascii: "<") {
+                decoded.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[runStart..<position]))
+                if hasPrefix("<![CDATA[") {
+                    position += 9
+                    let dataStart = position
+                    try skip(past: "]]>", expected: "]]>")
+                    decoded.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[dataStart..<(position - 3)]))
+                } else if hasPrefix("<!--") {
+                    position += 4
+                    try skip(past: "-->", expected: "-->")
+                } else {
+                    let tag = try readTag()
+                    guard tag.isClosing else {
+                        let context = "inside '<\(name)>'"
+                        throw Failure(.unexpectedElement(Self.clip(tag.name), context: context), at: tag.offset)
+                    }
+                    guard tag.name == name else {
+                        throw Failure(.mismatchedTag(expected: name, found: Self.clip(tag.name)), at: tag.offset)
+                    }
+                    return decoded
+                }
+                runStart = position
+            } else {
+                position += 1
+            }
+        }
+    }
+
+    /// Decodes the entity reference at the current position (`&…;`).
+    private mutating func appendEntity(to output: inout [UInt8]) throws(Failure) {
+        let start = position
+        var end = position + 1
+        // An entity is `&`, a name or `#` digits, and `;`.
+        while end < text.count, end - start <= 12,
+              Self.isNameByte(text[end]) || text[end] == UInt8(ascii: "#")
+        {
+            end += 1
+        }
+        guard end < text.count, text[end] == UInt8(ascii: ";") else {
+            let snippet = String(decoding: UnsafeRawBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
+            throw Failure(.invalidEntity(snippet), at: start)
+        }
+        let body = UnsafeRawBufferPointer(rebasing: text[(start + 1)..<end])
+        position = end + 1
+        let entity = String(decoding: UnsafeRawBufferPointer(rebasing: text[start...end]), as: UTF8.self)
+        let invalid = Failure(.invalidEntity(entity), at: start)
+        switch String(decoding: body, as: UTF8.self) {
+        case "lt": output.append(UInt8(ascii: "<"))
+        case "gt": output.append(UInt8(ascii: ">"))
+        case "amp": output.append(UInt8(ascii: "&"))
+        case "quot": output.append(UInt8(ascii: "\""))
+        case "apos": output.append(UInt8(ascii: "'"))
+        default:
+            guard body.count >= 2, body[0] == UInt8(ascii: "#") else { throw invalid }
+            var scalar: UInt64 = 0
+            let hex = body[1] == UInt8(ascii: "x")
+            let digits = body[(hex ? 2 : 1)...]
+            guard !digits.isEmpty, digits.count <= 8 else { throw invalid }
+            for byte in digits {
+                guard let digit = Self.digitValue(byte, hex: hex) else { throw invalid }
+                scalar = scalar * (hex ? 16 : 10) + digit
+            }
+            guard scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else { throw invalid }
+            let codePoint = UInt32(scalar)
+            var encoded: [UInt8] = [0, 0, 0, 0]
+            let count = encoded.withUnsafeMutableBufferPointer { UTF8Encoding.encode(codePoint, into: $0, at: 0) }
+            output.append(contentsOf: encoded[..<count])
+        }
+    }
+
+    private static func digitValue(_ byte: UInt8, hex: Bool) -> UInt64? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt64(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: return UInt64(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: return UInt64(byte - UInt8(ascii: "A") + 10)
+        default: return nil
+        }
+    }
+
+    /// Up to 20 characters of text starting at `offset`, stopping at a line break or `<`, for
+    /// error messages.
+    func snippet(at offset: Int) -> String {
+        var end = offset
+        var characters = 0
+        while end < text.count, characters < 20 {
+            let byte = text[end]
+            if byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "<") { break }
+            if byte & 0xC0 != 0x80 { characters += 1 }
+            end += 1
+        }
+        while end < text.count, text[end] & 0xC0 == 0x80 { end += 1 }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: text[offset..<end]), as: UTF8.self)
+    }
+
+    /// Shortens long names for error messages.
+    static func clip(_ name: String) -> String {
+        name.count <= 40 ? name : String(name.prefix(40)) + "…"
+    }
+}
