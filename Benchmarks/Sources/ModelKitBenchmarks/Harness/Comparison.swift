@@ -1,0 +1,77 @@
+import Foundation
+
+/// One side-by-side measurement: ModelKit and a baseline doing the same work on the same input.
+struct Comparison {
+    /// The benchmark's name, e.g. `json.decode.twitter`.
+    let name: String
+    /// The baseline's name, e.g. `JSONDecoder`.
+    let baselineName: String
+    /// What one run processes, to turn time into a rate.
+    let unit: RateUnit
+    /// One run of ModelKit's side.
+    let modelKit: () throws -> Void
+    /// One run of the baseline's side.
+    let baseline: () throws -> Void
+    /// Extra facts printed after the line (output sizes, counts), computed once.
+    var notes: () throws -> String? = { nil }
+}
+
+/// How a run's work is counted.
+enum RateUnit {
+    /// Bytes per run, reported in MB/s (10^6 bytes).
+    case bytes(Int)
+    /// Operations per run, reported as nanoseconds per operation.
+    case operations(Int, label: String)
+}
+
+/// Times closures: several rounds, each long enough to measure, and the median.
+struct Stopwatch {
+    var rounds = 7
+    var minimumRoundSeconds = 0.2
+
+    /// Seconds per run: the median over rounds.
+    func secondsPerRun(_ body: () throws -> Void) throws -> Double {
+        try body()  // warm up: caches, lazy schemas, page faults
+        var samples: [Double] = []
+        for _ in 0..<rounds {
+            var runs = 0
+            let start = DispatchTime.now().uptimeNanoseconds
+            var elapsed: UInt64 = 0
+            repeat {
+                try body()
+                runs += 1
+                elapsed = DispatchTime.now().uptimeNanoseconds - start
+            } while Double(elapsed) / 1e9 < minimumRoundSeconds
+            samples.append(Double(elapsed) / 1e9 / Double(runs))
+        }
+        samples.sort()
+        return samples[samples.count / 2]
+    }
+}
+
+extension Comparison {
+    /// Runs both sides, alternating, and prints the comparison line.
+    func run(with stopwatch: Stopwatch) throws {
+        let ours = try stopwatch.secondsPerRun(modelKit)
+        let theirs = try stopwatch.secondsPerRun(baseline)
+        let ratio = theirs / ours
+        switch unit {
+        case .bytes(let bytes):
+            let mine = Double(bytes) / ours / 1e6
+            let base = Double(bytes) / theirs / 1e6
+            print(
+                "\(name): modelkit \(format(mine)) MB/s, \(baselineName) \(format(base)) MB/s, ratio \(format(ratio))x")
+        case .operations(let count, let label):
+            let mine = ours / Double(count) * 1e9
+            let base = theirs / Double(count) * 1e9
+            print(
+                "\(name): modelkit \(format(mine)) ns/\(label), \(baselineName) \(format(base)) ns/\(label), ratio \(format(ratio))x"
+            )
+        }
+        if let notes = try notes() { print("  \(notes)") }
+    }
+}
+
+func format(_ value: Double) -> String {
+    String(format: value >= 100 ? "%.0f" : value >= 10 ? "%.1f" : "%.2f", value)
+}
