@@ -15,7 +15,139 @@ import Testing
                 @Transient var cache: String? = nil
             }
             """,
-            expandedSource: "")
+            expandedSource: #"""
+                struct Tag {
+                    var id: Int
+                    var label: String
+                    var createdAt: Date?
+                    var count: Int = 0
+                    var cache: String? = nil
+                }
+
+                extension Tag: ModelKitCore.Model, Hashable, CustomStringConvertible {
+                    static let modelSchema: ModelKitCore.ModelSchema = ModelKitCore.ModelSchema(
+                        name: "Tag",
+                        type: Tag.self,
+                        keyStrategy: .snakeCase,
+                        properties: [
+                            ModelKitCore.ModelProperty("id", keyPath: \Tag.id, typeName: "Int", declaredIn: "Tag", flags: [.identifier]),
+                            ModelKitCore.ModelProperty("label", keyPath: \Tag.label, typeName: "String", declaredIn: "Tag", remote: [["meta", "label"], ["label"]], flags: []),
+                            ModelKitCore.ModelProperty("createdAt", keyPath: \Tag.createdAt, typeName: "Date?", declaredIn: "Tag", flags: [.optional], transformer: Tag.__modelKitTransformer_createdAt, transformerDescription: ".iso8601"),
+                            ModelKitCore.ModelProperty("count", keyPath: \Tag.count, typeName: "Int", declaredIn: "Tag", flags: [.hasDefault], defaultExpression: "0"),
+                            ModelKitCore.ModelProperty("cache", keyPath: \Tag.cache, typeName: "String?", declaredIn: "Tag", flags: [.optional, .transient, .hasDefault], defaultExpression: "nil")
+                        ]
+                    )
+
+                    struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
+                        var id: Optional<Int> = nil
+                        var label: Optional<String> = nil
+                        var createdAt: Optional<Date?> = nil
+                        var count: Optional<Int> = nil
+                        init() {
+                        }
+                        mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                            switch index {
+                            case 0:
+                                id = try reader.decodeValue((Int).self)
+                            case 1:
+                                label = try reader.decodeValue((String).self)
+                            case 2:
+                                createdAt = try reader.decodeValue((Date?).self, transformer: Tag.__modelKitTransformer_createdAt)
+                            case 3:
+                                count = try reader.decodeValue((Int).self)
+                            default:
+                                break
+                            }
+                        }
+                    }
+
+                    init(modelFields fields: __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
+                        guard let id = fields.id, let label = fields.label else {
+                            var missing: [Int] = []
+                            if fields.id == nil {
+                                missing.append(0)
+                            }
+                            if fields.label == nil {
+                                missing.append(1)
+                            }
+                            throw ModelKitCore.ModelError.missingValues(missing, in: Tag.modelSchema, mapping: mapping)
+                        }
+                        self.id = id
+                        self.label = label
+                        self.createdAt = fields.createdAt ?? nil
+                        self.count = fields.count ?? (0)
+                    }
+
+                    init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
+                        var fields = __ModelKitFields()
+                        try reader.decodeFields(of: Tag.modelSchema, into: &fields)
+                        try self.init(modelFields: fields, mapping: reader.mapping)
+                    }
+
+                    func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
+                        switch index {
+                        case 0:
+                            try writer.encodeValue(self.id)
+                        case 1:
+                            try writer.encodeValue(self.label)
+                        case 2:
+                            try writer.encodeValue(self.createdAt, transformer: Tag.__modelKitTransformer_createdAt)
+                        case 3:
+                            try writer.encodeValue(self.count)
+                        default:
+                            break
+                        }
+                    }
+
+                    mutating func decodeModelField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                        switch index {
+                        case 0:
+                            self.id = try reader.decodeValue((Int).self)
+                        case 1:
+                            self.label = try reader.decodeValue((String).self)
+                        case 2:
+                            self.createdAt = try reader.decodeValue((Date?).self, transformer: Tag.__modelKitTransformer_createdAt)
+                        case 3:
+                            self.count = try reader.decodeValue((Int).self)
+                        case 4:
+                            self.cache = try reader.decodeValue((String?).self)
+                        default:
+                            throw ModelKitCore.ModelError.readOnly(index, in: Tag.modelSchema)
+                        }
+                    }
+
+                    static let __modelKitTransformer_createdAt = ModelKitCore.modelTransformer(for: (Date?).self, .iso8601)
+
+                    static func == (lhs: Tag, rhs: Tag) -> Bool {
+                        ModelKitCore.modelValuesEqual(lhs.id, rhs.id)
+                        && ModelKitCore.modelValuesEqual(lhs.label, rhs.label)
+                        && ModelKitCore.modelValuesEqual(lhs.createdAt, rhs.createdAt)
+                        && ModelKitCore.modelValuesEqual(lhs.count, rhs.count)
+                    }
+
+                    func hash(into hasher: inout Hasher) {
+                        ModelKitCore.modelHashValue(self.id, into: &hasher)
+                        ModelKitCore.modelHashValue(self.label, into: &hasher)
+                        ModelKitCore.modelHashValue(self.createdAt, into: &hasher)
+                        ModelKitCore.modelHashValue(self.count, into: &hasher)
+                    }
+
+                    init(from decoder: any Decoder) throws {
+                        var reader = ModelKitCore.CodableReader(decoder: decoder)
+                        try self.init(modelReader: &reader)
+                        try reader.validateModel(self)
+                    }
+
+                    func encode(to encoder: any Encoder) throws {
+                        var writer = ModelKitCore.CodableWriter(encoder: encoder)
+                        try writer.encodeModel(self)
+                    }
+
+                    var description: String {
+                        modelDescription
+                    }
+                }
+                """#)
     }
 
     @Test func aClassGetsRequiredInitializersInItsBody() {
@@ -27,6 +159,118 @@ import Testing
                 weak var parent: Shape?
             }
             """,
-            expandedSource: "")
+            expandedSource: #"""
+                class Shape {
+                    var name: String
+                    weak var parent: Shape?
+
+                    class var modelSchema: ModelKitCore.ModelSchema {
+                        __modelKitSchema_Shape
+                    }
+                    private static let __modelKitSchema_Shape: ModelKitCore.ModelSchema = ModelKitCore.ModelSchema(
+                    name: "Shape",
+                    type: Shape.self,
+                    properties: [
+                    ModelKitCore.ModelProperty("name", keyPath: \Shape.name, typeName: "String", declaredIn: "Shape", flags: []),
+                    ModelKitCore.ModelProperty("parent", keyPath: \Shape.parent, typeName: "Shape?", declaredIn: "Shape", flags: [.optional, .weak])
+                    ]
+                    )
+
+                    struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
+                        var name: Optional<String> = nil
+                        var parent: Optional<Shape?> = nil
+                        init() {
+                        }
+                        mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                            switch index {
+                            case 0:
+                                name = try reader.decodeValue((String).self)
+                            case 1:
+                                parent = try reader.decodeValue((Shape?).self)
+                            default:
+                                break
+                            }
+                        }
+                    }
+
+                    init(modelFields fields: __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
+                        guard let name = fields.name else {
+                            var missing: [Int] = []
+                            if fields.name == nil {
+                                missing.append(0)
+                            }
+                            throw ModelKitCore.ModelError.missingValues(missing, in: Shape.modelSchema, mapping: mapping)
+                        }
+                        self.name = name
+                        self.parent = fields.parent ?? nil
+                    }
+
+                    required convenience init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
+                        var fields = __ModelKitFields()
+                        try reader.decodeFields(of: Shape.modelSchema, into: &fields)
+                        try self.init(modelFields: fields, mapping: reader.mapping)
+                    }
+
+                    func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
+                        switch index {
+                        case 0:
+                            try writer.encodeValue(self.name)
+                        case 1:
+                            try writer.encodeValue(self.parent)
+                        default:
+                            break
+                        }
+                    }
+
+                    func decodeModelField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                        switch index {
+                        case 0:
+                            self.name = try reader.decodeValue((String).self)
+                        case 1:
+                            self.parent = try reader.decodeValue((Shape?).self)
+                        default:
+                            throw ModelKitCore.ModelError.readOnly(index, in: Shape.modelSchema)
+                        }
+                    }
+
+                    func isModelEqual(to other: AnyObject) -> Bool {
+                        guard let other = other as? Shape else {
+                            return false
+                        }
+                        return ModelKitCore.modelValuesEqual(self.name, other.name)
+                        && ModelKitCore.modelReferencesIdentical(self.parent, other.parent)
+                    }
+
+                    func hash(into hasher: inout Hasher) {
+                        ModelKitCore.modelHashValue(self.name, into: &hasher)
+                    }
+
+                    required convenience init(from decoder: any Decoder) throws {
+                        var reader = ModelKitCore.CodableReader(decoder: decoder)
+                        try self.init(modelReader: &reader)
+                        try reader.validateModel(self)
+                    }
+
+                    func encode(to encoder: any Encoder) throws {
+                        var writer = ModelKitCore.CodableWriter(encoder: encoder)
+                        try writer.encodeModel(self)
+                    }
+
+                    init(name: String, parent: Shape? = nil) {
+                        self.name = name
+                        self.parent = parent
+                    }
+                }
+
+                extension Shape: ModelKitCore.Model, Hashable, CustomStringConvertible {
+                    static func == (lhs: Shape, rhs: Shape) -> Bool {
+                        lhs === rhs || (type(of: lhs) == type(of: rhs) && lhs.isModelEqual(to: rhs))
+                    }
+
+                    var description: String {
+                        modelDescription
+                    }
+                }
+                """#)
     }
 }

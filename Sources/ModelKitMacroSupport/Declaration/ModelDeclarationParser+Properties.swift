@@ -181,9 +181,11 @@ extension ModelDeclarationParser {
         let remaining = variable.attributes.filter { element in
             element.as(AttributeSyntax.self).map { $0.id != attribute.id } ?? true
         }
+        // The declaration's leading trivia (newline, indentation) stays in front of what is left.
+        let updated = variable.with(\.attributes, remaining).with(\.leadingTrivia, variable.leadingTrivia)
         return FixIt(
             message: ModelFixIt.removeAttribute(kind.rawValue),
-            changes: [.replace(oldNode: Syntax(variable.attributes), newNode: Syntax(remaining))])
+            changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(updated))])
     }
 
     private func makingOptional(_ type: TypeSyntax, _ name: String) -> FixIt {
@@ -195,11 +197,11 @@ extension ModelDeclarationParser {
 
     private func markingTransient(_ variable: VariableDeclSyntax, _ name: String) -> FixIt {
         let attribute = AttributeSyntax(
-            atSign: .atSignToken(), attributeName: IdentifierTypeSyntax(name: .identifier("Transient")),
-            trailingTrivia: .space)
-        var attributes = variable.attributes
-        attributes.append(.attribute(attribute))
-        let updated = variable.with(\.attributes, attributes)
+            atSign: .atSignToken(leadingTrivia: variable.leadingTrivia),
+            attributeName: IdentifierTypeSyntax(name: .identifier("Transient")), trailingTrivia: .space)
+        var attributes = AttributeListSyntax([.attribute(attribute)])
+        attributes.append(contentsOf: variable.attributes)
+        let updated = variable.with(\.leadingTrivia, []).with(\.attributes, attributes)
         return FixIt(
             message: ModelFixIt.markTransient(name),
             changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(updated))])
