@@ -25,6 +25,8 @@ struct ModelDeclaration {
     var version: String?
     /// `@Model(nulls: .useDefault)`.
     var nullsUseDefaults = false
+    /// The global actor the type is isolated to (`@MainActor`): its conformances are isolated too.
+    var globalActor: String?
     var properties: [StoredProperty] = []
     /// `.rewritesJSON`, `.choosesType`, `.validates`.
     var hooks: [String] = []
@@ -92,6 +94,7 @@ struct ModelDeclarationParser {
             return nil
         }
         model.missingConformances = missing
+        model.globalActor = Self.globalActor(declaration.attributes)
         readArguments(attribute, into: &model)
         model.mentionsEquatable =
             declaration.inheritanceClause?.inheritedTypes.contains {
@@ -99,6 +102,16 @@ struct ModelDeclarationParser {
             } ?? false
         readMembers(declaration.memberBlock, into: &model)
         return model
+    }
+
+    /// `@MainActor` or another global actor attribute (a name ending in `Actor`), if any.
+    private static func globalActor(_ attributes: AttributeListSyntax) -> String? {
+        for element in attributes {
+            guard let attribute = element.as(AttributeSyntax.self), attribute.arguments == nil else { continue }
+            let name = attribute.attributeName.trimmedDescription
+            if name.hasSuffix("Actor") { return "@" + name }
+        }
+        return nil
     }
 
     private static func access(_ modifiers: [String]) -> String {

@@ -49,7 +49,7 @@ extension ModelExpansion {
                 """
         }
         return """
-            \(access)struct __ModelKitFields: \(core)ModelFieldDecoder {
+            \(access)struct __ModelKitFields: \(isolated("\(core)ModelFieldDecoder")) {
             \(slots.joined(separator: "\n"))
             \(access)init() {}
             \(access)mutating func decodeField<R: \(core)ModelReader>(_ index: Int, from reader: inout R) throws {

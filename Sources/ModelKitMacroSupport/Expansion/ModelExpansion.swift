@@ -63,14 +63,19 @@ struct ModelExpansion {
         return members
     }
 
-    /// The protocols the extension adds.
+    /// The protocols the extension adds; isolated conformances for a global-actor type.
     func conformances() -> [String] {
         var list: [String] = []
-        if model.missingConformances.contains("Model") { list.append("\(core)Model") }
+        if model.missingConformances.contains("Model") { list.append(isolated("\(core)Model")) }
         for name in ["Hashable", "CustomStringConvertible"] where model.missingConformances.contains(name) {
-            list.append(name)
+            list.append(isolated(name))
         }
         return list
+    }
+
+    /// `@MainActor P` for a type isolated to the main actor, else `P`.
+    func isolated(_ conformance: String) -> String {
+        model.globalActor.map { "\($0) \(conformance)" } ?? conformance
     }
 
     // MARK: Schema
