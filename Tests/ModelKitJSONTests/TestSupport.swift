@@ -1,6 +1,7 @@
 import Foundation
 import ModelKitCore
 import ModelKitJSON
+import ModelKitTestSupport
 import Testing
 
 /// The fixtures copied into this test target (`Fixtures/`, loaded through `Bundle.module`).
@@ -17,9 +18,10 @@ enum Fixtures {
         return url
     }
 
-    /// The bytes of `path` inside `Fixtures/`.
+    /// The bytes of `path` inside `Fixtures/` (twitter.json comes from ModelKitTestSupport).
     static func bytes(_ path: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: directory().appendingPathComponent(path)))
+        if path == "twitter.json" { return [UInt8](try fixtureData(path)) }
+        return [UInt8](try Data(contentsOf: directory().appendingPathComponent(path)))
     }
 
     /// The names of the JSONTestSuite files (`*.json`), sorted; empty when the folder is missing

@@ -1,3 +1,8 @@
+/// An error a format reports for input that is not well-formed (JSON syntax, a broken property
+/// list); mapping names the model and property where it happened and reports it as
+/// ``ModelError/Code/malformedInput``.
+public protocol MalformedInputError: Error {}
+
 /// The one error ModelKit's mapping throws: what went wrong, where, and with which value.
 ///
 /// Every error names the model and property, the full path in the payload (with array
@@ -93,7 +98,7 @@ public struct ModelError: Error, CustomStringConvertible, Sendable {
             text += " '\(modelName)\(propertyName.map { ".\($0)" } ?? "")'"
         } else if let propertyName {
             text += " '\(propertyName)'"
-        } else if path.isEmpty {
+        } else {
             text += " value"
         }
         if !path.isEmpty {

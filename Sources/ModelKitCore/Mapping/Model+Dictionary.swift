@@ -34,6 +34,19 @@ extension Model {
         return dictionary
     }
 
+    /// Whether the property at `index` holds a value (is not an empty optional).
+    public func hasValue(forField index: Int) -> Bool {
+        let schema = dynamicModelSchema
+        guard schema.properties.indices.contains(index) else { return false }
+        return propertyValue(schema.properties[index]) != nil
+    }
+
+    /// Whether any field whose key path goes through `edge` holds a value.
+    public func hasValues(below edge: ModelKeyEdge) -> Bool {
+        edge.leaves.contains { hasValue(forField: $0.field) }
+            || (edge.node?.edges.contains { hasValues(below: $0) } ?? false)
+    }
+
     /// The value of a property through its key path, nil for an empty optional.
     func propertyValue(_ property: ModelProperty) -> Any? {
         guard let value = self[keyPath: property.keyPath] else { return nil }

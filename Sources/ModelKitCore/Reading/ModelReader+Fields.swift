@@ -32,6 +32,9 @@ extension ModelReader {
             try fields.decodeField(field, from: &self)
         } catch let error as ModelError {
             throw error.naming(model: schema.modelName, property: schema.propertyName(at: field))
+        } catch let error as MalformedInputError {
+            throw ModelError(
+                .malformedInput, model: schema.modelName, property: schema.propertyName(at: field), underlying: error)
         } catch {
             throw ModelError(
                 .invalidValue, model: schema.modelName, property: schema.propertyName(at: field), underlying: error)
@@ -153,7 +156,7 @@ extension ModelReader {
 
 /// The error for an array index in a key path past the end of the array.
 @usableFromInline
-func outOfRange(_ index: Int, count: Int, _ edge: ModelKeyEdge, _ schema: ModelSchema) -> ModelError {
+package func outOfRange(_ index: Int, count: Int, _ edge: ModelKeyEdge, _ schema: ModelSchema) -> ModelError {
     var field: Int?
     var pending = [edge]
     while field == nil, let next = pending.popLast() {

@@ -26,6 +26,9 @@ public protocol ModelReader {
     mutating func decodeBool() throws -> Bool
     /// Reads a string.
     mutating func decodeString() throws -> String
+    /// Reads a string and hands its UTF-8 bytes to `body`, without making a `String` where the
+    /// format allows (date parsers read the bytes directly).
+    mutating func decodeStringBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T
     /// Reads an integer that fits in `Int64`.
     mutating func decodeInt64() throws -> Int64
     /// Reads a non-negative integer that fits in `UInt64`.
@@ -67,6 +70,12 @@ public protocol ModelReader {
 }
 
 extension ModelReader {
+    @inlinable
+    public mutating func decodeStringBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+        var string = try decodeString()
+        return try string.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+    }
+
     @inlinable
     public mutating func decodeModel<M: Model>(_ type: M.Type) throws -> M {
         let schema = M.modelSchema

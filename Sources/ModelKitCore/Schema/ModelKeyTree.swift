@@ -14,11 +14,18 @@ public final class ModelKeyNode: Sendable {
     public let hasIndexEdges: Bool
     /// Whether two edges decode the same field from different paths (fallback keys).
     public let hasFallbacks: Bool
+    /// For each array index an edge names, the edge's position in ``edges``.
+    public let edgeByIndex: [Int: Int]
 
     package init(edges: [ModelKeyEdge]) {
         self.edges = edges
         self.matcher = KeyMatcher(keys: edges.map(\.key))
         self.hasIndexEdges = edges.contains { $0.index != nil }
+        var edgeByIndex: [Int: Int] = [:]
+        for (position, edge) in edges.enumerated() {
+            if let index = edge.index, edgeByIndex[index] == nil { edgeByIndex[index] = position }
+        }
+        self.edgeByIndex = edgeByIndex
         self.hasFallbacks = edges.contains { edge in
             edge.leaves.contains { $0.priority > 0 } || (edge.node?.hasFallbacks ?? false)
         }
@@ -51,6 +58,19 @@ public struct ModelKeyEdge: Sendable {
     public let node: ModelKeyNode?
     /// Whether a field that must have a value (no default, no fallback) ends at or below this key.
     public let leadsToRequiredField: Bool
+    /// The key as a quoted JSON string, `"key"`, when it needs no escaping (nil otherwise), so
+    /// JSON writers copy it instead of escaping it on every write.
+    public let quotedKey: [UInt8]?
+
+    init(key: String, index: Int?, leaves: [ModelKeyLeaf], node: ModelKeyNode?, leadsToRequiredField: Bool) {
+        self.key = key
+        self.index = index
+        self.leaves = leaves
+        self.node = node
+        self.leadsToRequiredField = leadsToRequiredField
+        let plain = key.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        self.quotedKey = plain ? [UInt8(ascii: "\"")] + Array(key.utf8) + [UInt8(ascii: "\"")] : nil
+    }
 }
 
 /// A field reached at the end of a key path.

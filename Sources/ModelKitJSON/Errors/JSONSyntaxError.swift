@@ -1,3 +1,5 @@
+import ModelKitCore
+
 /// A JSON document that breaks RFC 8259 or one of its ``JSONLimits``, with where it went wrong.
 ///
 /// The location is worked out from the input only when the error is made, so scanning never
@@ -218,3 +220,5 @@ struct JSONTextLocation: Sendable {
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }
+
+extension JSONSyntaxError: MalformedInputError {}

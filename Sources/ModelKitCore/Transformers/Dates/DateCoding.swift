@@ -1,6 +1,7 @@
 import Foundation
 
 /// The native text form of dates in JSON: ISO 8601 in UTC, with or without fractional seconds.
+@usableFromInline
 package enum DateCoding {
     /// Parses `2024-03-01T12:34:56Z`, `2024-03-01T12:34:56.789+01:00` and the like.
     package static func parseISO8601(_ text: String) -> Date? {
@@ -8,7 +9,7 @@ package enum DateCoding {
     }
 
     /// Parses ISO 8601 text from UTF-8 bytes.
-    @inlinable
+    @usableFromInline
     package static func parseISO8601(_ bytes: UnsafeRawBufferPointer) -> Date? {
         ISO8601DateFormat.internetDateTime.date(from: bytes)
     }

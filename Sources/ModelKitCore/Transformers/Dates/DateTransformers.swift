@@ -25,6 +25,11 @@ public struct DateFormatTransformer: ModelTransformer {
     public func reverseTransformedValue(_ date: Date) throws -> String {
         pattern.string(from: date)
     }
+
+    /// Parses the string's bytes where it lies, without making a `String` first.
+    public func read<R: ModelReader>(from reader: inout R) throws -> Date {
+        try readDate(from: &reader, expectation: expectation) { pattern.date(from: $0) }
+    }
 }
 
 /// Dates as ISO 8601 text: `2024-03-01T12:34:56Z`, fractional seconds accepted on input.
@@ -47,6 +52,27 @@ public struct ISO8601Transformer: ModelTransformer {
     public func reverseTransformedValue(_ date: Date) throws -> String {
         DateCoding.formatISO8601(date, fractionalSeconds: writesFractionalSeconds)
     }
+
+    /// Parses the string's bytes where it lies, without making a `String` first.
+    public func read<R: ModelReader>(from reader: inout R) throws -> Date {
+        try readDate(from: &reader, expectation: expectation) { DateCoding.parseISO8601($0) }
+    }
+}
+
+/// Reads a date from a string's UTF-8 bytes; the string itself is only made for the error.
+func readDate<R: ModelReader>(
+    from reader: inout R, expectation: String, _ parse: (UnsafeRawBufferPointer) -> Date?
+) throws -> Date {
+    var rejected: String?
+    let date = try reader.decodeStringBytes { bytes -> Date? in
+        if let date = parse(bytes) { return date }
+        rejected = String(decoding: bytes, as: UTF8.self)
+        return nil
+    }
+    guard let date else {
+        throw ModelError.invalid(expected: expectation, found: ModelError.quoted(rejected ?? ""))
+    }
+    return date
 }
 
 /// Dates as a number of seconds or milliseconds since 1970 (integers or fractions on input).

@@ -1,0 +1,200 @@
+import Foundation
+import ModelKitCore
+
+/// Reads models straight from JSON bytes: no `JSONSerialization`, no `[String: Any]`, no
+/// Foundation decoder in between.
+///
+/// Generated model code drives it through ``ModelReader``; each property's key is matched
+/// against the schema's key tree as the scanner meets it, and its value is read with the
+/// property's own type. Mapping semantics and error messages are the same as the JSON-object path.
+///
+/// ```swift
+/// let user = try User(jsonData: data)
+/// let statuses = try [Status](jsonData: data, at: "statuses")
+/// ```
+public struct JSONBytesReader: ModelReader {
+    public var mapping: ModelSchema.Mapping { .remote }
+    public let options: MappingOptions
+    public var collectedProblems: [ModelError] = []
+    /// The cursor over the document.
+    @usableFromInline var scanner: JSONScanner
+
+    /// A reader at the start of `bytes`, which must stay alive while it is used.
+    public init(bytes: UnsafeRawBufferPointer, options: MappingOptions = .default) {
+        var limits = JSONLimits.default
+        limits.maxDepth = options.maxDepth
+        self.scanner = JSONScanner(bytes: bytes, limits: limits)
+        self.options = options
+    }
+
+    // MARK: Errors
+
+    /// Turns a scanner error into a mapping error: a wrong kind or number becomes a mismatch
+    /// that pictures the value like the JSON-object path does; malformed JSON stays as it is.
+    @usableFromInline
+    mutating func mappingError(_ error: any Error, expected: String, at start: JSONScanner.Checkpoint) -> any Error {
+        guard let valueError = error as? JSONValueError else { return error }
+        let found = describeValue(at: start)
+        switch valueError.kind {
+        case .numberOutOfRange(let type):
+            return ModelError(.numberOutOfRange, expected: "a number that fits '\(type)'", found: found)
+        case .typeMismatch, .notAnInteger:
+            return ModelError.mismatch(expected: expected, found: found)
+        }
+    }
+
+    /// Pictures the value at `start` for an error message as the JSON-object path does
+    /// (`42`, `"yesterday"`, `an array of 3 elements`), leaving the scanner where it was.
+    @usableFromInline
+    mutating func describeValue(at start: JSONScanner.Checkpoint) -> String {
+        let current = scanner.checkpoint()
+        defer { scanner.restore(current) }
+        scanner.restore(start)
+        if let value = try? JSONValue(reading: &scanner) { return ModelError.describe(value) }
+        scanner.restore(start)
+        switch try? scanner.peek() {
+        case .array: return "an array"
+        case .object: return "an object"
+        default: return scanner.describeNextValue()
+        }
+    }
+
+    /// Runs a scanner read, translating its errors.
+    @inlinable
+    mutating func read<T>(_ expected: String, _ body: (inout JSONScanner) throws -> T) throws -> T {
+        let start = scanner.checkpoint()
+        do {
+            return try body(&scanner)
+        } catch {
+            throw mappingError(error, expected: expected, at: start)
+        }
+    }
+
+    /// Reads a string's bytes and converts them, failing with `expected` when `convert` gives nil.
+    @inlinable
+    mutating func readText<T>(_ expected: String, _ convert: (UnsafeRawBufferPointer) -> T?) throws -> T {
+        let start = scanner.checkpoint()
+        let value: T?
+        do {
+            value = try scanner.readStringBytes(convert)
+        } catch {
+            throw mappingError(error, expected: expected, at: start)
+        }
+        guard let value else { throw ModelError.mismatch(expected: expected, found: describeValue(at: start)) }
+        return value
+    }
+
+    // MARK: Scalars
+
+    @inlinable
+    public mutating func decodeNil() throws -> Bool {
+        try scanner.consumeNull()
+    }
+
+    @inlinable
+    public mutating func decodeBool() throws -> Bool {
+        try read("a boolean") { try $0.readBool() }
+    }
+
+    @inlinable
+    public mutating func decodeString() throws -> String {
+        try read("a string") { try $0.readString() }
+    }
+
+    @inlinable
+    public mutating func decodeStringBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+        let start = scanner.checkpoint()
+        do {
+            return try scanner.readStringBytes(body)
+        } catch let error as JSONValueError {
+            throw mappingError(error, expected: "a string", at: start)
+        }
+    }
+
+    @inlinable
+    public mutating func decodeInt64() throws -> Int64 {
+        try read("an integer") { try $0.readInt64() }
+    }
+
+    @inlinable
+    public mutating func decodeUInt64() throws -> UInt64 {
+        try read("an integer") { try $0.readUInt64() }
+    }
+
+    @inlinable
+    public mutating func decodeDouble() throws -> Double {
+        try read("a number") { try $0.readDouble() }
+    }
+
+    public mutating func decodeDecimal() throws -> Decimal {
+        let start = scanner.checkpoint()
+        let text = try read("a number") { try $0.readNumberText() }
+        guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+            throw ModelError.mismatch(expected: "a decimal number", found: describeValue(at: start))
+        }
+        return decimal
+    }
+
+    @inlinable
+    public mutating func decodeDate() throws -> Date {
+        try readText("an ISO 8601 date string") { DateCoding.parseISO8601($0) }
+    }
+
+    public mutating func decodeData() throws -> Data {
+        try readText("a base64 string") { Data(base64Encoded: String(decoding: $0, as: UTF8.self)) }
+    }
+
+    public mutating func decodeURL() throws -> URL {
+        try readText("a URL string") { URL(string: String(decoding: $0, as: UTF8.self)) }
+    }
+
+    public mutating func decodeUUID() throws -> UUID {
+        try readText("a UUID string") { UUID(uuidString: String(decoding: $0, as: UTF8.self)) }
+    }
+
+    public mutating func decodeJSONValue() throws -> JSONValue {
+        try JSONValue(reading: &scanner)
+    }
+
+    public mutating func decodeCodable<T: Decodable>(_ type: T.Type) throws -> T {
+        let start = scanner.checkpoint()
+        try scanner.skipValue()
+        let bytes = UnsafeRawBufferPointer(rebasing: scanner.bytes[start.offset..<scanner.offset])
+        return try CodableBridge.decode(T.self, fromJSON: Data(bytes), found: { describeValue(at: start) })
+    }
+
+    // MARK: Containers
+
+    @inlinable
+    public mutating func decodeArray<T>(_ element: (inout JSONBytesReader) throws -> T) throws -> [T] {
+        try read("an array") { try $0.beginArray() }
+        var result: [T] = []
+        var index = 0
+        while try scanner.nextElement() {
+            if let value = try decodeElement(at: index, element) { result.append(value) }
+            index &+= 1
+        }
+        return result
+    }
+
+    @inlinable
+    public mutating func decodeDictionary<T>(_ body: (inout JSONBytesReader) throws -> T) throws -> [String: T] {
+        try read("an object") { try $0.beginObject() }
+        var result: [String: T] = [:]
+        while let key = try scanner.nextKey({ String(decoding: $0, as: UTF8.self) }) {
+            if let value = try decodeMember(key, body) { result[key] = value }
+        }
+        return result
+    }
+
+    public mutating func recover<T>(_ body: (inout JSONBytesReader) throws -> T) throws -> Result<T, ModelError> {
+        let start = scanner.checkpoint()
+        do {
+            return .success(try body(&self))
+        } catch let error as ModelError where error.code != .malformedInput {
+            scanner.restore(start)
+            try scanner.skipValue()
+            return .failure(error)
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import ModelKitCore
+
+/// Writes models straight to JSON bytes, walking each schema's key tree; keys are escaped once
+/// per type, not once per write.
+///
+/// Nil properties are written as `null` or left out (``MappingOptions/nilEncoding``); with
+/// `.omit`, keys are held back until a value is written for them, so nested paths whose values
+/// are all nil disappear too.
+///
+/// ```swift
+/// let data = try user.jsonData(formatting: [.prettyPrinted, .sortedKeys])
+/// ```
+public struct JSONBytesWriter: ModelWriter {
+    public var mapping: ModelSchema.Mapping { .remote }
+    public let options: MappingOptions
+    /// The JSON written so far.
+    public var writer: JSONWriter
+    /// Keys and objects not written yet, in `.omit` mode.
+    @usableFromInline var pending: [Pending] = []
+    @usableFromInline var depth = 0
+    @usableFromInline let omitsNils: Bool
+    @usableFromInline var scratch: [UInt8] = []
+
+    @usableFromInline
+    enum Pending {
+        case key(ModelKeyEdge)
+        case name(String)
+        case object
+    }
+
+    /// A writer producing JSON formatted as `formatting` says.
+    public init(formatting: JSONWriter.Options = [], options: MappingOptions = .default, capacity: Int = 1024) {
+        var formatting = formatting
+        if options.sortsKeys { formatting.insert(.sortedKeys) }
+        self.writer = JSONWriter(options: formatting, capacity: capacity)
+        self.options = options
+        self.omitsNils = options.nilEncoding == .omit
+    }
+
+    /// Writes what was held back, now that a value follows it.
+    @inlinable
+    mutating func flush() {
+        guard !pending.isEmpty else { return }
+        flushPending()
+    }
+
+    @usableFromInline
+    mutating func flushPending() {
+        for entry in pending {
+            switch entry {
+            case .key(let edge): writeKey(edge)
+            case .name(let name): writer.writeKey(name)
+            case .object: writer.beginObject()
+            }
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    @inlinable
+    mutating func writeKey(_ edge: ModelKeyEdge) {
+        if let quoted = edge.quotedKey {
+            writer.writeKey(preEscaped: quoted)
+        } else {
+            writer.writeKey(edge.key)
+        }
+    }
+
+    @usableFromInline
+    mutating func enter() throws {
+        guard depth < options.maxDepth else {
+            throw ModelError(
+                .limitExceeded, expected: "nesting of at most \(options.maxDepth) levels ('maxDepth')",
+                found: "deeper nesting (a cycle?)")
+        }
+        depth &+= 1
+    }
+
+    // MARK: Scalars
+
+    @inlinable
+    public mutating func encodeNil() throws {
+        if omitsNils, let last = pending.last {
+            switch last {
+            case .key, .name:
+                pending.removeLast()
+                return
+            case .object:
+                break
+            }
+        }
+        flush()
+        writer.writeNull()
+    }
+
+    @inlinable
+    public mutating func encodeBool(_ value: Bool) throws {
+        flush()
+        writer.writeBool(value)
+    }
+
+    @inlinable
+    public mutating func encodeString(_ value: String) throws {
+        flush()
+        writer.writeString(value)
+    }
+
+    @inlinable
+    public mutating func encodeInt64(_ value: Int64) throws {
+        flush()
+        writer.writeInt64(value)
+    }
+
+    @inlinable
+    public mutating func encodeUInt64(_ value: UInt64) throws {
+        flush()
+        writer.writeUInt64(value)
+    }
+
+    @inlinable
+    public mutating func encodeDouble(_ value: Double) throws {
+        guard value.isFinite else { throw ModelError(.invalidValue, expected: "a finite number", found: "\(value)") }
+        flush()
+        try writer.writeDouble(value)
+    }
+
+    public mutating func encodeDecimal(_ value: Decimal) throws {
+        flush()
+        try writer.writeNumber(text: value.description)
+    }
+
+    public mutating func encodeDate(_ value: Date) throws {
+        flush()
+        scratch.removeAll(keepingCapacity: true)
+        let fraction = value.timeIntervalSince1970.rounded(.down) != value.timeIntervalSince1970
+        (fraction ? ISO8601DateFormat.internetDateTimeWithFractionalSeconds : .internetDateTime)
+            .append(value, to: &scratch)
+        scratch.withUnsafeBytes { writer.writeString(utf8: $0) }
+    }
+
+    public mutating func encodeData(_ value: Data) throws { try encodeString(value.base64EncodedString()) }
+    public mutating func encodeURL(_ value: URL) throws { try encodeString(value.absoluteString) }
+    public mutating func encodeUUID(_ value: UUID) throws { try encodeString(value.uuidString) }
+
+    public mutating func encodeJSONValue(_ value: JSONValue) throws {
+        flush()
+        try writer.write(value)
+    }
+
+    public mutating func encodeCodable<T: Encodable>(_ value: T) throws {
+        let data = try CodableBridge.encode(value)
+        try encodeJSONValue(try JSONValue(parsing: data))
+    }
+
+    // MARK: Containers
+
+    @inlinable
+    public mutating func encodeArray<C: Collection>(
+        _ elements: C, _ element: (inout JSONBytesWriter, C.Element) throws -> Void
+    ) throws {
+        try enter()
+        flush()
+        writer.beginArray()
+        var index = 0
+        for value in elements {
+            do { try element(&self, value) } catch let error as ModelError { throw error.prefixed(by: .index(index)) }
+            index &+= 1
+        }
+        writer.endArray()
+        depth &-= 1
+    }
+
+    public mutating func encodeDictionary<V>(
+        _ dictionary: [String: V], _ body: (inout JSONBytesWriter, V) throws -> Void
+    ) throws {
+        try enter()
+        flush()
+        writer.beginObject()
+        let keys = writer.options.contains(.sortedKeys) ? dictionary.keys.sorted() : Array(dictionary.keys)
+        for key in keys {
+            guard let value = dictionary[key] else { continue }
+            if omitsNils {
+                pending.append(.name(key))
+            } else {
+                writer.writeKey(key)
+            }
+            do { try body(&self, value) } catch let error as ModelError { throw error.prefixed(by: .key(key)) }
+        }
+        writer.endObject()
+        depth &-= 1
+    }
+}

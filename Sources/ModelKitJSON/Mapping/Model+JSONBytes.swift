@@ -1,0 +1,200 @@
+import Foundation
+import ModelKitCore
+
+extension Model {
+    /// Maps JSON bytes straight into a model, through its remote key paths and transformers.
+    ///
+    /// The whole document is checked (RFC 8259); malformed JSON is a ``ModelError`` of code
+    /// `.malformedInput` whose message gives the line, column and byte offset.
+    ///
+    /// ```swift
+    /// let user = try User(jsonData: data)
+    /// ```
+    public init(jsonData data: Data, options: MappingOptions = .default) throws {
+        self = try ModelJSON.decode(Self.self, from: data, atPath: nil, options: options)
+    }
+
+    /// Maps JSON bytes into a model.
+    public init(jsonBytes bytes: [UInt8], options: MappingOptions = .default) throws {
+        self = try bytes.withUnsafeBytes { try ModelJSON.decode(Self.self, from: $0, at: nil, options: options) }
+    }
+
+    /// Maps the JSON in memory the caller keeps alive into a model.
+    public init(jsonBytes bytes: UnsafeRawBufferPointer, options: MappingOptions = .default) throws {
+        self = try ModelJSON.decode(Self.self, from: bytes, at: nil, options: options)
+    }
+
+    /// Maps JSON text into a model.
+    public init(jsonString string: String, options: MappingOptions = .default) throws {
+        var string = string
+        self = try string.withUTF8 {
+            try ModelJSON.decode(Self.self, from: UnsafeRawBufferPointer($0), at: nil, options: options)
+        }
+    }
+
+    /// The model as JSON bytes, through its remote key paths and transformers.
+    ///
+    /// ```swift
+    /// let data = try user.jsonData(formatting: [.prettyPrinted, .sortedKeys])
+    /// ```
+    public func jsonData(formatting: JSONWriter.Options = [], options: MappingOptions = .default) throws -> Data {
+        Data(try jsonBytes(formatting: formatting, options: options))
+    }
+
+    /// The model as JSON bytes.
+    public func jsonBytes(formatting: JSONWriter.Options = [], options: MappingOptions = .default) throws -> [UInt8] {
+        var writer = JSONBytesWriter(formatting: formatting, options: options)
+        try writer.encodeValue(self)
+        return writer.writer.bytes
+    }
+
+    /// The model as JSON text.
+    public func jsonString(formatting: JSONWriter.Options = [], options: MappingOptions = .default) throws -> String {
+        String(decoding: try jsonBytes(formatting: formatting, options: options), as: UTF8.self)
+    }
+}
+
+extension Array where Element: Model {
+    /// Maps a JSON array of objects, or the array at `keyPath` inside the document.
+    ///
+    /// ```swift
+    /// let statuses = try [Status](jsonData: data, at: "statuses")
+    /// ```
+    public init(jsonData data: Data, at keyPath: String? = nil, options: MappingOptions = .default) throws {
+        self = try ModelJSON.decode([Element].self, from: data, atPath: keyPath.map(RemoteKeyPath.init), options: options)
+    }
+
+    /// Maps a JSON array of objects from bytes, or the array at `keyPath`.
+    public init(jsonBytes bytes: [UInt8], at keyPath: String? = nil, options: MappingOptions = .default) throws {
+        self = try bytes.withUnsafeBytes {
+            try ModelJSON.decode([Element].self, from: $0, at: keyPath.map(RemoteKeyPath.init), options: options)
+        }
+    }
+
+    /// The models as a JSON array.
+    public func jsonData(formatting: JSONWriter.Options = [], options: MappingOptions = .default) throws -> Data {
+        var writer = JSONBytesWriter(formatting: formatting, options: options)
+        try writer.encodeValue(self)
+        return Data(writer.writer.bytes)
+    }
+}
+
+extension Model {
+    /// Maps the model at `keyPath` inside a JSON document (`"data.user"`, `"items.0"`).
+    public init(jsonData data: Data, at keyPath: String, options: MappingOptions = .default) throws {
+        self = try ModelJSON.decode(Self.self, from: data, atPath: RemoteKeyPath(keyPath), options: options)
+    }
+}
+
+/// Maps any value (models, arrays and dictionaries of them, plain values) from and to JSON bytes.
+///
+/// ```swift
+/// let count = try ModelJSON.decode(Int.self, from: data, at: "search_metadata.count")
+/// let grid = try ModelJSON.decode([[Int]].self, from: data)
+/// let bytes = try ModelJSON.encode(["a": [1, 2]])
+/// ```
+public enum ModelJSON {
+    /// Decodes a value from `data`, at the remote key path `keyPath` inside it when given.
+    public static func decode<T: ModelValue>(
+        _ type: T.Type, from data: Data, at keyPath: String? = nil, options: MappingOptions = .default
+    ) throws -> T {
+        try decode(T.self, from: data, atPath: keyPath.map(RemoteKeyPath.init), options: options)
+    }
+
+    /// Encodes a value as JSON bytes.
+    public static func encode<T: ModelValue>(
+        _ value: T, formatting: JSONWriter.Options = [], options: MappingOptions = .default
+    ) throws -> [UInt8] {
+        var writer = JSONBytesWriter(formatting: formatting, options: options)
+        try writer.encodeValue(value)
+        return writer.writer.bytes
+    }
+
+    /// Decodes a value from `data`, at `keyPath` inside it when given.
+    public static func decode<T: ModelValue>(
+        _ type: T.Type, from data: Data, atPath keyPath: RemoteKeyPath?, options: MappingOptions
+    ) throws -> T {
+        try data.withUnsafeBytes { try decode(T.self, from: $0, at: keyPath, options: options) }
+    }
+
+    /// Decodes a value from bytes the caller keeps alive, at `keyPath` inside them when given.
+    @inlinable
+    public static func decode<T: ModelValue>(
+        _ type: T.Type, from bytes: UnsafeRawBufferPointer, at keyPath: RemoteKeyPath?, options: MappingOptions
+    ) throws -> T {
+        var reader = JSONBytesReader(bytes: bytes, options: options)
+        do {
+            let opened = try keyPath.map { try reader.descend(to: $0) } ?? []
+            let value = try reader.decodeTopLevel(T.self)
+            try reader.ascend(opened)
+            try reader.scanner.finish()
+            return value
+        } catch let error as JSONSyntaxError {
+            throw malformed(error, T.self)
+        }
+    }
+
+    @usableFromInline
+    static func malformed<T>(_ error: JSONSyntaxError, _ type: T.Type) -> ModelError {
+        ModelError(
+            .malformedInput, model: (T.self as? any Model.Type)?.modelSchema.modelName, underlying: error)
+    }
+}
+
+extension JSONBytesReader {
+    /// Moves to the value at `keyPath`, skipping everything before it; returns the containers
+    /// it opened on the way, outermost first.
+    @usableFromInline
+    mutating func descend(to keyPath: RemoteKeyPath) throws -> [JSONValueKind] {
+        var opened: [JSONValueKind] = []
+        var path: [ModelPath.Component] = []
+        for segment in keyPath.segments {
+            let kind = try scanner.peek()
+            if kind == .array, let index = Int(segment) {
+                try scanner.beginArray()
+                opened.append(.array)
+                var current = 0
+                var found = false
+                while try scanner.nextElement() {
+                    if current == index {
+                        found = true
+                        break
+                    }
+                    try scanner.skipValue()
+                    current += 1
+                }
+                path.append(.index(index))
+                guard found else {
+                    throw ModelError(
+                        .indexOutOfRange, expected: "an element at index \(index)",
+                        found: "an array of \(current) element\(current == 1 ? "" : "s")", path: ModelPath(path))
+                }
+            } else if kind == .object {
+                try scanner.beginObject()
+                opened.append(.object)
+                var found = false
+                while let matches = try scanner.nextKey({ $0.elementsEqual(segment.utf8) }) {
+                    if matches {
+                        found = true
+                        break
+                    }
+                    try scanner.skipValue()
+                }
+                path.append(.key(segment))
+                guard found else { throw ModelError(.missingValue, path: ModelPath(path)) }
+            } else {
+                throw ModelError.mismatch(expected: "an object or an array", found: describeValue(at: scanner.checkpoint()))
+                    .prefixed(by: path)
+            }
+        }
+        return opened
+    }
+
+    /// Skips the rest of the containers ``descend(to:)`` opened, innermost first.
+    @usableFromInline
+    mutating func ascend(_ opened: [JSONValueKind]) throws {
+        for kind in opened.reversed() {
+            if kind == .object { try scanner.skipRemainingMembers() } else { try scanner.skipRemainingElements() }
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import ModelKit
+import ModelKitTestSupport
+import Testing
+
+/// The JSON-bytes path: `init(jsonData:)`.
+struct JSONBytesMapper: PayloadMapper {
+    func map<M: Model>(_ type: M.Type, from json: String, options: MappingOptions) throws -> M {
+        try M(jsonData: Data(json.utf8), options: options)
+    }
+}
+
+/// The JSON-object path, to compare with.
+struct JSONObjectMapper: PayloadMapper {
+    func map<M: Model>(_ type: M.Type, from json: String, options: MappingOptions) throws -> M {
+        try M(json: JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed]), options: options)
+    }
+}
+
+@Suite struct JSONBytesMappingTests {
+    @Test(arguments: MappingErrorCase.all)
+    func errorsMatchTheJSONObjectPath(_ testCase: MappingErrorCase) {
+        let error = testCase.run(JSONBytesMapper())
+        #expect((error as? ModelError)?.description == testCase.message)
+    }
+
+    @Test func collectAllModeMatchesTheJSONObjectPath() {
+        var options = MappingOptions()
+        options.collectsAllErrors = true
+        let payload = MappingErrorCase.collectAll.payload
+        let error = modelError { _ = try JSONBytesMapper().map(Feed.self, from: payload, options: options) }
+        #expect(error?.problems.map(\.description) == MappingErrorCase.collectAll.messages)
+    }
+
+    @Test func twitterMapsLikeTheJSONObjectPath() throws {
+        let data = try fixtureData("twitter.json")
+        let fromBytes = try Timeline(jsonData: data)
+        let fromObjects = try Timeline(json: JSONSerialization.jsonObject(with: data))
+        #expect(fromBytes.statuses.count == 100)
+        #expect(fromBytes == fromObjects)
+        let statuses = try [Status](jsonData: data, at: "statuses")
+        #expect(statuses == fromBytes.statuses)
+        let count = try ModelJSON.decode(Int.self, from: data, at: "search_metadata.count")
+        #expect(count == 100)
+    }
+
+    @Test func twitterWritesTheSameJSONBothWays() throws {
+        let timeline = try Timeline(jsonData: try fixtureData("twitter.json"))
+        let bytes = try JSONValue(parsing: timeline.jsonBytes())
+        let objects = try JSONValue(foundationObject: timeline.jsonObject)
+        #expect(sorted(bytes) == sorted(objects))
+        #expect(try Timeline(jsonBytes: timeline.jsonBytes()) == timeline)
+    }
+
+    @Test func outputOptions() throws {
+        let post = try Post(jsonString: #"{"id": 1, "title": "a/b", "author": {"name": "é"}, "published_at": "2024-03-01T12:34:56Z", "location": {"x": 0.1, "y": 2}}"#)
+        let compact = try post.jsonString()
+        #expect(compact.contains(#""title":"a/b""#) && compact.contains(#""name":"é""#))
+        #expect(compact.contains(#""x":0.1"#) && compact.contains(#""body":null"#))
+        var omit = MappingOptions()
+        omit.nilEncoding = .omit
+        let omitted = try post.jsonString(options: omit)
+        #expect(!omitted.contains("body") && !omitted.contains("media") && omitted.contains(#""author":{"#))
+        #expect(omitted.hasSuffix(#""location":{"x":0.1,"y":2},"kind":"post"}"#))
+        let pretty = try post.jsonString(formatting: [.prettyPrinted, .sortedKeys])
+        #expect(pretty.hasPrefix("{\n  \"author\": {\n    \"address\": {\n      \"city\": \"unknown\"\n    },\n    \"name\": \"é\"\n  },\n  \"body\": null,"))
+        #expect(try Post(jsonString: pretty) == post)
+        var sorted = MappingOptions()
+        sorted.sortsKeys = true
+        #expect(try post.jsonString(options: sorted).hasPrefix(#"{"author":{"address":{"city":"unknown"},"name":"é"},"body":null"#))
+    }
+
+    @Test func doublesPrintShortestAndRoundTrip() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let value = Double(bitPattern: UInt64.random(in: 0..<0x7FEF_FFFF_FFFF_FFFF, using: &generator))
+            let point = Point(x: value, y: -value)
+            let text = try JSONValueWrapper(point: point).jsonString()
+            #expect(try JSONValueWrapper(jsonString: text).point == point, "\(text)")
+        }
+        #expect(try JSONValueWrapper(point: Point(x: 0.1, y: 1e300)).jsonString() == #"{"point":{"x":0.1,"y":1e+300}}"#)
+    }
+
+    @Test func hooksAndPolymorphismWorkFromBytes() throws {
+        #expect(try Order(jsonString: #"{"item": {"name": "tea"}}"#).items == [Item(name: "tea")])
+        let drawing = try Drawing(jsonString: #"{"title": "d", "shapes": [{"kind": "square", "name": "s", "side": 2}]}"#)
+        #expect((drawing.shapes.first as? Square)?.side == 2)
+        let report = MappingReport()
+        var options = MappingOptions()
+        options.report = report
+        let event = try Event(jsonString: #"{"at": 5, "tags": [{"label": "a"}, 3, {"label": "b"}]}"#, options: options)
+        #expect(event.tags.map(\.label) == ["a", "b"])
+        #expect(report.droppedElements.map(\.description) == ["cannot map 'Event.tags' at 'tags[1]': expected an object, found 3"])
+    }
+
+    @Test func malformedJSONIsAMappingErrorWithAPosition() {
+        let error = modelError { _ = try Item(jsonString: "{\"name\": \"a\",\n \"quantity\": 1,}") }
+        #expect(error?.code == .malformedInput)
+        #expect(error?.description == "cannot map 'Item': invalid JSON at line 2, column 16 (byte 29): a trailing comma is not allowed before '}'")
+        #expect(modelError { _ = try Item(jsonString: #"{"name": "a"} trailing"#) }?.code == .malformedInput)
+        #expect(modelError { _ = try Item(jsonString: #"{"name": "\ud800"}"#) }?.description
+            == #"cannot map 'Item.name' at 'name': invalid JSON at line 1, column 11 (byte 10): unpaired surrogate escape '\ud800' in a string"#)
+    }
+
+    @Test func nestingIsLimited() throws {
+        let deep = Data((String(repeating: "[", count: 1_000_000) + String(repeating: "]", count: 1_000_000)).utf8)
+        let error = modelError { _ = try ModelJSON.decode(JSONValue.self, from: deep) }
+        #expect(error?.code == .malformedInput)
+        #expect(error?.description.contains("'maxDepth'") == true)
+        let typed = modelError { _ = try ModelJSON.decode([[Int]].self, from: deep) }
+        #expect(typed?.description == "cannot map value at '[0][0]': expected an integer, found an array")
+        var options = MappingOptions()
+        options.maxDepth = 2
+        #expect(throws: ModelError.self) { _ = try Order(jsonString: #"{"items": [{"name": "a"}]}"#, options: options) }
+        options.maxDepth = 3
+        #expect(try Order(jsonString: #"{"items": [{"name": "a"}]}"#, options: options).items.count == 1)
+    }
+
+    @Test func keyPathsIntoTheDocument() throws {
+        let data = Data(#"{"data": {"users": [{"name": "a"}, {"name": "b", "quantity": 2}]}, "after": [1, 2]}"#.utf8)
+        #expect(try [Item](jsonData: data, at: "data.users").count == 2)
+        #expect(try Item(jsonData: data, at: "data.users.1").quantity == 2)
+        #expect(modelError { _ = try Item(jsonData: data, at: "data.users.5") }?.code == .indexOutOfRange)
+        #expect(modelError { _ = try Item(jsonData: data, at: "data.people") }?.description == "cannot map value at 'data.people': missing key")
+        let broken = Data(#"{"data": {"users": []}, "after": [1, 2}"#.utf8)
+        #expect(modelError { _ = try [Item](jsonData: broken, at: "data.users") }?.code == .malformedInput)
+    }
+
+    func sorted(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members): return .object(members.sorted { $0.key < $1.key }.map { JSONMember($0.key, sorted($0.value)) })
+        case .array(let elements): return .array(elements.map(sorted))
+        default: return value
+        }
+    }
+}
+
+@Model
+struct JSONValueWrapper: Equatable {
+    var point: Point
+}
