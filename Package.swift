@@ -80,6 +80,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "ModelKitPreferencesTests", dependencies: ["ModelKit", "ModelKitPreferences"]),
+        .testTarget(name: "ModelKitToolTests", dependencies: ["ModelKitTool", "ModelKitTestSupport"]),
         .testTarget(
             name: "ModelKitMacroSupportTests",
             dependencies: [

@@ -1,0 +1,43 @@
+import Foundation
+import ModelKitTestSupport
+import Testing
+
+@Suite struct JSONCommandTests {
+    @Test func validFilesPass() throws {
+        let twitter = try ToolProcess.temporaryFile("twitter.json", String(decoding: fixtureData("twitter.json"), as: UTF8.self))
+        let small = try ToolProcess.temporaryFile("small.json", #"{"a": [1, 2.5e3, "x", null, true]}"#)
+        let result = try ToolProcess.run(["json", "check", twitter.path, small.path])
+        #expect(result.status == 0)
+        #expect(result.output == "\(twitter.path): valid JSON (631515 bytes)\n\(small.path): valid JSON (34 bytes)\n")
+    }
+
+    @Test func theFirstInvalidFileStopsWithItsPositionAndReason() throws {
+        let good = try ToolProcess.temporaryFile("good.json", "[]")
+        let bad = try ToolProcess.temporaryFile("bad.json", "{\n  \"a\": [1, 2,]\n}")
+        let never = try ToolProcess.temporaryFile("never.json", "[")
+        let result = try ToolProcess.run(["json", "check", good.path, bad.path, never.path])
+        #expect(result.status == 1)
+        #expect(result.output == "\(good.path): valid JSON (2 bytes)\n")
+        #expect(
+            result.errorOutput
+                == "\(bad.path): invalid JSON at line 2, column 14 (byte 15): a trailing comma is not allowed before ']'\n")
+    }
+
+    @Test func unreadableFilesAndDepthLimits() throws {
+        let missing = try ToolProcess.run(["json", "check", "/nonexistent/file.json"])
+        #expect(missing.status == 1 && missing.errorOutput.hasPrefix("/nonexistent/file.json: cannot read the file"))
+        let deep = try ToolProcess.temporaryFile("deep.json", String(repeating: "[", count: 5) + String(repeating: "]", count: 5))
+        #expect(try ToolProcess.run(["json", "check", "--max-depth", "5", deep.path]).status == 0)
+        let shallow = try ToolProcess.run(["json", "check", "--max-depth", "4", deep.path])
+        #expect(shallow.status == 1 && shallow.errorOutput.contains("'maxDepth'"))
+    }
+}
+
+@Suite struct DemoCommandTests {
+    @Test func demoMapsTheBundledPayload() throws {
+        let result = try ToolProcess.run(["demo"])
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("mapped 100 statuses and 73 retweeted statuses by 115 users from 631515 bytes in "))
+        #expect(result.output.contains("newest status: 2014-08-31T00:29:15Z"))
+    }
+}
