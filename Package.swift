@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "ModelKit", targets: ["ModelKit"]),
+        .library(name: "ModelKitPreferences", targets: ["ModelKitPreferences"]),
         .executable(name: "modelkit", targets: ["ModelKitTool"]),
     ],
     dependencies: [

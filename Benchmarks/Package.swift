@@ -1,5 +1,11 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
+
+// SwiftPM names a path dependency after its folder, so the checkout's folder name is the package
+// to depend on, whatever the clone is called.
+let modelKitPackage = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .lastPathComponent.lowercased()
 
 // ModelKit's benchmarks: each comparison runs ModelKit and a Foundation (or GRDB) baseline on
 // the same input in the same process and prints one line with both rates and their ratio.
@@ -14,7 +20,7 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "modelkit-benchmarks",
-            dependencies: [.product(name: "ModelKit", package: "ModelKit")],
+            dependencies: [.product(name: "ModelKit", package: modelKitPackage)],
             path: "Sources/ModelKitBenchmarks",
             resources: [.copy("Resources")]
         )

@@ -35,6 +35,14 @@ import Testing
         #expect(try relative.transformedValue("users/1").absoluteString == "https://example.com/api/users/1")
     }
 
+    @Test func uuidsInEitherCase() throws {
+        let uuid = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+        #expect(try UUIDTransformer().transformedValue("e621e1f8-c36c-495a-93fc-0c247a3e6e5f") == uuid)
+        #expect(try UUIDTransformer(lowercased: true).reverseTransformedValue(uuid) == "e621e1f8-c36c-495a-93fc-0c247a3e6e5f")
+        #expect(try UUIDTransformer().reverseTransformedValue(uuid) == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+        #expect(throws: ModelError.self) { try UUIDTransformer().transformedValue("not-a-uuid") }
+    }
+
     @Test func lenientNumbersAndStrings() throws {
         let event = try Event(json: ["at": 0, "count": "42", "code": 7])
         #expect(event.count == 42 && event.code == "7")

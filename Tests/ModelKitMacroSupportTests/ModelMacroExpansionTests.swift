@@ -118,6 +118,10 @@ import Testing
 
                     static let __modelKitTransformer_createdAt = ModelKitCore.modelTransformer(for: (Date?).self, .iso8601)
 
+                    static func decodeModelIdentifier<R: ModelKitCore.ModelReader>(from reader: inout R) throws -> AnyHashable {
+                        AnyHashable(try reader.decodeValue((Int).self))
+                    }
+
                     static func == (lhs: Tag, rhs: Tag) -> Bool {
                         ModelKitCore.modelValuesEqual(lhs.id, rhs.id)
                         && ModelKitCore.modelValuesEqual(lhs.label, rhs.label)

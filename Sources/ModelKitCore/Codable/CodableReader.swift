@@ -191,6 +191,14 @@ public struct CodableReader: ModelReader {
         }
     }
 
+    public func mark() -> Any {
+        position
+    }
+
+    public mutating func reset(to mark: Any) {
+        if let saved = mark as? Position { position = saved }
+    }
+
     public mutating func recover<T>(_ body: (inout CodableReader) throws -> T) throws -> Result<T, ModelError> {
         do {
             return .success(try body(&self))

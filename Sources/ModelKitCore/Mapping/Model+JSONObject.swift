@@ -63,3 +63,17 @@ extension ModelReader {
         }
     }
 }
+
+extension Model {
+    /// Maps a JSON object through an identity context: identified models already live in it are
+    /// updated in place and returned (see ``ModelContext``).
+    ///
+    /// ```swift
+    /// let status = try Status(json: object, context: context)
+    /// ```
+    public init(json: Any, context: ModelContext, options: MappingOptions = .default) throws {
+        var options = options
+        options.context = context
+        self = try context.withLock { try Self(json: json, options: options) }
+    }
+}

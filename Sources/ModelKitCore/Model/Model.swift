@@ -33,6 +33,10 @@ public protocol Model: ModelValue {
     /// Checks the whole model after mapping; throw to reject it. The default accepts everything.
     func validate() throws
 
+    /// Reads the value of the `@Identifier` property at a reader's current value, as a hashable
+    /// identity key; `@Model` generates it for identified models.
+    static func decodeModelIdentifier<R: ModelReader>(from reader: inout R) throws -> AnyHashable
+
     /// Rewrites a payload before it is mapped (Instant Cocoa's
     /// `transformJSONRepresentationBeforeMapping`). The default leaves it alone.
     ///
@@ -49,6 +53,16 @@ public protocol Model: ModelValue {
 
 extension Model {
     public func validate() throws {}
+
+    public static func decodeModelIdentifier<R: ModelReader>(from reader: inout R) throws -> AnyHashable {
+        throw ModelError(.invalidModel, expected: "an '@Identifier' property", model: modelSchema.modelName)
+    }
+
+    /// The value of the `@Identifier` property, as an identity key.
+    public var modelIdentifier: AnyHashable? {
+        guard let property = dynamicModelSchema.identifier else { return nil }
+        return propertyValue(property).flatMap { $0 as? AnyHashable }
+    }
 
     public static func rewriteJSON(_ json: inout JSONValue) throws {}
 

@@ -194,14 +194,21 @@ public struct JSONObjectReader: ModelReader {
     @inlinable
     public mutating func decodeModel<M: Model>(_ type: M.Type) throws -> M {
         if mapping == .propertyKeys, let model = value as? M { return model }
-        let schema = M.modelSchema
-        if mapping == .remote && !schema.hooks.isDisjoint(with: [.rewritesJSON, .choosesType]) {
-            return try decodeModelFromJSONValue(M.self)
-        }
-        let model = try M(modelReader: &self)
-        if options.validates && schema.hooks.contains(.validates) { try validateModel(model) }
-        return model
+        return try decodeModelThroughHooksAndIdentity(M.self)
     }
+
+    @inlinable
+    public func mark() -> (value: Any, depth: Int) {
+        (value, depth)
+    }
+
+    @inlinable
+    public mutating func reset(to mark: (value: Any, depth: Int)) {
+        value = mark.value
+        depth = mark.depth
+    }
+
+    public mutating func skipValue() throws {}
 
     public mutating func recover<T>(_ body: (inout JSONObjectReader) throws -> T) throws -> Result<T, ModelError> {
         let saved = value

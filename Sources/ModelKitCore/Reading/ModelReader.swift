@@ -13,6 +13,9 @@ import Foundation
 /// let post = try Post(modelReader: &reader)
 /// ```
 public protocol ModelReader {
+    /// A saved position, to read the same value again (identity reads an identifier ahead).
+    associatedtype Mark
+
     /// Remote key paths through transformers, or property keys and plain values.
     var mapping: ModelSchema.Mapping { get }
     /// The options of this mapping run.
@@ -67,6 +70,13 @@ public protocol ModelReader {
 
     /// Reads a model through a generic JSON value (the slow path the hooks need).
     mutating func decodeModelFromJSONValue<M: Model>(_ type: M.Type) throws -> M
+
+    /// The current position.
+    func mark() -> Mark
+    /// Goes back to a position saved by ``mark()``.
+    mutating func reset(to mark: Mark)
+    /// Moves past the current value without reading it.
+    mutating func skipValue() throws
 }
 
 extension ModelReader {
@@ -78,15 +88,25 @@ extension ModelReader {
 
     @inlinable
     public mutating func decodeModel<M: Model>(_ type: M.Type) throws -> M {
+        try decodeModelThroughHooksAndIdentity(M.self)
+    }
+
+    /// The default of ``decodeModel(_:)``: the hooks' slow path, identity through the options'
+    /// context for identified classes, or the model's initializer; then validation.
+    @inlinable
+    public mutating func decodeModelThroughHooksAndIdentity<M: Model>(_ type: M.Type) throws -> M {
         let schema = M.modelSchema
         if mapping == .remote && !schema.hooks.isDisjoint(with: [.rewritesJSON, .choosesType]) {
             return try decodeModelFromJSONValue(M.self)
         }
-        let model = try M(modelReader: &self)
-        if options.validates && schema.hooks.contains(.validates) {
-            try validateModel(model)
+        if let context = options.context, schema.identifierIndex != nil, M.self is AnyObject.Type {
+            return try decodeIdentified(M.self, in: context)
         }
-        return model
+        return try decodeUnidentified(M.self)
+    }
+
+    public mutating func skipValue() throws {
+        _ = try decodeJSONValue()
     }
 
     /// Runs a model's `validate()`, turning what it throws into an `invalidModel` error.

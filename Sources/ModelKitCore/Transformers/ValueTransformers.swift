@@ -28,6 +28,28 @@ public struct URLTransformer: ModelTransformer {
     }
 }
 
+/// UUIDs as strings (`"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"`, any letter case on input).
+public struct UUIDTransformer: ModelTransformer {
+    /// Whether output is lowercase (as many APIs write UUIDs) rather than Foundation's uppercase.
+    public let lowercased: Bool
+
+    /// A transformer writing uppercase, or lowercase with `lowercased`.
+    public init(lowercased: Bool = false) {
+        self.lowercased = lowercased
+    }
+
+    public var expectation: String { "a UUID" }
+
+    public func transformedValue(_ text: String) throws -> UUID {
+        guard let uuid = UUID(uuidString: text) else { throw ModelError.invalid(expected: expectation) }
+        return uuid
+    }
+
+    public func reverseTransformedValue(_ uuid: UUID) throws -> String {
+        lowercased ? uuid.uuidString.lowercased() : uuid.uuidString
+    }
+}
+
 /// Enumerations by raw value, with an optional case for raw values the enum doesn't know.
 ///
 /// ```swift
@@ -116,6 +138,14 @@ extension ModelTransformer where Self == URLTransformer {
 
     /// URLs as strings, relative ones resolved against `base`.
     public static func url(relativeTo base: URL) -> URLTransformer { URLTransformer(relativeTo: base) }
+}
+
+extension ModelTransformer where Self == UUIDTransformer {
+    /// UUIDs as uppercase strings.
+    public static var uuid: UUIDTransformer { UUIDTransformer() }
+
+    /// UUIDs as lowercase strings.
+    public static var lowercaseUUID: UUIDTransformer { UUIDTransformer(lowercased: true) }
 }
 
 extension ModelTransformer {

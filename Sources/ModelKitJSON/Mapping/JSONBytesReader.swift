@@ -187,6 +187,21 @@ public struct JSONBytesReader: ModelReader {
         return result
     }
 
+    @inlinable
+    public func mark() -> JSONScanner.Checkpoint {
+        scanner.checkpoint()
+    }
+
+    @inlinable
+    public mutating func reset(to mark: JSONScanner.Checkpoint) {
+        scanner.restore(mark)
+    }
+
+    @inlinable
+    public mutating func skipValue() throws {
+        try scanner.skipValue()
+    }
+
     public mutating func recover<T>(_ body: (inout JSONBytesReader) throws -> T) throws -> Result<T, ModelError> {
         let start = scanner.checkpoint()
         do {

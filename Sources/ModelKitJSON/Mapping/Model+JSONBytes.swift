@@ -198,3 +198,29 @@ extension JSONBytesReader {
         }
     }
 }
+
+extension Model {
+    /// Maps JSON bytes through an identity context: identified models already live in it are
+    /// updated in place and returned (see ``ModelContext``).
+    ///
+    /// ```swift
+    /// let context = ModelContext()
+    /// let timeline = try Timeline(jsonData: data, context: context)
+    /// ```
+    public init(jsonData data: Data, context: ModelContext, options: MappingOptions = .default) throws {
+        var options = options
+        options.context = context
+        self = try context.withLock { try Self(jsonData: data, options: options) }
+    }
+}
+
+extension Array where Element: Model {
+    /// Maps a JSON array (or the array at `keyPath`) through an identity context.
+    public init(jsonData data: Data, at keyPath: String? = nil, context: ModelContext, options: MappingOptions = .default)
+        throws
+    {
+        var options = options
+        options.context = context
+        self = try context.withLock { try Self(jsonData: data, at: keyPath, options: options) }
+    }
+}

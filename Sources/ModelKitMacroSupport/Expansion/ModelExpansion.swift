@@ -32,6 +32,14 @@ struct ModelExpansion {
     func members() -> [String] {
         var members = [schema(), fieldsStruct(), initFromFields(), initFromReader(), encodeField(), decodeModelField()]
         members += transformers()
+        if let identifier = properties.first(where: \.isIdentifier), !model.isSubclass {
+            members.append(
+                """
+                \(access)static func decodeModelIdentifier<R: \(core)ModelReader>(from reader: inout R) throws -> AnyHashable {
+                    AnyHashable(\(readExpression(identifier)))
+                }
+                """)
+        }
         if model.isSubclass { members.append("static let __modelKitBase = \(model.superclassName ?? "").modelSchema.properties.count") }
         if model.isClass {
             members += classEquality()

@@ -46,7 +46,7 @@ enum PreferenceCoding {
         } catch {
             throw PreferencesError(
                 .undecodableValue, path: path, key: key,
-                reason: "expected a value of type '\(Value.self)': \(PreferencesError.describe(error))",
+                reason: PreferencesError.describe(error),
                 underlying: error)
         }
     }
@@ -93,6 +93,21 @@ enum PreferenceCoding {
         }
     }
 
+    /// Throws ``PreferencesError/Kind/unencodableValue`` when `value` holds a number JSON
+    /// cannot represent (NaN, infinity).
+    static func checkEncodable(_ value: JSONValue, key: String) throws {
+        switch value {
+        case .double(let number) where !number.isFinite:
+            throw PreferencesError(.unencodableValue, key: key, reason: "expected a finite number, found \(number)")
+        case .array(let elements):
+            for element in elements { try checkEncodable(element, key: key) }
+        case .object(let members):
+            for member in members { try checkEncodable(member.value, key: key) }
+        default:
+            break
+        }
+    }
+
     /// The top-level keys a `@Model` type reads and writes: the first segment of each
     /// non-transient property's remote key paths.
     static func topLevelKeys<M: Model>(of type: M.Type) -> [String] {
@@ -103,5 +118,45 @@ enum PreferenceCoding {
             }
         }
         return keys
+    }
+}
+
+extension JSONValue {
+    /// The value as the preferences file stores it: object members sorted by key (UTF-8 byte
+    /// order, as the writer's `.sortedKeys` writes them), the last of duplicate keys kept, at
+    /// every level.
+    ///
+    /// Every value entering the storage is made canonical, so a value in memory equals the same
+    /// value read back from the file, and re-reading a file never reports unchanged values as
+    /// changes because of member order.
+    ///
+    /// ```swift
+    /// JSONValue.object([.init("b", .int(1)), .init("a", .int(2)), .init("b", .int(3))]).canonicalized
+    /// // {"a": 2, "b": 3}
+    /// ```
+    var canonicalized: JSONValue {
+        switch self {
+        case .array(let elements):
+            guard elements.contains(where: \.isContainer) else { return self }
+            return .array(elements.map(\.canonicalized))
+        case .object(let members):
+            var latest: [String: JSONValue] = [:]
+            latest.reserveCapacity(members.count)
+            for member in members { latest[member.key] = member.value }
+            return .object(
+                latest.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { key in
+                    JSONMember(key, latest[key]?.canonicalized ?? .null)
+                })
+        default:
+            return self
+        }
+    }
+
+    /// Whether this is an array or an object.
+    private var isContainer: Bool {
+        switch self {
+        case .array, .object: return true
+        default: return false
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ModelKitCore
 
 /// What went wrong reading, writing or decoding preferences: a kind, the file and key involved,
 /// and one lowercase sentence.
@@ -99,9 +100,16 @@ extension PreferencesError {
         return first.lowercased() + text.dropFirst()
     }
 
-    /// The reason of an error from another part of ModelKit, as one lowercase clause.
+    /// The reason of an error from another part of ModelKit, as one lowercase clause: a
+    /// mapping error's sentence without its leading `cannot map value:` (the preferences error
+    /// already says what could not be done).
     static func describe(_ error: any Error) -> String {
         if let error = error as? PreferencesError { return error.reason }
-        return String(describing: error)
+        let text = String(describing: error)
+        guard error is ModelError else { return text }
+        for prefix in ["cannot map value: ", "cannot map "] where text.hasPrefix(prefix) {
+            return String(text.dropFirst(prefix.count))
+        }
+        return text
     }
 }

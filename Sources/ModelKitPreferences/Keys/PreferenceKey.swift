@@ -28,7 +28,7 @@ public class PreferenceKeys: @unchecked Sendable {
 /// A typed preference key with a default value: any `Codable` value, including `@Model` types.
 ///
 /// Reading a key that is not stored (or whose value cannot be decoded, see
-/// ``Preferences/subscript(_:)-(PreferenceKey<Value>)``) gives the default; the default is
+/// the typed subscript of ``Preferences``) gives the default; the default is
 /// never written to the file by reading.
 ///
 /// ```swift
@@ -39,7 +39,11 @@ public class PreferenceKeys: @unchecked Sendable {
 /// }
 /// let volume: Double = prefs[.volume]
 /// ```
-public final class PreferenceKey<Value: Codable & Sendable>: PreferenceKeys, CustomStringConvertible {
+public final class PreferenceKey<Value: Codable & Sendable>: PreferenceKeys, @unchecked Sendable,
+    CustomStringConvertible
+{
+    // @unchecked: every stored property is a constant of a Sendable type.
+
     /// The value a read gives when the key is not stored.
     public let defaultValue: Value
 

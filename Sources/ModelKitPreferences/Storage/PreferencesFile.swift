@@ -80,8 +80,11 @@ struct PreferencesFile: Sendable {
         return FileContents(members: members, fingerprint: fingerprint, pin: pin)
     }
 
-    /// The members of a preferences document; whitespace alone counts as no preferences.
+    /// The members of a preferences document; whitespace alone counts as no preferences, and
+    /// a UTF-8 byte order mark (which some editors add) is skipped.
     static func parse(_ bytes: [UInt8], path: String) throws -> [String: JSONValue] {
+        var bytes = bytes[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
         let document: JSONValue
         do {
@@ -93,7 +96,7 @@ struct PreferencesFile: Sendable {
             throw PreferencesError(.corruptFile, path: path, reason: "the top level is not a JSON object")
         }
         var members: [String: JSONValue] = [:]
-        for member in list { members[member.key] = member.value }
+        for member in list { members[member.key] = member.value.canonicalized }
         return members
     }
 
@@ -118,9 +121,10 @@ struct PreferencesFile: Sendable {
         do {
             // New files are private to the user, like the platforms' own preferences; a file
             // someone made readable keeps its mode.
-            let mode: mode_t = previous.map { _ in currentMode() ?? 0o600 } ?? 0o600
+            let mode: mode_t = previous == nil ? 0o600 : currentMode() ?? 0o600
             let descriptor = try SystemCalls.open(
-                temporary, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: mode, step: "creating '\(temporary)'")
+                temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode: mode,
+                step: "creating '\(temporary)'")
             let pin = PinnedFile(descriptor: descriptor)
             do {
                 _ = fchmod(descriptor, mode)

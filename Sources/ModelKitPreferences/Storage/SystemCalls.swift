@@ -150,7 +150,7 @@ enum SystemCalls {
     /// cannot sync directories are tolerated: there the rename is as durable as they allow.
     static func synchronizeDirectory(_ path: String) throws {
         let descriptor = try open(path, flags: O_RDONLY, step: "opening the directory '\(path)'")
-        defer { _ = close(descriptor) }
+        defer { close(descriptor) }
         while fsync(descriptor) != 0 {
             if errno == EINTR { continue }
             if errno == EINVAL || errno == ENOTSUP || errno == EBADF { return }

@@ -142,3 +142,15 @@ public struct Feed: Sendable {
 public struct Timeline {
     public var statuses: [Status]
 }
+
+@Model
+public final class Ticket {
+    @Identifier public var id: UUID
+    public var title: String
+}
+
+@Model
+public final class Seat {
+    @Identifier public var number: Int
+    public var taken: Bool = false
+}

@@ -1,0 +1,69 @@
+/// Identity during mapping: when a payload's identifier is already live in the options'
+/// context, the reader updates that instance in place instead of creating another.
+extension ModelReader {
+    /// Reads an identified class model through `context`: the live instance updated in place,
+    /// or the stored one loaded and updated, or a new one registered.
+    public mutating func decodeIdentified<M: Model>(_ type: M.Type, in context: ModelContext) throws -> M {
+        let schema = M.modelSchema
+        guard let identifierIndex = schema.identifierIndex else { return try decodeUnidentified(M.self) }
+        // Read the identifier ahead, then come back to map the object.
+        let start = mark()
+        var probe = IdentifierProbe<M>(identifierIndex: identifierIndex)
+        try decodeFields(of: schema, into: &probe)
+        reset(to: start)
+        guard let identifier = probe.identifier else { return try decodeUnidentified(M.self) }
+        return try context.withLock {
+            let existing = try context.registeredModel(M.self, identifier: identifier)
+                ?? context.store?.loadModel(M.self, identifier: identifier, into: context)
+            if let existing {
+                var fields = InPlaceFields(model: existing, identifierIndex: identifierIndex)
+                try decodeFields(of: existing.dynamicModelSchema, into: &fields)
+                if options.validates { try validateModel(existing) }
+                return existing
+            }
+            let model = try decodeUnidentified(M.self)
+            return context.register(model, identifier: identifier)
+        }
+    }
+
+    /// Reads a model without identity: its initializer, then validation.
+    @inlinable
+    public mutating func decodeUnidentified<M: Model>(_ type: M.Type) throws -> M {
+        let model = try M(modelReader: &self)
+        if options.validates && M.modelSchema.hooks.contains(.validates) { try validateModel(model) }
+        return model
+    }
+}
+
+/// Reads only a model's identifier from an object, skipping every other value.
+struct IdentifierProbe<M: Model>: ModelFieldDecoder {
+    let identifierIndex: Int
+    var identifier: AnyHashable?
+
+    init(identifierIndex: Int) {
+        self.identifierIndex = identifierIndex
+    }
+
+    mutating func decodeField<R: ModelReader>(_ index: Int, from reader: inout R) throws {
+        if index == identifierIndex {
+            identifier = try M.decodeModelIdentifier(from: &reader)
+        } else {
+            try reader.skipValue()
+        }
+    }
+}
+
+/// Applies an object's values to a live instance, property by property (missing keys keep
+/// their values); the identifier is already equal.
+struct InPlaceFields<M: Model>: ModelFieldDecoder {
+    var model: M
+    let identifierIndex: Int
+
+    mutating func decodeField<R: ModelReader>(_ index: Int, from reader: inout R) throws {
+        if index == identifierIndex {
+            try reader.skipValue()
+        } else {
+            try model.decodeModelField(index, from: &reader)
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import ModelKit
+import ModelKitTestSupport
+import Testing
+
+@Suite struct ModelContextTests {
+    @Test func theSameUserInSeveralStatusesIsOneInstance() throws {
+        let context = ModelContext()
+        let timeline = try Timeline(jsonData: fixtureData("twitter.json"), context: context)
+        let statuses = timeline.statuses + timeline.statuses.compactMap(\.retweetedStatus)
+        let users = statuses.map(\.user)
+        let byID = Dictionary(grouping: users, by: \.id)
+        #expect(byID.count < users.count)
+        for (id, instances) in byID {
+            #expect(instances.allSatisfy { $0 === instances[0] }, "user \(id)")
+            #expect(context.registeredModel(TwitterUser.self, for: id) === instances[0])
+        }
+        // A retweeted status that also appears on its own is one instance too.
+        let ids = Dictionary(grouping: statuses, by: \.id)
+        #expect(ids.values.allSatisfy { group in group.allSatisfy { $0 === group[0] } })
+        #expect(context.registeredCount == byID.count + ids.count)
+    }
+
+    @Test func aLiveInstanceIsUpdatedInPlace() throws {
+        let context = ModelContext()
+        let first = try Counter(json: ["id": "a", "count": 1], context: context)
+        let second = try Counter(jsonData: Data(#"{"id": "a", "count": 5}"#.utf8), context: context)
+        #expect(first === second && first.count == 5)
+        // Keys the payload leaves out keep their values.
+        let user = try TwitterUser(json: userPayload(id: "7", name: "Ada"), context: context)
+        let update = try TwitterUser(json: ["id_str": "7", "name": "Ada L."], context: context)
+        #expect(update === user && user.name == "Ada L." && user.screenName == "ada")
+        // Without a context, mapping makes new instances.
+        #expect(try Counter(json: ["id": "a"]) !== first)
+    }
+
+    @Test func instancesNobodyHoldsAreGone() throws {
+        let context = ModelContext()
+        weak var weakCounter: Counter?
+        do {
+            let counter = try Counter(json: ["id": "gone"], context: context)
+            weakCounter = counter
+            #expect(context.registeredModel(Counter.self, for: "gone") === counter)
+        }
+        #expect(weakCounter == nil)
+        #expect(context.registeredModel(Counter.self, for: "gone") == nil)
+        #expect(context.registeredCount == 0)
+        // Many short-lived instances do not pile up.
+        for index in 0..<1_000 { _ = try Counter(json: ["id": "c\(index)"], context: context) }
+        #expect(context.registeredCount == 0)
+    }
+
+    @Test func registeredOnlyAndLookupOrLoadAreSeparate() throws {
+        let loader = PayloadLoader(payloads: ["s1": ["id": "s1", "count": 9]])
+        let context = ModelContext(store: loader)
+        #expect(context.registeredModel(Counter.self, for: "s1") == nil)
+        let loaded = try #require(try context.model(Counter.self, for: "s1"))
+        #expect(loaded.count == 9)
+        #expect(context.registeredModel(Counter.self, for: "s1") === loaded)
+        #expect(try context.model(Counter.self, for: "nope") == nil)
+        // Mapping a payload for a stored identifier loads it, then applies the payload.
+        let fresh = ModelContext(store: loader)
+        let mapped = try Counter(json: ["id": "s1", "count": 10], context: fresh)
+        #expect(mapped.count == 10 && loader.loads.value >= 1)
+        withExtendedLifetime(loaded) {}
+    }
+
+    @Test func identifiersOfAnyHashableType() throws {
+        let context = ModelContext()
+        let uuid = UUID()
+        let byUUID = try Ticket(json: ["id": uuid.uuidString, "title": "a"], context: context)
+        #expect(try Ticket(json: ["id": uuid.uuidString, "title": "b"], context: context) === byUUID)
+        #expect(context.registeredModel(Ticket.self, for: uuid)?.title == "b")
+        let byInt = try Seat(json: ["number": 12], context: context)
+        #expect(context.registeredModel(Seat.self, for: 12) === byInt)
+    }
+
+    @Test func manyTasksEndWithOneInstancePerIdentifier() async throws {
+        let context = ModelContext()
+        let keeper = Keeper()
+        let payloads = (0..<8).map { task in
+            Data("[\((0..<200).map { #"{"id": "\#(($0 * (task + 1)) % 150)", "count": \#(task)}"# }.joined(separator: ","))]".utf8)
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for payload in payloads {
+                group.addTask {
+                    // Keep every instance alive, so identity must hold across tasks.
+                    keeper.keep(try [Counter](jsonData: payload, context: context))
+                }
+            }
+            try await group.waitForAll()
+        }
+        let byID = Dictionary(grouping: keeper.counters, by: \.id)
+        #expect(byID.count == 150)
+        #expect(byID.values.allSatisfy { group in group.allSatisfy { $0 === group[0] } })
+        #expect(context.registeredCount == 150)
+    }
+
+    func userPayload(id: String, name: String) -> [String: Any] {
+        [
+            "id_str": id, "name": name, "screen_name": "ada", "location": "", "description": "", "followers_count": 1,
+            "friends_count": 2, "verified": false, "protected": false, "created_at": "Sun Aug 31 00:29:15 +0000 2014",
+            "profile_image_url_https": "https://example.com/a.png",
+        ]
+    }
+}
+
+/// A loader over JSON objects, standing in for a store.
+final class PayloadLoader: ModelLoading {
+    let payloads: [String: [String: Any]]
+    let loads = LoadCount()
+
+    init(payloads: [String: [String: Any]]) {
+        self.payloads = payloads
+    }
+
+    func loadModel<M: Model>(_ type: M.Type, identifier: AnyHashable, into context: ModelContext) throws -> M? {
+        guard let key = identifier.base as? String, let payload = payloads[key] else { return nil }
+        loads.increment()
+        let model = try M(json: payload)
+        return context.register(model, identifier: identifier)
+    }
+}
+
+extension PayloadLoader: @unchecked Sendable {}
+
+final class LoadCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func increment() { lock.withLock { count += 1 } }
+}
+
+/// Holds instances from several tasks, so they stay alive.
+final class Keeper: @unchecked Sendable {
+    private let lock = NSLock()
+    private var kept: [Counter] = []
+    var counters: [Counter] { lock.withLock { kept } }
+    func keep(_ counters: [Counter]) { lock.withLock { kept += counters } }
+}
