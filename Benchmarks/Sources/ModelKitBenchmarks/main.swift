@@ -1,11 +1,22 @@
 import Foundation
 
 // Runs every comparison whose name starts with one of the arguments (all when there are none).
-let filters = CommandLine.arguments.dropFirst()
+// `--profile NAME` runs only ModelKit's side of one comparison for 10 seconds, for a profiler.
+var arguments = Array(CommandLine.arguments.dropFirst())
 let comparisons: [Comparison] = try jsonComparisons() + archiveComparisons() + storeComparisons()
+if arguments.first == "--profile", arguments.count == 2, let comparison = comparisons.first(where: { $0.name == arguments[1] }) {
+    let end = Date().addingTimeInterval(10)
+    var runs = 0
+    while Date() < end {
+        try comparison.modelKit()
+        runs += 1
+    }
+    print("\(comparison.name): \(runs) runs")
+    exit(0)
+}
 let stopwatch = Stopwatch()
 print("ModelKit benchmarks, \(ProcessInfo.processInfo.activeProcessorCount) cores, median of \(stopwatch.rounds) rounds")
-for comparison in comparisons where filters.isEmpty || filters.contains(where: comparison.name.hasPrefix) {
+for comparison in comparisons where arguments.isEmpty || arguments.contains(where: comparison.name.hasPrefix) {
     do {
         try comparison.run(with: stopwatch)
     } catch {

@@ -39,6 +39,12 @@ public struct MappingOptions: Sendable {
 
     /// Creates the default options.
     public init() {}
+
+    /// Whether readers may decode a plain property without pushing its key onto the error path:
+    /// only when nothing (collected errors, a report of dropped elements) needs the path mid-read.
+    @inlinable package var readsPlainFieldsDirectly: Bool {
+        !collectsAllErrors && report == nil
+    }
 }
 
 /// Collects what a mapping run dropped without failing, such as bad elements a lossy array skipped.

@@ -8,17 +8,20 @@ extension Model {
     /// let object = try JSONSerialization.jsonObject(with: data)
     /// let user = try User(json: object)
     /// ```
+    @inlinable
     public init(json: Any, options: MappingOptions = .default) throws {
         var reader = JSONObjectReader(value: json, mapping: .remote, options: options)
         self = try reader.decodeTopLevel(Self.self)
     }
 
     /// The model as a JSON object (`[String: Any]`), through remote key paths and transformers.
+    @inlinable
     public var jsonObject: Any {
         get throws { try jsonObject(options: .default) }
     }
 
     /// The model as a JSON object, with options (nil encoding, depth limit).
+    @inlinable
     public func jsonObject(options: MappingOptions) throws -> Any {
         var writer = JSONObjectWriter(mapping: .remote, options: options)
         try writer.encodeModel(self)
@@ -32,12 +35,14 @@ extension Array where Element: Model {
     /// ```swift
     /// let users = try [User](json: object["users"] as Any)
     /// ```
+    @inlinable
     public init(json: Any, options: MappingOptions = .default) throws {
         var reader = JSONObjectReader(value: json, mapping: .remote, options: options)
         self = try reader.decodeTopLevel([Element].self)
     }
 
     /// The models as a JSON array.
+    @inlinable
     public func jsonObject(options: MappingOptions = .default) throws -> Any {
         var writer = JSONObjectWriter(mapping: .remote, options: options)
         try writer.encodeValue(self)
@@ -71,6 +76,7 @@ extension Model {
     /// ```swift
     /// let status = try Status(json: object, context: context)
     /// ```
+    @inlinable
     public init(json: Any, context: ModelContext, options: MappingOptions = .default) throws {
         var options = options
         options.context = context

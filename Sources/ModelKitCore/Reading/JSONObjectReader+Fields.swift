@@ -20,8 +20,21 @@ extension JSONObjectReader {
         _ object: [String: Any], node: ModelKeyNode, schema: ModelSchema, fields: inout F,
         priorities: inout FieldPriorities
     ) throws {
-        for edge in node.edges {
-            guard let child = object[edge.key] else { continue }
+        let keys = node.keys
+        let plainLeaves = node.plainLeaves
+        for position in keys.indices {
+            guard let child = object[keys[position]] else { continue }
+            // Plain properties: no closures, no edge object; the key joins an error's path here.
+            if let leaf = plainLeaves[position], options.readsPlainFieldsDirectly {
+                value = consume child
+                do {
+                    _ = try decodeLeaf(leaf, of: schema, into: &fields, priorities: &priorities)
+                } catch let error as ModelError {
+                    throw error.prefixed(by: .key(keys[position]))
+                }
+                continue
+            }
+            let edge = node.edges[position]
             try withPathComponent(.key(edge.key)) { reader in
                 try reader.readEdge(edge, value: child, schema: schema, fields: &fields, priorities: &priorities)
             }

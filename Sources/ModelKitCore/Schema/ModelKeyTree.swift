@@ -16,9 +16,16 @@ public final class ModelKeyNode: Sendable {
     public let hasFallbacks: Bool
     /// For each array index an edge names, the edge's position in ``edges``.
     public let edgeByIndex: [Int: Int]
+    /// The edges' keys, in order (readers loop over them without touching the edges).
+    public let keys: [String]
+    /// For each edge that ends in exactly one field and goes no deeper, that field; nil for the
+    /// others. Readers take this fast path for plain properties.
+    public let plainLeaves: [ModelKeyLeaf?]
 
     package init(edges: [ModelKeyEdge]) {
         self.edges = edges
+        self.keys = edges.map(\.key)
+        self.plainLeaves = edges.map { $0.node == nil && $0.leaves.count == 1 ? $0.leaves[0] : nil }
         self.matcher = KeyMatcher(keys: edges.map(\.key))
         self.hasIndexEdges = edges.contains { $0.index != nil }
         var edgeByIndex: [Int: Int] = [:]
@@ -47,7 +54,10 @@ public final class ModelKeyNode: Sendable {
 }
 
 /// One key leaving a ``ModelKeyNode``: the fields whose path ends here and the node that goes on.
-public struct ModelKeyEdge: Sendable {
+///
+/// A class, so readers walking a tree per object pass one reference around instead of copying
+/// (and retaining) every array an edge holds.
+public final class ModelKeyEdge: Sendable {
     /// The key.
     public let key: String
     /// The key as an array index, when it is all digits.

@@ -16,9 +16,21 @@ extension JSONBytesReader {
     mutating func readMembers<F: ModelFieldDecoder>(
         of node: ModelKeyNode, schema: ModelSchema, fields: inout F, priorities: inout FieldPriorities
     ) throws {
+        let plainLeaves = node.plainLeaves
         while let match = try scanner.nextKey({ node.edgeIndex(forKeyBytes: $0) }) {
             guard let position = match else {
                 try scanner.skipValue()
+                continue
+            }
+            // Plain properties: no closures, no edge object; the key joins an error's path here.
+            if let leaf = plainLeaves[position], options.readsPlainFieldsDirectly {
+                do {
+                    if try !decodeLeaf(leaf, of: schema, into: &fields, priorities: &priorities) {
+                        try scanner.skipValue()
+                    }
+                } catch let error as ModelError {
+                    throw error.prefixed(by: .key(node.keys[position]))
+                }
                 continue
             }
             let edge = node.edges[position]

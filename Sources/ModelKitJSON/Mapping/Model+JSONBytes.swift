@@ -10,21 +10,25 @@ extension Model {
     /// ```swift
     /// let user = try User(jsonData: data)
     /// ```
+    @inlinable
     public init(jsonData data: Data, options: MappingOptions = .default) throws {
         self = try ModelJSON.decode(Self.self, from: data, atPath: nil, options: options)
     }
 
     /// Maps JSON bytes into a model.
+    @inlinable
     public init(jsonBytes bytes: [UInt8], options: MappingOptions = .default) throws {
         self = try bytes.withUnsafeBytes { try ModelJSON.decode(Self.self, from: $0, at: nil, options: options) }
     }
 
     /// Maps the JSON in memory the caller keeps alive into a model.
+    @inlinable
     public init(jsonBytes bytes: UnsafeRawBufferPointer, options: MappingOptions = .default) throws {
         self = try ModelJSON.decode(Self.self, from: bytes, at: nil, options: options)
     }
 
     /// Maps JSON text into a model.
+    @inlinable
     public init(jsonString string: String, options: MappingOptions = .default) throws {
         var string = string
         self = try string.withUTF8 {
@@ -37,11 +41,13 @@ extension Model {
     /// ```swift
     /// let data = try user.jsonData(formatting: [.prettyPrinted, .sortedKeys])
     /// ```
+    @inlinable
     public func jsonData(formatting: JSONWriter.Options = [], options: MappingOptions = .default) throws -> Data {
         Data(try jsonBytes(formatting: formatting, options: options))
     }
 
     /// The model as JSON bytes.
+    @inlinable
     public func jsonBytes(formatting: JSONWriter.Options = [], options: MappingOptions = .default) throws -> [UInt8] {
         var writer = JSONBytesWriter(formatting: formatting, options: options)
         try writer.encodeValue(self)
@@ -49,6 +55,7 @@ extension Model {
     }
 
     /// The model as JSON text.
+    @inlinable
     public func jsonString(formatting: JSONWriter.Options = [], options: MappingOptions = .default) throws -> String {
         String(decoding: try jsonBytes(formatting: formatting, options: options), as: UTF8.self)
     }
@@ -60,11 +67,13 @@ extension Array where Element: Model {
     /// ```swift
     /// let statuses = try [Status](jsonData: data, at: "statuses")
     /// ```
+    @inlinable
     public init(jsonData data: Data, at keyPath: String? = nil, options: MappingOptions = .default) throws {
         self = try ModelJSON.decode([Element].self, from: data, atPath: keyPath.map(RemoteKeyPath.init), options: options)
     }
 
     /// Maps a JSON array of objects from bytes, or the array at `keyPath`.
+    @inlinable
     public init(jsonBytes bytes: [UInt8], at keyPath: String? = nil, options: MappingOptions = .default) throws {
         self = try bytes.withUnsafeBytes {
             try ModelJSON.decode([Element].self, from: $0, at: keyPath.map(RemoteKeyPath.init), options: options)
@@ -72,6 +81,7 @@ extension Array where Element: Model {
     }
 
     /// The models as a JSON array.
+    @inlinable
     public func jsonData(formatting: JSONWriter.Options = [], options: MappingOptions = .default) throws -> Data {
         var writer = JSONBytesWriter(formatting: formatting, options: options)
         try writer.encodeValue(self)
@@ -81,6 +91,7 @@ extension Array where Element: Model {
 
 extension Model {
     /// Maps the model at `keyPath` inside a JSON document (`"data.user"`, `"items.0"`).
+    @inlinable
     public init(jsonData data: Data, at keyPath: String, options: MappingOptions = .default) throws {
         self = try ModelJSON.decode(Self.self, from: data, atPath: RemoteKeyPath(keyPath), options: options)
     }
@@ -95,6 +106,7 @@ extension Model {
 /// ```
 public enum ModelJSON {
     /// Decodes a value from `data`, at the remote key path `keyPath` inside it when given.
+    @inlinable
     public static func decode<T: ModelValue>(
         _ type: T.Type, from data: Data, at keyPath: String? = nil, options: MappingOptions = .default
     ) throws -> T {
@@ -102,6 +114,7 @@ public enum ModelJSON {
     }
 
     /// Encodes a value as JSON bytes.
+    @inlinable
     public static func encode<T: ModelValue>(
         _ value: T, formatting: JSONWriter.Options = [], options: MappingOptions = .default
     ) throws -> [UInt8] {
@@ -111,6 +124,7 @@ public enum ModelJSON {
     }
 
     /// Decodes a value from `data`, at `keyPath` inside it when given.
+    @inlinable
     public static func decode<T: ModelValue>(
         _ type: T.Type, from data: Data, atPath keyPath: RemoteKeyPath?, options: MappingOptions
     ) throws -> T {
@@ -207,6 +221,7 @@ extension Model {
     /// let context = ModelContext()
     /// let timeline = try Timeline(jsonData: data, context: context)
     /// ```
+    @inlinable
     public init(jsonData data: Data, context: ModelContext, options: MappingOptions = .default) throws {
         var options = options
         options.context = context
@@ -216,6 +231,7 @@ extension Model {
 
 extension Array where Element: Model {
     /// Maps a JSON array (or the array at `keyPath`) through an identity context.
+    @inlinable
     public init(jsonData data: Data, at keyPath: String? = nil, context: ModelContext, options: MappingOptions = .default)
         throws
     {

@@ -24,37 +24,51 @@ enum RateUnit {
     case operations(Int, label: String)
 }
 
-/// Times closures: several rounds, each long enough to measure, and the median.
+/// Times closures: several rounds, each long enough to measure, alternating the two sides so
+/// that both see the same machine (a busy neighbour slows both, not one).
 struct Stopwatch {
     var rounds = 7
     var minimumRoundSeconds = 0.2
 
-    /// Seconds per run: the median over rounds.
-    func secondsPerRun(_ body: () throws -> Void) throws -> Double {
-        try body()  // warm up: caches, lazy schemas, page faults
-        var samples: [Double] = []
+    /// Seconds per run of one round of `body`.
+    func round(_ body: () throws -> Void) throws -> Double {
+        var runs = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        var elapsed: UInt64 = 0
+        repeat {
+            try body()
+            runs += 1
+            elapsed = DispatchTime.now().uptimeNanoseconds - start
+        } while Double(elapsed) / 1e9 < minimumRoundSeconds
+        return Double(elapsed) / 1e9 / Double(runs)
+    }
+
+    /// Seconds per run of each side (medians over rounds) and the median of the per-round ratios.
+    func compare(_ ours: () throws -> Void, _ theirs: () throws -> Void) throws -> (ours: Double, theirs: Double, ratio: Double) {
+        try ours()  // warm up: caches, lazy schemas, page faults
+        try theirs()
+        var mine: [Double] = []
+        var base: [Double] = []
+        var ratios: [Double] = []
         for _ in 0..<rounds {
-            var runs = 0
-            let start = DispatchTime.now().uptimeNanoseconds
-            var elapsed: UInt64 = 0
-            repeat {
-                try body()
-                runs += 1
-                elapsed = DispatchTime.now().uptimeNanoseconds - start
-            } while Double(elapsed) / 1e9 < minimumRoundSeconds
-            samples.append(Double(elapsed) / 1e9 / Double(runs))
+            let a = try round(ours)
+            let b = try round(theirs)
+            mine.append(a)
+            base.append(b)
+            ratios.append(b / a)
         }
-        samples.sort()
-        return samples[samples.count / 2]
+        return (median(mine), median(base), median(ratios))
+    }
+
+    private func median(_ values: [Double]) -> Double {
+        values.sorted()[values.count / 2]
     }
 }
 
 extension Comparison {
     /// Runs both sides, alternating, and prints the comparison line.
     func run(with stopwatch: Stopwatch) throws {
-        let ours = try stopwatch.secondsPerRun(modelKit)
-        let theirs = try stopwatch.secondsPerRun(baseline)
-        let ratio = theirs / ours
+        let (ours, theirs, ratio) = try stopwatch.compare(modelKit, baseline)
         switch unit {
         case .bytes(let bytes):
             let mine = Double(bytes) / ours / 1e6
