@@ -58,7 +58,7 @@ import Testing
         let loaded = try #require(line(of: second.output, startingWith: "loaded "))
         #expect(loaded.hasPrefix("loaded \(statuses) statuses by 115 users from the store in "))
         #expect(loaded.hasSuffix(" ms (115 user instances)"))
-        #expect(second.output.contains(" share one user instance: true\n"))
+        #expect(second.output.contains(" share one status and one user instance: true\n"))
         #expect(second.output.contains("mapping the payload updated the loaded instances in place: true\n"))
         #expect(line(of: second.output, startingWith: "saved \(statuses) statuses and 115 users to \(db)") != nil)
     }

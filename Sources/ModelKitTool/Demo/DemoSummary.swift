@@ -40,16 +40,17 @@ struct StoreSummary {
         let users = loaded.map(\.user)
         let distinct = Set(users.map(\.id))
         let instances = Set(users.map(ObjectIdentifier.init))
-        let byUser = Dictionary(grouping: loaded, by: \.user.id).values.max { $0.count < $1.count } ?? []
+        let retweets = loaded.filter { $0.retweetedStatus != nil }
+        let byRetweet = Dictionary(grouping: retweets) { $0.retweetedStatus?.id ?? "" }.values.max { $0.count < $1.count } ?? []
         let mappedOntoLoaded = mapped.allSatisfy { status in loaded.contains { $0 === status } }
         var lines = [
             "loaded \(loaded.count) statuses by \(distinct.count) users from the store in \(milliseconds(elapsed)) ms"
                 + " (\(instances.count) user instances)"
         ]
-        if byUser.count > 1 {
+        if let original = byRetweet.first?.retweetedStatus, byRetweet.count > 1 {
+            let shared = byRetweet.allSatisfy { $0.retweetedStatus === original && $0.retweetedStatus?.user === original.user }
             lines.append(
-                "the \(byUser.count) statuses by @\(byUser[0].user.screenName) share one user instance: "
-                    + "\(byUser.allSatisfy { $0.user === byUser[0].user })")
+                "the \(byRetweet.count) statuses retweeting @\(original.user.screenName) share one status and one user instance: \(shared)")
         }
         lines.append("mapping the payload updated the loaded instances in place: \(mappedOntoLoaded)")
         return lines.joined(separator: "\n")
