@@ -47,7 +47,8 @@ public protocol ModelDeleting: Sendable {
     func deleteAll<M: Model>(_ query: ModelQuery<M>) throws -> Int
 }
 
-/// Tells about committed changes.
+/// Tells about committed changes: those made through the store (its saves and deletes, and raw
+/// SQL on the SQLite store's own connection); another process writing the same file is not seen.
 ///
 /// ```swift
 /// for await change in store.changes(to: Status.self) {
