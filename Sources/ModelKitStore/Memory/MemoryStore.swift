@@ -74,7 +74,7 @@ public final class MemoryStore: ModelStore, StoreEngine, Sendable {
     @discardableResult
     public func deleteOne<M: Model, ID: Hashable & Sendable>(_ type: M.Type, id: ID) throws -> Bool {
         let table = try StoreTable.of(M.self)
-        let key = try table.identifierValue(AnyHashable(id))
+        let key = try table.identifierValue(id)
         let deleted = tables.withLock { $0[table.name]?.rows.removeValue(forKey: key) != nil }
         if deleted { hub.post([StoreChange(modelName: table.name, deleted: 1)]) }
         return deleted

@@ -34,6 +34,9 @@ final class StoreTable: Sendable {
     let isClass: Bool
     /// The column of each schema property, -1 for transient ones.
     let columnByField: [Int]
+    /// Encodes an identifier of the identifier property's own type, without `AnyHashable`; nil
+    /// for a value of another type.
+    private let identifierEncoder: any IdentifierEncoding
 
     let quotedName: String
     let createSQL: String
@@ -64,6 +67,12 @@ final class StoreTable: Sendable {
         self.identifierColumn = columnByField[identifierIndex]
         self.isClass = M.self is AnyObject.Type
         self.columnByField = columnByField
+        let identifierType = schema.properties[identifierIndex].valueType
+        if let valueType = identifierType as? any ModelValue.Type {
+            self.identifierEncoder = Self.encoder(valueType)
+        } else {
+            self.identifierEncoder = NoIdentifierEncoder()
+        }
 
         let table = quoted(schema.modelName)
         let identifierColumn = columnByField[identifierIndex]
@@ -106,9 +115,20 @@ final class StoreTable: Sendable {
         schema.index(ofProperty: name).map { columnByField[$0] }.flatMap { $0 >= 0 ? $0 : nil }
     }
 
+    private static func encoder<ID: ModelValue>(_ type: ID.Type) -> any IdentifierEncoding {
+        TypedIdentifierEncoder<ID>()
+    }
+
     /// The stored form of an identifier, written as the identifier property writes it.
+    func identifierValue<ID: Hashable>(_ identifier: ID) throws -> StoreValue {
+        if let value = try? identifierEncoder.encode(identifier) { return value }
+        return try identifierValue(AnyHashable(identifier))
+    }
+
+    /// The stored form of a type-erased identifier.
     func identifierValue(_ identifier: AnyHashable) throws -> StoreValue {
         do {
+            if let value = try identifierEncoder.encode(identifier.base) { return value }
             guard let value = try StoreValue(encodingAny: identifier.base) else {
                 throw ModelError(.invalidValue, expected: "an identifier the store can hold", found: "\(identifier)")
             }
@@ -117,6 +137,25 @@ final class StoreTable: Sendable {
             throw StoreError(.unencodableValue, table: name, identifier: "\(identifier)", reason: error.description)
         }
     }
+}
+
+/// Encodes identifiers of one type as the store writes them.
+protocol IdentifierEncoding: Sendable {
+    /// The stored form of `value`, or nil when it is not of the identifier's type.
+    func encode(_ value: Any) throws -> StoreValue?
+}
+
+/// The encoder for identifiers of type `ID`: a cast to the concrete type, then the row writer.
+final class TypedIdentifierEncoder<ID: ModelValue>: IdentifierEncoding {
+    func encode(_ value: Any) throws -> StoreValue? {
+        guard let identifier = value as? ID else { return nil }
+        return try StoreValue(encoding: identifier)
+    }
+}
+
+/// For identifier types that are not ``ModelValue``s: always the type-erased path.
+struct NoIdentifierEncoder: IdentifierEncoding {
+    func encode(_ value: Any) throws -> StoreValue? { nil }
 }
 
 /// `"name"` with embedded quotes doubled: an SQL identifier.

@@ -7,19 +7,17 @@ extension SQLiteStore {
         let table = try StoreTable.of(S.Element.self)
         try write(table, sql: table.upsertSQL) { db in
             // The statement of the last table written: a batch of one type looks it up once.
-            var current: (table: StoreTable, statement: Statement, version: DatabaseValue)?
-            var arguments: [DatabaseValue] = []
+            var current: (table: StoreTable, statement: Statement)?
             var encoder = RowEncoder { table, values in
                 if current?.table !== table {
                     try self.prepare(table, in: db)
-                    current = (table, try db.cachedStatement(sql: table.upsertSQL), table.schema.version.databaseValue)
+                    let statement = try db.cachedStatement(sql: table.upsertSQL)
+                    statement.prepareForBinding(count: table.columns.count + 1)
+                    current = (table, statement)
                 }
-                guard let (_, statement, version) = current else { return }
-                arguments.removeAll(keepingCapacity: true)
-                for value in values { arguments.append(value.databaseValue) }
-                arguments.append(version)
+                guard let statement = current?.statement else { return }
                 do {
-                    try statement.execute(arguments: StatementArguments(arguments))
+                    try statement.bindAndExecute(values, version: table.schema.version)
                 } catch {
                     throw StoreError.wrapping(
                         error, table: table.name, identifier: values[table.identifierColumn].quotedDescription,
@@ -41,7 +39,7 @@ extension SQLiteStore {
     @discardableResult
     public func deleteOne<M: Model, ID: Hashable & Sendable>(_ type: M.Type, id: ID) throws -> Bool {
         let table = try StoreTable.of(M.self)
-        let key = try table.identifierValue(AnyHashable(id))
+        let key = try table.identifierValue(id)
         return try write(table, sql: table.deleteByIdentifierSQL) { db in
             try db.cachedStatement(sql: table.deleteByIdentifierSQL).execute(arguments: [key.databaseValue])
             return db.changesCount > 0

@@ -50,7 +50,7 @@ extension StoreEngine {
         if let context, table.isClass, let live = context.registeredModel(M.self, identifier: AnyHashable(id)) {
             return live
         }
-        let key = try table.identifierValue(AnyHashable(id))
+        let key = try table.identifierValue(id)
         guard let row = try selectRow(table, identifier: key) else { return nil }
         guard let context else { return try model(M.self, from: row, table: table, context: nil) }
         return try context.withLock { try model(M.self, from: row, table: table, context: context) }

@@ -35,7 +35,7 @@ func storeComparisons() throws -> [Comparison] {
     let store = try SQLiteStore(path: directory.appendingPathComponent("store.sqlite").path)
     try store.save(users)
     // The raw side: the same table, created by the same statement, in a file of its own.
-    let raw = RawUsers(
+    let raw = try RawUsers(
         database: try walQueue(directory.appendingPathComponent("raw.sqlite").path),
         create: try rawStatement(store, "SELECT sql FROM sqlite_master WHERE name = 'StoreUser'"))
     try raw.save(users)
@@ -66,15 +66,15 @@ func storeComparisons() throws -> [Comparison] {
 
 /// `identity.lookup`: lookup-or-insert of live instances, from one task and from two at once.
 func identityComparisons() -> [Comparison] {
-    let entities = (0..<10_000).map { IdentityEntity(id: $0) }
-    let identifiers = entities.map { AnyHashable($0.id) }
+    let live = LiveEntities(count: 10_000)
+    let entities = live.entities
     let context = ModelContext()
     let baseline = LockedWeakMap()
-    func lookups(_ range: Range<Int>) {
-        for index in range { _ = context.register(entities[index], identifier: identifiers[index]) }
+    @Sendable func lookups(_ range: Range<Int>) {
+        for index in range { _ = context.register(live.entities[index], for: index) }
     }
-    func baselineLookups(_ range: Range<Int>) {
-        for index in range { _ = baseline.lookupOrInsert(entities[index], identifier: identifiers[index]) }
+    @Sendable func baselineLookups(_ range: Range<Int>) {
+        for index in range { _ = baseline.lookupOrInsert(live.entities[index], identifier: index) }
     }
     let halves = [0..<entities.count / 2, entities.count / 2..<entities.count]
     return [
@@ -82,13 +82,23 @@ func identityComparisons() -> [Comparison] {
             name: "identity.lookup", baselineName: "locked dictionary", unit: .operations(entities.count, label: "lookup"),
             modelKit: { lookups(0..<entities.count) },
             baseline: { baselineLookups(0..<entities.count) },
-            notes: { "lookup-or-insert of \(entities.count) live class instances by Int identifier" }),
+            notes: { "ModelContext.register(_:for:) of \(entities.count) live class instances by Int identifier, against [Int: weak] under NSLock" }),
         Comparison(
             name: "identity.lookup.2-tasks", baselineName: "locked dictionary", unit: .operations(entities.count, label: "lookup"),
             modelKit: { DispatchQueue.concurrentPerform(iterations: 2) { lookups(halves[$0]) } },
             baseline: { DispatchQueue.concurrentPerform(iterations: 2) { baselineLookups(halves[$0]) } },
             notes: { "two threads, one context, half of the identifiers each; wall time per lookup" }),
     ]
+}
+
+/// The instances the identity comparisons look up, kept alive for the whole run.
+final class LiveEntities: @unchecked Sendable {
+    // @unchecked: the array is set once and only read, from any thread.
+    let entities: [IdentityEntity]
+
+    init(count: Int) {
+        entities = (0..<count).map { IdentityEntity(id: $0) }
+    }
 }
 
 /// What people write by hand with GRDB for the same table: cached statements, arguments, rows.
@@ -135,7 +145,8 @@ struct RawUsers {
     }
 }
 
-/// A hand-written identity map: a dictionary of weak references behind one lock.
+/// A hand-written identity map for one type with `Int` identifiers: a typed dictionary of weak
+/// references behind one lock.
 final class LockedWeakMap: @unchecked Sendable {
     // @unchecked: `entries` is only touched under `lock`.
     private struct Weak {
@@ -143,9 +154,9 @@ final class LockedWeakMap: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var entries: [AnyHashable: Weak] = [:]
+    private var entries: [Int: Weak] = [:]
 
-    func lookupOrInsert(_ entity: IdentityEntity, identifier: AnyHashable) -> IdentityEntity {
+    func lookupOrInsert(_ entity: IdentityEntity, identifier: Int) -> IdentityEntity {
         lock.lock()
         defer { lock.unlock() }
         if let live = entries[identifier]?.object { return live }
