@@ -8,11 +8,13 @@ let package = Package(
     products: [
         .library(name: "ModelKit", targets: ["ModelKit"]),
         .library(name: "ModelKitPreferences", targets: ["ModelKitPreferences"]),
+        .library(name: "ModelKitStore", targets: ["ModelKitStore"]),
         .executable(name: "modelkit", targets: ["ModelKitTool"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The runtime every format builds on: schema, model protocols, readers and writers over
@@ -46,6 +48,13 @@ let package = Package(
         // Typed persistent preferences.
         .target(name: "ModelKitPreferences", dependencies: ["ModelKitCore", "ModelKitJSON"]),
 
+        // Model stores: the store protocols, an in-memory store, the SQLite store (GRDB), queries,
+        // migration and observation.
+        .target(
+            name: "ModelKitStore",
+            dependencies: ["ModelKitCore", "ModelKitJSON", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+
         // The public face: macro declarations and the runtime, re-exported.
         .target(name: "ModelKit", dependencies: ["ModelKitCore", "ModelKitJSON", "ModelKitArchive", "ModelKitMacros"]),
 
@@ -55,6 +64,7 @@ let package = Package(
             dependencies: [
                 "ModelKit",
                 "ModelKitPreferences",
+                "ModelKitStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.copy("Resources")]
@@ -81,6 +91,12 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "ModelKitPreferencesTests", dependencies: ["ModelKit", "ModelKitPreferences"]),
+        .testTarget(
+            name: "ModelKitStoreTests",
+            dependencies: [
+                "ModelKit", "ModelKitStore", "ModelKitTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .testTarget(name: "ModelKitToolTests", dependencies: ["ModelKitTool", "ModelKitTestSupport"]),
         .testTarget(
             name: "ModelKitMacroSupportTests",

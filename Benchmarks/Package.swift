@@ -15,12 +15,18 @@ let package = Package(
     name: "ModelKitBenchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(path: "..")
+        .package(path: ".."),
+        // The raw baseline of the store comparisons.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .executableTarget(
             name: "modelkit-benchmarks",
-            dependencies: [.product(name: "ModelKit", package: modelKitPackage)],
+            dependencies: [
+                .product(name: "ModelKit", package: modelKitPackage),
+                .product(name: "ModelKitStore", package: modelKitPackage),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Sources/ModelKitBenchmarks",
             resources: [.copy("Resources")]
         )

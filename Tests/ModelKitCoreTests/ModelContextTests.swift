@@ -75,6 +75,30 @@ import Testing
         #expect(context.registeredModel(Seat.self, for: 12) === byInt)
     }
 
+    @Test func typedAndTypeErasedIdentifiersMeet() throws {
+        let context = ModelContext()
+        let seat = try Seat(json: ["number": 12], context: context)
+        // Integers of any width find what an `Int` registered, typed or in `AnyHashable`.
+        #expect(context.registeredModel(Seat.self, for: 12) === seat)
+        #expect(context.registeredModel(Seat.self, for: Int64(12)) === seat)
+        #expect(context.registeredModel(Seat.self, for: UInt8(12)) === seat)
+        #expect(context.registeredModel(Seat.self, identifier: AnyHashable(Int32(12))) === seat)
+        #expect(context.registeredModel(Seat.self, for: 13) == nil)
+        // Lookup-or-insert: the live instance wins.
+        #expect(context.register(Seat(number: 12), for: 12) === seat)
+        let other = Seat(number: 14)
+        #expect(context.register(other, for: 14) === other)
+        #expect(context.registeredModel(Seat.self, identifier: AnyHashable(14)) === other)
+        // Strings and UUIDs, typed and erased.
+        let uuid = UUID()
+        let ticket = context.register(Ticket(id: uuid, title: "t"), for: uuid)
+        #expect(context.registeredModel(Ticket.self, identifier: AnyHashable(uuid)) === ticket)
+        let counter = try Counter(json: ["id": "x"], context: context)
+        #expect(context.registeredModel(Counter.self, for: "x") === counter)
+        #expect(context.registeredModel(Counter.self, identifier: AnyHashable("x")) === counter)
+        #expect(context.registeredCount == 4)
+    }
+
     @Test func manyTasksEndWithOneInstancePerIdentifier() async throws {
         let context = ModelContext()
         let keeper = Keeper()

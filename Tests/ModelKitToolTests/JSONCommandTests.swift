@@ -34,10 +34,36 @@ import Testing
 }
 
 @Suite struct DemoCommandTests {
-    @Test func demoMapsTheBundledPayload() throws {
-        let result = try ToolProcess.run(["demo"])
-        #expect(result.status == 0)
-        #expect(result.output.hasPrefix("mapped 100 statuses and 73 retweeted statuses by 115 users from 631515 bytes in "))
-        #expect(result.output.contains("newest status: 2014-08-31T00:29:15Z"))
+    @Test func demoMapsIntoAStoreThenLoadsItBack() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("modelkit-demo-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let db = directory.appendingPathComponent("demo.sqlite").path
+
+        let first = try ToolProcess.run(["demo", "--db", db])
+        #expect(first.status == 0, "\(first.errorOutput)")
+        #expect(first.output.hasPrefix("mapped 100 statuses and 73 retweeted statuses by 115 users from 631515 bytes in "))
+        #expect(first.output.contains("newest status: 2014-08-31T00:29:15Z"))
+        #expect(first.output.contains("store: \(db) was empty\n"))
+        let saved = try #require(line(of: first.output, startingWith: "saved "))
+        #expect(saved.contains(" statuses and 115 users to \(db) in "))
+        let statuses = try #require(Int(saved.split(separator: " ")[1]))
+        #expect(statuses > 100)
+        #expect(FileManager.default.fileExists(atPath: db))
+
+        // The second run finds the first run's models in the file and loads them first.
+        let second = try ToolProcess.run(["demo", "--db", db])
+        #expect(second.status == 0, "\(second.errorOutput)")
+        #expect(second.output.hasPrefix("mapped 100 statuses and 73 retweeted statuses by 115 users from 631515 bytes in "))
+        let loaded = try #require(line(of: second.output, startingWith: "loaded "))
+        #expect(loaded.hasPrefix("loaded \(statuses) statuses by 115 users from the store in "))
+        #expect(loaded.hasSuffix(" ms (115 user instances)"))
+        #expect(second.output.contains(" share one status and one user instance: true\n"))
+        #expect(second.output.contains("mapping the payload updated the loaded instances in place: true\n"))
+        #expect(line(of: second.output, startingWith: "saved \(statuses) statuses and 115 users to \(db)") != nil)
+    }
+
+    func line(of output: String, startingWith prefix: String) -> String? {
+        output.split(separator: "\n").map(String.init).first { $0.hasPrefix(prefix) }
     }
 }

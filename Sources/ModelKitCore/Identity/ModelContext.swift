@@ -24,6 +24,8 @@ public final class ModelContext: @unchecked Sendable {
     // @unchecked: `tables` is only touched under `lock`.
     private let lock = NSRecursiveLock()
     private var tables: [ObjectIdentifier: IdentityTable] = [:]
+    /// The table of each model type met so far (a subclass shares its root class's table).
+    private var tablesByType: [ObjectIdentifier: IdentityTable] = [:]
     /// Where identifiers that are not live are loaded from.
     public let store: (any ModelLoading)?
 
@@ -42,14 +44,15 @@ public final class ModelContext: @unchecked Sendable {
     /// The live instance of `type` for `id`, without looking in the store (SwiftData's
     /// `registeredModel(for:)`).
     public func registeredModel<M: Model & AnyObject, ID: Hashable & Sendable>(_ type: M.Type, for id: ID) -> M? {
-        registeredModel(type, identifier: AnyHashable(id))
+        let key = IdentityKey(id)
+        return withLock { table(for: M.self, creating: false)?.object(for: key) as? M }
     }
 
     /// The live instance of `type` for `id`, or else the one the store holds, loaded and
     /// registered (SwiftData's `model(for:)`).
     public func model<M: Model & AnyObject, ID: Hashable & Sendable>(_ type: M.Type, for id: ID) throws -> M? {
         try withLock {
-            if let live = registeredModel(type, identifier: AnyHashable(id)) { return live }
+            if let live = registeredModel(type, for: id) { return live }
             return try store?.loadModel(type, identifier: AnyHashable(id), into: self)
         }
     }
@@ -62,6 +65,17 @@ public final class ModelContext: @unchecked Sendable {
         return register(model, identifier: id)
     }
 
+    /// Makes `model` the live instance for `id`, unless another one already is; returns the live
+    /// instance (lookup-or-insert).
+    ///
+    /// ```swift
+    /// let live = context.register(Seat(number: 12), for: 12)
+    /// ```
+    @discardableResult
+    public func register<M: Model & AnyObject, ID: Hashable & Sendable>(_ model: M, for id: ID) -> M {
+        register(model, key: IdentityKey(id))
+    }
+
     /// How many instances are live in the context now.
     public var registeredCount: Int {
         withLock { tables.values.reduce(0) { $0 + $1.liveCount() } }
@@ -69,27 +83,47 @@ public final class ModelContext: @unchecked Sendable {
 
     /// Forgets every live instance (they stay alive where they are referenced).
     public func removeAll() {
-        withLock { tables.removeAll() }
+        withLock {
+            tables.removeAll()
+            tablesByType.removeAll()
+        }
     }
 
     // MARK: Internals shared with readers and stores
 
     /// The live instance of `type` for an identifier.
     public func registeredModel<M: Model>(_ type: M.Type, identifier: AnyHashable) -> M? {
-        withLock { tables[Self.tableKey(M.self)]?.object(for: identifier) as? M }
+        let key = IdentityKey(identifier)
+        return withLock { table(for: M.self, creating: false)?.object(for: key) as? M }
     }
 
     /// Registers `model` under `identifier`; returns the instance live for it afterwards.
     @discardableResult
     public func register<M: Model>(_ model: M, identifier: AnyHashable) -> M {
+        register(model, key: IdentityKey(identifier))
+    }
+
+    private func register<M: Model>(_ model: M, key identifier: IdentityKey) -> M {
         withLock {
-            let key = Self.tableKey(M.self)
-            let table = tables[key] ?? IdentityTable()
-            tables[key] = table
+            guard let table = table(for: M.self, creating: true) else { return model }
             if let live = table.object(for: identifier) as? M { return live }
             table.insert(model as AnyObject, for: identifier)
             return model
         }
+    }
+
+    /// The table of `type`'s hierarchy, looked up by the type itself after the first time.
+    /// Call holding the lock.
+    private func table<M: Model>(for type: M.Type, creating: Bool) -> IdentityTable? {
+        let typeKey = ObjectIdentifier(M.self)
+        if let table = tablesByType[typeKey] { return table }
+        let key = Self.tableKey(M.self)
+        let table = tables[key] ?? (creating ? IdentityTable() : nil)
+        if let table {
+            tables[key] = table
+            tablesByType[typeKey] = table
+        }
+        return table
     }
 
     /// Identity is per model hierarchy: a subclass instance answers for its root class.
@@ -107,20 +141,72 @@ public protocol ModelLoading: Sendable {
     func loadModel<M: Model>(_ type: M.Type, identifier: AnyHashable, into context: ModelContext) throws -> M?
 }
 
+/// An identifier as the identity map keys it: the common identifier types directly, anything else
+/// as `AnyHashable`.
+///
+/// `AnyHashable`'s hashing and equality go through dynamic casts (integers of different widths
+/// compare equal), which made them most of the cost of a lookup; integers, strings and UUIDs skip
+/// that, and integers of any width still meet (`Int64(12)` finds what `12` registered).
+enum IdentityKey: Hashable {
+    case integer(Int64)
+    case string(String)
+    case uuid(UUID)
+    case other(AnyHashable)
+
+    /// The key of an identifier of a known type: a comparison of metatypes, not a dynamic cast.
+    init<ID: Hashable>(_ id: ID) {
+        if ID.self == Int.self {
+            self = .integer(Int64(Self.reinterpret(id, as: Int.self)))
+        } else if ID.self == String.self {
+            self = .string(Self.reinterpret(id, as: String.self))
+        } else if ID.self == UUID.self {
+            self = .uuid(Self.reinterpret(id, as: UUID.self))
+        } else {
+            // An `AnyHashable` stays itself: `AnyHashable(_:)` does not wrap one twice.
+            self.init(AnyHashable(id))
+        }
+    }
+
+    /// `value` as `T`, which is its own type (checked by the caller).
+    @inline(__always)
+    private static func reinterpret<ID, T>(_ value: ID, as type: T.Type) -> T {
+        withUnsafePointer(to: value) { $0.withMemoryRebound(to: T.self, capacity: 1) { $0.pointee } }
+    }
+
+    /// The key of a type-erased identifier.
+    init(_ id: AnyHashable) {
+        switch id.base {
+        case let value as String: self = .string(value)
+        case let value as Int: self = .integer(Int64(value))
+        case let value as UUID: self = .uuid(value)
+        case let value as Int64: self = .integer(value)
+        case let value as Int32: self = .integer(Int64(value))
+        case let value as Int16: self = .integer(Int64(value))
+        case let value as Int8: self = .integer(Int64(value))
+        case let value as UInt32: self = .integer(Int64(value))
+        case let value as UInt16: self = .integer(Int64(value))
+        case let value as UInt8: self = .integer(Int64(value))
+        case let value as UInt64 where value <= UInt64(Int64.max): self = .integer(Int64(value))
+        case let value as UInt where value <= UInt(Int64.max): self = .integer(Int64(value))
+        default: self = .other(id)
+        }
+    }
+}
+
 /// Weak references to the live instances of one model hierarchy, by identifier.
 final class IdentityTable {
-    private var entries: [AnyHashable: WeakObject] = [:]
+    private var entries: [IdentityKey: WeakObject] = [:]
     private var sweepAt = 64
 
     struct WeakObject {
         weak var object: AnyObject?
     }
 
-    func object(for identifier: AnyHashable) -> AnyObject? {
+    func object(for identifier: IdentityKey) -> AnyObject? {
         entries[identifier]?.object
     }
 
-    func insert(_ object: AnyObject, for identifier: AnyHashable) {
+    func insert(_ object: AnyObject, for identifier: IdentityKey) {
         entries[identifier] = WeakObject(object: object)
         if entries.count >= sweepAt {
             // Drop the entries of instances that are gone, so the table stays as large as what lives.

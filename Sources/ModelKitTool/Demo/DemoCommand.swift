@@ -1,25 +1,43 @@
 import ArgumentParser
 import Foundation
 import ModelKit
+import ModelKitStore
 
-/// `modelkit demo`: maps a real payload and prints a summary.
+/// `modelkit demo`: maps a real payload through an identity context into an SQLite store and
+/// prints a summary; a second run loads the models back from the store first.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "demo", abstract: "Map twitter.json into models and print a summary.")
+        commandName: "demo", abstract: "Map twitter.json into models, store them in SQLite, and print a summary.")
 
     @Option(help: "A Twitter search response to map instead of the bundled twitter.json.")
     var file: String?
 
+    @Option(help: "The SQLite file to store the models in (default: modelkit-demo.sqlite in the temporary directory).")
+    var db: String?
+
     func run() async throws {
         let data = try file.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } ?? bundledPayload()
+        let path = db ?? FileManager.default.temporaryDirectory.appendingPathComponent("modelkit-demo.sqlite").path
+        let store = try SQLiteStore(path: path)
+        let context = ModelContext(store: store)
         let clock = ContinuousClock()
+
+        // A second run finds the first run's models in the store and loads them first.
+        var loaded: [Tweet] = []
+        let loading = try clock.measure { loaded = try store.fetchAll(Tweet.self, context: context) }
         var response: SearchResponse?
-        let elapsed = try clock.measure {
-            let object = try JSONSerialization.jsonObject(with: data)
-            response = try SearchResponse(json: object)
-        }
+        let mapping = try clock.measure { response = try SearchResponse(jsonData: data, context: context) }
         guard let response else { return }
-        print(DemoSummary(response: response, bytes: data.count, elapsed: elapsed).text)
+        print(DemoSummary(response: response, bytes: data.count, elapsed: mapping).text)
+        if loaded.isEmpty {
+            print("store: \(path) was empty")
+        } else {
+            print(StoreSummary(loaded: loaded, mapped: response.statuses, elapsed: loading).text)
+        }
+        let saving = try clock.measure { try store.save(response.statuses) }
+        let statuses = try store.fetchCount(Tweet.self)
+        let users = try store.fetchCount(Tweeter.self)
+        print("saved \(statuses) statuses and \(users) users to \(path) in \(milliseconds(saving)) ms")
     }
 
     private func bundledPayload() throws -> Data {
@@ -27,32 +45,5 @@ struct DemoCommand: AsyncParsableCommand {
             throw ValidationError("the bundled twitter.json is missing")
         }
         return try Data(contentsOf: url)
-    }
-}
-
-/// What the demo prints about a mapped response.
-struct DemoSummary {
-    let response: SearchResponse
-    let bytes: Int
-    let elapsed: Duration
-
-    var text: String {
-        let statuses = response.statuses
-        let retweets = statuses.compactMap(\.retweetedStatus)
-        let users = Set((statuses + retweets).map(\.user.id))
-        let hashtags = Dictionary(grouping: (statuses + retweets).flatMap(\.hashtags).map(\.text), by: { $0 })
-            .mapValues(\.count).sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
-        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3
-        let newest = statuses.map(\.createdAt).max().map { DateCoding.formatISO8601($0) } ?? "-"
-        var lines = [
-            "mapped \(statuses.count) statuses and \(retweets.count) retweeted statuses by \(users.count) users"
-                + " from \(bytes) bytes in \(String(format: "%.1f", milliseconds)) ms",
-            "newest status: \(newest)",
-            "most retweeted: \(statuses.map(\.retweetCount).max() ?? 0) retweets",
-        ]
-        if !hashtags.isEmpty {
-            lines.append("top hashtags: " + hashtags.prefix(3).map { "#\($0.key) (\($0.value))" }.joined(separator: ", "))
-        }
-        return lines.joined(separator: "\n")
     }
 }

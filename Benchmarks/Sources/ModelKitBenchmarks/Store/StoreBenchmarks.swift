@@ -1,1 +1,195 @@
-func storeComparisons() throws -> [Comparison] { [] }
+import Foundation
+import GRDB
+import ModelKit
+import ModelKitStore
+
+// The store and identity comparisons: ModelKit's SQLite store against raw GRDB running the same
+// statements on the same table layout (each side its own file in WAL mode), and the identity
+// map's lookup-or-insert against a hand-written locked dictionary of weak references.
+
+/// A user as the store benchmarks save and fetch it: scalars only, so both sides write the same row.
+@Model struct StoreUser {
+    @Identifier var id: Int
+    var name: String
+    var email: String
+    var age: Int
+    var balance: Double
+    var isActive: Bool
+    var registered: Date
+}
+
+/// An identified class, for the identity map.
+@Model final class IdentityEntity {
+    @Identifier var id: Int
+    var value: Int = 0
+}
+
+func storeComparisons() throws -> [Comparison] {
+    // One directory, emptied at each start, so runs do not pile files up.
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("modelkit-benchmarks-store")
+    try? FileManager.default.removeItem(at: directory)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let count = 100_000
+    let users = storeUsers(count: count)
+
+    let store = try SQLiteStore(path: directory.appendingPathComponent("store.sqlite").path)
+    try store.save(users)
+    // The raw side: the same table, created by the same statement, in a file of its own.
+    let raw = try RawUsers(
+        database: try walQueue(directory.appendingPathComponent("raw.sqlite").path),
+        create: try rawStatement(store, "SELECT sql FROM sqlite_master WHERE name = 'StoreUser'"))
+    try raw.save(users)
+    let ids = (0..<10_000).map { ($0 &* 7919) % count }
+    guard try raw.fetch(id: 4242) == users[4242], try store.fetchOne(StoreUser.self, id: 4242) == users[4242],
+        try store.fetchCount(StoreUser.self) == count, try raw.count() == count
+    else { throw BenchmarkError("the two sides of the store comparisons do not hold the same rows") }
+
+    return [
+        Comparison(
+            name: "store.save.users", baselineName: "GRDB", unit: .operations(count, label: "user"),
+            modelKit: {
+                try store.deleteAll(StoreUser.self)
+                try store.save(users)
+            },
+            baseline: {
+                try raw.deleteAll()
+                try raw.save(users)
+            },
+            notes: { "\(count) users in one transaction (after deleting the previous run's), WAL file, same INSERT" }),
+        Comparison(
+            name: "store.fetch.id", baselineName: "GRDB", unit: .operations(ids.count, label: "fetch"),
+            modelKit: { for id in ids { _ = try store.fetchOne(StoreUser.self, id: id) } },
+            baseline: { for id in ids { _ = try raw.fetch(id: id) } },
+            notes: { "one read and one cached SELECT per identifier, over \(count) rows" }),
+    ] + identityComparisons()
+}
+
+/// `identity.lookup`: lookup-or-insert of live instances, from one task and from two at once.
+func identityComparisons() -> [Comparison] {
+    let live = LiveEntities(count: 10_000)
+    let entities = live.entities
+    let context = ModelContext()
+    let baseline = LockedWeakMap()
+    @Sendable func lookups(_ range: Range<Int>) {
+        for index in range { _ = context.register(live.entities[index], for: index) }
+    }
+    @Sendable func baselineLookups(_ range: Range<Int>) {
+        for index in range { _ = baseline.lookupOrInsert(live.entities[index], identifier: index) }
+    }
+    let halves = [0..<entities.count / 2, entities.count / 2..<entities.count]
+    return [
+        Comparison(
+            name: "identity.lookup", baselineName: "locked dictionary", unit: .operations(entities.count, label: "lookup"),
+            modelKit: { lookups(0..<entities.count) },
+            baseline: { baselineLookups(0..<entities.count) },
+            notes: { "ModelContext.register(_:for:) of \(entities.count) live class instances by Int identifier, against [Int: weak] under NSLock" }),
+        Comparison(
+            name: "identity.lookup.2-tasks", baselineName: "locked dictionary", unit: .operations(entities.count, label: "lookup"),
+            modelKit: { DispatchQueue.concurrentPerform(iterations: 2) { lookups(halves[$0]) } },
+            baseline: { DispatchQueue.concurrentPerform(iterations: 2) { baselineLookups(halves[$0]) } },
+            notes: { "two threads, one context, half of the identifiers each; wall time per lookup" }),
+    ]
+}
+
+/// The instances the identity comparisons look up, kept alive for the whole run.
+final class LiveEntities: @unchecked Sendable {
+    // @unchecked: the array is set once and only read, from any thread.
+    let entities: [IdentityEntity]
+
+    init(count: Int) {
+        entities = (0..<count).map { IdentityEntity(id: $0) }
+    }
+}
+
+/// What people write by hand with GRDB for the same table: cached statements, arguments, rows.
+struct RawUsers {
+    let database: DatabaseQueue
+    let insertSQL =
+        #"INSERT INTO "StoreUser" ("id", "name", "email", "age", "balance", "isActive", "registered", "_version") VALUES (?, ?, ?, ?, ?, ?, ?, ?)"#
+        + #" ON CONFLICT("id") DO UPDATE SET "name" = excluded."name", "email" = excluded."email", "age" = excluded."age", "balance" = excluded."balance", "isActive" = excluded."isActive", "registered" = excluded."registered", "_version" = excluded."_version""#
+    let selectSQL =
+        #"SELECT "id", "name", "email", "age", "balance", "isActive", "registered", "_version" FROM "StoreUser" WHERE "id" = ?"#
+    let dates = ISO8601DateFormat.internetDateTimeWithFractionalSeconds
+
+    init(database: DatabaseQueue, create: String) throws {
+        self.database = database
+        try database.write { db in try db.execute(sql: create) }
+    }
+
+    func save(_ users: [StoreUser]) throws {
+        try database.write { db in
+            let statement = try db.cachedStatement(sql: insertSQL)
+            for user in users {
+                try statement.execute(arguments: [
+                    user.id, user.name, user.email, user.age, user.balance, user.isActive, dates.string(from: user.registered), 0,
+                ])
+            }
+        }
+    }
+
+    func fetch(id: Int) throws -> StoreUser? {
+        try database.read { db in
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: selectSQL), arguments: [id]) else { return nil }
+            guard let registered = dates.date(from: row[6] as String) else { throw BenchmarkError("a bad date") }
+            return StoreUser(
+                id: row[0], name: row[1], email: row[2], age: row[3], balance: row[4], isActive: row[5], registered: registered)
+        }
+    }
+
+    func deleteAll() throws {
+        try database.write { db in try db.execute(sql: #"DELETE FROM "StoreUser""#) }
+    }
+
+    func count() throws -> Int {
+        try database.read { db in try Int.fetchOne(db, sql: #"SELECT COUNT(*) FROM "StoreUser""#) ?? 0 }
+    }
+}
+
+/// A hand-written identity map for one type with `Int` identifiers: a typed dictionary of weak
+/// references behind one lock.
+final class LockedWeakMap: @unchecked Sendable {
+    // @unchecked: `entries` is only touched under `lock`.
+    private struct Weak {
+        weak var object: IdentityEntity?
+    }
+
+    private let lock = NSLock()
+    private var entries: [Int: Weak] = [:]
+
+    func lookupOrInsert(_ entity: IdentityEntity, identifier: Int) -> IdentityEntity {
+        lock.lock()
+        defer { lock.unlock() }
+        if let live = entries[identifier]?.object { return live }
+        entries[identifier] = Weak(object: entity)
+        return entity
+    }
+}
+
+/// A GRDB queue on a file in WAL mode, as the store opens its own.
+func walQueue(_ path: String) throws -> DatabaseQueue {
+    var configuration = Configuration()
+    configuration.journalMode = .wal
+    configuration.busyMode = .timeout(10)
+    return try DatabaseQueue(path: path, configuration: configuration)
+}
+
+/// The first column of the first row of a query on the store's own file.
+func rawStatement(_ store: SQLiteStore, _ sql: String) throws -> String {
+    guard let text = try store.database.read({ db in try String.fetchOne(db, sql: sql) }) else {
+        throw BenchmarkError("no result for \(sql)")
+    }
+    return text
+}
+
+/// Deterministic users.
+func storeUsers(count: Int) -> [StoreUser] {
+    var random = SeededGenerator(state: 7)
+    let names = ["Ada", "Grace", "Alan", "Edsger", "Barbara", "Donald", "Frances", "John", "Radia", "Ken"]
+    return (0..<count).map { id in
+        let name = names[Int(random.next() % UInt64(names.count))]
+        return StoreUser(
+            id: id, name: "\(name) \(id)", email: "\(name.lowercased()).\(id)@example.com", age: 18 + Int(random.next() % 60),
+            balance: Double(random.next() % 10_000_000) / 100, isActive: random.next() % 2 == 0,
+            registered: Date(timeIntervalSince1970: TimeInterval(1_300_000_000 + Int(random.next() % 300_000_000))))
+    }
+}

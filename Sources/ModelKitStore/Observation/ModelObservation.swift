@@ -1,0 +1,58 @@
+import Foundation
+import ModelKitCore
+
+/// The results of a query, now and after every committed change to its model type: an
+/// asynchronous sequence of arrays (GRDB's `ValueObservation`, in its simplest form).
+///
+/// The first element is the query's results when iteration starts; each later one follows a
+/// committed transaction that changed the model's table. Fetch errors end the sequence by throwing.
+///
+/// ```swift
+/// let popular = store.observe(ModelQuery(Status.self).filter(\Status.retweetCount > 10))
+/// for try await statuses in popular {
+///     print(statuses.count)
+/// }
+/// ```
+public struct ModelObservation<M: Model>: AsyncSequence, Sendable {
+    public typealias Element = [M]
+    let changes: StoreChanges
+    let store: any ModelFetching
+    let query: ModelQuery<M>
+    let context: ModelContext?
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(changes: changes.makeAsyncIterator(), store: store, query: query, context: context)
+    }
+
+    /// Fetches the results first, then again after each change.
+    public struct Iterator: AsyncIteratorProtocol {
+        var changes: AsyncStream<StoreChange>.Iterator
+        let store: any ModelFetching
+        let query: ModelQuery<M>
+        let context: ModelContext?
+        var started = false
+
+        public mutating func next() async throws -> [M]? {
+            if !started {
+                started = true
+                return try store.fetchAll(query, context: context)
+            }
+            guard await changes.next() != nil else { return nil }
+            return try store.fetchAll(query, context: context)
+        }
+    }
+}
+
+extension ModelObserving where Self: ModelFetching {
+    /// The results of `query` now and after every committed change to its model type, fetched
+    /// through `context` when given (so identity holds across results).
+    ///
+    /// ```swift
+    /// for try await japanese in store.observe(ModelQuery(Status.self).filter(\Status.lang == "ja")) {
+    ///     print(japanese.map(\.text))
+    /// }
+    /// ```
+    public func observe<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) -> ModelObservation<M> {
+        ModelObservation(changes: changes(to: M.self), store: self, query: query, context: context)
+    }
+}

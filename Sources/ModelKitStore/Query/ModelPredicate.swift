@@ -1,0 +1,153 @@
+import Foundation
+import ModelKitCore
+
+/// A condition on a model's stored properties, written with key paths and operators, that a
+/// store runs as SQL (or, in memory, with SQLite's rules).
+///
+/// Key paths name stored properties of the model (`\Status.lang`, not `\Status.user.name`);
+/// values are encoded as the store encodes the property (an identified model as its identifier,
+/// a date as ISO 8601 text). `==`, `!=`, `<`, `<=`, `>`, `>=`, ``in(_:)``, ``contains(_:)``
+/// for strings, `&&`, `||` and `!` combine.
+///
+/// ```swift
+/// let popular = \Status.retweetCount > 10 && \Status.lang == "ja"
+/// let replies = \Status.inReplyToScreenName != nil || (\Status.text).contains("@ada")
+/// let some = (\Status.lang).in(["en", "fr"])
+/// ```
+public struct ModelPredicate<M: Model>: Sendable {
+    /// The condition, or why it cannot run (an unknown key path, a value the store cannot hold).
+    let expression: Result<StoreExpression, StoreError>
+
+    init(_ expression: Result<StoreExpression, StoreError>) {
+        self.expression = expression
+    }
+
+    /// A predicate from a key path and how to build the condition on its column.
+    init<V>(_ keyPath: KeyPath<M, V>, _ build: (String) throws -> StoreExpression) {
+        do {
+            let column = try Self.column(of: keyPath)
+            expression = .success(try build(column))
+        } catch let error as StoreError {
+            expression = .failure(error)
+        } catch {
+            expression = .failure(
+                StoreError(
+                    .unencodableValue, table: M.modelSchema.modelName, reason: "\(error)", underlying: error))
+        }
+    }
+
+    /// The column a key path names: a stored property of `M`.
+    static func column(of keyPath: AnyKeyPath) throws -> String {
+        let schema = M.modelSchema
+        guard let index = schema.index(of: keyPath), !schema.properties[index].isTransient else {
+            throw StoreError(
+                .unknownKeyPath, table: schema.modelName,
+                reason: "the key path '\(keyPath)' is not one of its stored properties")
+        }
+        return schema.properties[index].name
+    }
+
+    /// Encodes a query operand as the store writes the property.
+    static func encode<V: ModelValue>(_ value: V) throws -> StoreValue {
+        do {
+            return try StoreValue(encoding: value)
+        } catch let error as ModelError {
+            throw StoreError(.unencodableValue, table: M.modelSchema.modelName, reason: error.description)
+        }
+    }
+}
+
+// MARK: Comparisons
+
+// The operators are static members of the types they take, not global functions, so the type
+// checker meets them only where a key path or a predicate is involved.
+extension KeyPath where Root: Model, Value: ModelValue {
+    /// The rows whose property equals `value` (`IS NULL` for nil).
+    @_disfavoredOverload
+    public static func == (keyPath: KeyPath, value: Value) -> ModelPredicate<Root> {
+        ModelPredicate(keyPath) { .compare(column: $0, .equal, try ModelPredicate<Root>.encode(value)) }
+    }
+
+    /// The rows whose property differs from `value`, nil included (SQL `IS NOT`).
+    @_disfavoredOverload
+    public static func != (keyPath: KeyPath, value: Value) -> ModelPredicate<Root> {
+        ModelPredicate(keyPath) { .compare(column: $0, .notEqual, try ModelPredicate<Root>.encode(value)) }
+    }
+
+    /// The rows whose property is less than `value`.
+    @_disfavoredOverload
+    public static func < (keyPath: KeyPath, value: Value) -> ModelPredicate<Root> {
+        ModelPredicate(keyPath) { .compare(column: $0, .less, try ModelPredicate<Root>.encode(value)) }
+    }
+
+    /// The rows whose property is at most `value`.
+    @_disfavoredOverload
+    public static func <= (keyPath: KeyPath, value: Value) -> ModelPredicate<Root> {
+        ModelPredicate(keyPath) { .compare(column: $0, .lessOrEqual, try ModelPredicate<Root>.encode(value)) }
+    }
+
+    /// The rows whose property is greater than `value`.
+    @_disfavoredOverload
+    public static func > (keyPath: KeyPath, value: Value) -> ModelPredicate<Root> {
+        ModelPredicate(keyPath) { .compare(column: $0, .greater, try ModelPredicate<Root>.encode(value)) }
+    }
+
+    /// The rows whose property is at least `value`.
+    @_disfavoredOverload
+    public static func >= (keyPath: KeyPath, value: Value) -> ModelPredicate<Root> {
+        ModelPredicate(keyPath) { .compare(column: $0, .greaterOrEqual, try ModelPredicate<Root>.encode(value)) }
+    }
+}
+
+// MARK: Combinations
+
+extension ModelPredicate {
+    /// The rows both predicates match.
+    @_disfavoredOverload
+    public static func && (lhs: ModelPredicate, rhs: ModelPredicate) -> ModelPredicate {
+        ModelPredicate(lhs.expression.flatMap { left in rhs.expression.map { .and(left, $0) } })
+    }
+
+    /// The rows either predicate matches.
+    @_disfavoredOverload
+    public static func || (lhs: ModelPredicate, rhs: ModelPredicate) -> ModelPredicate {
+        ModelPredicate(lhs.expression.flatMap { left in rhs.expression.map { .or(left, $0) } })
+    }
+
+    /// The rows the predicate does not match.
+    @_disfavoredOverload
+    public static prefix func ! (predicate: ModelPredicate) -> ModelPredicate {
+        ModelPredicate(predicate.expression.map { .not($0) })
+    }
+}
+
+// MARK: Membership and text
+
+extension KeyPath where Root: Model, Value: ModelValue {
+    /// The rows whose property is one of `values` (SQL `IN`).
+    ///
+    /// ```swift
+    /// (\Status.lang).in(["en", "ja"])
+    /// ```
+    public func `in`(_ values: some Sequence<Value>) -> ModelPredicate<Root> {
+        ModelPredicate(self) { column in .isIn(column: column, try values.map { try ModelPredicate<Root>.encode($0) }) }
+    }
+}
+
+extension KeyPath where Root: Model, Value == String {
+    /// The rows whose text contains `text`, case-sensitively (SQL `instr`).
+    ///
+    /// ```swift
+    /// (\Status.text).contains("swift")
+    /// ```
+    public func contains(_ text: String) -> ModelPredicate<Root> {
+        ModelPredicate(self) { .contains(column: $0, text) }
+    }
+}
+
+extension KeyPath where Root: Model, Value == String? {
+    /// The rows whose text contains `text`, case-sensitively; nil never does.
+    public func contains(_ text: String) -> ModelPredicate<Root> {
+        ModelPredicate(self) { .contains(column: $0, text) }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import ModelKitCore
+
+/// What to fetch, count, delete or observe: a model type, a predicate, an order, a limit and an
+/// offset. Built with chained calls, run by a store, and turned into SQL with bound arguments.
+///
+/// ```swift
+/// let query = ModelQuery(Status.self)
+///     .filter(\Status.retweetCount > 10 && \Status.lang == "ja")
+///     .order(by: \Status.createdAt, .descending)
+///     .limit(20, offset: 40)
+/// let statuses = try store.fetchAll(query)
+/// try query.selectSQL().sql
+/// // SELECT ... FROM "Status" WHERE ("retweetCount" > ? AND "lang" = ?) ORDER BY "createdAt" DESC LIMIT ? OFFSET ?
+/// ```
+public struct ModelQuery<M: Model>: Sendable {
+    /// The predicate rows must match; nil for every row.
+    public private(set) var predicate: ModelPredicate<M>?
+    /// Columns to order by, first to last, or why one cannot be (an unknown key path).
+    var orderings: [Result<(column: String, order: StoreOrder), StoreError>] = []
+    /// The most rows to return.
+    public private(set) var limit: Int?
+    /// How many matching rows to skip.
+    public private(set) var offset: Int = 0
+
+    /// A query for every stored model of `type`.
+    public init(_ type: M.Type = M.self) {}
+
+    /// The query keeping only the rows `predicate` matches (and the ones earlier filters kept).
+    public func filter(_ predicate: ModelPredicate<M>) -> ModelQuery {
+        var query = self
+        query.predicate = self.predicate.map { $0 && predicate } ?? predicate
+        return query
+    }
+
+    /// The query ordered by a property, after the orderings already given.
+    public func order<V>(by keyPath: KeyPath<M, V>, _ order: StoreOrder = .ascending) -> ModelQuery {
+        var query = self
+        do {
+            query.orderings.append(.success((try ModelPredicate<M>.column(of: keyPath), order)))
+        } catch {
+            query.orderings.append(
+                .failure(error as? StoreError ?? StoreError(.unknownKeyPath, reason: "\(error)", underlying: error)))
+        }
+        return query
+    }
+
+    /// The query returning at most `limit` rows, after skipping `offset`.
+    public func limit(_ limit: Int, offset: Int = 0) -> ModelQuery {
+        var query = self
+        query.limit = max(0, limit)
+        query.offset = max(0, offset)
+        return query
+    }
+
+    /// The query resolved against the model's table: the condition and orderings as columns.
+    func resolved() throws -> ResolvedQuery {
+        let table = try StoreTable.of(M.self)
+        let condition = try predicate.map { try $0.expression.get() }
+        let orderings = try orderings.map { try $0.get() }
+        return ResolvedQuery(table: table, condition: condition, orderings: orderings, limit: limit, offset: offset)
+    }
+}
+
+/// Ascending or descending, for ``ModelQuery/order(by:_:)``.
+public enum StoreOrder: Hashable, Sendable {
+    /// Smallest first (`NULL` first, as in SQLite).
+    case ascending
+    /// Largest first.
+    case descending
+}
+
+/// A query as stores run it: a table, a condition over columns, orderings, a limit and an offset.
+struct ResolvedQuery {
+    let table: StoreTable
+    let condition: StoreExpression?
+    let orderings: [(column: String, order: StoreOrder)]
+    let limit: Int?
+    let offset: Int
+}

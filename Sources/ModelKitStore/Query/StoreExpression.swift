@@ -1,0 +1,121 @@
+import Foundation
+
+/// A query's condition over columns and stored values: what a ``ModelPredicate`` becomes once
+/// its key paths are columns and its values are encoded. SQLite gets it as SQL with bound
+/// arguments; the in-memory store evaluates it with SQLite's rules.
+indirect enum StoreExpression: Hashable, Sendable {
+    /// A comparison of a column with a value.
+    case compare(column: String, StoreComparison, StoreValue)
+    /// The column's value is one of the values.
+    case isIn(column: String, [StoreValue])
+    /// The column's text contains the text (case-sensitive).
+    case contains(column: String, String)
+    case and(StoreExpression, StoreExpression)
+    case or(StoreExpression, StoreExpression)
+    case not(StoreExpression)
+
+    /// Appends the expression as SQL, its values as `?` placeholders and `arguments`.
+    func appendSQL(to sql: inout String, arguments: inout [StoreValue]) {
+        switch self {
+        case .compare(let column, let comparison, let value):
+            sql += quoted(column)
+            switch (comparison, value) {
+            case (.equal, .null): sql += " IS NULL"
+            case (.notEqual, .null): sql += " IS NOT NULL"
+            default:
+                sql += " \(comparison.sqlOperator) ?"
+                arguments.append(value)
+            }
+        case .isIn(let column, let values):
+            guard !values.isEmpty else {
+                sql += "0"
+                return
+            }
+            sql += "\(quoted(column)) IN (\(values.map { _ in "?" }.joined(separator: ", ")))"
+            arguments += values
+        case .contains(let column, let text):
+            sql += "instr(\(quoted(column)), ?) > 0"
+            arguments.append(.text(text))
+        case .and(let lhs, let rhs), .or(let lhs, let rhs):
+            sql += "("
+            lhs.appendSQL(to: &sql, arguments: &arguments)
+            if case .and = self { sql += " AND " } else { sql += " OR " }
+            rhs.appendSQL(to: &sql, arguments: &arguments)
+            sql += ")"
+        case .not(let inner):
+            sql += "NOT ("
+            inner.appendSQL(to: &sql, arguments: &arguments)
+            sql += ")"
+        }
+    }
+
+    /// Whether a row matches, by SQLite's rules: text compares by UTF-8 bytes, integers and reals
+    /// by value, and a comparison with `NULL` is unknown (nil), which `NOT` keeps unknown and
+    /// which never matches.
+    func matches(_ value: (String) -> StoreValue) -> Bool? {
+        switch self {
+        case .compare(let column, let comparison, let operand):
+            let stored = value(column)
+            switch comparison {
+            case .equal:
+                if operand == .null { return stored == .null }
+                return stored == .null ? nil : equal(stored, operand)
+            case .notEqual:
+                // `IS NOT`: NULL is a value like any other.
+                if stored == .null || operand == .null { return stored != operand }
+                return !equal(stored, operand)
+            default:
+                guard stored != .null, operand != .null else { return nil }
+                let order = StoreValue.compare(stored, operand)
+                switch comparison {
+                case .less: return order < 0
+                case .lessOrEqual: return order <= 0
+                case .greater: return order > 0
+                default: return order >= 0
+                }
+            }
+        case .isIn(let column, let values):
+            let stored = value(column)
+            if values.isEmpty { return false }
+            return stored == .null ? nil : values.contains { equal(stored, $0) }
+        case .contains(let column, let text):
+            switch value(column) {
+            case .null: return nil
+            case .text(let stored): return text.isEmpty || stored.utf8.firstRange(of: text.utf8) != nil
+            default: return false
+            }
+        case .and(let lhs, let rhs):
+            let left = lhs.matches(value)
+            let right = rhs.matches(value)
+            if left == false || right == false { return false }
+            return left == nil || right == nil ? nil : true
+        case .or(let lhs, let rhs):
+            let left = lhs.matches(value)
+            let right = rhs.matches(value)
+            if left == true || right == true { return true }
+            return left == nil || right == nil ? nil : false
+        case .not(let inner):
+            return inner.matches(value).map { !$0 }
+        }
+    }
+
+    private func equal(_ lhs: StoreValue, _ rhs: StoreValue) -> Bool {
+        StoreValue.compare(lhs, rhs) == 0
+    }
+}
+
+/// A comparison operator of a query.
+enum StoreComparison: Hashable, Sendable {
+    case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
+
+    var sqlOperator: String {
+        switch self {
+        case .equal: return "="
+        case .notEqual: return "IS NOT"
+        case .less: return "<"
+        case .lessOrEqual: return "<="
+        case .greater: return ">"
+        case .greaterOrEqual: return ">="
+        }
+    }
+}

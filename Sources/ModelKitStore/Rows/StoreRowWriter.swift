@@ -1,0 +1,191 @@
+import Foundation
+import ModelKitCore
+import ModelKitJSON
+
+/// Writes a model as one row of ``StoreValue``s: a column per stored property, property keys and
+/// the properties' own values (no transformers).
+///
+/// Scalars go to their column as they are; nested models, arrays, sets, dictionaries, JSON values
+/// and other `Codable` values go to their column as JSON text, written with ModelKitJSON's writer.
+/// An identified class model is written as its identifier (in a column or inside JSON) and kept in
+/// ``references``, so the store saves it in the same transaction.
+struct StoreRowWriter: ModelWriter {
+    var mapping: ModelSchema.Mapping { .propertyKeys }
+    let options: MappingOptions
+    /// The row written so far, by column.
+    var values: [StoreValue]
+    /// The column the next top-level value goes to.
+    var column = 0
+    /// How many JSON containers are open; 0 when writing a column.
+    var nesting = 0
+    /// JSON text of the column being written, while `nesting > 0`.
+    var json = JSONWriter()
+    /// Identified class models written as identifiers, to save with the row.
+    var references: [any Model] = []
+
+    init(columnCount: Int, options: MappingOptions = .default) {
+        self.values = Array(repeating: .null, count: columnCount)
+        self.options = options
+    }
+
+    /// Writes every column of `model`'s row.
+    mutating func writeRow<M: Model>(_ model: M, table: StoreTable) throws {
+        if values.count != table.columns.count {
+            values = Array(repeating: .null, count: table.columns.count)
+        }
+        references.removeAll(keepingCapacity: true)
+        let schema = table.schema
+        for index in table.columns.indices {
+            column = index
+            nesting = 0
+            try encodeField(table.columns[index].field, of: model, schema: schema)
+        }
+    }
+
+    @inline(__always)
+    mutating func put(_ value: StoreValue) {
+        values[column] = value
+    }
+
+    // MARK: Scalars
+
+    mutating func encodeNil() throws {
+        if nesting > 0 { json.writeNull() } else { put(.null) }
+    }
+
+    mutating func encodeBool(_ value: Bool) throws {
+        if nesting > 0 { json.writeBool(value) } else { put(.integer(value ? 1 : 0)) }
+    }
+
+    mutating func encodeString(_ value: String) throws {
+        if nesting > 0 { json.writeString(value) } else { put(.text(value)) }
+    }
+
+    mutating func encodeInt64(_ value: Int64) throws {
+        if nesting > 0 { json.writeInt64(value) } else { put(.integer(value)) }
+    }
+
+    mutating func encodeUInt64(_ value: UInt64) throws {
+        if nesting > 0 { return json.writeUInt64(value) }
+        guard let exact = Int64(exactly: value) else {
+            throw ModelError(.numberOutOfRange, expected: "a number that fits a 64-bit signed integer", found: "\(value)")
+        }
+        put(.integer(exact))
+    }
+
+    mutating func encodeDouble(_ value: Double) throws {
+        if nesting > 0 {
+            do { try json.writeDouble(value) } catch {
+                throw ModelError(.invalidValue, expected: "a finite number", found: "\(value)")
+            }
+            return
+        }
+        guard !value.isNaN else { throw ModelError(.invalidValue, expected: "a number", found: "nan") }
+        put(.real(value))
+    }
+
+    mutating func encodeDecimal(_ value: Decimal) throws {
+        try encodeString(value.description)
+    }
+
+    mutating func encodeDate(_ value: Date) throws {
+        try encodeString(StoreDates.format(value))
+    }
+
+    mutating func encodeData(_ value: Data) throws {
+        if nesting > 0 { json.writeString(value.base64EncodedString()) } else { put(.blob(value)) }
+    }
+
+    mutating func encodeURL(_ value: URL) throws {
+        try encodeString(value.absoluteString)
+    }
+
+    mutating func encodeUUID(_ value: UUID) throws {
+        try encodeString(value.uuidString)
+    }
+
+    // MARK: JSON text
+
+    /// Starts a JSON value: a new text when at a column.
+    mutating func beginJSON() {
+        if nesting == 0 { json = JSONWriter(capacity: 128) }
+        nesting += 1
+    }
+
+    /// Ends a JSON value: the text goes to the column when it was the outermost.
+    mutating func endJSON() {
+        nesting -= 1
+        if nesting == 0 { put(.text(json.string)) }
+    }
+
+    mutating func encodeArray<C: Collection>(
+        _ elements: C, _ element: (inout StoreRowWriter, C.Element) throws -> Void
+    ) throws {
+        beginJSON()
+        json.beginArray()
+        for (index, value) in elements.enumerated() {
+            do { try element(&self, value) } catch let error as ModelError { throw error.prefixed(by: .index(index)) }
+        }
+        json.endArray()
+        endJSON()
+    }
+
+    mutating func encodeDictionary<V>(
+        _ dictionary: [String: V], _ body: (inout StoreRowWriter, V) throws -> Void
+    ) throws {
+        beginJSON()
+        json.beginObject()
+        // Sorted, so the same dictionary is always the same text.
+        for key in dictionary.keys.sorted() {
+            json.writeKey(key)
+            do { try body(&self, dictionary[key]!) } catch let error as ModelError { throw error.prefixed(by: .key(key)) }
+        }
+        json.endObject()
+        endJSON()
+    }
+
+    mutating func encodeModel<M: Model>(_ model: M) throws {
+        let schema = model.dynamicModelSchema
+        if let identifierIndex = schema.identifierIndex, type(of: model) is AnyObject.Type {
+            // A reference: the identifier here, the model in its own table.
+            references.append(model)
+            try encodeField(identifierIndex, of: model, schema: schema)
+            return
+        }
+        beginJSON()
+        json.beginObject()
+        for edge in schema.propertyWritingKeys.edges {
+            guard let leaf = edge.leaves.first else { continue }
+            json.writeKey(edge.key)
+            do { try encodeField(leaf.field, of: model, schema: schema) } catch let error as ModelError {
+                throw error.prefixed(by: .key(edge.key))
+            }
+        }
+        json.endObject()
+        endJSON()
+    }
+
+    mutating func encodeJSONValue(_ value: JSONValue) throws {
+        beginJSON()
+        do { try json.write(value) } catch {
+            throw ModelError(.invalidValue, expected: "a value JSON can hold", found: "\(value)", underlying: error)
+        }
+        endJSON()
+    }
+
+    mutating func encodeCodable<T: Encodable>(_ value: T) throws {
+        let object = try JSONEncoder().encode(value)
+        try encodeJSONValue(JSONValue(parsing: object))
+    }
+}
+
+/// The store's text form of dates: ISO 8601 in UTC with milliseconds, so text order is time order.
+enum StoreDates {
+    static func format(_ date: Date) -> String {
+        ISO8601DateFormat.internetDateTimeWithFractionalSeconds.string(from: date)
+    }
+
+    static func parse(_ text: String) -> Date? {
+        ISO8601DateFormat.internetDateTime.date(from: text)
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import ModelKitCore
+
+/// How one model type lies in a store: a table named after the model, a column per stored
+/// (non-transient) property of its schema in declaration order, and the model version.
+///
+/// Built once per type from ``ModelSchema/properties`` and shared by every store. The SQL the
+/// SQLite store runs for the type is built here once too.
+final class StoreTable: Sendable {
+    /// One column: a stored property.
+    struct Column: Sendable {
+        /// The property's name, which is the column's name.
+        let name: String
+        /// The property's index in the schema.
+        let field: Int
+        /// The SQLite type: `INTEGER`, `REAL`, `TEXT` or `BLOB`.
+        let sqlType: String
+        /// Whether the property is optional (nil is stored as `NULL`).
+        let isOptional: Bool
+        /// The leaf readers decode the property through; nil for read-only properties.
+        let leaf: ModelKeyLeaf?
+    }
+
+    /// The column holding each row's model version.
+    static let versionColumn = "_version"
+
+    /// The table's name: the model's name.
+    let name: String
+    let schema: ModelSchema
+    let columns: [Column]
+    /// The index in ``columns`` of the identifier.
+    let identifierColumn: Int
+    /// Whether the model is a class (identity goes through a context).
+    let isClass: Bool
+    /// The column of each schema property, -1 for transient ones.
+    let columnByField: [Int]
+    /// Encodes an identifier of the identifier property's own type, without `AnyHashable`; nil
+    /// for a value of another type.
+    private let identifierEncoder: any IdentifierEncoding
+
+    let quotedName: String
+    let createSQL: String
+    let upsertSQL: String
+    let selectSQL: String
+    let selectByIdentifierSQL: String
+    let selectRowByIdentifierSQL: String
+    let countSQL: String
+    let deleteByIdentifierSQL: String
+    let deleteAllSQL: String
+
+    init<M: Model>(_ type: M.Type) throws {
+        let schema = M.modelSchema
+        guard let identifierIndex = schema.identifierIndex else { throw StoreError.notIdentified(schema) }
+        let readingKeys = schema.propertyReadingKeys
+        var columns: [Column] = []
+        var columnByField = Array(repeating: -1, count: schema.properties.count)
+        for (field, property) in schema.properties.enumerated() where !property.isTransient {
+            columnByField[field] = columns.count
+            columns.append(
+                Column(
+                    name: property.name, field: field, sqlType: StoreColumnType.sqlType(of: property.valueType),
+                    isOptional: property.isOptional, leaf: readingKeys.edge(forKey: property.name)?.leaves.first))
+        }
+        self.name = schema.modelName
+        self.schema = schema
+        self.columns = columns
+        self.identifierColumn = columnByField[identifierIndex]
+        self.isClass = M.self is AnyObject.Type
+        self.columnByField = columnByField
+        let identifierType = schema.properties[identifierIndex].valueType
+        if let valueType = identifierType as? any ModelValue.Type {
+            self.identifierEncoder = Self.encoder(valueType)
+        } else {
+            self.identifierEncoder = NoIdentifierEncoder()
+        }
+
+        let table = quoted(schema.modelName)
+        let identifierColumn = columnByField[identifierIndex]
+        let identifier = quoted(columns[identifierColumn].name)
+        let names = columns.map { quoted($0.name) } + [quoted(Self.versionColumn)]
+        let definitions = columns.enumerated().map { index, column in
+            "\(quoted(column.name)) \(column.sqlType)" + (index == identifierColumn ? " PRIMARY KEY NOT NULL" : "")
+        }
+        let updates = names.filter { $0 != identifier }.map { "\($0) = excluded.\($0)" }
+        self.quotedName = table
+        self.createSQL =
+            "CREATE TABLE IF NOT EXISTS \(table) (\((definitions + ["\(quoted(Self.versionColumn)) INTEGER NOT NULL DEFAULT 0"]).joined(separator: ", ")))"
+        self.upsertSQL =
+            "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+            + " ON CONFLICT(\(identifier)) DO UPDATE SET \(updates.joined(separator: ", "))"
+        self.selectSQL = "SELECT \(names.joined(separator: ", ")) FROM \(table)"
+        self.selectByIdentifierSQL = "\(selectSQL) WHERE \(identifier) = ?"
+        self.selectRowByIdentifierSQL = "SELECT * FROM \(table) WHERE \(identifier) = ?"
+        self.countSQL = "SELECT COUNT(*) FROM \(table)"
+        self.deleteByIdentifierSQL = "DELETE FROM \(table) WHERE \(identifier) = ?"
+        self.deleteAllSQL = "DELETE FROM \(table)"
+    }
+
+    /// The table of a model type, built once.
+    static func of<M: Model>(_ type: M.Type) throws -> StoreTable {
+        let key = ObjectIdentifier(M.self)
+        if let table = cache.withLock({ $0[key] }) { return table }
+        let table = try StoreTable(M.self)
+        return cache.withLock { tables in
+            if let existing = tables[key] { return existing }
+            tables[key] = table
+            return table
+        }
+    }
+
+    private static let cache = LockedValue<[ObjectIdentifier: StoreTable]>([:])
+
+    /// The column named `name`, for queries.
+    func column(named name: String) -> Int? {
+        schema.index(ofProperty: name).map { columnByField[$0] }.flatMap { $0 >= 0 ? $0 : nil }
+    }
+
+    private static func encoder<ID: ModelValue>(_ type: ID.Type) -> any IdentifierEncoding {
+        TypedIdentifierEncoder<ID>()
+    }
+
+    /// The stored form of an identifier, written as the identifier property writes it.
+    func identifierValue<ID: Hashable>(_ identifier: ID) throws -> StoreValue {
+        if let value = try? identifierEncoder.encode(identifier) { return value }
+        return try identifierValue(AnyHashable(identifier))
+    }
+
+    /// The stored form of a type-erased identifier.
+    func identifierValue(_ identifier: AnyHashable) throws -> StoreValue {
+        do {
+            if let value = try identifierEncoder.encode(identifier.base) { return value }
+            guard let value = try StoreValue(encodingAny: identifier.base) else {
+                throw ModelError(.invalidValue, expected: "an identifier the store can hold", found: "\(identifier)")
+            }
+            return value
+        } catch let error as ModelError {
+            throw StoreError(.unencodableValue, table: name, identifier: "\(identifier)", reason: error.description)
+        }
+    }
+}
+
+/// Encodes identifiers of one type as the store writes them.
+protocol IdentifierEncoding: Sendable {
+    /// The stored form of `value`, or nil when it is not of the identifier's type.
+    func encode(_ value: Any) throws -> StoreValue?
+}
+
+/// The encoder for identifiers of type `ID`: a cast to the concrete type, then the row writer.
+final class TypedIdentifierEncoder<ID: ModelValue>: IdentifierEncoding {
+    func encode(_ value: Any) throws -> StoreValue? {
+        guard let identifier = value as? ID else { return nil }
+        return try StoreValue(encoding: identifier)
+    }
+}
+
+/// For identifier types that are not ``ModelValue``s: always the type-erased path.
+struct NoIdentifierEncoder: IdentifierEncoding {
+    func encode(_ value: Any) throws -> StoreValue? { nil }
+}
+
+/// `"name"` with embedded quotes doubled: an SQL identifier.
+func quoted(_ name: String) -> String {
+    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}
+
+/// A value behind a lock.
+final class LockedValue<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only touched under `lock`.
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

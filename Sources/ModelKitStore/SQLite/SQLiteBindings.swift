@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+
+#if canImport(GRDBSQLite)
+    import GRDBSQLite
+#elseif canImport(SQLite3)
+    import SQLite3
+#endif
+
+// The store's hot statements bind their values straight to SQLite: a row of stored values is
+// already in SQLite's storage classes, so it needs neither `StatementArguments` nor
+// `DatabaseValueConvertible` boxing on the way (GRDB's own per-value path builds both).
+
+extension Statement {
+    /// Prepares a cached statement for ``bindAndExecute(_:version:)``: GRDB validates the
+    /// argument count once, and from then on only resets the statement before each execution.
+    func prepareForBinding(count: Int) {
+        setUncheckedArguments(StatementArguments(Array(repeating: DatabaseValue.null, count: count)))
+    }
+
+    /// Binds a row's values, then the version, to `?1...?n+1` and runs the statement.
+    func bindAndExecute(_ values: [StoreValue], version: Int) throws {
+        let statement = sqliteStatement
+        sqlite3_reset(statement)
+        for (index, value) in values.enumerated() {
+            value.bind(to: statement, at: CInt(index + 1))
+        }
+        sqlite3_bind_int64(statement, CInt(values.count + 1), Int64(version))
+        try execute()
+    }
+}
+
+/// SQLite copies text and blobs bound with this destructor.
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+extension StoreValue {
+    /// Binds the value to a placeholder of a statement that was reset.
+    func bind(to statement: OpaquePointer, at index: CInt) {
+        switch self {
+        case .null:
+            sqlite3_bind_null(statement, index)
+        case .integer(let number):
+            sqlite3_bind_int64(statement, index, number)
+        case .real(let number):
+            sqlite3_bind_double(statement, index, number)
+        case .text(var text):
+            text.withUTF8 { bytes in
+                _ = sqlite3_bind_text(statement, index, bytes.baseAddress, CInt(bytes.count), transient)
+            }
+        case .blob(let data):
+            data.withUnsafeBytes { bytes in
+                _ = sqlite3_bind_blob(statement, index, bytes.baseAddress, CInt(bytes.count), transient)
+            }
+        }
+    }
+}

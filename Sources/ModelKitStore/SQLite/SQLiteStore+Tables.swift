@@ -1,0 +1,44 @@
+import Foundation
+import GRDB
+import ModelKitCore
+
+extension SQLiteStore {
+    /// Creates the model's table, or adds the columns it lacks, once per store.
+    ///
+    /// Columns are only added, never dropped or retyped: a row keeps the values of properties a
+    /// later version renamed or removed, for the migration hook. New columns hold `NULL` in
+    /// older rows, which reads as missing, so the property's default applies.
+    func prepare(_ table: StoreTable, in db: Database) throws {
+        let name = table.name
+        if preparedTables.withLock({ $0.prepared.contains(name) || $0.inTransaction.contains(name) }) { return }
+        try db.execute(sql: table.createSQL)
+        let existing = Set(try db.columns(in: table.name).map(\.name))
+        for column in table.columns where !existing.contains(column.name) {
+            try db.execute(sql: "ALTER TABLE \(table.quotedName) ADD COLUMN \(quoted(column.name)) \(column.sqlType)")
+        }
+        if !existing.contains(StoreTable.versionColumn) {
+            try db.execute(
+                sql: "ALTER TABLE \(table.quotedName) ADD COLUMN \(quoted(StoreTable.versionColumn)) INTEGER NOT NULL DEFAULT 0")
+        }
+        // Known as prepared once the transaction that created it commits.
+        guard db.isInsideTransaction else {
+            preparedTables.withLock { _ = $0.prepared.insert(name) }
+            return
+        }
+        preparedTables.withLock { _ = $0.inTransaction.insert(name) }
+        let prepared = preparedTables
+        db.afterNextTransaction(
+            onCommit: { _ in prepared.withLock { $0.prepared.formUnion($0.inTransaction); $0.inTransaction = [] } },
+            onRollback: { _ in prepared.withLock { $0.inTransaction = [] } })
+    }
+
+    /// Prepares the model's table before a read, in a write of its own the first time.
+    func prepareIfNeeded(_ table: StoreTable) throws {
+        if preparedTables.withLock({ $0.prepared.contains(table.name) }) { return }
+        do {
+            try database.write { db in try prepare(table, in: db) }
+        } catch {
+            throw StoreError.wrapping(error, table: table.name, sql: table.createSQL)
+        }
+    }
+}

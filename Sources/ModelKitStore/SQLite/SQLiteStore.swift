@@ -1,0 +1,131 @@
+import Foundation
+import GRDB
+import ModelKitCore
+
+/// The default store: a table per model type in an SQLite database (a file, or in memory),
+/// through GRDB.
+///
+/// Each model type gets a table named after it, with a column per stored property (property
+/// names, SQLite types: `INTEGER`, `REAL`, `TEXT`, `BLOB`; nested models and collections as JSON
+/// text), the identifier as primary key, and `_version`, the model version that wrote the row.
+/// Tables are created, and columns added, the first time the store meets a type. A property
+/// holding an identified class model stores its identifier; loading resolves it through the
+/// context. Files use write-ahead logging: a save is one transaction, all of it or none.
+///
+/// Concurrency: the store is `Sendable`. GRDB's `DatabaseQueue` serializes every access on
+/// one connection; rows are read into memory inside an access and turned into models outside
+/// it, under the context's lock, so a context's lock is never awaited while the database is
+/// held.
+///
+/// ```swift
+/// let store = try SQLiteStore(path: "/tmp/twitter.sqlite")
+/// let context = ModelContext(store: store)
+/// try store.save(timeline.statuses)
+/// let user = try context.model(TwitterUser.self, for: "42")   // live, or loaded from the file
+/// ```
+public final class SQLiteStore: ModelStore, StoreEngine, Sendable {
+    /// The GRDB connection, for raw SQL next to the store (`sqlite3` can read the same file).
+    public let database: DatabaseQueue
+    /// The database file, or nil for an in-memory database.
+    public let path: String?
+    /// The tables created or brought up to date: for good, and in the transaction under way.
+    let preparedTables = LockedValue<(prepared: Set<String>, inTransaction: Set<String>)>(([], []))
+    let loadsInProgress = LockedValue<Set<LoadKey>>([])
+    let hub: StoreChangeHub
+
+    /// Opens (creating if needed) the database file at `path`, in write-ahead-log mode.
+    ///
+    /// ```swift
+    /// let store = try SQLiteStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("m.sqlite").path)
+    /// ```
+    public convenience init(path: String) throws {
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(10)
+        do {
+            try self.init(database: DatabaseQueue(path: path, configuration: configuration), path: path)
+        } catch {
+            throw StoreError(.cannotOpen, reason: "'\(path)': \(error)".lowercasedFirst, underlying: error)
+        }
+    }
+
+    /// An empty in-memory database, gone with the store.
+    ///
+    /// ```swift
+    /// let store = try SQLiteStore()
+    /// ```
+    public convenience init() throws {
+        do {
+            try self.init(database: DatabaseQueue(), path: nil)
+        } catch {
+            throw StoreError(.cannotOpen, reason: "an in-memory database: \(error)".lowercasedFirst, underlying: error)
+        }
+    }
+
+    /// A store over a GRDB connection that is already open.
+    public init(database: DatabaseQueue, path: String? = nil) {
+        self.database = database
+        self.path = path
+        self.hub = StoreChangeHub { hub in
+            database.add(transactionObserver: SQLiteChangeObserver(hub: hub), extent: .databaseLifetime)
+        }
+    }
+
+    public func changes<M: Model>(to type: M.Type) -> StoreChanges {
+        hub.subscribe(table: M.modelSchema.modelName)
+    }
+
+    // MARK: Access
+
+    /// Runs a read, turning GRDB's errors into ``StoreError``s.
+    func read<T>(_ table: StoreTable, sql: String, _ body: (Database) throws -> T) throws -> T {
+        try prepareIfNeeded(table)
+        do {
+            return try database.read(body)
+        } catch {
+            throw StoreError.wrapping(error, table: table.name, sql: sql)
+        }
+    }
+
+    /// Runs a write in one transaction, turning GRDB's errors into ``StoreError``s.
+    func write<T>(_ table: StoreTable, sql: String?, _ body: (Database) throws -> T) throws -> T {
+        do {
+            return try database.write { db in
+                try prepare(table, in: db)
+                return try body(db)
+            }
+        } catch {
+            throw StoreError.wrapping(error, table: table.name, sql: sql)
+        }
+    }
+}
+
+/// Posts the tables each committed transaction changed to the store's change hub.
+final class SQLiteChangeObserver: TransactionObserver, @unchecked Sendable {
+    // @unchecked: `pending` is only touched on the database's queue, where GRDB calls observers.
+    private let hub: StoreChangeHub
+    private var pending: [String: StoreChange] = [:]
+
+    init(hub: StoreChangeHub) {
+        self.hub = hub
+    }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+
+    func databaseDidChange(with event: DatabaseEvent) {
+        let table = event.tableName
+        var change = pending[table] ?? StoreChange(modelName: table)
+        if event.kind == .delete { change.deleted += 1 } else { change.saved += 1 }
+        pending[table] = change
+    }
+
+    func databaseDidCommit(_ db: Database) {
+        let changes = pending.values.sorted { $0.modelName < $1.modelName }
+        pending = [:]
+        hub.post(changes)
+    }
+
+    func databaseDidRollback(_ db: Database) {
+        pending = [:]
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import ModelKitCore
+
+extension ModelSaving {
+    /// Saves one model, and the identified class models it refers to, in one transaction.
+    ///
+    /// ```swift
+    /// try store.save(status)   // its user too
+    /// ```
+    public func save<M: Model>(_ model: M) throws {
+        try save(CollectionOfOne(model))
+    }
+}
+
+/// Encodes models into rows for a store's save: each model, then the identified class models
+/// its rows refer to (each instance once per save), handing every row to `write`.
+struct RowEncoder {
+    private var writer = StoreRowWriter(columnCount: 0)
+    private var saved: Set<ObjectIdentifier> = []
+    private var pending: [any Model] = []
+    /// Receives each encoded row: the table, the values by column, the version.
+    let write: (StoreTable, [StoreValue]) throws -> Void
+
+    init(write: @escaping (StoreTable, [StoreValue]) throws -> Void) {
+        self.write = write
+    }
+
+    /// Encodes `models` and everything they refer to.
+    mutating func encode<S: Sequence>(_ models: S) throws where S.Element: Model {
+        let table = try StoreTable.of(S.Element.self)
+        for model in models {
+            try encode(model, table: table)
+            while let next = pending.popLast() { try encodeReference(next) }
+        }
+    }
+
+    private mutating func encodeReference<M: Model>(_ model: M) throws {
+        try encode(model, table: StoreTable.of(M.self))
+    }
+
+    private mutating func encode<M: Model>(_ model: M, table: StoreTable) throws {
+        if table.isClass, !saved.insert(ObjectIdentifier(model as AnyObject)).inserted { return }
+        do {
+            try writer.writeRow(model, table: table)
+        } catch {
+            let identifier = model.modelIdentifier.map(describeIdentifier)
+            throw StoreError.wrapping(error, as: .unencodableValue, table: table.name, identifier: identifier)
+        }
+        try write(table, writer.values)
+        pending += writer.references
+    }
+}

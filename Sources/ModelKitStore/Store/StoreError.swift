@@ -1,0 +1,127 @@
+import Foundation
+import ModelKitCore
+
+/// What went wrong in a store: a kind, the table, identifier and SQL involved, and one lowercase
+/// sentence.
+///
+/// ```swift
+/// do {
+///     try store.save(hashtag)
+/// } catch let error as StoreError where error.kind == .notIdentified {
+///     print(error)   // cannot store 'Hashtag': the model has no '@Identifier' property
+/// }
+/// ```
+public struct StoreError: Error, CustomStringConvertible, Sendable {
+    /// The kind of problem.
+    public enum Kind: Hashable, Sendable {
+        /// The model type has no `@Identifier` property, so it has no row of its own.
+        case notIdentified
+        /// A query names a key path that is not one of the model's stored properties.
+        case unknownKeyPath
+        /// A value cannot be written to a column (a NaN, a number too large, an encoder error).
+        case unencodableValue
+        /// A stored row cannot be read back as the model (a type mismatch, a missing value).
+        case undecodableRow
+        /// A stored row refers to an identified model that is not in the store.
+        case missingReference
+        /// Loading a row needs the row itself first: its references form a cycle.
+        case cyclicReference
+        /// The model's migration hook threw.
+        case migrationFailed
+        /// The database cannot be opened.
+        case cannotOpen
+        /// SQLite reported an error.
+        case database
+    }
+
+    /// The kind of problem.
+    public let kind: Kind
+    /// The table (the model's name) involved, if any.
+    public let table: String?
+    /// The identifier involved, as it appears in messages (`"42"` for text, `42` for numbers).
+    public let identifier: String?
+    /// The SQL statement involved, if any.
+    public let sql: String?
+    /// The detail after the colon.
+    public let reason: String
+    /// The error that caused this one: a `ModelError`, a GRDB `DatabaseError`, ...
+    public let underlying: (any Error)?
+
+    /// Creates an error; the library makes these, tests and tools may too.
+    public init(
+        _ kind: Kind, table: String? = nil, identifier: String? = nil, sql: String? = nil, reason: String,
+        underlying: (any Error)? = nil
+    ) {
+        self.kind = kind
+        self.table = table
+        self.identifier = identifier
+        self.sql = sql
+        self.reason = reason
+        self.underlying = underlying
+    }
+
+    public var description: String {
+        var subject: String
+        switch kind {
+        case .notIdentified: subject = "cannot store"
+        case .unknownKeyPath: subject = "cannot query"
+        case .unencodableValue: subject = "cannot save"
+        case .undecodableRow, .missingReference, .cyclicReference: subject = "cannot load"
+        case .migrationFailed: subject = "cannot migrate"
+        case .cannotOpen: subject = "cannot open the store"
+        case .database: subject = "database error"
+        }
+        if let table { subject += kind == .database ? " in '\(table)'" : " '\(table)'" }
+        if let identifier { subject += " \(identifier)" }
+        if let sql { subject += " (sql: \(sql))" }
+        return subject + ": " + reason
+    }
+}
+
+extension StoreError {
+    /// Wraps what a database call threw, keeping a `StoreError` as it is.
+    static func wrapping(
+        _ error: any Error, as modelErrorKind: Kind = .undecodableRow, table: String?, identifier: String? = nil,
+        sql: String? = nil
+    ) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? ModelError {
+            var kind = modelErrorKind
+            var cause: (any Error)? = error
+            while let next = cause {
+                if let inner = next as? StoreError, inner.kind == .missingReference || inner.kind == .cyclicReference {
+                    kind = inner.kind
+                    break
+                }
+                cause = (next as? ModelError)?.underlying ?? (next as? StoreError)?.underlying
+            }
+            return StoreError(
+                kind, table: table, identifier: identifier, reason: error.description, underlying: error)
+        }
+        return StoreError(
+            .database, table: table, identifier: identifier, sql: sql, reason: "\(error)".lowercasedFirst,
+            underlying: error)
+    }
+
+    /// The error for a model type without an identifier.
+    static func notIdentified(_ schema: ModelSchema) -> StoreError {
+        StoreError(.notIdentified, table: schema.modelName, reason: "the model has no '@Identifier' property")
+    }
+}
+
+extension String {
+    /// The string with its first letter lowercased (SQLite's messages start with a capital now and then).
+    var lowercasedFirst: String {
+        guard let first else { return self }
+        return first.lowercased() + dropFirst()
+    }
+}
+
+/// An identifier as messages show it: text in double quotes, numbers as they are.
+func describeIdentifier(_ identifier: AnyHashable) -> String {
+    switch identifier.base {
+    case let text as String: return "\"\(text)\""
+    case let uuid as UUID: return "\"\(uuid.uuidString)\""
+    default: return "\(identifier.base)"
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import ModelKit
+import ModelKitStore
+
+/// `modelkit store`: store utilities the tests drive (hidden from help).
+struct StoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "store", abstract: "Store utilities for tests.", shouldDisplay: false,
+        subcommands: [WriteBatchCommand.self])
+}
+
+/// `modelkit store write-batch --db PATH --count N [--batch B] [--pause-after K]`: saves `count`
+/// items of batch `batch` in one transaction. With `--pause-after`, prints `paused after K` once K
+/// rows are written, inside the open transaction, and waits there to be killed: the durability
+/// test's writer.
+struct WriteBatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "write-batch", abstract: "Save a batch of items in one transaction.")
+
+    @Option(help: "The SQLite file.") var db: String
+    @Option(help: "How many items to save.") var count: Int
+    @Option(help: "The batch number the items carry (and their identifiers start from).") var batch = 1
+    @Option(help: "Stop inside the transaction after this many items, and wait.") var pauseAfter: Int?
+
+    func run() throws {
+        let store = try SQLiteStore(path: db)
+        standardOutput("started batch \(batch)\n")
+        try store.save(BatchItems(batch: batch, count: count, pauseAfter: pauseAfter))
+        standardOutput("saved \(count) items of batch \(batch)\n")
+    }
+}
+
+/// One row of a durability batch.
+@Model struct BatchItem {
+    @Identifier var id: Int
+    var batch: Int
+    var payload: String
+}
+
+/// The items of a batch, made as the store iterates them (inside its transaction).
+struct BatchItems: Sequence {
+    let batch: Int
+    let count: Int
+    let pauseAfter: Int?
+
+    func makeIterator() -> AnyIterator<BatchItem> {
+        var index = 0
+        let payload = String(repeating: "x", count: 200)
+        return AnyIterator {
+            if index == pauseAfter {
+                standardOutput("paused after \(index)\n")
+                while true { Thread.sleep(forTimeInterval: 60) }
+            }
+            guard index < count else { return nil }
+            defer { index += 1 }
+            return BatchItem(id: batch * 100_000_000 + index, batch: batch, payload: payload)
+        }
+    }
+}
+
+/// Writes to standard output at once (no buffering), so a parent process sees it before a kill.
+func standardOutput(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+}

@@ -1,0 +1,119 @@
+import Foundation
+import ModelKit
+import ModelKitStore
+import ModelKitTestSupport
+import Testing
+
+/// Queries: key-path predicates, orders, limits and offsets, as SQL and as results.
+@Suite struct ModelQueryTests {
+    static let columns =
+        #""id", "numericID", "text", "createdAt", "user", "retweetedStatus", "hashtags", "urls", "mentions", "#
+        + #""firstMediaURL", "inReplyToStatusIdStr", "inReplyToScreenName", "retweetCount", "favoriteCount", "#
+        + #""favorited", "truncated", "source", "lang", "languageCode", "coordinates", "_version""#
+
+    static let select = "SELECT \(columns) FROM \"Status\""
+
+    /// Each predicate, the SQL after `WHERE` and its arguments.
+    static let predicates: [(ModelPredicate<Status>, String, [StoreValue])] = [
+        (\Status.lang == "ja", #""lang" = ?"#, [.text("ja")]),
+        (\Status.lang != "ja", #""lang" IS NOT ?"#, [.text("ja")]),
+        (\Status.retweetCount < 10, #""retweetCount" < ?"#, [.integer(10)]),
+        (\Status.retweetCount <= 10, #""retweetCount" <= ?"#, [.integer(10)]),
+        (\Status.retweetCount > 10, #""retweetCount" > ?"#, [.integer(10)]),
+        (\Status.retweetCount >= 10, #""retweetCount" >= ?"#, [.integer(10)]),
+        (\Status.favorited == true, #""favorited" = ?"#, [.integer(1)]),
+        (\Status.inReplyToScreenName == nil, #""inReplyToScreenName" IS NULL"#, []),
+        (\Status.inReplyToScreenName != nil, #""inReplyToScreenName" IS NOT NULL"#, []),
+        (\Status.createdAt > Date(timeIntervalSince1970: 0), #""createdAt" > ?"#, [.text("1970-01-01T00:00:00.000Z")]),
+        ((\Status.lang).in(["en", "ja"]), #""lang" IN (?, ?)"#, [.text("en"), .text("ja")]),
+        ((\Status.lang).in([]), "0", []),
+        ((\Status.text).contains("RT"), #"instr("text", ?) > 0"#, [.text("RT")]),
+        (
+            \Status.retweetCount > 10 && \Status.lang == "ja", #"("retweetCount" > ? AND "lang" = ?)"#,
+            [.integer(10), .text("ja")]
+        ),
+        (
+            \Status.lang == "en" || !(\Status.favoriteCount >= 2), #"("lang" = ? OR NOT ("favoriteCount" >= ?))"#,
+            [.text("en"), .integer(2)]
+        ),
+    ]
+
+    @Test(arguments: 0..<predicates.count)
+    func predicatesBecomeSQLWithBoundArguments(index: Int) throws {
+        let (predicate, condition, arguments) = Self.predicates[index]
+        let statement = try ModelQuery(Status.self).filter(predicate).selectSQL()
+        #expect(statement.sql == "\(Self.select) WHERE \(condition)")
+        #expect(statement.arguments == arguments)
+    }
+
+    @Test func ordersLimitsOffsetsCountsAndDeletes() throws {
+        let query = ModelQuery(Status.self)
+            .filter(\Status.retweetCount > 10)
+            .filter(\Status.lang == "ja")
+            .order(by: \Status.createdAt, .descending)
+            .order(by: \Status.id)
+            .limit(20, offset: 40)
+        let select = try query.selectSQL()
+        #expect(
+            select.sql == #"\#(Self.select) WHERE ("retweetCount" > ? AND "lang" = ?) ORDER BY "createdAt" DESC, "id" LIMIT ? OFFSET ?"#)
+        #expect(select.arguments == [.integer(10), .text("ja"), .integer(20), .integer(40)])
+        #expect(
+            try query.countSQL().sql
+                == #"SELECT COUNT(*) FROM (SELECT 1 FROM "Status" WHERE ("retweetCount" > ? AND "lang" = ?) ORDER BY "createdAt" DESC, "id" LIMIT ? OFFSET ?)"#)
+        #expect(
+            try query.deleteSQL().sql
+                == #"DELETE FROM "Status" WHERE "id" IN (SELECT "id" FROM "Status" WHERE ("retweetCount" > ? AND "lang" = ?) ORDER BY "createdAt" DESC, "id" LIMIT ? OFFSET ?)"#)
+        #expect(try ModelQuery(Status.self).filter(\Status.lang == "ja").countSQL().sql == #"SELECT COUNT(*) FROM "Status" WHERE "lang" = ?"#)
+        #expect(try ModelQuery(Status.self).filter(\Status.lang == "ja").deleteSQL().sql == #"DELETE FROM "Status" WHERE "lang" = ?"#)
+        #expect(try ModelQuery(Status.self).limit(5).selectSQL().description == "\(Self.select) LIMIT ? [5]")
+        // A reference compares by identifier.
+        let user = try TwitterUser(json: ["id_str": "7", "name": "a", "screen_name": "a", "location": "", "description": "",
+            "followers_count": 0, "friends_count": 0, "verified": false, "protected": false,
+            "created_at": "Sun Aug 31 00:29:15 +0000 2014", "profile_image_url_https": "https://example.com/a.png"])
+        #expect(try ModelQuery(Status.self).filter(\Status.user == user).selectSQL().arguments == [.text("7")])
+    }
+
+    @Test func keyPathsThatAreNotStoredPropertiesAreErrors() throws {
+        let nested = #expect(throws: StoreError.self) { try ModelQuery(Status.self).filter(\Status.user.name == "x").selectSQL() }
+        #expect(nested?.kind == .unknownKeyPath)
+        #expect(nested?.description.hasPrefix("cannot query 'Status': the key path ") == true)
+        let transient = #expect(throws: StoreError.self) { try ModelQuery(Author.self).order(by: \Author.visits).selectSQL() }
+        #expect(transient?.kind == .unknownKeyPath)
+        let nan = #expect(throws: StoreError.self) { try ModelQuery(Author.self).filter(\Author.rating > .nan).selectSQL() }
+        #expect(nan?.kind == .unencodableValue)
+    }
+
+    /// Each query and the identifiers of the statuses it selects, computed in Swift.
+    static let queries: [(ModelQuery<Status>, @Sendable ([Status]) -> [String])] = [
+        (ModelQuery(Status.self).filter(\Status.lang == "ja").order(by: \Status.id), { all in
+            all.filter { $0.lang == "ja" }.map(\.id).sorted()
+        }),
+        (ModelQuery(Status.self).filter(\Status.retweetCount > 10 && \Status.lang != "zh").order(by: \Status.retweetCount, .descending).order(by: \Status.id), { all in
+            all.filter { $0.retweetCount > 10 && $0.lang != "zh" }
+                .sorted { ($0.retweetCount, $1.id) > ($1.retweetCount, $0.id) }.map(\.id)
+        }),
+        (ModelQuery(Status.self).filter(\Status.inReplyToScreenName != nil || (\Status.text).contains("@")).order(by: \Status.createdAt).order(by: \Status.id).limit(7, offset: 3), { all in
+            Array(all.filter { $0.inReplyToScreenName != nil || $0.text.contains("@") }
+                .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.dropFirst(3).prefix(7).map(\.id))
+        }),
+        (ModelQuery(Status.self).filter((\Status.lang).in(["zh", "en"]) || !(\Status.favoriteCount < 2)).order(by: \Status.id), { all in
+            all.filter { ["zh", "en"].contains($0.lang) || !($0.favoriteCount < 2) }.map(\.id).sorted()
+        }),
+    ]
+
+    @Test(arguments: StoreKind.allCases, 0..<queries.count)
+    func queriesSelectWhatSwiftWouldOnEveryStore(kind: StoreKind, index: Int) throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        let timeline = try twitterTimeline(context: ModelContext())
+        try store.save(timeline.statuses)
+        let all = try store.fetchAll(Status.self)
+        let (query, expected) = Self.queries[index]
+        let ids = expected(all)
+        #expect(!ids.isEmpty && ids.count < all.count)
+        #expect(try store.fetchAll(query).map(\.id) == ids)
+        #expect(try store.fetchCount(query) == ids.count)
+        #expect(try store.deleteAll(query) == ids.count)
+        #expect(try store.fetchCount(Status.self) == all.count - ids.count)
+    }
+}

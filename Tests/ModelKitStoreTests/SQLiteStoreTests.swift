@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+import ModelKit
+import ModelKitStore
+import ModelKitTestSupport
+import Testing
+
+/// The SQLite layout: what someone opening the file with `sqlite3` finds.
+@Suite struct SQLiteStoreTests {
+    @Test func aTablePerTypeAColumnPerStoredProperty() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.path("books.sqlite"))
+        try store.save(makeBook(author: Author(id: 1, name: "Ada", tags: ["math"], address: Address(city: "London"))))
+
+        let tables = try rawRows(store, "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        #expect(tables.map { $0["name"] } == ["'Author'", "'Book'"])
+        #expect(
+            tables[0]["sql"]
+                == #"'CREATE TABLE "Author" ("id" INTEGER PRIMARY KEY NOT NULL, "name" TEXT, "born" TEXT, "tags" TEXT, "address" TEXT, "rating" REAL, "_version" INTEGER NOT NULL DEFAULT 0)'"#)
+        #expect(
+            tables[1]["sql"]
+                == #"'CREATE TABLE "Book" ("isbn" TEXT PRIMARY KEY NOT NULL, "title" TEXT, "author" INTEGER, "editor" INTEGER, "pages" INTEGER, "price" TEXT, "cover" BLOB, "published" TEXT, "ratings" TEXT, "chapters" TEXT, "link" TEXT, "code" TEXT, "format" TEXT, "kind" TEXT, "_version" INTEGER NOT NULL DEFAULT 0)'"#)
+
+        // Scalars as SQLite values, nested values as JSON text, the author as its identifier.
+        let book = try rawRows(store, #"SELECT * FROM "Book""#)
+        #expect(
+            book == [[
+                "isbn": "'978-0'", "title": "'Notes on 978-0'", "author": "1", "editor": "NULL", "pages": "100",
+                "price": "'12.5'", "cover": "X'000102FF'", "published": "'2023-11-14T22:13:20.250Z'",
+                "ratings": #"'{"ada":5,"bob":3}'"#, "chapters": #"'[{"title":"One","pages":10}]'"#,
+                "link": "'https://example.com/b'", "code": "'E621E1F8-C36C-495A-93FC-0C247A3E6E5F'", "format": "'ebook'",
+                "kind": "'book'", "_version": "0",
+            ]])
+        let author = try rawRows(store, #"SELECT "tags", "address", "born", typeof("rating") AS t FROM "Author""#)
+        #expect(author == [["tags": #"'["math"]'"#, "address": #"'{"city":"London","zip":null}'"#, "born": "NULL", "t": "'real'"]])
+    }
+
+    @Test func newPropertiesBecomeNewColumnsAndOldRowsTakeDefaults() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("counters.sqlite")
+        do {
+            let database = try DatabaseQueue(path: path)
+            try database.write { db in
+                try db.execute(sql: #"CREATE TABLE "Counter" ("id" TEXT PRIMARY KEY NOT NULL)"#)
+                try db.execute(sql: #"INSERT INTO "Counter" ("id") VALUES ('old')"#)
+            }
+        }
+        let store = try SQLiteStore(path: path)
+        #expect(try store.fetchOne(Counter.self, id: "old")?.count == 0)
+        let columns = try store.database.read { db in try db.columns(in: "Counter").map { "\($0.name) \($0.type)" } }
+        #expect(columns == ["id TEXT", "count INTEGER", "_version INTEGER"])
+    }
+
+    @Test func theFileIsInWriteAheadLogModeAndReopens() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("wal.sqlite")
+        do {
+            let store = try SQLiteStore(path: path)
+            try store.save((0..<10).map { Seat(number: $0, taken: $0 % 2 == 0) })
+            #expect(try rawRows(store, "PRAGMA journal_mode") == [["journal_mode": "'wal'"]])
+        }
+        let reopened = try SQLiteStore(path: path)
+        #expect(try reopened.fetchCount(ModelQuery(Seat.self).filter(\Seat.taken == true)) == 5)
+        #expect(reopened.path == path)
+    }
+
+    @Test func unopenableFilesAreStoreErrors() throws {
+        let error = #expect(throws: StoreError.self) { try SQLiteStore(path: "/nonexistent/directory/file.sqlite") }
+        #expect(error?.kind == .cannotOpen)
+        #expect(error?.description.hasPrefix("cannot open the store: '/nonexistent/directory/file.sqlite': ") == true)
+    }
+
+    @Test func rowsThatDoNotFitTheModelAreStoreErrors() throws {
+        let store = try SQLiteStore()
+        try store.save(Seat(number: 1))
+        try store.database.write { db in try db.execute(sql: #"UPDATE "Seat" SET "taken" = 'yes'"#) }
+        let error = #expect(throws: StoreError.self) { try store.fetchOne(Seat.self, id: 1) }
+        #expect(error?.kind == .undecodableRow)
+        #expect(error?.description == #"cannot load 'Seat' 1: cannot map 'Seat.taken': expected a boolean, found "yes""#)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import ModelKit
+import ModelKitStore
+import ModelKitTestSupport
+import Testing
+
+/// Many tasks, one context backed by a store: one instance per identifier, no data race
+/// (run under the thread sanitizer: `swift test --sanitize=thread --filter StoreConcurrencyTests`).
+@Suite struct StoreConcurrencyTests {
+    @Test(arguments: [StoreKind.sqliteFile, .memory])
+    func tasksMappingAndLoadingOverlappingModelsShareInstances(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        try store.save((0..<100).map { Counter(id: "c\($0)", count: $0) })
+        let context = ModelContext(store: store)
+        let keeper = Keeper<Counter>()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<6 {
+                group.addTask {
+                    // Half of the tasks map payloads (loading stored identifiers first), half load.
+                    if task % 2 == 0 {
+                        let payload = "[" + (0..<150).map { #"{"id": "c\#(($0 * (task + 1)) % 150)"}"# }.joined(separator: ",") + "]"
+                        keeper.keep(try [Counter](jsonData: Data(payload.utf8), context: context))
+                    } else {
+                        keeper.keep(try (0..<100).compactMap { try context.model(Counter.self, for: "c\(($0 * task) % 100)") })
+                        keeper.keep(try store.fetchAll(Counter.self, context: context))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let byID = Dictionary(grouping: keeper.kept, by: \.id)
+        #expect(byID.count == 150)
+        #expect(byID.values.allSatisfy { group in group.allSatisfy { $0 === group[0] } })
+        #expect(context.registeredCount == 150)
+        // Stored identifiers were loaded, not made anew: they kept their stored counts.
+        #expect(byID["c42"]?.first?.count == 42)
+    }
+
+    @Test func twitterPayloadsFromManyTasksShareUsers() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.path("twitter.sqlite"))
+        let data = try fixtureData("twitter.json")
+        let context = ModelContext(store: store)
+        let keeper = Keeper<Status>()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 { group.addTask { keeper.keep(try Timeline(jsonData: data, context: context).statuses) } }
+            try await group.waitForAll()
+        }
+        let statuses = keeper.kept
+        #expect(statuses.count == 400)
+        let byID = Dictionary(grouping: statuses.map(\.user), by: \.id)
+        #expect(byID.count == Set(statuses.prefix(100).map(\.user.id)).count)
+        #expect(byID.values.allSatisfy { group in group.allSatisfy { $0 === group[0] } })
+        try store.save(statuses)
+        #expect(try store.fetchCount(TwitterUser.self) == 115)
+    }
+}
+
+/// Holds instances from several tasks, so they stay alive.
+final class Keeper<Element>: @unchecked Sendable {
+    // @unchecked: `elements` is only touched under `lock`.
+    private let lock = NSLock()
+    private var elements: [Element] = []
+    var kept: [Element] { lock.withLock { elements } }
+    func keep(_ more: [Element]) { lock.withLock { elements += more } }
+}

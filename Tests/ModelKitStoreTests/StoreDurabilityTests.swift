@@ -1,0 +1,128 @@
+import Foundation
+import GRDB
+import ModelKitStore
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A writer process killed in the middle of a large batch save: the database holds all of the
+/// batch or none of it, and nothing committed before is lost.
+@Suite(.serialized) struct StoreDurabilityTests {
+    /// Where the writer is when it is killed.
+    enum KillPoint: String, CaseIterable, CustomTestStringConvertible {
+        /// Inside its open transaction, after writing half the batch (it waits there).
+        case paused
+        /// Wherever it got to a moment after it started.
+        case running
+
+        var testDescription: String { rawValue }
+    }
+
+    static let batchSize = 300_000
+
+    @Test(arguments: KillPoint.allCases)
+    func aKilledWriterLeavesAllOrNoneOfItsBatch(killPoint: KillPoint) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("durable.sqlite")
+
+        // Batch 1, committed.
+        let first = try Writer.start(["--db", path, "--count", "1000", "--batch", "1"])
+        try first.waitForOutput("saved 1000 items of batch 1")
+        #expect(first.wait() == 0)
+
+        // Batch 2, killed on the way.
+        var arguments = ["--db", path, "--count", "\(Self.batchSize)", "--batch", "2"]
+        if killPoint == .paused { arguments += ["--pause-after", "\(Self.batchSize / 2)"] }
+        let second = try Writer.start(arguments)
+        if killPoint == .paused {
+            try second.waitForOutput("paused after \(Self.batchSize / 2)")
+            // Another connection sees only what was committed while the transaction is open.
+            #expect(try counts(path) == [1: 1000])
+        } else {
+            try second.waitForOutput("started batch 2")
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        second.killNow()
+
+        let rows = try counts(path)
+        #expect(rows[1] == 1000)
+        #expect(rows[2] == nil || rows[2] == Self.batchSize, "batch 2 has \(rows[2] ?? 0) rows")
+        if killPoint == .paused { #expect(rows[2] == nil) }
+        let check = try DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
+        #expect(check == "ok")
+
+        // The store still works: a later batch commits after the killed one.
+        let third = try Writer.start(["--db", path, "--count", "10", "--batch", "3"])
+        try third.waitForOutput("saved 10 items of batch 3")
+        #expect(third.wait() == 0)
+        #expect(try counts(path)[3] == 10)
+    }
+
+    /// Rows per batch, read by a connection of its own.
+    func counts(_ path: String) throws -> [Int: Int] {
+        let database = try DatabaseQueue(path: path)
+        return try database.read { db in
+            let rows = try Row.fetchAll(db, sql: #"SELECT "batch", COUNT(*) AS n FROM "BatchItem" GROUP BY "batch""#)
+            return Dictionary(uniqueKeysWithValues: rows.map { (Int($0["batch"] as Int64), Int($0["n"] as Int64)) })
+        }
+    }
+}
+
+/// `modelkit store write-batch` running in a process of its own.
+struct Writer {
+    let process: Process
+    let output: FileHandle
+
+    static func start(_ arguments: [String]) throws -> Writer {
+        let process = Process()
+        process.executableURL = try modelkitExecutable()
+        process.arguments = ["store", "write-batch"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return Writer(process: process, output: pipe.fileHandleForReading)
+    }
+
+    /// Reads the writer's output until `text` appears; throws if it ends first.
+    func waitForOutput(_ text: String) throws {
+        var seen = ""
+        while !seen.contains(text) {
+            let data = output.availableData
+            if data.isEmpty { throw WriterEnded(output: seen) }
+            seen += String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    /// Kills the writer at once (SIGKILL: no cleanup of any kind) and waits for it to end.
+    func killNow() {
+        _ = kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Waits for the writer to end; its exit status.
+    func wait() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    struct WriterEnded: Error, CustomStringConvertible {
+        let output: String
+        var description: String { "the writer ended before printing what was expected; it printed: \(output)" }
+    }
+}
+
+/// The `modelkit` binary next to the test binary (`.build/<configuration>/modelkit`).
+func modelkitExecutable() throws -> URL {
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<5 {
+        let candidate = directory.appendingPathComponent("modelkit")
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        directory.deleteLastPathComponent()
+    }
+    throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "modelkit"])
+}

@@ -1,0 +1,137 @@
+import Foundation
+import GRDB
+import ModelKit
+import ModelKitStore
+import ModelKitTestSupport
+import Testing
+
+/// A new directory under the temporary directory, removed when the value goes away.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("modelkit-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// A path inside the directory.
+    func path(_ name: String) -> String {
+        url.appendingPathComponent(name).path
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// The stores every behaviour is checked against.
+enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
+    case sqliteFile, sqliteMemory, memory
+
+    var testDescription: String { rawValue }
+
+    /// A new, empty store of this kind (a file in `directory` for `sqliteFile`).
+    func make(in directory: TemporaryDirectory) throws -> any ModelStore {
+        switch self {
+        case .sqliteFile: return try SQLiteStore(path: directory.path("store.sqlite"))
+        case .sqliteMemory: return try SQLiteStore()
+        case .memory: return MemoryStore()
+        }
+    }
+}
+
+/// Runs raw SQL on a store's file, the way `sqlite3` would see it.
+func rawRows(_ store: SQLiteStore, _ sql: String, _ arguments: StatementArguments = []) throws -> [[String: String]] {
+    try store.database.read { db in
+        try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            var columns: [String: String] = [:]
+            for (name, value) in row { columns[name] = literal(value) }
+            return columns
+        }
+    }
+}
+
+/// A value as `sqlite3` would quote it: `NULL`, `42`, `4.5`, `'text'`, `X'00FF'`.
+func literal(_ value: DatabaseValue) -> String {
+    switch value.storage {
+    case .null: return "NULL"
+    case .int64(let number): return String(number)
+    case .double(let number): return String(number)
+    case .string(let text): return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    case .blob(let data): return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+    }
+}
+
+/// The twitter.json fixture mapped through `context`.
+func twitterTimeline(context: ModelContext) throws -> Timeline {
+    try Timeline(jsonData: fixtureData("twitter.json"), context: context)
+}
+
+// MARK: Models the store tests use
+
+@Model final class Author {
+    @Identifier var id: Int
+    var name: String
+    var born: Date?
+    var tags: [String] = []
+    var address: Address?
+    var rating: Double = 0
+    @Transient var visits = 0
+}
+
+@Model struct Address: Sendable {
+    var city: String
+    var zip: String?
+}
+
+@Model final class Book {
+    @Identifier var isbn: String
+    var title: String
+    var author: Author
+    var editor: Author?
+    var pages: Int
+    var price: Decimal?
+    var cover: Data?
+    var published: Date
+    var ratings: [String: Int] = [:]
+    var chapters: [Chapter] = []
+    var link: URL?
+    var code: UUID?
+    var format: BookFormat = .paper
+    let kind = "book"
+}
+
+@Model struct Chapter: Sendable {
+    var title: String
+    var pages: Int
+}
+
+enum BookFormat: String, Codable, Sendable, ModelValue {
+    case paper, ebook
+}
+
+/// A model stored as a struct: no identity, a row all the same.
+@Model struct Note: Sendable {
+    @Identifier var id: UUID
+    var text: String
+    var pinned: Bool = false
+}
+
+/// A model without an identifier: it cannot have a row.
+@Model struct Loose: Sendable {
+    var text: String
+}
+
+/// Two nodes that refer to each other: a cycle the store cannot load.
+@Model final class Link {
+    @Identifier var id: String
+    var next: Link?
+}
+
+func makeBook(_ isbn: String = "978-0", author: Author, pages: Int = 100) -> Book {
+    Book(
+        isbn: isbn, title: "Notes on \(isbn)", author: author, editor: nil, pages: pages, price: Decimal(string: "12.50"),
+        cover: Data([0, 1, 2, 255]), published: Date(timeIntervalSince1970: 1_700_000_000.25),
+        ratings: ["ada": 5, "bob": 3], chapters: [Chapter(title: "One", pages: 10)], link: URL(string: "https://example.com/b"),
+        code: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"), format: .ebook)
+}
