@@ -169,9 +169,11 @@ public struct KeyedArchiveReader: ModelReader {
 
     public mutating func decodeString() throws -> String {
         if case .string(let string) = plainValue() { return string }
-        if let (_, archivedClass, keys) = object(), FoundationClass(chain: archivedClass.chain) == .mutableString
+        if let (uid, archivedClass, keys) = object(), FoundationClass(chain: archivedClass.chain) == .mutableString
             || FoundationClass(chain: archivedClass.chain) == .string
         {
+            try enter(uid, what: "an '\(archivedClass.name)'")
+            defer { leave(uid) }
             return try nested(keys["NS.string"] ?? .null) { try $0.decodeString() }
         }
         throw mismatch("a string")
@@ -234,9 +236,11 @@ public struct KeyedArchiveReader: ModelReader {
 
     public mutating func decodeData() throws -> Data {
         if case .data(let data) = plainValue() { return data }
-        if let (_, archivedClass, keys) = object(), FoundationClass(chain: archivedClass.chain) == .mutableData
+        if let (uid, archivedClass, keys) = object(), FoundationClass(chain: archivedClass.chain) == .mutableData
             || FoundationClass(chain: archivedClass.chain) == .data
         {
+            try enter(uid, what: "an '\(archivedClass.name)'")
+            defer { leave(uid) }
             return try nested(keys["NS.data"] ?? .null) { try $0.decodeData() }
         }
         throw mismatch("data")

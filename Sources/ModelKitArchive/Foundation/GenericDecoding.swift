@@ -49,7 +49,9 @@ extension KeyedArchiveReader {
         case .date(let date): return date
         case .data(let data): return data
         case .null: return NSNull()
-        case .uid: return try nested(value) { try $0.decodeAnyValue() }
+        case .uid:
+            try checkDepth()
+            return try nested(value) { reader in try reader.deeper { try $0.decodeAnyValue() } }
         case .array(let elements):
             try checkDepth()
             var result: [Any] = []

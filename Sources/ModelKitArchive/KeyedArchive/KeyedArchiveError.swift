@@ -118,6 +118,13 @@ public struct KeyedArchiveError: Error, CustomStringConvertible, Sendable {
             subject = "not a keyed archive"
         case .missingVersion, .unsupportedVersion:
             subject = "unsupported keyed archive"
+        case .referenceOutOfRange, .missingClass, .invalidClassReference, .invalidClassDescription:
+            subject = "invalid keyed archive"
+            if let objectID {
+                subject += " at object \(objectID)" + (key.map { ", key '\($0)'" } ?? "")
+            } else if let key {
+                subject += " at '$top.\(key)'"
+            }
         default:
             subject = isEncoding ? "cannot encode" : "cannot decode"
             if let modelName {
@@ -125,7 +132,9 @@ public struct KeyedArchiveError: Error, CustomStringConvertible, Sendable {
             } else if let key {
                 subject += " '\(key)'"
             }
-            if let objectID { subject += " (object \(objectID))" }
+            if let objectID {
+                subject += modelName == nil && key == nil ? " object \(objectID)" : " (object \(objectID))"
+            }
         }
         return subject + ": " + kind.message
     }
