@@ -119,6 +119,15 @@ public struct KeyedArchiveObjectDecoder: ModelStoredValues {
         return try read(value, key: key) { try T.read(from: &$0) }
     }
 
+    /// Reads the next unkeyed value (`$0`, `$1`, ...) as a hand-written archivable type; nil when
+    /// missing or `$null`.
+    public mutating func decode<T: KeyedArchivable>(_ type: T.Type) throws -> T? {
+        let key = "$\(unkeyedIndex)"
+        unkeyedIndex += 1
+        guard let value = keys[key] else { return nil }
+        return try read(value, key: key) { reader in try reader.decodeNil() ? nil : reader.decodeArchivable(T.self) }
+    }
+
     /// Reads the next unkeyed value (`$0`, `$1`, ...) without a declared type.
     public mutating func decodeObject() throws -> Any? {
         let key = "$\(unkeyedIndex)"

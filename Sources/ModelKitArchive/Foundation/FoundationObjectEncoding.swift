@@ -26,12 +26,7 @@ extension KeyedArchiveWriter {
             return
         }
         if let number = FoundationNumber(value) {
-            switch number {
-            case .bool(let flag): try encodeBool(flag)
-            case .int(let integer): try encodeInt64(integer)
-            case .uint(let integer): try encodeUInt64(integer)
-            case .double(let real): try encodeDouble(real)
-            }
+            try encodeNumber(number)
             return
         }
         switch value {
@@ -61,6 +56,16 @@ extension KeyedArchiveWriter {
         }
     }
 
+    /// Writes a number as Foundation holds it (a boolean stays a boolean).
+    private mutating func encodeNumber(_ number: FoundationNumber) throws {
+        switch number {
+        case .bool(let flag): try encodeBool(flag)
+        case .int(let integer): try encodeInt64(integer)
+        case .uint(let integer): try encodeUInt64(integer)
+        case .double(let real): try encodeDouble(real)
+        }
+    }
+
     /// Writes a class instance that is not a model: a generic object or a Foundation object.
     private mutating func encodeObjectInstance(_ object: AnyObject) throws {
         if object is NSNull {
@@ -71,8 +76,8 @@ extension KeyedArchiveWriter {
             try encodeDecimal(number.decimalValue)
             return
         }
-        if let number = object as? NSNumber {
-            try encodeAny(number as Any)
+        if let number = object as? NSNumber, let classified = FoundationNumber(number: number) {
+            try encodeNumber(classified)
             return
         }
         if state.archiver?.delegate != nil, try substitute(object, isObject: true) { return }
