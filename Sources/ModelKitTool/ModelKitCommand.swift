@@ -6,6 +6,6 @@ struct ModelKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "modelkit",
         abstract: "Map, check and inspect data with ModelKit.",
-        subcommands: [DemoCommand.self, PrefsCommand.self]
+        subcommands: [DemoCommand.self, PrefsCommand.self, ArchiveCommand.self]
     )
 }

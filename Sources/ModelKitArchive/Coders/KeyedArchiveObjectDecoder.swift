@@ -82,7 +82,7 @@ public struct KeyedArchiveObjectDecoder: ModelStoredValues {
     public mutating func decodeObject(forKey key: String) throws -> Any? {
         guard let value = keys[KeyedArchiver.escapeKey(key)] else { return nil }
         let decoded = try read(value, key: key) { try $0.decodeAnyValue() }
-        return decoded is NSNull ? nil : decoded
+        return isNSNull(decoded) ? nil : decoded
     }
 
     /// Same as ``decodeObject(forKey:)`` (``ModelStoredValues`` conformance).
@@ -134,7 +134,7 @@ public struct KeyedArchiveObjectDecoder: ModelStoredValues {
         unkeyedIndex += 1
         guard let value = keys[key] else { return nil }
         let decoded = try read(value, key: key) { try $0.decodeAnyValue() }
-        return decoded is NSNull ? nil : decoded
+        return isNSNull(decoded) ? nil : decoded
     }
 
     /// Runs `body` with a reader at `value`, naming `key` in errors.

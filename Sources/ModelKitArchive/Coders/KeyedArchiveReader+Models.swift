@@ -135,7 +135,7 @@ extension KeyedArchiveReader {
             position = value
             field = nil
             let kept = try decodeAnyValue()
-            state.preserved[uid, default: [:]][name] = kept is NSNull ? nil : kept
+            state.preserved[uid, default: [:]][name] = isNSNull(kept) ? nil : kept
             return
         }
         if case .uid(let reference) = value, reference > 0, let allowed = info.allowed[index],

@@ -275,13 +275,42 @@ public struct KeyedArchiveReader: ModelReader {
         return url
     }
 
+    /// Reads strings, numbers, booleans, `NSNull`, arrays (and sets) and string-keyed
+    /// dictionaries as a JSON value; every object read counts against the decoding limit, so
+    /// shared references cannot expand without bound.
     public mutating func decodeJSONValue() throws -> JSONValue {
-        let value = try decodeAnyValue()
-        return try JSONValue(foundationObject: value, maxDepth: max(1, state.limits.maxDepth - depth))
+        switch resolved() {
+        case .null:
+            return .null
+        case .value(let value):
+            switch value {
+            case .string(let string): return .string(string)
+            case .bool(let flag): return .bool(flag)
+            case .integer(let integer):
+                if let signed = integer.int64Value { return .int(signed) }
+                return .uint(integer.uint64Value ?? 0)
+            case .real(let real): return .double(real.doubleValue)
+            default: throw mismatch("a JSON value")
+            }
+        case .object(let archivedClass, _):
+            switch FoundationClass(chain: archivedClass.chain) {
+            case .null?: return .null
+            case .string?, .mutableString?: return .string(try decodeString())
+            case let kind? where kind.isArray || kind.isSet || kind.isOrderedSet:
+                return .array(try decodeArray { try $0.decodeJSONValue() })
+            case let kind? where kind.isDictionary:
+                let members = try decodeDictionary { try $0.decodeJSONValue() }
+                return .object(members.sorted { $0.key < $1.key }.map { JSONMember($0.key, $0.value) })
+            default:
+                throw mismatch("a JSON value")
+            }
+        case .classDescription:
+            throw mismatch("a JSON value")
+        }
     }
 
     public mutating func decodeCodable<T: Decodable>(_ type: T.Type) throws -> T {
-        try CodableBridge.decode(T.self, fromFoundationObject: try decodeAnyValue())
+        try CodableBridge.decode(T.self, fromFoundationObject: try decodeJSONValue().foundationObject)
     }
 
     /// Runs `body` at `value` (a key's value inside the current object), restoring the position.

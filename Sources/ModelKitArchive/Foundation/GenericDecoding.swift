@@ -101,7 +101,7 @@ extension KeyedArchiveReader {
             guard kind.isSet else { return elements }
             var set = Set<AnyHashable>()
             for element in elements {
-                guard let hashable = element as? AnyHashable else {
+                guard let hashable = hashableValue(element) else {
                     throw KeyedArchiveError(
                         .invalidObject(className: archivedClass.name, detail: "an element of type '\(type(of: element))' is not hashable"),
                         objectID: uid)
@@ -113,7 +113,7 @@ extension KeyedArchiveReader {
             let (keyReferences, valueReferences) = try dictionaryReferences(of: keys, archivedClass: archivedClass, uid: uid)
             let decodedKeys = try decodeAnyElements(keyReferences, uid: uid, what: archivedClass.name)
             let decodedValues = try decodeAnyElements(valueReferences, uid: uid, what: archivedClass.name)
-            if decodedKeys.allSatisfy({ $0 is String }) {
+            if decodedKeys.allSatisfy({ type(of: $0) == String.self }) {
                 var result: [String: Any] = [:]
                 for (key, value) in zip(decodedKeys, decodedValues) {
                     if let key = key as? String { result[key] = value }
@@ -122,7 +122,7 @@ extension KeyedArchiveReader {
             }
             var result: [AnyHashable: Any] = [:]
             for (key, value) in zip(decodedKeys, decodedValues) {
-                guard let hashable = key as? AnyHashable else {
+                guard let hashable = hashableValue(key) else {
                     throw KeyedArchiveError(
                         .invalidObject(className: archivedClass.name, detail: "a key of type '\(type(of: key))' is not hashable"),
                         objectID: uid)
@@ -189,4 +189,25 @@ extension KeyedArchiveReader {
         }
         return object
     }
+}
+
+// Casts of values in `Any` to class types (`is NSNull`, `as? AnyHashable`) make Foundation
+// bridge a Swift array or dictionary to its NSObject counterpart, element by element: on values
+// that share nested collections that work can grow exponentially. These checks look at the
+// dynamic type first, so they never bridge.
+
+/// Whether a decoded value is `NSNull`.
+func isNSNull(_ value: Any) -> Bool {
+    type(of: value) is NSNull.Type
+}
+
+/// The value as `AnyHashable` when its type is `Hashable`, without bridging.
+func hashableValue(_ value: Any) -> AnyHashable? {
+    guard let type = type(of: value) as? any Hashable.Type else { return nil }
+    return hashable(value, as: type)
+}
+
+private func hashable<H: Hashable>(_ value: Any, as type: H.Type) -> AnyHashable? {
+    guard let typed = value as? H else { return nil }
+    return AnyHashable(typed)
 }
