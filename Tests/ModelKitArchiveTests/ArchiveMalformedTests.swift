@@ -110,6 +110,49 @@ struct ArchiveMalformedTests {
         }
     }
 
+    /// An archive of models with shared references, a cycle and every value type.
+    static func modelArchive() throws -> Data {
+        let root = TreeNode(name: "root")
+        let child = TreeNode(name: "child")
+        root.children = [child, child]
+        child.parent = root
+        let team = Team(name: "Core")
+        let alice = Person(name: "Alice", age: 3)
+        team.lead = alice
+        team.members = [alice, Person(name: "Bob")]
+        alice.manager = team.members[1]
+        let archiver = KeyedArchiver()
+        try archiver.encode(root, forKey: "tree")
+        try archiver.encode(team, forKey: "team")
+        try archiver.encode(ArchiveValueTests.sample, forKey: "values")
+        return try archiver.finishEncoding()
+    }
+
+    @Test func bitFlipsInAModelArchiveNeverCrash() throws {
+        let bytes = [UInt8](try Self.modelArchive())
+        for position in bytes.indices {
+            for bit in [1, 6] {
+                var damaged = bytes
+                damaged[position] ^= UInt8(1 << bit)
+                guard let unarchiver = try? KeyedUnarchiver(data: Data(damaged)) else { continue }
+                for decode in [
+                    { _ = try unarchiver.decode(TreeNode.self, forKey: "tree") },
+                    { _ = try unarchiver.decode(Team.self, forKey: "team") },
+                    { _ = try unarchiver.decode(Values.self, forKey: "values") },
+                    { _ = try unarchiver.decodeObject(forKey: "team") },
+                ] as [() throws -> Void] {
+                    do {
+                        try decode()
+                    } catch is KeyedArchiveError {
+                    } catch is ModelError {
+                    } catch {
+                        Issue.record("untyped error \(error) at byte \(position)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func randomByteReplacementsNeverCrash() {
         var generator = SeededGenerator(seed: 5)
         for path in Self.damaged {

@@ -231,3 +231,22 @@ struct ArchiveValueTests {
         #expect(error.code == .invalidModel)
     }
 }
+
+extension ArchiveValueTests {
+    /// The archiver's own binary writer writes the same property list as the general one.
+    @Test func theArchiveBinaryWriterMatchesTheGeneralWriter() throws {
+        let team = Team(name: "Core")
+        team.members = [Person(name: "A"), Person(name: "B")]
+        team.lead = team.members[0]
+        let archiver = KeyedArchiver()
+        try archiver.encode(team, forKey: "team")
+        try archiver.encode(Self.sample, forKey: "values")
+        try archiver.encodeObject(NSString(string: "ünïcode"), forKey: "text")
+        try archiver.encode(-1, forKey: "negative")
+        try archiver.encode(Float(0.5), forKey: "float")
+        let data = try archiver.finishEncoding()
+        let expected = try archiver.finishedPropertyList()
+        #expect(try PropertyListValue(binary: data) == expected)
+        #expect(expected.binaryData().count >= data.count - 64)
+    }
+}

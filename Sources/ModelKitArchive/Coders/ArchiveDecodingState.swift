@@ -16,8 +16,9 @@ final class ArchiveDecodingState {
 
     /// A property (or generic object key) to set once the object it refers to exists.
     enum Fixup {
-        /// Set property `field` of the model object `owner` from object `target`.
-        case model(owner: Int, field: Int, target: Int)
+        /// Set property `field` of the model object `owner` (of the schema `schema`) from object
+        /// `target`.
+        case model(owner: Int, schema: ObjectIdentifier, field: Int, target: Int)
         /// Set `key` of a generic object from object `target`.
         case generic(ArchivedObject, key: String, target: Int)
     }
@@ -92,12 +93,14 @@ final class ArchiveDecodingState {
             fixups = []
             for fixup in batch {
                 switch fixup {
-                case let .model(owner, field, target):
+                case let .model(owner, schema, field, target):
                     guard let instance = instances[owner], let model = instance as? any Model else {
                         throw KeyedArchiveError(
                             .unresolvableCycle(detail: "to object \(target) cannot be closed: object \(owner) is not a model instance"),
                             objectID: owner)
                     }
+                    // A delegate replaced the owner with an object of another type: nothing to set.
+                    guard ObjectIdentifier(model.dynamicModelSchema) == schema else { continue }
                     var reader = KeyedArchiveReader(state: self, position: .uid(UInt64(target)), depth: 0)
                     try Self.setField(field, of: model, from: &reader, owner: owner)
                 case let .generic(object, key, target):
@@ -133,8 +136,9 @@ final class ArchiveDecodingState {
 }
 
 /// What the unarchiver needs to know about a model type, computed once per schema.
-struct ModelReadInfo {
+final class ModelReadInfo {
     let schema: ModelSchema
+    let schemaID: ObjectIdentifier
     /// Property index by archived key, for the properties decoding sets.
     let fieldIndexByKey: [String: Int]
     /// Per property: an optional (or weak) settable property of a class, which can be set later.
@@ -151,9 +155,24 @@ struct ModelReadInfo {
     let validates: Bool
     /// The names objects of this type are accepted under.
     let acceptedNames: [String]
+    /// The keys of the last object read and their property indexes (-1: no property): objects
+    /// of one type usually have the same keys, which a binary archive stores once, so comparing
+    /// them is cheaper than looking each up.
+    private var lastKeys: [String] = []
+    private var lastIndexes: [Int] = []
+
+    /// The property index of each key of an object, -1 for keys that set no property.
+    func fieldIndexes(forKeys keys: [String]) -> [Int] {
+        if keys.count == lastKeys.count && keys.elementsEqual(lastKeys) { return lastIndexes }
+        let indexes = keys.map { fieldIndexByKey[$0] ?? -1 }
+        lastKeys = keys
+        lastIndexes = indexes
+        return indexes
+    }
 
     init(schema: ModelSchema, registry: ArchiveClassRegistry) {
         self.schema = schema
+        self.schemaID = ObjectIdentifier(schema)
         let isClass = schema.modelType is AnyClass
         var byKey: [String: Int] = [:]
         var canDefer: [Bool] = []

@@ -38,7 +38,8 @@ final class ArchiveEncodingState {
     var trueSlot = 0
     var falseSlot = 0
     var nullSlot = 0
-    var classSlots: [ArchivedClass: Int] = [:]
+    /// Class descriptions by class name (a name is written with the first chain it comes with).
+    var classSlots: [String: Int] = [:]
     var pending: [Pending] = []
     var modelInfo: [ObjectIdentifier: ModelWriteInfo] = [:]
     /// Replacements a delegate chose, by the identity of the replaced instance.
@@ -131,13 +132,27 @@ final class ArchiveEncodingState {
 
     /// The slot of a class description, written once per class.
     func classSlot(_ archivedClass: ArchivedClass) -> Int {
-        if let slot = classSlots[archivedClass] { return slot }
+        if let slot = classSlots[archivedClass.name] { return slot }
         let chain = PropertyListValue.array(archivedClass.chain.map { .string($0) })
         let slot = appendPlain(
             .dictionary(PropertyListDictionary(uniqueKeys: ["$classes", "$classname"], values: [chain, .string(archivedClass.name)])))
-        classSlots[archivedClass] = slot
+        classSlots[archivedClass.name] = slot
         return slot
     }
+
+    /// An object entry whose keys (`$class` first) are shared by every object of its kind.
+    func objectEntry(sharedKeys keys: [String], classSlot: Int, _ values: PropertyListValue...) -> PropertyListValue {
+        var allValues: [PropertyListValue] = [.uid(UInt64(classSlot))]
+        allValues.reserveCapacity(keys.count)
+        allValues.append(contentsOf: values)
+        return .dictionary(PropertyListDictionary(uniqueKeys: keys, values: allValues))
+    }
+
+    static let timeKeys = ["$class", "NS.time"]
+    static let uuidKeys = ["$class", "NS.uuidbytes"]
+    static let urlKeys = ["$class", "NS.base", "NS.relative"]
+    static let objectsKeys = ["$class", "NS.objects"]
+    static let dictionaryKeys = ["$class", "NS.keys", "NS.objects"]
 
     /// An object entry: `$class` first, then the keyed values.
     func objectEntry(keys: [String], values: [PropertyListValue], classSlot: Int) -> PropertyListValue {
@@ -180,28 +195,31 @@ final class ArchiveEncodingState {
         pending.removeAll()
     }
 
-    /// The archive as a property list; conditional-only slots are dropped and their references
-    /// become `$null`.
-    func propertyList(top: PropertyListDictionary) throws -> PropertyListValue {
+    /// The finished `$objects` and `$top`: deferred objects written, conditional-only slots
+    /// dropped and their references made `$null`.
+    func finishedObjects(top: PropertyListDictionary) throws -> (objects: [PropertyListValue], top: PropertyListDictionary) {
         try drainPending()
-        var objects = entries
-        var topDictionary = top
-        if conditionalCount > 0 {
-            var map = [UInt64](repeating: 0, count: entries.count)
-            var kept: [PropertyListValue] = []
-            kept.reserveCapacity(entries.count - conditionalCount)
-            for slot in entries.indices where slotStates[slot] == .written {
-                map[slot] = UInt64(kept.count)
-                kept.append(entries[slot])
-            }
-            objects = kept.map { Self.remap($0, map) }
-            topDictionary = PropertyListDictionary(uniqueKeys: top.keys, values: top.values.map { Self.remap($0, map) })
+        guard conditionalCount > 0 else { return (entries, top) }
+        var map = [UInt64](repeating: 0, count: entries.count)
+        var kept: [PropertyListValue] = []
+        kept.reserveCapacity(entries.count - conditionalCount)
+        for slot in entries.indices where slotStates[slot] == .written {
+            map[slot] = UInt64(kept.count)
+            kept.append(entries[slot])
         }
-        return .dictionary(
+        return (
+            kept.map { Self.remap($0, map) },
+            PropertyListDictionary(uniqueKeys: top.keys, values: top.values.map { Self.remap($0, map) })
+        )
+    }
+
+    /// The archive's root dictionary over finished objects.
+    static func propertyList(objects: [PropertyListValue], top: PropertyListDictionary) -> PropertyListValue {
+        .dictionary(
             PropertyListDictionary(
                 uniqueKeys: ["$archiver", "$objects", "$top", "$version"],
                 values: [
-                    .string(KeyedArchiveDocument.archiverName), .array(objects), .dictionary(topDictionary),
+                    .string(KeyedArchiveDocument.archiverName), .array(objects), .dictionary(top),
                     .integer(PropertyListInteger(KeyedArchiveDocument.formatVersion)),
                 ]))
     }
@@ -222,7 +240,7 @@ final class ArchiveEncodingState {
 }
 
 /// What the archiver needs to know about a model type, computed once per schema.
-struct ModelWriteInfo {
+final class ModelWriteInfo {
     /// One archived property.
     struct Field {
         let index: Int
@@ -233,6 +251,12 @@ struct ModelWriteInfo {
     let fields: [Field]
     let archivedClass: ArchivedClass
     let version: Int
+    /// The keys of every object of the type: `$class`, the archived properties, the version.
+    let keys: [String]
+    /// The inline model version.
+    let versionValue: PropertyListValue
+    /// The slot of the class description, once written.
+    var classSlot = 0
 
     init(schema: ModelSchema, registry: ArchiveClassRegistry) {
         var fields: [Field] = []
@@ -250,5 +274,7 @@ struct ModelWriteInfo {
         chain.append("NSObject")
         self.archivedClass = ArchivedClass(name: chain[0], chain: chain)
         self.version = schema.version
+        self.keys = ["$class"] + fields.map(\.name) + [KeyedArchiver.modelVersionKey]
+        self.versionValue = .integer(PropertyListInteger(schema.version))
     }
 }

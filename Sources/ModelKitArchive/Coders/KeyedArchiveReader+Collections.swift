@@ -6,7 +6,7 @@ import ModelKitCore
 
 extension KeyedArchiveReader {
     public mutating func decodeArray<T>(_ element: (inout KeyedArchiveReader) throws -> T) throws -> [T] {
-        guard let (uid, archivedClass, keys) = object(), let kind = FoundationClass(chain: archivedClass.chain),
+        guard let (uid, archivedClass, keys) = object(), let kind = state.document.foundationKind(of: uid),
               kind.isArray || kind.isSet || kind.isOrderedSet
         else { throw mismatch("an array") }
         let references = try elementReferences(of: keys, kind: kind, archivedClass: archivedClass, uid: uid)
@@ -51,7 +51,7 @@ extension KeyedArchiveReader {
     }
 
     public mutating func decodeDictionary<T>(_ value: (inout KeyedArchiveReader) throws -> T) throws -> [String: T] {
-        guard let (uid, archivedClass, keys) = object(), let kind = FoundationClass(chain: archivedClass.chain),
+        guard let (uid, archivedClass, keys) = object(), let kind = state.document.foundationKind(of: uid),
               kind.isDictionary
         else { throw mismatch("a dictionary") }
         let (keyReferences, valueReferences) = try dictionaryReferences(of: keys, archivedClass: archivedClass, uid: uid)

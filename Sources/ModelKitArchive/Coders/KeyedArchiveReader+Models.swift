@@ -114,8 +114,10 @@ extension KeyedArchiveReader {
             return
         }
         var found = 0
-        for position in keys.indices {
-            guard let index = info.fieldIndexByKey[keys.keys[position]] else { continue }
+        let indexes = info.fieldIndexes(forKeys: keys.keys)
+        for position in indexes.indices {
+            let index = indexes[position]
+            guard index >= 0 else { continue }
             if info.required[index] { found += 1 }
             try decodeStoredField(index, value: keys.values[position], of: schema, info: info, uid: uid, into: &fields)
         }
@@ -130,42 +132,49 @@ extension KeyedArchiveReader {
     mutating func decodeStoredField<F: ModelFieldDecoder>(
         _ index: Int, value: PropertyListValue, of schema: ModelSchema, info: ModelReadInfo, uid: Int, into fields: inout F
     ) throws {
-        let name = schema.properties[index].name
-        if info.preservedFields.contains(index) {
+        if !info.preservedFields.isEmpty && info.preservedFields.contains(index) {
             position = value
             field = nil
             let kept = try decodeAnyValue()
-            state.preserved[uid, default: [:]][name] = isNSNull(kept) ? nil : kept
+            state.preserved[uid, default: [:]][schema.properties[index].name] = isNSNull(kept) ? nil : kept
             return
         }
-        if case .uid(let reference) = value, reference > 0, let allowed = info.allowed[index],
-           let archivedClass = state.archivedClass(of: Int(truncatingIfNeeded: reference)),
-           !archivedClass.chain.contains(where: allowed.contains)
-        {
-            throw KeyedArchiveError(
-                .classNotAllowed(found: archivedClass.name, allowed: info.allowedLists[index]),
-                objectID: Int(truncatingIfNeeded: reference), key: name, modelName: schema.modelName)
+        if case .uid(let reference) = value, reference > 0 {
+            try checkAllowedClass(of: Int(truncatingIfNeeded: reference), field: index, of: schema, info: info)
         }
         position = value
-        field = FieldContext(owner: uid, index: index, canDefer: info.canDefer[index])
+        field = FieldContext(owner: uid, schema: info.schemaID, index: index, canDefer: info.canDefer[index])
         if options.collectsAllErrors {
-            let result = try recover { reader in try reader.decodeNamedField(index, name: name, of: schema, uid: uid, into: &fields) }
+            let result = try recover { reader in try reader.decodeNamedField(index, of: schema, uid: uid, into: &fields) }
             if case .failure(let error) = result { record(error) }
         } else {
-            try decodeNamedField(index, name: name, of: schema, uid: uid, into: &fields)
+            try decodeNamedField(index, of: schema, uid: uid, into: &fields)
         }
+    }
+
+    /// Checks the class of the object a property refers to against the classes the property allows.
+    @inline(__always)
+    func checkAllowedClass(of target: Int, field index: Int, of schema: ModelSchema, info: ModelReadInfo) throws {
+        guard target < state.document.classIndexes.count, state.document.classIndexes[target] >= 0,
+              let allowed = info.allowed[index], let archivedClass = state.archivedClass(of: target),
+              !archivedClass.chain.contains(where: allowed.contains)
+        else { return }
+        throw KeyedArchiveError(
+            .classNotAllowed(found: archivedClass.name, allowed: info.allowedLists[index]),
+            objectID: target, key: schema.properties[index].name, modelName: schema.modelName)
     }
 
     /// Runs the generated field decoder, naming the model and property in what it throws.
     mutating func decodeNamedField<F: ModelFieldDecoder>(
-        _ index: Int, name: String, of schema: ModelSchema, uid: Int, into fields: inout F
+        _ index: Int, of schema: ModelSchema, uid: Int, into fields: inout F
     ) throws {
         do {
             try fields.decodeField(index, from: &self)
         } catch let error as ModelError {
+            let name = schema.properties[index].name
             throw error.naming(model: schema.modelName, property: name).prefixed(by: .key(name))
         } catch let error as KeyedArchiveError {
-            throw error.inContext(model: schema.modelName, key: name, objectID: uid)
+            throw error.inContext(model: schema.modelName, key: schema.properties[index].name, objectID: uid)
         }
     }
 

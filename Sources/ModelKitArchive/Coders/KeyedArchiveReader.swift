@@ -34,6 +34,8 @@ public struct KeyedArchiveReader: ModelReader {
     struct FieldContext {
         /// The object whose property this is.
         let owner: Int
+        /// The owner's schema.
+        let schema: ObjectIdentifier
         /// The property's index in the owner's schema.
         let index: Int
         /// Whether the property can be set after its owner exists (optional, settable, of a class).
@@ -150,7 +152,7 @@ public struct KeyedArchiveReader: ModelReader {
             if let field, field.canDefer {
                 let status = state.status[uid]
                 if status == .inProgress || (status == .idle && depth >= ArchiveDecodingState.deferralDepth) {
-                    state.fixups.append(.model(owner: field.owner, field: field.index, target: uid))
+                    state.fixups.append(.model(owner: field.owner, schema: field.schema, field: field.index, target: uid))
                     return true
                 }
             }
@@ -169,8 +171,7 @@ public struct KeyedArchiveReader: ModelReader {
 
     public mutating func decodeString() throws -> String {
         if case .string(let string) = plainValue() { return string }
-        if let (uid, archivedClass, keys) = object(), FoundationClass(chain: archivedClass.chain) == .mutableString
-            || FoundationClass(chain: archivedClass.chain) == .string
+        if let (uid, archivedClass, keys) = object(), state.document.foundationKind(of: uid)?.isString == true
         {
             try enter(uid, what: "an '\(archivedClass.name)'")
             defer { leave(uid) }
@@ -214,7 +215,7 @@ public struct KeyedArchiveReader: ModelReader {
         default:
             break
         }
-        if let (_, archivedClass, keys) = object(), FoundationClass(chain: archivedClass.chain) == .decimalNumber {
+        if let (uid, archivedClass, keys) = object(), state.document.foundationKind(of: uid) == .decimalNumber {
             guard let decimal = DecimalCoding.decimal(from: keys) else {
                 throw invalid(archivedClass, "its mantissa, exponent or length is missing or out of range")
             }
@@ -225,7 +226,7 @@ public struct KeyedArchiveReader: ModelReader {
 
     public mutating func decodeDate() throws -> Date {
         if case .date(let date) = plainValue() { return date }
-        if let (_, archivedClass, keys) = object(), FoundationClass(chain: archivedClass.chain) == .date {
+        if let (uid, archivedClass, keys) = object(), state.document.foundationKind(of: uid) == .date {
             guard let time = keys["NS.time"]?.doubleValue, time.isFinite else {
                 throw invalid(archivedClass, "'NS.time' is missing or not a finite number")
             }
@@ -236,8 +237,7 @@ public struct KeyedArchiveReader: ModelReader {
 
     public mutating func decodeData() throws -> Data {
         if case .data(let data) = plainValue() { return data }
-        if let (uid, archivedClass, keys) = object(), FoundationClass(chain: archivedClass.chain) == .mutableData
-            || FoundationClass(chain: archivedClass.chain) == .data
+        if let (uid, archivedClass, keys) = object(), state.document.foundationKind(of: uid)?.isData == true
         {
             try enter(uid, what: "an '\(archivedClass.name)'")
             defer { leave(uid) }
@@ -247,7 +247,7 @@ public struct KeyedArchiveReader: ModelReader {
     }
 
     public mutating func decodeUUID() throws -> UUID {
-        if let (_, archivedClass, keys) = object(), FoundationClass(chain: archivedClass.chain) == .uuid {
+        if let (uid, archivedClass, keys) = object(), state.document.foundationKind(of: uid) == .uuid {
             guard let bytes = keys["NS.uuidbytes"]?.dataValue, bytes.count == 16 else {
                 throw invalid(archivedClass, "'NS.uuidbytes' is missing or not 16 bytes")
             }
@@ -259,7 +259,7 @@ public struct KeyedArchiveReader: ModelReader {
     }
 
     public mutating func decodeURL() throws -> URL {
-        guard let (uid, archivedClass, keys) = object(), FoundationClass(chain: archivedClass.chain) == .url else {
+        guard let (uid, _, keys) = object(), state.document.foundationKind(of: uid) == .url else {
             throw mismatch("a URL")
         }
         let relative = try nested(keys["NS.relative"] ?? .null) { try $0.decodeString() }

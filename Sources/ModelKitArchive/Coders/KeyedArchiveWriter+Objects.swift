@@ -64,10 +64,11 @@ extension KeyedArchiveWriter {
     static func writeModelBody<M: Model>(_ model: M, slot: Int, state: ArchiveEncodingState, depth: Int) throws {
         let schema = model.dynamicModelSchema
         let info = state.writeInfo(for: schema)
-        var keys: [String] = []
+        // `$class`, the properties, then the model version; every object of the type shares the
+        // keys array.
         var values: [PropertyListValue] = []
-        keys.reserveCapacity(info.fields.count + 1)
-        values.reserveCapacity(info.fields.count + 1)
+        values.reserveCapacity(info.keys.count)
+        values.append(.uid(0))
         for field in info.fields {
             var writer = KeyedArchiveWriter(state: state, inline: true, conditional: field.conditional, depth: depth + 1)
             do {
@@ -77,12 +78,12 @@ extension KeyedArchiveWriter {
             } catch let error as KeyedArchiveError {
                 throw error.inContext(model: schema.modelName, key: field.name, objectID: nil)
             }
-            keys.append(field.name)
             values.append(writer.result)
         }
-        keys.append(KeyedArchiver.modelVersionKey)
-        values.append(.integer(PropertyListInteger(info.version)))
-        state.entries[slot] = state.objectEntry(keys: keys, values: values, classSlot: state.classSlot(info.archivedClass))
+        values.append(info.versionValue)
+        if info.classSlot == 0 { info.classSlot = state.classSlot(info.archivedClass) }
+        values[0] = .uid(UInt64(info.classSlot))
+        state.entries[slot] = .dictionary(PropertyListDictionary(uniqueKeys: info.keys, values: values))
     }
 
     /// Writes a hand-written type's object through its `encode(with:)`.

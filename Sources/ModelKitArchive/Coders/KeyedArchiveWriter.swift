@@ -99,14 +99,14 @@ public struct KeyedArchiveWriter: ModelWriter {
     /// An `NSDate` object: seconds since 2001 (`NS.time`).
     func dateEntry(_ value: Date) -> PropertyListValue {
         state.objectEntry(
-            keys: ["NS.time"], values: [.real(PropertyListReal(value.timeIntervalSinceReferenceDate))],
-            classSlot: state.classSlot(.nsDate))
+            sharedKeys: ArchiveEncodingState.timeKeys, classSlot: state.classSlot(.nsDate),
+            .real(PropertyListReal(value.timeIntervalSinceReferenceDate)))
     }
 
     /// An `NSUUID` object: the 16 bytes (`NS.uuidbytes`).
     func uuidEntry(_ value: UUID) -> PropertyListValue {
         let bytes = withUnsafeBytes(of: value.uuid) { Data($0) }
-        return state.objectEntry(keys: ["NS.uuidbytes"], values: [.data(bytes)], classSlot: state.classSlot(.nsUUID))
+        return state.objectEntry(sharedKeys: ArchiveEncodingState.uuidKeys, classSlot: state.classSlot(.nsUUID), .data(bytes))
     }
 
     public mutating func encodeDecimal(_ value: Decimal) throws {
@@ -158,7 +158,7 @@ public struct KeyedArchiveWriter: ModelWriter {
         }
         let archivedClass: ArchivedClass = C.self is any ArchivedAsSet.Type ? .nsSet : .nsArray
         state.entries[slot] = state.objectEntry(
-            keys: ["NS.objects"], values: [.array(references)], classSlot: state.classSlot(archivedClass))
+            sharedKeys: ArchiveEncodingState.objectsKeys, classSlot: state.classSlot(archivedClass), .array(references))
         result = .uid(UInt64(slot))
     }
 
@@ -190,8 +190,8 @@ public struct KeyedArchiveWriter: ModelWriter {
             valueReferences.append(writer.result)
         }
         state.entries[slot] = state.objectEntry(
-            keys: ["NS.keys", "NS.objects"], values: [.array(keyReferences), .array(valueReferences)],
-            classSlot: state.classSlot(.nsDictionary))
+            sharedKeys: ArchiveEncodingState.dictionaryKeys, classSlot: state.classSlot(.nsDictionary),
+            .array(keyReferences), .array(valueReferences))
         result = .uid(UInt64(slot))
     }
 }

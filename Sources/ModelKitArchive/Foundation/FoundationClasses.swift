@@ -77,6 +77,8 @@ enum FoundationClass: String {
     var isSet: Bool { self == .set || self == .mutableSet }
     var isOrderedSet: Bool { self == .orderedSet || self == .mutableOrderedSet }
     var isDictionary: Bool { self == .dictionary || self == .mutableDictionary }
+    var isString: Bool { self == .string || self == .mutableString }
+    var isData: Bool { self == .data || self == .mutableData }
 
     /// The names of the array-like classes.
     static let arrayNames = ["NSArray", "NSMutableArray"]

@@ -165,7 +165,7 @@ extension KeyedArchiveWriter {
         }
         let relative = PropertyListValue.uid(UInt64(state.stringSlot(url.relativeString)))
         state.entries[slot] = state.objectEntry(
-            keys: ["NS.base", "NS.relative"], values: [base, relative], classSlot: state.classSlot(.nsURL))
+            sharedKeys: ArchiveEncodingState.urlKeys, classSlot: state.classSlot(.nsURL), base, relative)
     }
 
     /// Writes an array or set of objects (`NS.objects`), in a new slot or in `slot`.

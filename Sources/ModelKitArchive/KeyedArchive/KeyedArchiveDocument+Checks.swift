@@ -76,10 +76,22 @@ struct StructureChecker {
 
     /// Checks the references among the values of a dictionary (an object, or `$top`).
     func checkReferences(in dictionary: PropertyListDictionary, objectID: Int?) throws(KeyedArchiveError) {
-        for (key, value) in dictionary {
-            switch value {
-            case .uid, .array, .dictionary: try checkNested(value, objectID: objectID, key: key)
-            default: continue
+        let count = UInt64(objects.count)
+        for position in dictionary.indices {
+            switch dictionary.values[position] {
+            case .uid(let reference):
+                // The common case, checked without allocating.
+                guard reference < count else {
+                    throw KeyedArchiveError(
+                        .referenceOutOfRange(reference, objects: objects.count), objectID: objectID,
+                        key: dictionary.keys[position])
+                }
+            case .array(let elements) where elements.allSatisfy({ if case .uid(let reference) = $0 { reference < count } else { false } }):
+                continue
+            case .array, .dictionary:
+                try checkNested(dictionary.values[position], objectID: objectID, key: dictionary.keys[position])
+            default:
+                continue
             }
         }
     }

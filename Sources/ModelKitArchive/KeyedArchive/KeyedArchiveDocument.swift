@@ -45,6 +45,8 @@ public struct KeyedArchiveDocument: Sendable {
     let classIndexes: [Int32]
     /// Every distinct class description, by the index of its entry.
     let classList: [ArchivedClass]
+    /// The Foundation class each class description reads as, parallel to `classList`.
+    let classKinds: [FoundationClass?]
     /// For each entry, whether it is a class description.
     let classEntries: Set<Int>
 
@@ -109,6 +111,7 @@ public struct KeyedArchiveDocument: Sendable {
         try checker.checkObjects()
         self.classIndexes = checker.classIndexes
         self.classList = checker.classList
+        self.classKinds = checker.classList.map { FoundationClass(chain: $0.chain) }
         self.classEntries = checker.classEntries
     }
 
@@ -137,6 +140,14 @@ public struct KeyedArchiveDocument: Sendable {
     public func archivedClass(of uid: Int) -> ArchivedClass? {
         guard uid > 0, uid < objects.count, classIndexes[uid] >= 0 else { return nil }
         return classList[Int(classIndexes[uid])]
+    }
+
+    /// The Foundation class object `uid` reads as, when it is an object of one.
+    @inline(__always)
+    func foundationKind(of uid: Int) -> FoundationClass? {
+        guard uid > 0, uid < classIndexes.count else { return nil }
+        let index = classIndexes[uid]
+        return index >= 0 ? classKinds[Int(index)] : nil
     }
 
     func classDescription(at uid: Int) -> ArchivedClass? {

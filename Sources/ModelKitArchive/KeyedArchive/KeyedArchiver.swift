@@ -33,7 +33,7 @@ public final class KeyedArchiver {
 
     let state: ArchiveEncodingState
     private var top: KeyedArchiveObjectEncoder
-    private var finished: PropertyListValue?
+    private var finished: (objects: [PropertyListValue], top: PropertyListDictionary)?
 
     /// Creates an archiver.
     ///
@@ -110,10 +110,15 @@ public final class KeyedArchiver {
 
     /// The archive as a property list; finishes encoding.
     public func finishedPropertyList() throws -> PropertyListValue {
+        let (objects, top) = try finishedObjects()
+        return ArchiveEncodingState.propertyList(objects: objects, top: top)
+    }
+
+    private func finishedObjects() throws -> (objects: [PropertyListValue], top: PropertyListDictionary) {
         if let finished { return finished }
-        let value = try state.propertyList(top: PropertyListDictionary(uniqueKeys: top.keys, values: top.values))
-        finished = value
-        return value
+        let result = try state.finishedObjects(top: PropertyListDictionary(uniqueKeys: top.keys, values: top.values))
+        finished = result
+        return result
     }
 
     /// Finishes encoding and returns the archive's bytes in ``outputFormat``.
@@ -122,13 +127,13 @@ public final class KeyedArchiver {
     /// try archiver.finishEncoding().write(to: url)
     /// ```
     public func finishEncoding() throws -> Data {
-        let value = try finishedPropertyList()
+        let (objects, top) = try finishedObjects()
         switch outputFormat {
         case .binary:
-            return value.binaryData()
+            return Data(ArchiveBinaryWriter.write(objects: objects, top: top))
         case .xml:
             do {
-                return try value.xmlData()
+                return try ArchiveEncodingState.propertyList(objects: objects, top: top).xmlData()
             } catch {
                 throw KeyedArchiveError(.unencodable(detail: error.kind.message), isEncoding: true)
             }
