@@ -34,7 +34,11 @@ final class ArchiveDecodingState {
     var instances: [AnyObject?]
     var fixups: [Fixup] = []
     var decodedCount = 0
-    var readInfo: [ObjectIdentifier: ModelReadInfo] = [:]
+    var readInfo: [ObjectIdentifier: ModelReadInfo] = [:] {
+        didSet { lastReadInfo = nil }
+    }
+    /// The info of the type read last: arrays of one model type look it up once.
+    private var lastReadInfo: ModelReadInfo?
     var genericCache: [Int: Any] = [:]
     /// Values kept aside for models that preserve values, by object.
     var preserved: [Int: [String: Any]] = [:]
@@ -70,10 +74,11 @@ final class ArchiveDecodingState {
 
     /// The facts about a model type that decoding needs, computed once per schema.
     func readInfo(for schema: ModelSchema) -> ModelReadInfo {
+        if let last = lastReadInfo, last.schema === schema { return last }
         let key = ObjectIdentifier(schema)
-        if let info = readInfo[key] { return info }
-        let info = ModelReadInfo(schema: schema, registry: registry)
+        let info = readInfo[key] ?? ModelReadInfo(schema: schema, registry: registry)
         readInfo[key] = info
+        lastReadInfo = info
         return info
     }
 
@@ -160,6 +165,40 @@ final class ModelReadInfo {
     /// them is cheaper than looking each up.
     private var lastKeys: [String] = []
     private var lastIndexes: [Int] = []
+
+    /// How an archived class reads as this type.
+    enum Resolution {
+        /// The declared type itself.
+        case declared
+        /// A registered subtype.
+        case registered(ArchiveClassRegistry.Entry)
+        /// Not allowed; the class name found.
+        case notAllowed(String)
+    }
+
+    private var resolutions: [Int32: Resolution] = [:]
+
+    /// How objects of the class description `classIndex` read as this type: the first name of
+    /// the class chain that is this type's or a registered subtype's.
+    func resolution(ofClass classIndex: Int32, in state: ArchiveDecodingState) -> Resolution {
+        if let known = resolutions[classIndex] { return known }
+        let archivedClass = state.document.classList[Int(classIndex)]
+        var result = Resolution.notAllowed(archivedClass.name)
+        for name in archivedClass.chain {
+            if name == acceptedNames[0] || name == schema.modelName {
+                result = .declared
+                break
+            }
+            if let entry = state.registry.entry(named: name), let subschema = entry.schema,
+               KeyedArchiveReader.schema(subschema, inherits: schema)
+            {
+                result = .registered(entry)
+                break
+            }
+        }
+        resolutions[classIndex] = result
+        return result
+    }
 
     /// The property index of each key of an object, -1 for keys that set no property.
     func fieldIndexes(forKeys keys: [String]) -> [Int] {

@@ -31,10 +31,9 @@ final class ArchiveEncodingState {
     /// identifier is never reused during the run.
     var objectSlots: [ObjectIdentifier: Int] = [:]
     var retained: [AnyObject] = []
-    var stringSlots: [ExactStringKey: Int] = [:]
-    var integerSlots: [PropertyListInteger: Int] = [:]
-    var realSlots: [PropertyListReal: Int] = [:]
-    var dataSlots: [Data: Int] = [:]
+    /// Strings, numbers and data written once per distinct value (exactly: strings by bytes,
+    /// reals by bit pattern); the table keeps hashes, so growing it never hashes again.
+    var plainSlots = ScalarTable()
     var trueSlot = 0
     var falseSlot = 0
     var nullSlot = 0
@@ -83,24 +82,25 @@ final class ArchiveEncodingState {
     }
 
     func stringSlot(_ string: String) -> Int {
-        let key = ExactStringKey(string)
-        if let slot = stringSlots[key] { return slot }
-        let slot = appendPlain(.string(string))
-        stringSlots[key] = slot
-        return slot
+        plainSlot(.string(ExactStringKey(string)), .string(string))
     }
 
     func integerSlot(_ integer: PropertyListInteger) -> Int {
-        if let slot = integerSlots[integer] { return slot }
-        let slot = appendPlain(.integer(integer))
-        integerSlots[integer] = slot
-        return slot
+        plainSlot(.integer(integer), .integer(integer))
     }
 
     func realSlot(_ real: PropertyListReal) -> Int {
-        if let slot = realSlots[real] { return slot }
-        let slot = appendPlain(.real(real))
-        realSlots[real] = slot
+        plainSlot(.real(real), .real(real))
+    }
+
+    /// The slot of a plain value, appended the first time it is seen.
+    private func plainSlot(_ key: ScalarKey, _ value: PropertyListValue) -> Int {
+        let next = entries.count
+        let slot = plainSlots.findOrInsert(key, object: next)
+        if slot == next {
+            entries.append(value)
+            slotStates.append(.written)
+        }
         return slot
     }
 
@@ -114,10 +114,7 @@ final class ArchiveEncodingState {
     }
 
     func dataSlot(_ data: Data) -> Int {
-        if let slot = dataSlots[data] { return slot }
-        let slot = appendPlain(.data(data))
-        dataSlots[data] = slot
-        return slot
+        plainSlot(.data(data), .data(data))
     }
 
     /// The slot of the one `NSNull` object, which stands for nil inside collections.

@@ -6,11 +6,11 @@ import ModelKitCore
 
 extension KeyedArchiveReader {
     public mutating func decodeArray<T>(_ element: (inout KeyedArchiveReader) throws -> T) throws -> [T] {
-        guard let (uid, archivedClass, keys) = object(), let kind = state.document.foundationKind(of: uid),
+        guard let (uid, keys) = object(), let kind = state.document.foundationKind(of: uid),
               kind.isArray || kind.isSet || kind.isOrderedSet
         else { throw mismatch("an array") }
-        let references = try elementReferences(of: keys, kind: kind, archivedClass: archivedClass, uid: uid)
-        try enter(uid, what: "an '\(archivedClass.name)'")
+        let references = try elementReferences(of: keys, kind: kind, uid: uid)
+        try enterObject(uid)
         let saved = position
         let savedField = field
         field = nil
@@ -29,9 +29,7 @@ extension KeyedArchiveReader {
     }
 
     /// The element references of an array, set or ordered set object.
-    func elementReferences(
-        of keys: PropertyListDictionary, kind: FoundationClass, archivedClass: ArchivedClass, uid: Int
-    ) throws -> [PropertyListValue] {
+    func elementReferences(of keys: PropertyListDictionary, kind: FoundationClass, uid: Int) throws -> [PropertyListValue] {
         if kind.isOrderedSet {
             var references: [PropertyListValue] = []
             while let next = keys["NS.object.\(references.count)"] {
@@ -44,18 +42,18 @@ extension KeyedArchiveReader {
         }
         guard case .array(let references) = stored else {
             throw KeyedArchiveError(
-                .invalidObject(className: archivedClass.name, detail: "'NS.objects' is \(Self.describe(stored)), not an array"),
+                .invalidObject(className: className(of: uid), detail: "'NS.objects' is \(Self.describe(stored)), not an array"),
                 objectID: uid)
         }
         return references
     }
 
     public mutating func decodeDictionary<T>(_ value: (inout KeyedArchiveReader) throws -> T) throws -> [String: T] {
-        guard let (uid, archivedClass, keys) = object(), let kind = state.document.foundationKind(of: uid),
+        guard let (uid, keys) = object(), let kind = state.document.foundationKind(of: uid),
               kind.isDictionary
         else { throw mismatch("a dictionary") }
-        let (keyReferences, valueReferences) = try dictionaryReferences(of: keys, archivedClass: archivedClass, uid: uid)
-        try enter(uid, what: "an '\(archivedClass.name)'")
+        let (keyReferences, valueReferences) = try dictionaryReferences(of: keys, uid: uid)
+        try enterObject(uid)
         let saved = position
         let savedField = field
         field = nil
@@ -83,20 +81,20 @@ extension KeyedArchiveReader {
     }
 
     /// The key and value references of a dictionary object, checked to pair up.
-    func dictionaryReferences(of keys: PropertyListDictionary, archivedClass: ArchivedClass, uid: Int) throws -> (
+    func dictionaryReferences(of keys: PropertyListDictionary, uid: Int) throws -> (
         [PropertyListValue], [PropertyListValue]
     ) {
         let storedKeys = keys["NS.keys"] ?? .array([])
         let storedValues = keys["NS.objects"] ?? .array([])
         guard case .array(let keyReferences) = storedKeys, case .array(let valueReferences) = storedValues else {
             throw KeyedArchiveError(
-                .invalidObject(className: archivedClass.name, detail: "'NS.keys' and 'NS.objects' must be arrays"),
+                .invalidObject(className: className(of: uid), detail: "'NS.keys' and 'NS.objects' must be arrays"),
                 objectID: uid)
         }
         guard keyReferences.count == valueReferences.count else {
             throw KeyedArchiveError(
                 .invalidObject(
-                    className: archivedClass.name,
+                    className: className(of: uid),
                     detail: "'NS.keys' has \(keyReferences.count) entries but 'NS.objects' has \(valueReferences.count)"),
                 objectID: uid)
         }

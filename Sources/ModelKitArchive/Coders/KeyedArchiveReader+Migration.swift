@@ -51,7 +51,7 @@ extension KeyedArchiveReader {
     /// Decodes the object at the reader's position as the hand-written type `T`, its class
     /// already resolved.
     mutating func decodeResolvedArchivable<T: KeyedArchivable>(_ type: T.Type) throws -> T {
-        guard let (uid, _, keys) = object() else { throw mismatch("an object of class '\(T.archiveClassName)'") }
+        guard let (uid, keys) = object() else { throw mismatch("an object of class '\(T.archiveClassName)'") }
         if let value = state.instances[uid] as? T { return value }
         try enter(uid, what: "'\(T.archiveClassName)'")
         let savedField = field

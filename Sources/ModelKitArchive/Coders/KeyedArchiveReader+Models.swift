@@ -8,32 +8,31 @@ import ModelKitCore
 
 extension KeyedArchiveReader {
     public mutating func decodeModel<M: Model>(_ type: M.Type) throws -> M {
+        let info = state.readInfo(for: M.modelSchema)
         guard case .uid(let reference) = position, reference > 0 else {
-            throw mismatch("an object of class '\(state.registry.archivedName(ofModel: M.self, schema: M.modelSchema))'")
+            throw mismatch("an object of class '\(info.acceptedNames[0])'")
         }
         let uid = Int(truncatingIfNeeded: reference)
-        let info = state.readInfo(for: M.modelSchema)
         if let instance = state.instances[uid] {
             if let model = instance as? M { return model }
             throw KeyedArchiveError(
                 .classNotAllowed(found: state.archivedClass(of: uid)?.name ?? "\(Swift.type(of: instance))", allowed: info.acceptedNames),
                 objectID: uid)
         }
-        guard case .object(let archivedClass, _) = state.document.entry(uid) else {
+        guard uid < state.document.classIndexes.count, state.document.classIndexes[uid] >= 0 else {
             throw mismatch("an object of class '\(info.acceptedNames[0])'")
         }
-        for name in archivedClass.chain {
-            if name == info.acceptedNames[0] || name == M.modelSchema.modelName {
-                return try decodeResolvedModel(M.self)
-            }
-            guard let entry = state.registry.entry(named: name), let schema = entry.schema else { continue }
-            guard Self.schema(schema, inherits: M.modelSchema) else { continue }
+        switch info.resolution(ofClass: state.document.classIndexes[uid], in: state) {
+        case .declared:
+            return try decodeResolvedModel(M.self)
+        case .registered(let entry):
             guard let model = try entry.decode(&self) as? M else {
-                throw KeyedArchiveError(.classNotAllowed(found: name, allowed: info.acceptedNames), objectID: uid)
+                throw KeyedArchiveError(.classNotAllowed(found: entry.name, allowed: info.acceptedNames), objectID: uid)
             }
             return model
+        case .notAllowed(let found):
+            throw KeyedArchiveError(.classNotAllowed(found: found, allowed: info.acceptedNames), objectID: uid)
         }
-        throw KeyedArchiveError(.classNotAllowed(found: archivedClass.name, allowed: info.acceptedNames), objectID: uid)
     }
 
     static func schema(_ schema: ModelSchema, inherits ancestor: ModelSchema) -> Bool {
@@ -98,7 +97,7 @@ extension KeyedArchiveReader {
     // MARK: Fields
 
     public mutating func decodeFields<F: ModelFieldDecoder>(of schema: ModelSchema, into fields: inout F) throws {
-        guard let (uid, _, keys) = object() else { throw mismatch("an object of class '\(schema.modelName)'") }
+        guard let (uid, keys) = object() else { throw mismatch("an object of class '\(schema.modelName)'") }
         let info = state.readInfo(for: schema)
         let saved = position
         let savedField = field

@@ -76,11 +76,19 @@ public struct KeyedArchiveReader: ModelReader {
     }
 
     /// The object the reader is at, with its class and keys, when it is one.
-    func object() -> (uid: Int, archivedClass: ArchivedClass, keys: PropertyListDictionary)? {
+    @inline(__always)
+    func object() -> (uid: Int, keys: PropertyListDictionary)? {
         guard case .uid(let reference) = position else { return nil }
         let uid = Int(truncatingIfNeeded: reference)
-        guard case .object(let archivedClass, let keys) = state.document.entry(uid) else { return nil }
-        return (uid, archivedClass, keys)
+        guard uid > 0, uid < state.document.classIndexes.count, state.document.classIndexes[uid] >= 0,
+              case .dictionary(let keys) = state.objects[uid]
+        else { return nil }
+        return (uid, keys)
+    }
+
+    /// The class name of object `uid`, for messages.
+    func className(of uid: Int) -> String {
+        state.archivedClass(of: uid)?.name ?? "?"
     }
 
     /// A type mismatch naming what the reader is at.
@@ -129,6 +137,12 @@ public struct KeyedArchiveReader: ModelReader {
         depth += 1
     }
 
+    /// Enters object `uid`, naming it by its class in a cycle error.
+    mutating func enterObject(_ uid: Int) throws {
+        let state = self.state
+        try enter(uid, what: "an '\(state.archivedClass(of: uid)?.name ?? "?")'")
+    }
+
     /// Leaves object `uid`, entered with ``enter(_:what:)``.
     mutating func leave(_ uid: Int, instance: AnyObject? = nil) {
         if let instance {
@@ -171,9 +185,9 @@ public struct KeyedArchiveReader: ModelReader {
 
     public mutating func decodeString() throws -> String {
         if case .string(let string) = plainValue() { return string }
-        if let (uid, archivedClass, keys) = object(), state.document.foundationKind(of: uid)?.isString == true
+        if let (uid, keys) = object(), state.document.foundationKind(of: uid)?.isString == true
         {
-            try enter(uid, what: "an '\(archivedClass.name)'")
+            try enterObject(uid)
             defer { leave(uid) }
             return try nested(keys["NS.string"] ?? .null) { try $0.decodeString() }
         }
@@ -215,9 +229,9 @@ public struct KeyedArchiveReader: ModelReader {
         default:
             break
         }
-        if let (uid, archivedClass, keys) = object(), state.document.foundationKind(of: uid) == .decimalNumber {
+        if let (uid, keys) = object(), state.document.foundationKind(of: uid) == .decimalNumber {
             guard let decimal = DecimalCoding.decimal(from: keys) else {
-                throw invalid(archivedClass, "its mantissa, exponent or length is missing or out of range")
+                throw invalid(uid, "its mantissa, exponent or length is missing or out of range")
             }
             return decimal
         }
@@ -226,9 +240,9 @@ public struct KeyedArchiveReader: ModelReader {
 
     public mutating func decodeDate() throws -> Date {
         if case .date(let date) = plainValue() { return date }
-        if let (uid, archivedClass, keys) = object(), state.document.foundationKind(of: uid) == .date {
+        if let (uid, keys) = object(), state.document.foundationKind(of: uid) == .date {
             guard let time = keys["NS.time"]?.doubleValue, time.isFinite else {
-                throw invalid(archivedClass, "'NS.time' is missing or not a finite number")
+                throw invalid(uid, "'NS.time' is missing or not a finite number")
             }
             return Date(timeIntervalSinceReferenceDate: time)
         }
@@ -237,9 +251,9 @@ public struct KeyedArchiveReader: ModelReader {
 
     public mutating func decodeData() throws -> Data {
         if case .data(let data) = plainValue() { return data }
-        if let (uid, archivedClass, keys) = object(), state.document.foundationKind(of: uid)?.isData == true
+        if let (uid, keys) = object(), state.document.foundationKind(of: uid)?.isData == true
         {
-            try enter(uid, what: "an '\(archivedClass.name)'")
+            try enterObject(uid)
             defer { leave(uid) }
             return try nested(keys["NS.data"] ?? .null) { try $0.decodeData() }
         }
@@ -247,9 +261,9 @@ public struct KeyedArchiveReader: ModelReader {
     }
 
     public mutating func decodeUUID() throws -> UUID {
-        if let (uid, archivedClass, keys) = object(), state.document.foundationKind(of: uid) == .uuid {
+        if let (uid, keys) = object(), state.document.foundationKind(of: uid) == .uuid {
             guard let bytes = keys["NS.uuidbytes"]?.dataValue, bytes.count == 16 else {
-                throw invalid(archivedClass, "'NS.uuidbytes' is missing or not 16 bytes")
+                throw invalid(uid, "'NS.uuidbytes' is missing or not 16 bytes")
             }
             var uuid = UUID().uuid
             withUnsafeMutableBytes(of: &uuid) { $0.copyBytes(from: bytes) }
@@ -259,7 +273,7 @@ public struct KeyedArchiveReader: ModelReader {
     }
 
     public mutating func decodeURL() throws -> URL {
-        guard let (uid, _, keys) = object(), state.document.foundationKind(of: uid) == .url else {
+        guard let (uid, keys) = object(), state.document.foundationKind(of: uid) == .url else {
             throw mismatch("a URL")
         }
         let relative = try nested(keys["NS.relative"] ?? .null) { try $0.decodeString() }
@@ -326,10 +340,8 @@ public struct KeyedArchiveReader: ModelReader {
         return try body(&self)
     }
 
-    func invalid(_ archivedClass: ArchivedClass, _ detail: String) -> KeyedArchiveError {
-        var uid: Int?
-        if case .uid(let reference) = position { uid = Int(truncatingIfNeeded: reference) }
-        return KeyedArchiveError(.invalidObject(className: archivedClass.name, detail: detail), objectID: uid)
+    func invalid(_ uid: Int, _ detail: String) -> KeyedArchiveError {
+        KeyedArchiveError(.invalidObject(className: className(of: uid), detail: detail), objectID: uid)
     }
 
     func integerRange(_ type: String, _ found: String) -> ModelError {

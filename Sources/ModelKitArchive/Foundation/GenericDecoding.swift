@@ -96,7 +96,7 @@ extension KeyedArchiveReader {
         case .null: return NSNull()
         case .number: return try decodeGenericObject(uid: uid, archivedClass: archivedClass, keys: keys)
         case .array, .mutableArray, .orderedSet, .mutableOrderedSet, .set, .mutableSet:
-            let references = try elementReferences(of: keys, kind: kind, archivedClass: archivedClass, uid: uid)
+            let references = try elementReferences(of: keys, kind: kind, uid: uid)
             let elements = try decodeAnyElements(references, uid: uid, what: archivedClass.name)
             guard kind.isSet else { return elements }
             var set = Set<AnyHashable>()
@@ -110,7 +110,7 @@ extension KeyedArchiveReader {
             }
             return set
         case .dictionary, .mutableDictionary:
-            let (keyReferences, valueReferences) = try dictionaryReferences(of: keys, archivedClass: archivedClass, uid: uid)
+            let (keyReferences, valueReferences) = try dictionaryReferences(of: keys, uid: uid)
             let decodedKeys = try decodeAnyElements(keyReferences, uid: uid, what: archivedClass.name)
             let decodedValues = try decodeAnyElements(valueReferences, uid: uid, what: archivedClass.name)
             if decodedKeys.allSatisfy({ type(of: $0) == String.self }) {

@@ -18,11 +18,11 @@ struct ArchiveBinaryWriter {
     private var offsets: [Int] = []
     private var containers: [(object: Int, isDictionary: Bool, start: Int, count: Int)] = []
     private var references: [Int] = []
-    private var strings: [ExactStringKey: Int] = [:]
+    /// Keys, numbers and dates written once per distinct value; entries of `$objects` are already
+    /// distinct.
+    private var scalars = ScalarTable()
     private var keyArrays: [KeysIdentity: [Int]] = [:]
     private var uidObjects: [Int32]
-    private var integers: [PropertyListInteger: Int] = [:]
-    private var reals: [PropertyListReal: Int] = [:]
     private var trueObject = -1
     private var falseObject = -1
 
@@ -116,15 +116,9 @@ struct ArchiveBinaryWriter {
             }
             return appendScalar(value)
         case .integer(let integer):
-            if let object = integers[integer] { return object }
-            let object = appendScalar(value)
-            integers[integer] = object
-            return object
+            return addUniqued(.integer(integer), value)
         case .real(let real):
-            if let object = reals[real] { return object }
-            let object = appendScalar(value)
-            reals[real] = object
-            return object
+            return addUniqued(.real(real), value)
         case .bool(true):
             if trueObject < 0 { trueObject = appendScalar(value) }
             return trueObject
@@ -147,10 +141,13 @@ struct ArchiveBinaryWriter {
     }
 
     private mutating func addString(_ string: String) -> Int {
-        let key = ExactStringKey(string)
-        if let object = strings[key] { return object }
-        let object = appendScalar(.string(string))
-        strings[key] = object
+        addUniqued(.string(ExactStringKey(string)), .string(string))
+    }
+
+    private mutating func addUniqued(_ key: ScalarKey, _ value: PropertyListValue) -> Int {
+        let next = offsets.count
+        let object = scalars.findOrInsert(key, object: next)
+        if object == next { _ = appendScalar(value) }
         return object
     }
 
