@@ -13,16 +13,23 @@ import Testing
     var nickname: String?
     var age: Int = 0
 
-    static func migrateValues(_ values: inout [String: Any], from version: Int) throws {
-        if version < 1, let nick = values.removeValue(forKey: "nick") {
-            values["nickname"] = nick
-        }
-        if version < 2, let name = values.removeValue(forKey: "name") as? String {
-            guard !name.isEmpty else { throw ModelError.invalid(expected: "a name") }
-            let parts = name.split(separator: " ", maxSplits: 1).map(String.init)
-            values["firstName"] = parts[0]
-            values["lastName"] = parts.count > 1 ? parts[1] : ""
-        }
+}
+
+extension Person: ModelMigrating {
+    static func decodeValue<S: ModelStoredValues>(
+        forKey key: String, from stored: inout S, modelVersion: Int
+    ) throws -> ModelStoredValue {
+        guard key == "nickname", modelVersion < 1 else { return .stored }
+        return try stored.decodeIfPresent(String.self, forKey: "nick").map { .value($0) } ?? .missing
+    }
+
+    static func decodeAdditionalValues<S: ModelStoredValues>(
+        from stored: inout S, modelVersion: Int
+    ) throws -> [String: Any] {
+        guard modelVersion < 2, let name = try stored.decodeIfPresent(String.self, forKey: "name") else { return [:] }
+        guard !name.isEmpty else { throw ModelError.invalid(expected: "a name") }
+        let parts = name.split(separator: " ", maxSplits: 1).map(String.init)
+        return ["firstName": parts[0], "lastName": parts.count > 1 ? parts[1] : ""]
     }
 }
 

@@ -59,7 +59,7 @@ extension JSONValue {
 
 /// A number as Foundation holds it, told apart exactly: a `Bool` is never taken for 1.
 @usableFromInline
-enum FoundationNumber {
+package enum FoundationNumber {
     case bool(Bool)
     case int(Int64)
     case uint(UInt64)
@@ -67,7 +67,7 @@ enum FoundationNumber {
 
     /// Classifies Swift numbers and `NSNumber`s by their dynamic type; nil for anything else.
     @usableFromInline
-    init?(_ value: Any) {
+    package init?(_ value: Any) {
         let type = Swift.type(of: value)
         if type is NSNumber.Type, let number = value as? NSNumber {
             self.init(number: number)
@@ -103,7 +103,7 @@ enum FoundationNumber {
     }
 
     @usableFromInline
-    init?(number: NSNumber) {
+    package init?(number: NSNumber) {
         if type(of: number) == booleanNumberType {
             self = .bool(number.boolValue)
             return
@@ -124,7 +124,7 @@ let booleanNumberType: AnyClass = type(of: NSNumber(value: true))
 
 /// Whether a Foundation-style value is null: `NSNull` or an optional holding nothing.
 @usableFromInline
-func isNullValue(_ value: Any) -> Bool {
+package func isNullValue(_ value: Any) -> Bool {
     if value is NSNull { return true }
     if value is String || value is NSNumber || value is [String: Any] || value is [Any] { return false }
     if let optional = value as? any OptionalValue { return optional.isNone }
@@ -132,16 +132,16 @@ func isNullValue(_ value: Any) -> Bool {
 }
 
 /// Lets a value in `Any` say whether it is an empty optional.
-protocol OptionalValue {
+package protocol OptionalValue {
     var isNone: Bool { get }
     /// The wrapped value, unwrapping nested optionals too.
     var wrappedAny: Any? { get }
 }
 
 extension Optional: OptionalValue {
-    var isNone: Bool { self == nil }
+    package var isNone: Bool { self == nil }
 
-    var wrappedAny: Any? {
+    package var wrappedAny: Any? {
         switch self {
         case .some(let value): return unwrappedOptional(value)
         case .none: return nil

@@ -55,7 +55,7 @@ extension Model {
 }
 
 /// The value inside an optional held in `Any`, or the value itself.
-func unwrappedOptional(_ value: Any) -> Any? {
+package func unwrappedOptional(_ value: Any) -> Any? {
     if let optional = value as? any OptionalValue { return optional.wrappedAny }
     return value
 }

@@ -33,27 +33,6 @@ public protocol Model: ModelValue {
     /// Checks the whole model after mapping; throw to reject it. The default accepts everything.
     func validate() throws
 
-    /// Brings property values stored by an older version of the model up to date before they
-    /// are read (PSPDFModel's `modelVersion` and `decodeAdditionalValues`): rename, split, merge
-    /// or drop keys. Stores and archives call it with what they hold for one object, keyed by
-    /// property name, when the version they recorded is older than ``ModelSchema/version``.
-    /// The default leaves the values alone.
-    ///
-    /// ```swift
-    /// @Model(version: 2) struct Person {
-    ///     var firstName: String
-    ///     var lastName: String
-    ///     static func migrateValues(_ values: inout [String: Any], from version: Int) throws {
-    ///         if version < 2, let full = values.removeValue(forKey: "name") as? String {
-    ///             let parts = full.split(separator: " ", maxSplits: 1).map(String.init)
-    ///             values["firstName"] = parts.first ?? ""
-    ///             values["lastName"] = parts.count > 1 ? parts[1] : ""
-    ///         }
-    ///     }
-    /// }
-    /// ```
-    static func migrateValues(_ values: inout [String: Any], from version: Int) throws
-
     /// Reads the value of the `@Identifier` property at a reader's current value, as a hashable
     /// identity key; `@Model` generates it for identified models.
     static func decodeModelIdentifier<R: ModelReader>(from reader: inout R) throws -> AnyHashable
@@ -74,8 +53,6 @@ public protocol Model: ModelValue {
 
 extension Model {
     public func validate() throws {}
-
-    public static func migrateValues(_ values: inout [String: Any], from version: Int) throws {}
 
     public static func decodeModelIdentifier<R: ModelReader>(from reader: inout R) throws -> AnyHashable {
         throw ModelError(.invalidModel, expected: "an '@Identifier' property", model: modelSchema.modelName)

@@ -59,8 +59,6 @@ public final class ModelSchema: Sendable {
         public static let choosesType = Hooks(rawValue: 1 << 1)
         /// `func validate() throws` checks the whole model after mapping.
         public static let validates = Hooks(rawValue: 1 << 2)
-        /// `static func migrateValues(_:from:)` brings older versions' values up to date.
-        public static let migrates = Hooks(rawValue: 1 << 3)
     }
 
     /// Creates a schema; `@Model` generates the call.

@@ -179,7 +179,6 @@ struct ModelDeclarationParser {
         case ("rewriteJSON", true): model.hooks.append(".rewritesJSON")
         case ("modelType", true) where labels == ["for"]: model.hooks.append(".choosesType")
         case ("validate", false) where labels.isEmpty: model.hooks.append(".validates")
-        case ("migrateValues", true): model.hooks.append(".migrates")
         default:
             if isStatic, name.hasPrefix("validate"), name.count > "validate".count, labels.count == 1 {
                 validationMethods.insert(String(name.dropFirst("validate".count)))

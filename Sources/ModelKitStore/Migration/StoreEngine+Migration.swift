@@ -2,26 +2,27 @@ import Foundation
 import ModelKitCore
 
 // Versions: every row records the version of the model that wrote it (`_version`). Loading a row
-// older than the model's `@Model(version:)` hands its values to the model's one migration hook,
-// `Model.migrateValues(_:from:)` (PSPDFModel's `decodeAdditionalValues` and `modelVersion`),
-// before they are read. Columns are only ever added, never dropped, so the values of properties
+// older than the model's `@Model(version:)` hands its values to the model's migration hooks,
+// `ModelMigrating` (PSPDFModel's per-key decode hook and `decodeAdditionalValues`, the same hooks
+// keyed archives call), before they are read. Columns are only ever added, never dropped, so the values of properties
 // that were renamed or split are still there for the hook.
 
 extension StoreEngine {
     /// The row's values brought up to date by the model's migration hook, by column.
     ///
-    /// The hook receives every column of the row by name, older columns included, as plain values
-    /// (`Int`, `Double`, `String`, `Data`; `NULL` columns left out; dates as ISO 8601 text, nested
-    /// values as JSON text), and the version the row was written with. What it leaves under each
-    /// property's name is read as that property; values it sets may be plain values or any
-    /// ``ModelValue`` (a `Date`, an array, a model).
+    /// The hooks read every column of the row by name, older columns included, through
+    /// ``DictionaryStoredValues`` (`NULL` columns absent; dates as ISO 8601 text, nested values as
+    /// JSON text), with the version the row was written with. What they answer for each property
+    /// key is read as that property; values may be plain values or any ``ModelValue``.
     func migratedRow<M: Model>(_ type: M.Type, row: StoredRow, table: StoreTable) throws -> [StoreValue] {
         let identifier = row.values[table.identifierColumn]
         var columns = try selectAllColumns(table, identifier: identifier)
         columns.removeValue(forKey: StoreTable.versionColumn)
         var values = columns.compactMapValues(\.plainValue)
         do {
-            try M.migrateValues(&values, from: row.version)
+            if let migrating = M.self as? any ModelMigrating.Type {
+                values = try migrating.migratedValues(DictionaryStoredValues(values, modelVersion: row.version))
+            }
             return try table.columns.map { try StoreValue(plain: values[$0.name]) }
         } catch {
             throw StoreError(

@@ -76,7 +76,7 @@ extension StoreEngine {
                 if let live = context.registeredModel(M.self, identifier: id) { return live }
                 identifier = id
             }
-            if row.version < table.schema.version, table.schema.hooks.contains(.migrates) {
+            if row.version < table.schema.version, M.self is any ModelMigrating.Type {
                 let values = try migratedRow(M.self, row: row, table: table)
                 reader = StoreRowReader(row: values, table: table, context: context, loader: self)
             }

@@ -69,6 +69,14 @@ public struct PropertyListDictionary: Sendable {
         }
     }
 
+    /// Creates a dictionary from keys the caller guarantees to be distinct (the keyed archiver's
+    /// objects), skipping the duplicate check and the key index; lookups search linearly.
+    init(uniqueKeys keys: [String], values: [PropertyListValue]) {
+        self.keys = keys
+        self.values = values
+        index = nil
+    }
+
     /// The number of entries.
     public var count: Int { keys.count }
 

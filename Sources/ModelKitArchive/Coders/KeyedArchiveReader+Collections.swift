@@ -1,0 +1,103 @@
+import ModelKitCore
+
+// Collections: `NSArray`, `NSSet` and `NSOrderedSet` read as arrays (and sets), `NSDictionary`
+// as string-keyed dictionaries. Elements are references; each is read one level down the path,
+// with collect-all and lossy handling from the core's shared rules.
+
+extension KeyedArchiveReader {
+    public mutating func decodeArray<T>(_ element: (inout KeyedArchiveReader) throws -> T) throws -> [T] {
+        guard let (uid, keys) = object(), let kind = state.document.foundationKind(of: uid),
+              kind.isArray || kind.isSet || kind.isOrderedSet
+        else { throw mismatch("an array") }
+        let references = try elementReferences(of: keys, kind: kind, uid: uid)
+        try enterObject(uid)
+        let saved = position
+        let savedField = field
+        field = nil
+        defer {
+            position = saved
+            field = savedField
+            leave(uid)
+        }
+        var result: [T] = []
+        result.reserveCapacity(references.count)
+        for (index, reference) in references.enumerated() {
+            position = reference
+            if let decoded = try decodeElement(at: index, element) { result.append(decoded) }
+        }
+        return result
+    }
+
+    /// The element references of an array, set or ordered set object.
+    func elementReferences(of keys: PropertyListDictionary, kind: FoundationClass, uid: Int) throws -> [PropertyListValue] {
+        if kind.isOrderedSet {
+            var references: [PropertyListValue] = []
+            while let next = keys["NS.object.\(references.count)"] {
+                references.append(next)
+            }
+            return references
+        }
+        guard let stored = keys["NS.objects"] else {
+            return []
+        }
+        guard case .array(let references) = stored else {
+            throw KeyedArchiveError(
+                .invalidObject(className: className(of: uid), detail: "'NS.objects' is \(Self.describe(stored)), not an array"),
+                objectID: uid)
+        }
+        return references
+    }
+
+    public mutating func decodeDictionary<T>(_ value: (inout KeyedArchiveReader) throws -> T) throws -> [String: T] {
+        guard let (uid, keys) = object(), let kind = state.document.foundationKind(of: uid),
+              kind.isDictionary
+        else { throw mismatch("a dictionary") }
+        let (keyReferences, valueReferences) = try dictionaryReferences(of: keys, uid: uid)
+        try enterObject(uid)
+        let saved = position
+        let savedField = field
+        field = nil
+        defer {
+            position = saved
+            field = savedField
+            leave(uid)
+        }
+        var result: [String: T] = [:]
+        result.reserveCapacity(keyReferences.count)
+        for (keyReference, valueReference) in zip(keyReferences, valueReferences) {
+            position = keyReference
+            let key: String
+            do {
+                key = try decodeString()
+            } catch let error as ModelError {
+                throw ModelError(
+                    .typeMismatch, expected: "a dictionary with string keys", found: error.found,
+                    path: error.path)
+            }
+            position = valueReference
+            if let decoded = try decodeMember(key, value) { result[key] = decoded }
+        }
+        return result
+    }
+
+    /// The key and value references of a dictionary object, checked to pair up.
+    func dictionaryReferences(of keys: PropertyListDictionary, uid: Int) throws -> (
+        [PropertyListValue], [PropertyListValue]
+    ) {
+        let storedKeys = keys["NS.keys"] ?? .array([])
+        let storedValues = keys["NS.objects"] ?? .array([])
+        guard case .array(let keyReferences) = storedKeys, case .array(let valueReferences) = storedValues else {
+            throw KeyedArchiveError(
+                .invalidObject(className: className(of: uid), detail: "'NS.keys' and 'NS.objects' must be arrays"),
+                objectID: uid)
+        }
+        guard keyReferences.count == valueReferences.count else {
+            throw KeyedArchiveError(
+                .invalidObject(
+                    className: className(of: uid),
+                    detail: "'NS.keys' has \(keyReferences.count) entries but 'NS.objects' has \(valueReferences.count)"),
+                objectID: uid)
+        }
+        return (keyReferences, valueReferences)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import ModelKit
+import Testing
+
+/// Interop with Foundation's own NSKeyedArchiver and NSKeyedUnarchiver (swift-corelibs-foundation
+/// on Linux, Apple's on macOS): each reads what the other writes, for Foundation values and for
+/// models read by an equivalent NSCoding class.
+struct ArchiveFoundationInteropTests {
+    func foundationUnarchiver(_ data: Data) throws -> NSKeyedUnarchiver {
+        let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
+        unarchiver.requiresSecureCoding = false
+        return unarchiver
+    }
+
+    @Test(arguments: [PropertyListFormat.binary, .xml])
+    func foundationReadsModelKitArchivesOfFoundationValues(_ format: PropertyListFormat) throws {
+        let date = Date(timeIntervalSinceReferenceDate: 123_456.5)
+        let uuid = UUID()
+        let url = try #require(URL(string: "page.html", relativeTo: URL(string: "https://example.com/dir/")))
+        let archiver = KeyedArchiver(outputFormat: format)
+        try archiver.encode(["b", "a", "b"], forKey: "list")
+        try archiver.encode(["one": 1, "two": 2], forKey: "map")
+        try archiver.encode(date, forKey: "date")
+        try archiver.encode(uuid, forKey: "uuid")
+        try archiver.encode(url, forKey: "url")
+        try archiver.encode(42, forKey: "count")
+        try archiver.encode(true, forKey: "flag")
+        try archiver.encode(Data([1, 2, 3]), forKey: "bytes")
+        try archiver.encode(Set([5]), forKey: "set")
+        let unarchiver = try foundationUnarchiver(try archiver.finishEncoding())
+        #expect(unarchiver.decodeObject(forKey: "list") as? [String] == ["b", "a", "b"])
+        #expect(unarchiver.decodeObject(forKey: "map") as? [String: Int] == ["one": 1, "two": 2])
+        #expect(unarchiver.decodeObject(forKey: "date") as? Date == date)
+        #expect(unarchiver.decodeObject(forKey: "uuid") as? UUID == uuid)
+        #expect((unarchiver.decodeObject(forKey: "url") as? URL)?.absoluteString == "https://example.com/dir/page.html")
+        #expect(unarchiver.decodeInteger(forKey: "count") == 42)
+        #expect(unarchiver.decodeBool(forKey: "flag"))
+        #expect(unarchiver.decodeObject(forKey: "bytes") as? Data == Data([1, 2, 3]))
+        #expect((unarchiver.decodeObject(forKey: "set") as? NSSet)?.count == 1)
+    }
+
+    @Test func foundationReadsModelKitModelsThroughAnNSCodingClass() throws {
+        let alice = Person(name: "Alice", age: 33)
+        let data = try KeyedArchiver.archivedData(withRootObject: [alice, alice])
+        let unarchiver = try foundationUnarchiver(data)
+        unarchiver.setClass(LegacyPerson.self, forClassName: "Person")
+        let people = try #require(unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? [LegacyPerson])
+        #expect(people.count == 2)
+        #expect(people[0].name == "Alice" && people[0].age == 33)
+        #expect(people[0] === people[1])
+    }
+
+    @Test func modelKitReadsFoundationArchives() throws {
+        let archiver = NSKeyedArchiver(requiringSecureCoding: false)
+        archiver.setClassName("Person", for: LegacyPerson.self)
+        let person = LegacyPerson(name: "Bob", age: 51)
+        archiver.encode([person, person] as NSArray, forKey: "people")
+        archiver.encode(["k": "v", "n": NSNumber(value: 3)] as NSDictionary, forKey: "dictionary")
+        archiver.encode(NSDate(timeIntervalSinceReferenceDate: 99), forKey: "date")
+        archiver.encode(NSUUID(uuidString: "0AD863BA-7584-40CF-8896-BD87B3280C34"), forKey: "uuid")
+        archiver.encode(NSURL(string: "https://swift.org/x"), forKey: "url")
+        archiver.encode(7, forKey: "count")
+        archiver.finishEncoding()
+        let unarchiver = try KeyedUnarchiver(data: archiver.encodedData)
+        // swift-corelibs-foundation writes the Swift class name whatever `setClassName` says.
+        unarchiver.setClass(Person.self, forClassName: NSStringFromClass(LegacyPerson.self))
+        let people = try unarchiver.decode([Person].self, forKey: "people")
+        #expect(people.count == 2)
+        #expect(people[0].name == "Bob" && people[0].age == 51)
+        #expect(people[0] === people[1])
+        let dictionary = try #require(try unarchiver.decodeObject(forKey: "dictionary") as? [String: Any])
+        #expect(dictionary["k"] as? String == "v" && dictionary["n"] as? Int == 3)
+        #expect(try unarchiver.decode(Date.self, forKey: "date") == Date(timeIntervalSinceReferenceDate: 99))
+        #expect(try unarchiver.decode(UUID.self, forKey: "uuid") == UUID(uuidString: "0AD863BA-7584-40CF-8896-BD87B3280C34"))
+        #expect(try unarchiver.decode(URL.self, forKey: "url").absoluteString == "https://swift.org/x")
+        #expect(try unarchiver.decode(Int.self, forKey: "count") == 7)
+        // Foundation's own dump of the same archive agrees with ModelKit's reading.
+        #expect(try ArchiveDump.text(unarchiver.document).contains("people: NSArray"))
+    }
+}
+
+/// `Person` as an Objective-C-style class would archive it.
+final class LegacyPerson: NSObject, NSCoding {
+    let name: String
+    let age: Int
+
+    init(name: String, age: Int) {
+        self.name = name
+        self.age = age
+    }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(name, forKey: "name")
+        coder.encode(age, forKey: "age")
+    }
+
+    init?(coder: NSCoder) {
+        name = coder.decodeObject(forKey: "name") as? String ?? ""
+        age = coder.decodeInteger(forKey: "age")
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import ModelKit
+import Testing
+
+/// Bad files: every malformed fixture is rejected with a typed error that says what is wrong,
+/// and damaged copies of good fixtures (every truncation, a bit flip at every byte) never crash.
+struct ArchiveMalformedTests {
+    /// Each malformed fixture and the exact error it gets.
+    static let malformed: [String: String] = [
+        "go-ios/missing_archiver.xml": "not a keyed archive: '$archiver' is missing",
+        "go-ios/wrong_archiver.xml": "not a keyed archive: '$archiver' is 'DummyArchiver', expected 'NSKeyedArchiver'",
+        "go-ios/missing_version.xml": "unsupported keyed archive: '$version' is missing",
+        "go-ios/wrong_version.xml": "unsupported keyed archive: '$version' is 18, expected 100000",
+        "go-ios/missing_top.xml": "not a keyed archive: '$top' is missing",
+        "go-ios/missing_objects.xml": "not a keyed archive: '$objects' is missing",
+        "go-ios/broken_plist.xml":
+            "cannot read keyed archive: invalid xml property list at line 1, column 1: unexpected text '=\"1.0\" encoding=\"UTF' where an element was expected",
+        "bpylist2/invalid_type_archive.plist":
+            "not a keyed archive: '$archiver' is 'NSArchiver', expected 'NSKeyedArchiver'",
+        "bpylist2/invalid_version_archive.plist": "unsupported keyed archive: '$version' is 10000, expected 100000",
+        "bpylist2/invalid_uid_archive.plist": "invalid keyed archive at '$top.root': reference 10 is out of range (3 objects)",
+        "bpylist2/missing_uid_archive.plist": "invalid keyed archive at object 1: the object has no '$class'",
+        "bpylist2/no_class_meta_archive.plist":
+            "invalid keyed archive at object 1: '$class' refers to object 3, a string, not a class description",
+        "bpylist2/no_top_archive.plist": "not a keyed archive: '$top' is missing",
+    ]
+
+    @Test(arguments: malformed.keys.sorted())
+    func malformedFixtureIsRejectedWithItsError(_ path: String) throws {
+        let data = Data(Fixtures.named(path).bytes)
+        #expect(!data.isEmpty)
+        let error = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver(data: data) }
+        #expect(error.description == Self.malformed[path])
+    }
+
+    @Test func malformedFixturesHaveTheirKinds() throws {
+        func kind(_ path: String) throws -> KeyedArchiveError.Kind {
+            let error = try #require(throws: KeyedArchiveError.self) {
+                try KeyedArchiveDocument(data: Data(Fixtures.named(path).bytes))
+            }
+            return error.kind
+        }
+        #expect(try kind("go-ios/missing_archiver.xml") == .missingArchiver)
+        #expect(try kind("bpylist2/invalid_type_archive.plist") == .wrongArchiver(found: "'NSArchiver'"))
+        #expect(try kind("bpylist2/invalid_version_archive.plist") == .unsupportedVersion(found: "10000"))
+        #expect(try kind("bpylist2/invalid_uid_archive.plist") == .referenceOutOfRange(10, objects: 3))
+        #expect(try kind("bpylist2/missing_uid_archive.plist") == .missingClass)
+        #expect(try kind("bpylist2/no_top_archive.plist") == .missingTop)
+        if case .propertyList(let underlying) = try kind("go-ios/broken_plist.xml") {
+            #expect(underlying.operation == .readingXML)
+        } else {
+            Issue.record("broken_plist.xml should fail in the property-list reader")
+        }
+    }
+
+    @Test func everyFixtureIsCoveredOnce() {
+        let good = Set(ArchiveFixtureTests.goodFixtures.map(\.description))
+        let bad = Set(Self.malformed.keys)
+        #expect(good.isDisjoint(with: bad))
+        #expect(good.union(bad) == Set(Fixtures.all.map(\.description)))
+    }
+
+    // MARK: Damage
+
+    static let damaged = [
+        "corelibs/NSKeyedUnarchiver-ComplexTest.plist", "go-ios/arrays.bin", "go-ios/dict.bin", "bpylist2/recursive_archive.plist",
+        "go-ios/nestedarrays.xml", "corelibs/NSKeyedUnarchiver-URLTest.plist",
+    ]
+
+    /// Reads damaged bytes every way the unarchiver offers; only typed errors may come out.
+    @discardableResult
+    static func readFully(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        do {
+            let unarchiver = try KeyedUnarchiver(data: data)
+            for key in unarchiver.allKeys {
+                _ = try? unarchiver.decodeObject(forKey: key)
+                _ = try? unarchiver.decode([JSONValue].self, forKey: key)
+                _ = try? unarchiver.decode([String: String].self, forKey: key)
+                _ = try? unarchiver.decode(URL.self, forKey: key)
+                _ = try? unarchiver.decode(Foo.self, forKey: key)
+            }
+            _ = try ArchiveDump.text(unarchiver.document)
+            _ = try ArchiveDump.json(unarchiver.document)
+            return true
+        } catch is KeyedArchiveError {
+            return false
+        } catch {
+            Issue.record("untyped error \(error)", sourceLocation: sourceLocation)
+            return false
+        }
+    }
+
+    @Test(arguments: damaged)
+    func everyTruncationFailsCleanly(_ path: String) {
+        let bytes = Fixtures.named(path).bytes
+        for length in 0..<bytes.count {
+            Self.readFully(Data(bytes.prefix(length)))
+        }
+    }
+
+    @Test(arguments: damaged)
+    func bitFlipsAtEveryByteNeverCrash(_ path: String) {
+        let bytes = Fixtures.named(path).bytes
+        for position in bytes.indices {
+            for bit in [0, 3, 7] {
+                var damaged = bytes
+                damaged[position] ^= UInt8(1 << bit)
+                Self.readFully(Data(damaged))
+            }
+        }
+    }
+
+    /// An archive of models with shared references, a cycle and every value type.
+    static func modelArchive() throws -> Data {
+        let root = TreeNode(name: "root")
+        let child = TreeNode(name: "child")
+        root.children = [child, child]
+        child.parent = root
+        let team = Team(name: "Core")
+        let alice = Person(name: "Alice", age: 3)
+        team.lead = alice
+        team.members = [alice, Person(name: "Bob")]
+        alice.manager = team.members[1]
+        let archiver = KeyedArchiver()
+        try archiver.encode(root, forKey: "tree")
+        try archiver.encode(team, forKey: "team")
+        try archiver.encode(ArchiveValueTests.sample, forKey: "values")
+        return try archiver.finishEncoding()
+    }
+
+    @Test func bitFlipsInAModelArchiveNeverCrash() throws {
+        let bytes = [UInt8](try Self.modelArchive())
+        for position in bytes.indices {
+            for bit in [1, 6] {
+                var damaged = bytes
+                damaged[position] ^= UInt8(1 << bit)
+                guard let unarchiver = try? KeyedUnarchiver(data: Data(damaged)) else { continue }
+                for decode in [
+                    { _ = try unarchiver.decode(TreeNode.self, forKey: "tree") },
+                    { _ = try unarchiver.decode(Team.self, forKey: "team") },
+                    { _ = try unarchiver.decode(Values.self, forKey: "values") },
+                    { _ = try unarchiver.decodeObject(forKey: "team") },
+                ] as [() throws -> Void] {
+                    do {
+                        try decode()
+                    } catch is KeyedArchiveError {
+                    } catch is ModelError {
+                    } catch {
+                        Issue.record("untyped error \(error) at byte \(position)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func randomByteReplacementsNeverCrash() {
+        var generator = SeededGenerator(seed: 5)
+        for path in Self.damaged {
+            let bytes = Fixtures.named(path).bytes
+            for _ in 0..<300 {
+                var damaged = bytes
+                for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                    damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                }
+                Self.readFully(Data(damaged))
+            }
+        }
+    }
+}

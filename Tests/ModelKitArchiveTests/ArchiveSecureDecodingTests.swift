@@ -1,0 +1,114 @@
+import Foundation
+import ModelKit
+import Testing
+
+/// Secure decoding: types come only from the declared types and the registry; anything else is
+/// a typed error naming the key, the class found and the classes allowed. Limits bound the work.
+struct ArchiveSecureDecodingTests {
+    @Test func aClassTheDeclaredTypeDoesNotAllowIsRejected() throws {
+        let canvas = Canvas(shapes: [])
+        canvas.owner = Person(name: "Mallory")
+        let archiver = KeyedArchiver()
+        archiver.setClassName("Hacker", for: Person.self)
+        try archiver.encode(canvas, forKey: "root")
+        let unarchiver = try KeyedUnarchiver(data: try archiver.finishEncoding())
+        let error = try #require(throws: KeyedArchiveError.self) { try unarchiver.decode(Canvas.self, forKey: "root") }
+        #expect(error.kind == .classNotAllowed(found: "Hacker", allowed: ["Person", "NSNull"]))
+        #expect(error.key == "owner" && error.modelName == "Canvas" && error.className == "Hacker")
+        #expect(error.allowedClasses == ["Person", "NSNull"])
+        let object = try #require(error.objectID)
+        #expect(unarchiver.document.archivedClass(of: object)?.name == "Hacker")
+        #expect(error.description == "cannot decode 'Canvas.owner' (object \(object)): class 'Hacker' is not allowed; allowed: 'Person', 'NSNull'")
+    }
+
+    @Test func aRootOfTheWrongClassIsRejected() throws {
+        let data = try KeyedArchiver.archivedData(withRootObject: Person(name: "P"))
+        let error = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver.unarchive(Team.self, from: data) }
+        #expect(error.description == "cannot decode 'root' (object 1): class 'Person' is not allowed; allowed: 'Team'")
+    }
+
+    @Test func registeredSubclassesDecodeAsThemselves() throws {
+        let canvas = Canvas(shapes: [Circle(name: "c", radius: 2), Shape(name: "s")])
+        let data = try KeyedArchiver.archivedData(withRootObject: canvas)
+        var registry = ArchiveClassRegistry()
+        registry.register(Circle.self)
+        let decoded = try KeyedUnarchiver.unarchive(Canvas.self, from: data, registry: registry)
+        #expect((decoded.shapes[0] as? Circle)?.radius == 2)
+        #expect(type(of: decoded.shapes[1]) == Shape.self)
+        // Unregistered, a subclass decodes as the first class of its chain the declared type allows.
+        let plain = try KeyedUnarchiver.unarchive(Canvas.self, from: data)
+        #expect(type(of: plain.shapes[0]) == Shape.self)
+        #expect(plain.shapes[0].name == "c")
+    }
+
+    @Test func declaredAllowedClassesReplaceTheDerivedOnes() throws {
+        let gallery = Gallery()
+        gallery.owner = Person(name: "Owner")
+        let data = try KeyedArchiver.archivedData(withRootObject: gallery)
+        let error = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver.unarchive(Gallery.self, from: data) }
+        #expect(error.kind == .classNotAllowed(found: "Person", allowed: ["Curator"]))
+    }
+
+    @Test func classNamesMapBothWays() throws {
+        let archiver = KeyedArchiver()
+        archiver.setClassName("MyApp.Person", for: Person.self)
+        try archiver.encode(Person(name: "Mapped"), forKey: "root")
+        let data = try archiver.finishEncoding()
+        let document = try KeyedArchiveDocument(data: data)
+        #expect(document.archivedClass(of: 1) == ArchivedClass(name: "MyApp.Person", chain: ["MyApp.Person", "NSObject"]))
+        let unarchiver = try KeyedUnarchiver(data: data)
+        #expect(throws: KeyedArchiveError.self) { try unarchiver.decode(Person.self, forKey: "root") }
+        let mapped = try KeyedUnarchiver(data: data)
+        mapped.setClass(Person.self, forClassName: "MyApp.Person")
+        #expect(try mapped.decode(Person.self, forKey: "root").name == "Mapped")
+        #expect((try mapped.decodeObject(forKey: "root") as? Person)?.name == "Mapped")
+    }
+
+    @Test func unknownClassesCanBeRefusedInGenericDecoding() throws {
+        let data = Data(Fixtures.named("bpylist2/simple_archive.plist").bytes)
+        let unarchiver = try KeyedUnarchiver(data: data)
+        unarchiver.decodesUnknownClasses = false
+        let error = try #require(throws: KeyedArchiveError.self) { try unarchiver.decodeObject(forKey: "root") }
+        #expect(error.kind == .classNotAllowed(found: "crap.Foo", allowed: []))
+        #expect(error.description == "cannot decode 'root' (object 1): class 'crap.Foo' is not allowed; allowed: none")
+    }
+
+    @Test func aReferenceOutOfRangeInsideAnObjectIsRejected() throws {
+        let archive: PropertyListValue = [
+            "$archiver": "NSKeyedArchiver", "$version": 100_000, "$top": ["root": .uid(1)],
+            "$objects": ["$null", ["$class": .uid(2), "NS.objects": [.uid(1), .uid(99)]], ["$classname": "NSArray"]],
+        ]
+        let error = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver(data: archive.binaryData()) }
+        #expect(error.description == "invalid keyed archive at object 1, key 'NS.objects': reference 99 is out of range (3 objects)")
+    }
+
+    @Test func theObjectCountIsLimited() throws {
+        let data = try KeyedArchiver.archivedData(withRootObject: Array(repeating: "x", count: 10).enumerated().map { "\($0)\($1)" })
+        let error = try #require(throws: KeyedArchiveError.self) {
+            try KeyedUnarchiver(data: data, limits: KeyedArchiveLimits(maxObjectCount: 5))
+        }
+        #expect(error.kind == .limitExceeded(.maxObjectCount, limit: 5))
+        #expect(error.description == "cannot decode: object count exceeds the limit 'maxObjectCount' (5)")
+    }
+
+    @Test func sharedReferencesThatExpandExponentiallyHitTheDecodingLimit() throws {
+        // Object i is an array holding object i + 1 twice: 2^40 paths to the last one.
+        var objects: [PropertyListValue] = ["$null"]
+        for index in 0..<40 {
+            objects.append(["$class": .uid(42), "NS.objects": [.uid(UInt64(index + 2)), .uid(UInt64(index + 2))]])
+        }
+        objects.append("leaf")
+        objects.append(["$classname": "NSArray", "$classes": ["NSArray", "NSObject"]])
+        let archive: PropertyListValue = [
+            "$archiver": "NSKeyedArchiver", "$version": 100_000, "$top": ["root": .uid(1)], "$objects": .array(objects),
+        ]
+        let limits = KeyedArchiveLimits(maxDecodedObjects: 100_000)
+        let unarchiver = try KeyedUnarchiver(data: archive.binaryData(), limits: limits)
+        let error = try #require(throws: KeyedArchiveError.self) { try unarchiver.decode(JSONValue.self, forKey: "root") }
+        #expect(error.kind == .limitExceeded(.maxDecodedObjects, limit: 100_000))
+        // Generic decoding shares decoded collections, so it stays linear.
+        let fresh = try KeyedUnarchiver(data: archive.binaryData(), limits: limits)
+        let generic = try #require(try fresh.decodeObject(forKey: "root") as? [Any])
+        #expect(generic.count == 2)
+    }
+}

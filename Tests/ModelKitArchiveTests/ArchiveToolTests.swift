@@ -1,0 +1,165 @@
+import Foundation
+import ModelKit
+import Testing
+
+/// `modelkit archive dump` and `convert`, run as the built `modelkit` binary on every fixture.
+struct ArchiveToolTests {
+    /// The `modelkit` binary next to the test bundle, or in the package's `.build/debug`.
+    static let tool: URL? = {
+        var candidates: [URL] = []
+        if let executable = ProcessInfo.processInfo.arguments.first {
+            candidates.append(URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("modelkit"))
+        }
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("modelkit"))
+        candidates.append(Bundle.main.bundleURL.appendingPathComponent("modelkit"))
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(root.appendingPathComponent(".build/debug/modelkit"))
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    struct Run {
+        let status: Int32
+        let output: Data
+        let error: String
+        var text: String { String(decoding: output, as: UTF8.self) }
+    }
+
+    func run(_ arguments: [String]) throws -> Run {
+        let tool = try #require(Self.tool, "build the modelkit tool first (swift build)")
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: outputData, error: String(decoding: errorData, as: UTF8.self))
+    }
+
+    func temporaryURL(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("modelkit-archive-\(UUID().uuidString)-\(name)")
+    }
+
+    @Test(arguments: ArchiveFixtureTests.goodFixtures)
+    func dumpPrintsEveryGoodFixture(_ file: Fixtures.File) throws {
+        let text = try run(["archive", "dump", file.url.path])
+        #expect(text.status == 0, "\(text.error)")
+        #expect(!text.output.isEmpty)
+        let json = try run(["archive", "dump", file.url.path, "--format", "json"])
+        #expect(json.status == 0, "\(json.error)")
+        let parsed = try JSONSerialization.jsonObject(with: json.output) as? [String: Any]
+        let document = try KeyedArchiveDocument(data: Data(file.bytes))
+        #expect(parsed?.keys.sorted() == document.topKeys.map(KeyedArchiver.unescapeKey).sorted())
+    }
+
+    @Test(arguments: ArchiveMalformedTests.malformed.keys.sorted())
+    func dumpRejectsEveryMalformedFixture(_ path: String) throws {
+        let result = try run(["archive", "dump", Fixtures.named(path).url.path])
+        #expect(result.status == 1)
+        #expect(result.output.isEmpty)
+        #expect(result.error == "modelkit: \(ArchiveMalformedTests.malformed[path] ?? "")\n")
+    }
+
+    @Test(arguments: ArchiveFixtureTests.goodFixtures)
+    func convertRoundTripsEveryGoodFixture(_ file: Fixtures.File) throws {
+        let document = try KeyedArchiveDocument(data: Data(file.bytes))
+        let binary = temporaryURL("binary.plist")
+        let xml = temporaryURL("xml.plist")
+        defer {
+            try? FileManager.default.removeItem(at: binary)
+            try? FileManager.default.removeItem(at: xml)
+        }
+        #expect(try run(["archive", "convert", file.url.path, "--to", "binary", "-o", binary.path]).status == 0)
+        #expect(try run(["archive", "convert", binary.path, "--to", "xml", "-o", xml.path]).status == 0)
+        let binaryDocument = try KeyedArchiveDocument(data: Data(contentsOf: binary))
+        let xmlData = try Data(contentsOf: xml)
+        #expect(binaryDocument.format == .binary)
+        #expect(binaryDocument.propertyList == document.propertyList)
+        #expect(try KeyedArchiveDocument(data: xmlData).propertyList == document.propertyList)
+        if !file.isBinary {
+            // XML fixtures come back byte for byte.
+            #expect([UInt8](xmlData) == file.bytes)
+        }
+    }
+
+    @Test func dumpShowsTheTree() throws {
+        let result = try run(["archive", "dump", Fixtures.named("corelibs/NSKeyedUnarchiver-ArrayTest.plist").url.path])
+        #expect(
+            result.text == """
+                root: NSArray #1 (4 elements)
+                  [0]: "baa"
+                  [1]: "baa"
+                  [2]: "black"
+                  [3]: "sheep"
+
+                """)
+    }
+
+    @Test func dumpMarksSharedReferences() throws {
+        let result = try run(["archive", "dump", Fixtures.named("bpylist2/recursive_archive.plist").url.path])
+        #expect(
+            result.text == """
+                root: crap.Foo #1
+                  title: "hello"
+                  recursive: crap.Foo #3
+                    title: "yo"
+                    recursive: nil
+
+                """)
+        let shared = try KeyedArchiver.archivedData(withRootObject: [ArchivedObject(className: "Box")].flatMap { [$0, $0] })
+        let file = temporaryURL("shared.plist")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try shared.write(to: file)
+        let tree = try run(["archive", "dump", file.path])
+        #expect(
+            tree.text == """
+                root: NSArray #1 (2 elements)
+                  [0]: Box #2 (shared)
+                  [1]: -> Box #2 (shared, printed above)
+
+                """)
+        let json = try run(["archive", "dump", file.path, "--format", "json"])
+        #expect(
+            json.text == """
+                {
+                  "root": [
+                    {
+                      "$class": "Box"
+                    },
+                    {"$ref": 2}
+                  ]
+                }
+
+                """)
+    }
+
+    @Test func dumpPrintsJSONInNaturalForms() throws {
+        let result = try run(["archive", "dump", Fixtures.named("corelibs/NSKeyedUnarchiver-ComplexTest.plist").url.path, "--format", "json"])
+        let root = try #require((try JSONSerialization.jsonObject(with: result.output) as? [String: Any])?["root"] as? [String: Any])
+        #expect(root["string"] as? String == "hello")
+        let array = try #require(root["array"] as? [Any])
+        #expect(array.count == 4)
+        #expect(array[0] is NSNull)
+        #expect(array[2] as? Int == 34545)
+        #expect(array[3] as? [String: String] == ["key": "val"])
+        let uuid = try #require(root["uuid"] as? [String: Any])
+        #expect(uuid["$class"] as? String == "NSUUID")
+        #expect(uuid["NS.uuidbytes"] as? String == "cdwGjjQgRf+RnjomfVXsIg==")
+    }
+
+    @Test func missingFilesAndUnknownFormatsFailWithASentence() throws {
+        let missing = try run(["archive", "dump", "/nonexistent/archive.plist"])
+        #expect(missing.status == 1)
+        #expect(missing.error == "modelkit: cannot read '/nonexistent/archive.plist': no such file\n")
+        let notAnArchive = temporaryURL("text.plist")
+        defer { try? FileManager.default.removeItem(at: notAnArchive) }
+        try PropertyListValue.array([1, 2]).xmlData().write(to: notAnArchive)
+        let result = try run(["archive", "convert", notAnArchive.path, "--to", "binary", "-o", temporaryURL("out").path])
+        #expect(result.status == 1)
+        #expect(result.error == "modelkit: not a keyed archive: the root is an array, not a dictionary\n")
+    }
+}
