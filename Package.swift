@@ -19,12 +19,16 @@ let package = Package(
     targets: [
         // The runtime every format builds on: schema, model protocols, readers and writers over
         // JSON objects and dictionaries, transformers, key-value coding, errors.
-        .target(name: "ModelKitCore"),
+        .target(name: "ModelKitCore", dependencies: ["ModelKitShared"]),
+
+        // Internals the runtime and the macros share (`package` access): the key-path syntax.
+        .target(name: "ModelKitShared"),
 
         // The macro implementations and their diagnostics, as a library the tests call directly.
         .target(
             name: "ModelKitMacroSupport",
             dependencies: [
+                "ModelKitShared",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),

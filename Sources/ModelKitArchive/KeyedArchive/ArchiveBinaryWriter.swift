@@ -13,7 +13,7 @@ import Foundation
 /// let bytes = ArchiveBinaryWriter.write(objects: entries, top: top)
 /// ```
 struct ArchiveBinaryWriter {
-    private var output: [UInt8] = BinaryPropertyListFormat.header
+    private var output = BinaryPropertyListOutput()
     /// The offset of each object; containers get theirs when they are written, last.
     private var offsets: [Int] = []
     private var containers: [(object: Int, isDictionary: Bool, start: Int, count: Int)] = []
@@ -156,114 +156,22 @@ struct ArchiveBinaryWriter {
     /// Writes a scalar object and returns its number.
     private mutating func appendScalar(_ value: PropertyListValue) -> Int {
         offsets.append(output.count)
-        switch value {
-        case .string(let string): appendString(string)
-        case .integer(let integer): appendInteger(integer)
-        case .real(let real):
-            if real.width == .single {
-                output.append(BinaryPropertyListFormat.float32Marker)
-                appendBigEndian(real.bits, size: 4)
-            } else {
-                output.append(BinaryPropertyListFormat.float64Marker)
-                appendBigEndian(real.bits, size: 8)
-            }
-        case .bool(let flag): output.append(flag ? BinaryPropertyListFormat.trueMarker : BinaryPropertyListFormat.falseMarker)
-        case .date(let date):
-            output.append(BinaryPropertyListFormat.dateMarker)
-            appendBigEndian(date.timeIntervalSinceReferenceDate.bitPattern, size: 8)
-        case .data(let data):
-            appendMarker(BinaryPropertyListFormat.TypeNibble.data, count: data.count)
-            output.append(contentsOf: data)
-        case .uid(let uid):
-            let size = BinaryPropertyListFormat.byteWidth(uid)
-            output.append(BinaryPropertyListFormat.TypeNibble.uid << 4 | UInt8(size - 1))
-            appendBigEndian(uid, size: size)
-        case .null: output.append(BinaryPropertyListFormat.nullMarker)
-        case .array, .dictionary: break
-        }
+        output.appendScalar(value)
         return offsets.count - 1
-    }
-
-    private mutating func appendString(_ string: String) {
-        var string = string
-        let ascii = string.withUTF8 { BinaryPropertyListWriter.isASCII(UnsafeRawBufferPointer($0)) }
-        if ascii {
-            appendMarker(BinaryPropertyListFormat.TypeNibble.asciiString, count: string.utf8.count)
-            output.append(contentsOf: string.utf8)
-            return
-        }
-        appendMarker(BinaryPropertyListFormat.TypeNibble.utf16String, count: string.utf16.count)
-        for unit in string.utf16 {
-            output.append(UInt8(truncatingIfNeeded: unit >> 8))
-            output.append(UInt8(truncatingIfNeeded: unit))
-        }
-    }
-
-    /// An integer in the smallest width Apple's reader accepts: negative values take 8 bytes,
-    /// values above `Int64.max` the 16-byte form.
-    private mutating func appendInteger(_ integer: PropertyListInteger) {
-        if integer.needsUnsigned128BitEncoding {
-            output.append(BinaryPropertyListFormat.int128Marker)
-            appendBigEndian(0, size: 8)
-            appendBigEndian(integer.bitPattern, size: 8)
-        } else if integer.isNegative {
-            output.append(BinaryPropertyListFormat.TypeNibble.integer << 4 | 3)
-            appendBigEndian(integer.bitPattern, size: 8)
-        } else {
-            appendUnsigned(integer.bitPattern)
-        }
-    }
-
-    private mutating func appendUnsigned(_ value: UInt64) {
-        let size = BinaryPropertyListFormat.byteWidth(value)
-        let exponent: UInt8 = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3
-        output.append(BinaryPropertyListFormat.TypeNibble.integer << 4 | exponent)
-        appendBigEndian(value, size: size)
-    }
-
-    private mutating func appendMarker(_ nibble: UInt8, count: Int) {
-        if count < 15 {
-            output.append(nibble << 4 | UInt8(count))
-        } else {
-            output.append(nibble << 4 | BinaryPropertyListFormat.extendedCount)
-            appendUnsigned(UInt64(count))
-        }
-    }
-
-    private mutating func appendBigEndian(_ value: UInt64, size: Int) {
-        var shift = (size - 1) * 8
-        while shift >= 0 {
-            output.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-            shift -= 8
-        }
     }
 
     /// Writes the containers, the offset table and the trailer (top object 0).
     private mutating func finish() -> [UInt8] {
-        let objectCount = offsets.count
-        let referenceSize = BinaryPropertyListFormat.byteWidth(UInt64(objectCount))
-        output.reserveCapacity(output.count + containers.count * 3 + references.count * referenceSize + objectCount * 4 + 32)
+        let referenceSize = BinaryPropertyListFormat.byteWidth(UInt64(offsets.count))
+        output.reserveCapacity(containers.count * 3 + references.count * referenceSize + offsets.count * 4 + 32)
         for container in containers {
             offsets[container.object] = output.count
-            let count = container.isDictionary ? container.count / 2 : container.count
-            appendMarker(
-                container.isDictionary ? BinaryPropertyListFormat.TypeNibble.dictionary : BinaryPropertyListFormat.TypeNibble.array,
-                count: count)
-            for position in container.start..<(container.start + container.count) {
-                appendBigEndian(UInt64(references[position]), size: referenceSize)
-            }
+            output.appendContainer(
+                isDictionary: container.isDictionary,
+                references: references[container.start..<(container.start + container.count)],
+                referenceSize: referenceSize)
         }
-        let tableStart = output.count
-        let offsetSize = BinaryPropertyListFormat.byteWidth(UInt64(tableStart))
-        for offset in offsets {
-            appendBigEndian(UInt64(offset), size: offsetSize)
-        }
-        output.append(contentsOf: repeatElement(0, count: 6))
-        output.append(UInt8(offsetSize))
-        output.append(UInt8(referenceSize))
-        appendBigEndian(UInt64(objectCount), size: 8)
-        appendBigEndian(0, size: 8)
-        appendBigEndian(UInt64(tableStart), size: 8)
-        return output
+        output.appendTrailer(offsets: offsets, referenceSize: referenceSize)
+        return output.bytes
     }
 }

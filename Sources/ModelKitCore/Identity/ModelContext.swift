@@ -45,7 +45,7 @@ public final class ModelContext: @unchecked Sendable {
     /// `registeredModel(for:)`).
     public func registeredModel<M: Model & AnyObject, ID: Hashable & Sendable>(_ type: M.Type, for id: ID) -> M? {
         let key = IdentityKey(id)
-        return withLock { table(for: M.self, creating: false)?.object(for: key) as? M }
+        return withLock { Self.cast(table(for: M.self, creating: false)?.object(for: key), to: M.self) }
     }
 
     /// The live instance of `type` for `id`, or else the one the store holds, loaded and
@@ -94,7 +94,7 @@ public final class ModelContext: @unchecked Sendable {
     /// The live instance of `type` for an identifier.
     public func registeredModel<M: Model>(_ type: M.Type, identifier: AnyHashable) -> M? {
         let key = IdentityKey(identifier)
-        return withLock { table(for: M.self, creating: false)?.object(for: key) as? M }
+        return withLock { Self.cast(table(for: M.self, creating: false)?.object(for: key), to: M.self) }
     }
 
     /// Registers `model` under `identifier`; returns the instance live for it afterwards.
@@ -106,7 +106,7 @@ public final class ModelContext: @unchecked Sendable {
     private func register<M: Model>(_ model: M, key identifier: IdentityKey) -> M {
         withLock {
             guard let table = table(for: M.self, creating: true) else { return model }
-            if let live = table.object(for: identifier) as? M { return live }
+            if let live = Self.cast(table.object(for: identifier), to: M.self) { return live }
             table.insert(model as AnyObject, for: identifier)
             return model
         }
@@ -124,6 +124,17 @@ public final class ModelContext: @unchecked Sendable {
             tablesByType[typeKey] = table
         }
         return table
+    }
+
+    /// `object` as an `M`: an instance of exactly `M` (the common case) without a dynamic cast,
+    /// a subclass instance through one, and nil for an instance of another class of the hierarchy.
+    @inline(__always)
+    private static func cast<M>(_ object: AnyObject?, to type: M.Type) -> M? {
+        guard let object else { return nil }
+        if ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(M.self) {
+            return unsafeBitCast(object, to: M.self)
+        }
+        return object as? M
     }
 
     /// Identity is per model hierarchy: a subclass instance answers for its root class.
@@ -194,28 +205,66 @@ enum IdentityKey: Hashable {
 }
 
 /// Weak references to the live instances of one model hierarchy, by identifier.
+///
+/// One dictionary per kind of key, so the common identifiers (integers, strings, UUIDs) hash and
+/// compare as themselves; each entry is a box holding the weak reference, so a lookup loads the
+/// reference in place instead of copying it.
 final class IdentityTable {
-    private var entries: [IdentityKey: WeakObject] = [:]
+    private var integers: [Int64: WeakBox] = [:]
+    private var strings: [String: WeakBox] = [:]
+    private var uuids: [UUID: WeakBox] = [:]
+    private var others: [AnyHashable: WeakBox] = [:]
+    /// Entries, live or not, across the four dictionaries.
+    private var count = 0
     private var sweepAt = 64
 
-    struct WeakObject {
+    final class WeakBox {
         weak var object: AnyObject?
+        init(_ object: AnyObject) { self.object = object }
     }
 
     func object(for identifier: IdentityKey) -> AnyObject? {
-        entries[identifier]?.object
+        box(for: identifier)?.object
     }
 
+    /// Makes `object` the instance for `identifier` (reusing the entry of a gone instance).
     func insert(_ object: AnyObject, for identifier: IdentityKey) {
-        entries[identifier] = WeakObject(object: object)
-        if entries.count >= sweepAt {
-            // Drop the entries of instances that are gone, so the table stays as large as what lives.
-            entries = entries.filter { $0.value.object != nil }
-            sweepAt = max(64, entries.count * 2)
+        if let box = box(for: identifier) {
+            box.object = object
+            return
         }
+        let box = WeakBox(object)
+        switch identifier {
+        case .integer(let value): integers[value] = box
+        case .string(let value): strings[value] = box
+        case .uuid(let value): uuids[value] = box
+        case .other(let value): others[value] = box
+        }
+        count += 1
+        if count >= sweepAt { sweep() }
     }
 
     func liveCount() -> Int {
-        entries.values.reduce(0) { $0 + ($1.object == nil ? 0 : 1) }
+        func live<K>(_ entries: [K: WeakBox]) -> Int { entries.values.reduce(0) { $0 + ($1.object == nil ? 0 : 1) } }
+        return live(integers) + live(strings) + live(uuids) + live(others)
+    }
+
+    private func box(for identifier: IdentityKey) -> WeakBox? {
+        switch identifier {
+        case .integer(let value): integers[value]
+        case .string(let value): strings[value]
+        case .uuid(let value): uuids[value]
+        case .other(let value): others[value]
+        }
+    }
+
+    /// Drops the entries of instances that are gone, so the table stays as large as what lives.
+    private func sweep() {
+        integers = integers.filter { $0.value.object != nil }
+        strings = strings.filter { $0.value.object != nil }
+        uuids = uuids.filter { $0.value.object != nil }
+        others = others.filter { $0.value.object != nil }
+        count = integers.count + strings.count + uuids.count + others.count
+        sweepAt = max(64, count * 2)
     }
 }

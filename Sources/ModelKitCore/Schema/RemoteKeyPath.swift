@@ -1,3 +1,5 @@
+import ModelKitShared
+
 /// A path to a value in a remote payload: `user.address.city`, `media.0.url`.
 ///
 /// Segments are object keys; a segment of digits also selects an array element when the
@@ -20,41 +22,11 @@ public struct RemoteKeyPath: Hashable, Sendable, CustomStringConvertible {
 
     /// Splits a dotted path; `\.` is a literal dot and `\\` a literal backslash.
     public init(_ path: String) {
-        self.segments = RemoteKeyPath.split(path)
-    }
-
-    /// Splits a dotted path into segments (shared with the macro's compile-time split).
-    public static func split(_ path: String) -> [String] {
-        var segments: [String] = []
-        var current = ""
-        var escaping = false
-        for character in path {
-            if escaping {
-                current.append(character)
-                escaping = false
-            } else if character == "\\" {
-                escaping = true
-            } else if character == "." {
-                segments.append(current)
-                current = ""
-            } else {
-                current.append(character)
-            }
-        }
-        if escaping { current.append("\\") }
-        segments.append(current)
-        return segments
+        self.segments = KeyPathSyntax.split(path)
     }
 
     public var description: String {
-        segments.map { segment in
-            var escaped = ""
-            for character in segment {
-                if character == "." || character == "\\" { escaped.append("\\") }
-                escaped.append(character)
-            }
-            return escaped
-        }.joined(separator: ".")
+        KeyPathSyntax.join(segments)
     }
 
     /// The path as error-path components (digits as keys: the payload decides).

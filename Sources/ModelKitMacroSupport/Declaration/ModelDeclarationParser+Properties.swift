@@ -1,3 +1,4 @@
+import ModelKitShared
 import SwiftDiagnostics
 import SwiftSyntax
 
@@ -108,7 +109,7 @@ extension ModelDeclarationParser {
                 diagnose(argument, .invalidKeyPath(path: argument.expression.trimmedDescription, reason: "write it as a string literal"))
                 continue
             }
-            let segments = KeyPathSplitter.split(text)
+            let segments = KeyPathSyntax.split(text)
             if segments.contains(where: \.isEmpty) {
                 diagnose(literal, .invalidKeyPath(path: text, reason: "a segment is empty"))
                 continue
@@ -205,31 +206,5 @@ extension ModelDeclarationParser {
         return FixIt(
             message: ModelFixIt.markTransient(name),
             changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(updated))])
-    }
-}
-
-/// Splits a dotted key path at compile time, the same way `RemoteKeyPath.split` does at run time:
-/// `\.` is a literal dot.
-enum KeyPathSplitter {
-    static func split(_ path: String) -> [String] {
-        var segments: [String] = []
-        var current = ""
-        var escaping = false
-        for character in path {
-            if escaping {
-                current.append(character)
-                escaping = false
-            } else if character == "\\" {
-                escaping = true
-            } else if character == "." {
-                segments.append(current)
-                current = ""
-            } else {
-                current.append(character)
-            }
-        }
-        if escaping { current.append("\\") }
-        segments.append(current)
-        return segments
     }
 }

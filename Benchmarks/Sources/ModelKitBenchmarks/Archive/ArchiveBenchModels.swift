@@ -69,7 +69,7 @@ struct PlainUser: Sendable {
 }
 
 /// The same user with synthesized `Codable`, for PropertyListEncoder and PropertyListDecoder.
-struct CodableUser: Codable, Sendable {
+struct PlainCodableUser: Codable, Sendable {
     var id: Int
     var name: String
     var screenName: String

@@ -71,7 +71,7 @@ private func plainComparison() throws -> Comparison {
             createdAt: $0.createdAt, tags: $0.tags)
     }
     let codableUsers = seeds.map {
-        CodableUser(
+        PlainCodableUser(
             id: $0.id, name: $0.name, screenName: $0.screenName, email: $0.email, bio: $0.bio, location: $0.location,
             followers: $0.followers, following: $0.following, verified: $0.verified, score: $0.score,
             createdAt: $0.createdAt, tags: $0.tags)
@@ -90,7 +90,7 @@ private func plainComparison() throws -> Comparison {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .binary
         let data = try encoder.encode(codableUsers)
-        let decoded = try PropertyListDecoder().decode([CodableUser].self, from: data)
+        let decoded = try PropertyListDecoder().decode([PlainCodableUser].self, from: data)
         guard decoded.count == codableUsers.count, decoded[7].email == codableUsers[7].email else {
             throw BenchmarkFailure("PropertyListDecoder decoded different users")
         }

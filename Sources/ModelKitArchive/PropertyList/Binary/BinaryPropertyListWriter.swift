@@ -35,7 +35,6 @@ struct BinaryPropertyListWriter {
     /// Encodes `value` as a complete binary property list.
     static func write(_ value: PropertyListValue) -> [UInt8] {
         var writer = BinaryPropertyListWriter()
-        writer.output.append(contentsOf: BinaryPropertyListFormat.header)
         writer.flatten(value)
         return writer.finish()
     }
@@ -60,7 +59,7 @@ struct BinaryPropertyListWriter {
         var next = 0
     }
 
-    var output: [UInt8] = []
+    var output = BinaryPropertyListOutput()
     /// The offset of each object, by index; containers get theirs in `finish()`.
     var offsets: [Int] = []
     var containers: [Container] = []
@@ -151,165 +150,31 @@ struct BinaryPropertyListWriter {
         let index = scalars.findOrInsert(key, object: next)
         if index == next {
             offsets.append(output.count)
-            writeScalar(value)
+            output.appendScalar(value)
         }
         return index
     }
 
     private mutating func appendScalar(_ value: PropertyListValue) -> Int {
         offsets.append(output.count)
-        writeScalar(value)
+        output.appendScalar(value)
         return offsets.count - 1
     }
 
     /// Writes the containers, the offset table and the trailer.
     mutating func finish() -> [UInt8] {
-        let objectCount = offsets.count
-        let referenceSize = BinaryPropertyListFormat.byteWidth(UInt64(objectCount))
-        let containerBytes = containers.count * 3 + references.count * referenceSize
-        output.reserveCapacity(output.count + containerBytes + objectCount * 4 + 32)
+        let referenceSize = BinaryPropertyListFormat.byteWidth(UInt64(offsets.count))
+        output.reserveCapacity(containers.count * 3 + references.count * referenceSize)
         for container in containers {
             offsets[container.object] = output.count
-            let count = container.isDictionary ? container.referenceCount / 2 : container.referenceCount
-            typealias Nibble = BinaryPropertyListFormat.TypeNibble
-            appendMarker(container.isDictionary ? Nibble.dictionary : Nibble.array, count: count)
-            appendReferences(container.referencesStart, container.referenceCount, size: referenceSize)
+            let start = container.referencesStart
+            output.appendContainer(
+                isDictionary: container.isDictionary,
+                references: references[start..<(start + container.referenceCount)],
+                referenceSize: referenceSize)
         }
-        let tableStart = output.count
-        let offsetSize = BinaryPropertyListFormat.byteWidth(UInt64(tableStart))
-        for offset in offsets {
-            appendBigEndian(UInt64(offset), size: offsetSize)
-        }
-        output.append(contentsOf: repeatElement(0, count: 6))
-        output.append(UInt8(offsetSize))
-        output.append(UInt8(referenceSize))
-        appendBigEndian(UInt64(objectCount), size: 8)
-        appendBigEndian(0, size: 8)
-        appendBigEndian(UInt64(tableStart), size: 8)
-        return output
-    }
-
-    private mutating func appendReferences(_ start: Int, _ count: Int, size: Int) {
-        let range = start..<(start + count)
-        switch size {
-        case 1:
-            output.append(contentsOf: references[range].lazy.map { UInt8(truncatingIfNeeded: $0) })
-        case 2:
-            for position in range {
-                let reference = references[position]
-                output.append(UInt8(truncatingIfNeeded: reference >> 8))
-                output.append(UInt8(truncatingIfNeeded: reference))
-            }
-        default:
-            for position in range {
-                appendBigEndian(UInt64(references[position]), size: size)
-            }
-        }
-    }
-
-    private mutating func writeScalar(_ value: PropertyListValue) {
-        switch value {
-        case .string(let string):
-            appendString(string)
-        case .integer(let integer):
-            appendInteger(integer)
-        case .real(let real):
-            if real.width == .single {
-                output.append(BinaryPropertyListFormat.float32Marker)
-                appendBigEndian(real.bits, size: 4)
-            } else {
-                output.append(BinaryPropertyListFormat.float64Marker)
-                appendBigEndian(real.bits, size: 8)
-            }
-        case .date(let date):
-            output.append(BinaryPropertyListFormat.dateMarker)
-            appendBigEndian(date.timeIntervalSinceReferenceDate.bitPattern, size: 8)
-        case .data(let data):
-            appendMarker(BinaryPropertyListFormat.TypeNibble.data, count: data.count)
-            output.append(contentsOf: data)
-        case .uid(let uid):
-            let size = BinaryPropertyListFormat.byteWidth(uid)
-            output.append(BinaryPropertyListFormat.TypeNibble.uid << 4 | UInt8(size - 1))
-            appendBigEndian(uid, size: size)
-        case .bool(let flag):
-            output.append(flag ? BinaryPropertyListFormat.trueMarker : BinaryPropertyListFormat.falseMarker)
-        case .null:
-            output.append(BinaryPropertyListFormat.nullMarker)
-        case .array, .dictionary:
-            // Containers are entries of their own; flatten never makes them scalars.
-            break
-        }
-    }
-
-    private mutating func appendString(_ string: String) {
-        var string = string
-        let ascii = string.withUTF8 { Self.isASCII(UnsafeRawBufferPointer($0)) }
-        if ascii {
-            appendMarker(BinaryPropertyListFormat.TypeNibble.asciiString, count: string.utf8.count)
-            output.append(contentsOf: string.utf8)
-            return
-        }
-        appendMarker(BinaryPropertyListFormat.TypeNibble.utf16String, count: string.utf16.count)
-        for unit in string.utf16 {
-            output.append(UInt8(truncatingIfNeeded: unit >> 8))
-            output.append(UInt8(truncatingIfNeeded: unit))
-        }
-    }
-
-    /// Appends an integer object in the smallest width Apple's reader accepts for its value.
-    private mutating func appendInteger(_ integer: PropertyListInteger) {
-        if integer.needsUnsigned128BitEncoding {
-            output.append(BinaryPropertyListFormat.int128Marker)
-            appendBigEndian(0, size: 8)
-            appendBigEndian(integer.bitPattern, size: 8)
-        } else if integer.isNegative {
-            output.append(0x13)
-            appendBigEndian(integer.bitPattern, size: 8)
-        } else {
-            appendUnsigned(integer.bitPattern)
-        }
-    }
-
-    /// Appends a non-negative integer object of 1, 2, 4 or 8 bytes.
-    private mutating func appendUnsigned(_ value: UInt64) {
-        let size = BinaryPropertyListFormat.byteWidth(value)
-        let exponent: UInt8 = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3
-        output.append(BinaryPropertyListFormat.TypeNibble.integer << 4 | exponent)
-        appendBigEndian(value, size: size)
-    }
-
-    /// Appends a marker with its count in the low nibble, or `0xF` and an integer object.
-    private mutating func appendMarker(_ nibble: UInt8, count: Int) {
-        if count < 15 {
-            output.append(nibble << 4 | UInt8(count))
-        } else {
-            output.append(nibble << 4 | BinaryPropertyListFormat.extendedCount)
-            appendUnsigned(UInt64(count))
-        }
-    }
-
-    /// Appends the low `size` bytes of `value`, most significant first.
-    private mutating func appendBigEndian(_ value: UInt64, size: Int) {
-        withUnsafeBytes(of: value.bigEndian) { bytes in
-            output.append(contentsOf: bytes[(8 - size)...])
-        }
-    }
-
-    /// Whether every byte is below `0x80`.
-    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var index = 0
-        let count = bytes.count
-        while index + 8 <= count {
-            if bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
-                return false
-            }
-            index += 8
-        }
-        while index < count {
-            if bytes[index] >= 0x80 { return false }
-            index += 1
-        }
-        return true
+        output.appendTrailer(offsets: offsets, referenceSize: referenceSize)
+        return output.bytes
     }
 }
 
