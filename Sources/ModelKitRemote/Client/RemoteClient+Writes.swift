@@ -5,6 +5,10 @@ import ModelKitStore
 
 extension RemoteClient {
     /// How ``update(_:method:)`` sends a model.
+    ///
+    /// ```swift
+    /// try await client.update(user, method: .patch)   // PATCH /users/42
+    /// ```
     public enum UpdateMethod: Hashable, Sendable {
         /// `PUT`: the model replaces the resource.
         case put
@@ -90,6 +94,7 @@ extension RemoteClient {
                 .mapping, method: request.method, url: request.url.absoluteString,
                 reason: "cannot write the body: \(error)", underlying: error)
         }
+        request.headers = request.headers.filter { $0.key.caseInsensitiveCompare("Content-Type") != .orderedSame }
         request.headers["Content-Type"] = "application/json"
         let live = adopt(model)
         let response = try await send(request)
