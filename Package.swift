@@ -9,12 +9,15 @@ let package = Package(
         .library(name: "ModelKit", targets: ["ModelKit"]),
         .library(name: "ModelKitPreferences", targets: ["ModelKitPreferences"]),
         .library(name: "ModelKitStore", targets: ["ModelKitStore"]),
+        .library(name: "ModelKitRemote", targets: ["ModelKitRemote"]),
         .executable(name: "modelkit", targets: ["ModelKitTool"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Test-only: the HTTP server ModelKitRemoteTests run against on 127.0.0.1.
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // The runtime every format builds on: schema, model protocols, readers and writers over
@@ -59,6 +62,10 @@ let package = Package(
             dependencies: ["ModelKitCore", "ModelKitJSON", .product(name: "GRDB", package: "GRDB.swift")]
         ),
 
+        // Remote resources: endpoints fetched straight into a context and a store, over a
+        // transport protocol with a URLSession implementation.
+        .target(name: "ModelKitRemote", dependencies: ["ModelKitCore", "ModelKitJSON", "ModelKitStore"]),
+
         // The public face: macro declarations and the runtime, re-exported.
         .target(name: "ModelKit", dependencies: ["ModelKitCore", "ModelKitJSON", "ModelKitArchive", "ModelKitMacros"]),
 
@@ -99,6 +106,13 @@ let package = Package(
             name: "ModelKitStoreTests",
             dependencies: [
                 "ModelKit", "ModelKitStore", "ModelKitTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "ModelKitRemoteTests",
+            dependencies: [
+                "ModelKit", "ModelKitRemote", "ModelKitStore", "ModelKitTestSupport",
+                .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
         .testTarget(name: "ModelKitToolTests", dependencies: ["ModelKitTool", "ModelKitTestSupport"]),

@@ -126,6 +126,20 @@ struct JSONObjectMapper: PayloadMapper {
         #expect(modelError { _ = try [Item](jsonData: broken, at: "data.users") }?.code == .malformedInput)
     }
 
+    @Test func errorsAtAKeyPathNameTheFullPath() throws {
+        let data = Data(#"{"data": {"users": [{"name": "a"}, {"name": 7}]}}"#.utf8)
+        #expect(
+            modelError { _ = try [Item](jsonData: data, at: "data.users") }?.description
+                == "cannot map 'Item.name' at 'data.users[1].name': expected a string, found 7")
+        #expect(
+            modelError { _ = try Item(jsonData: data, at: "data.users.1") }?.description
+                == "cannot map 'Item.name' at 'data.users[1].name': expected a string, found 7")
+        // Through a context too, where a single model at a key path now maps as well.
+        let context = ModelContext()
+        #expect(try Item(jsonData: data, at: "data.users.0", context: context).name == "a")
+        #expect(modelError { _ = try Item(jsonData: data, at: "data.users.1", context: context) }?.path.description == "data.users[1].name")
+    }
+
     func sorted(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(let members): return .object(members.sorted { $0.key < $1.key }.map { JSONMember($0.key, sorted($0.value)) })

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ModelKitStore
+import ModelKitTestSupport
 import Testing
 
 #if canImport(Glibc)

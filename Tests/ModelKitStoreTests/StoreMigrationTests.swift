@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ModelKit
 import ModelKitStore
+import ModelKitTestSupport
 import Testing
 
 /// Version 2 of a person: version 1 renamed `nick` to `nickname`, version 2 split `name` into

@@ -5,25 +5,6 @@ import ModelKitStore
 import ModelKitTestSupport
 import Testing
 
-/// A new directory under the temporary directory, removed when the value goes away.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("modelkit-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    /// A path inside the directory.
-    func path(_ name: String) -> String {
-        url.appendingPathComponent(name).path
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-}
-
 /// The stores every behaviour is checked against.
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     case sqliteFile, sqliteMemory, memory

@@ -32,3 +32,22 @@ public func modelError(_ body: () throws -> Void) -> ModelError? {
         return nil
     }
 }
+
+/// A new directory under the temporary directory, removed when the value goes away.
+public final class TemporaryDirectory {
+    public let url: URL
+
+    public init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("modelkit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// A path inside the directory.
+    public func path(_ name: String) -> String {
+        url.appendingPathComponent(name).path
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}

@@ -139,7 +139,14 @@ public enum ModelJSON {
         var reader = JSONBytesReader(bytes: bytes, options: options)
         do {
             let opened = try keyPath.map { try reader.descend(to: $0) } ?? []
-            let value = try reader.decodeTopLevel(T.self)
+            let value: T
+            do {
+                value = try reader.decodeTopLevel(T.self)
+            } catch let error as ModelError {
+                // Errors name the full path in the document: `data.items[3].id`, not `[3].id`.
+                guard let keyPath else { throw error }
+                throw error.prefixed(by: JSONBytesReader.pathComponents(keyPath, opened: opened))
+            }
             try reader.ascend(opened)
             try reader.scanner.finish()
             return value
@@ -204,6 +211,15 @@ extension JSONBytesReader {
         return opened
     }
 
+    /// The error-path components of a key path ``descend(to:)`` followed: array indexes where
+    /// it opened arrays, keys elsewhere.
+    @usableFromInline
+    static func pathComponents(_ keyPath: RemoteKeyPath, opened: [JSONValueKind]) -> [ModelPath.Component] {
+        zip(keyPath.segments, opened).map { segment, kind in
+            kind == .array ? Int(segment).map { .index($0) } ?? .key(segment) : .key(segment)
+        }
+    }
+
     /// Skips the rest of the containers ``descend(to:)`` opened, innermost first.
     @usableFromInline
     mutating func ascend(_ opened: [JSONValueKind]) throws {
@@ -226,6 +242,20 @@ extension Model {
         var options = options
         options.context = context
         self = try context.withLock { try Self(jsonData: data, options: options) }
+    }
+
+    /// Maps the model at `keyPath` inside a JSON document through an identity context.
+    ///
+    /// ```swift
+    /// let user = try User(jsonData: data, at: "data.user", context: context)
+    /// ```
+    @inlinable
+    public init(jsonData data: Data, at keyPath: String, context: ModelContext, options: MappingOptions = .default)
+        throws
+    {
+        var options = options
+        options.context = context
+        self = try context.withLock { try Self(jsonData: data, at: keyPath, options: options) }
     }
 }
 

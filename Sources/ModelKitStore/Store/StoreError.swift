@@ -110,8 +110,9 @@ extension StoreError {
 }
 
 extension String {
-    /// The string with its first letter lowercased (SQLite's messages start with a capital now and then).
-    var lowercasedFirst: String {
+    /// The string with its first letter lowercased (SQLite's messages start with a capital now and
+    /// then); the remote client's messages use it too.
+    package var lowercasedFirst: String {
         guard let first else { return self }
         return first.lowercased() + dropFirst()
     }

@@ -1,0 +1,112 @@
+import Foundation
+import ModelKitCore
+import ModelKitJSON
+import ModelKitStore
+
+extension RemoteClient {
+    /// How ``update(_:method:)`` sends a model.
+    ///
+    /// ```swift
+    /// try await client.update(user, method: .patch)   // PATCH /users/42
+    /// ```
+    public enum UpdateMethod: Hashable, Sendable {
+        /// `PUT`: the model replaces the resource.
+        case put
+        /// `PATCH`: the model's JSON is merged into the resource.
+        case patch
+
+        var method: RemoteRequest.Method { self == .put ? .put : .patch }
+    }
+
+    /// POSTs `model`'s JSON to the collection and maps the response onto it (server-assigned
+    /// values land on the instance); an empty response returns `model` as sent.
+    ///
+    /// ```swift
+    /// let created = try await client.create(User(id: 0, name: "Ada"))
+    /// ```
+    ///
+    /// A class model with an identifier becomes the context's live instance for it first
+    /// (unless another one already is), so the response updates it in place; a response that
+    /// names another identifier maps to the instance for that one.
+    @discardableResult
+    public func create<M: RemoteModel>(_ model: M) async throws -> M {
+        let request = try makeRequest(M.self, .post, .create, path: M.collectionPath)
+        return try await write(model, with: request)
+    }
+
+    /// PUTs (or PATCHes) `model`'s JSON to its endpoint and maps the response onto the live
+    /// instance; an empty response (`204 No Content`) returns the live instance as sent.
+    ///
+    /// ```swift
+    /// user.name = "Ada Lovelace"
+    /// try await client.update(user, method: .patch)
+    /// ```
+    @discardableResult
+    public func update<M: RemoteModel>(_ model: M, method: UpdateMethod = .put) async throws -> M {
+        let request = try makeRequest(M.self, method.method, .update, path: instancePath(of: model, method.method))
+        return try await write(model, with: request)
+    }
+
+    /// DELETEs `model`'s endpoint, then its row from the store when the client has one.
+    ///
+    /// ```swift
+    /// try await client.delete(user)
+    /// ```
+    ///
+    /// The instance stays live in the context for as long as something references it.
+    public func delete<M: RemoteModel>(_ model: M) async throws {
+        try await delete(M.self, path: instancePath(of: model, .delete)) { try $0.delete(model) }
+    }
+
+    /// DELETEs the endpoint for `id`, then its row from the store when the client has one.
+    ///
+    /// ```swift
+    /// try await client.delete(User.self, id: 42)
+    /// ```
+    public func delete<M: RemoteModel, ID: Hashable & Sendable>(_ type: M.Type, id: ID) async throws {
+        let path = M.instancePath(for: RemotePath.text(of: AnyHashable(id)))
+        try await delete(M.self, path: path) { try $0.deleteOne(M.self, id: id) }
+    }
+
+    // MARK: Internals
+
+    /// Sends a DELETE to `path`, then runs `deleteRow` on the store when the client has one.
+    private func delete<M: RemoteModel>(
+        _ type: M.Type, path: String, deleteRow: (any ModelStore) throws -> Bool
+    ) async throws {
+        let request = try makeRequest(M.self, .delete, .delete, path: path)
+        let response = try await send(request)
+        guard let store else { return }
+        do {
+            _ = try deleteRow(store)
+        } catch {
+            throw RemoteError.store(error, request, response)
+        }
+    }
+
+    /// Sends `model`'s JSON with `request` and maps the response onto the live instance.
+    private func write<M: RemoteModel>(_ model: M, with request: RemoteRequest) async throws -> M {
+        var request = request
+        do {
+            request.body = try model.jsonData(options: options)
+        } catch {
+            throw RemoteError(
+                .mapping, method: request.method, url: request.url.absoluteString,
+                reason: "cannot write the body: \(error)", underlying: error)
+        }
+        request.headers = request.headers.filter { $0.key.caseInsensitiveCompare("Content-Type") != .orderedSame }
+        request.headers["Content-Type"] = "application/json"
+        let live = adopt(model)
+        let response = try await send(request)
+        guard response.body.isEmpty else { return try mapOne(response, of: request) }
+        try save(CollectionOfOne(live), response, of: request)
+        return live
+    }
+
+    /// Makes a class model with an identifier the context's live instance for it, unless
+    /// another one already is; returns the live instance (`model` itself for other models).
+    private func adopt<M: Model>(_ model: M) -> M {
+        guard type(of: model) is AnyObject.Type, let identifier = model.modelIdentifier else { return model }
+        return context.register(model, identifier: identifier)
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+import ModelKitCore
+import ModelKitJSON
+import ModelKitStore
+
+/// Fetches, creates, updates and deletes ``RemoteModel``s at a base URL, mapping every response
+/// through the fast JSON path into one ``ModelContext`` and, when it has a store, saving what it
+/// mapped in one transaction per response.
+///
+/// Identity: the client's context holds one live instance per identifier, so fetching a page
+/// twice, or a user that also appears in a page, returns the same instance, updated in place.
+/// With a store, an identifier that is not live is loaded from the store before the payload
+/// applies (see ``ModelContext``).
+///
+/// Errors are ``RemoteError``s naming the method, URL and status. The calling task's
+/// cancellation cancels the request; ``timeout`` bounds each whole exchange.
+///
+/// ```swift
+/// let store = try SQLiteStore(path: "/tmp/api.sqlite")
+/// let client = RemoteClient(baseURL: URL(string: "https://api.example.com/v1")!, store: store)
+/// let users = try await client.fetchAll(User.self, query: [URLQueryItem(name: "page", value: "2")])
+/// let ada = try await client.fetch(User.self, id: 42)     // the live instance, updated in place
+/// ```
+public struct RemoteClient: Sendable {
+    /// Where endpoints are resolved: `https://api.example.com/v1` + `/users`.
+    public var baseURL: URL
+    /// The identity map responses are mapped through.
+    public let context: ModelContext
+    /// Where mapped responses are saved (and deletes applied), when set.
+    public let store: (any ModelStore)?
+    /// How long one exchange may take, from sending the request to the last byte of the response.
+    public var timeout: Duration
+    /// Header fields sent with every request (`Accept: application/json` is added unless set).
+    public var headers: [String: String]
+    /// The options responses are mapped and bodies written with (the context is the client's).
+    public var options: MappingOptions
+    /// What sends the requests.
+    public let transport: any HTTPTransport
+
+    /// A client for the resources under `baseURL`.
+    ///
+    /// ```swift
+    /// let client = RemoteClient(baseURL: URL(string: "http://127.0.0.1:8080")!, timeout: .seconds(5))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - store: Where mapped responses are saved; nil to keep them in memory only.
+    ///   - context: The identity map; by default a new one backed by `store`.
+    ///   - timeout: How long one exchange may take.
+    ///   - transport: What sends the requests; `URLSession.shared` by default.
+    public init(
+        baseURL: URL, store: (any ModelStore)? = nil, context: ModelContext? = nil, timeout: Duration = .seconds(60),
+        headers: [String: String] = [:], options: MappingOptions = .default,
+        transport: any HTTPTransport = URLSessionTransport()
+    ) {
+        self.baseURL = baseURL
+        self.store = store
+        self.context = context ?? ModelContext(store: store)
+        self.timeout = timeout
+        self.headers = headers
+        self.options = options
+        self.transport = transport
+    }
+
+    // MARK: Reading
+
+    /// GETs the collection (``RemoteModel/collectionPath``) and maps the objects at
+    /// ``RemoteModel/responseKeyPath``: one instance per identifier.
+    ///
+    /// ```swift
+    /// let page = try await client.fetchAll(User.self, query: [URLQueryItem(name: "page", value: "2")])
+    /// ```
+    public func fetchAll<M: RemoteModel>(_ type: M.Type, query: [URLQueryItem] = []) async throws -> [M] {
+        let request = try makeRequest(M.self, .get, .read, path: M.collectionPath, query: query)
+        let response = try await send(request)
+        let models = try map(response, of: request) { data, options in
+            try [M](jsonData: data, at: M.responseKeyPath.nonEmpty, context: context, options: options)
+        }
+        try save(models, response, of: request)
+        return models
+    }
+
+    /// GETs the instance endpoint for `id` (``RemoteModel/instancePath(for:)``) and maps it:
+    /// the live instance for that identifier, updated in place, when there is one.
+    ///
+    /// ```swift
+    /// let user = try await client.fetch(User.self, id: 42)
+    /// ```
+    public func fetch<M: RemoteModel, ID: Hashable & Sendable>(
+        _ type: M.Type, id: ID, query: [URLQueryItem] = []
+    ) async throws -> M {
+        let path = M.instancePath(for: RemotePath.text(of: AnyHashable(id)))
+        let request = try makeRequest(M.self, .get, .read, path: path, query: query)
+        return try await exchangeOne(request)
+    }
+
+    /// GETs `model`'s own endpoint (``RemoteModel/instancePath``) and maps the response onto
+    /// the live instance.
+    ///
+    /// ```swift
+    /// try await client.refresh(user)   // `user` now holds the server's values
+    /// ```
+    @discardableResult
+    public func refresh<M: RemoteModel>(_ model: M) async throws -> M {
+        let request = try makeRequest(M.self, .get, .read, path: instancePath(of: model, .get))
+        return try await exchangeOne(request)
+    }
+
+    // MARK: Requests
+
+    /// A request for an endpoint of `M`, checking that `M` allows `operation`.
+    func makeRequest<M: RemoteModel>(
+        _ type: M.Type, _ method: RemoteRequest.Method, _ operation: RemoteOperations, path: String,
+        query: [URLQueryItem] = []
+    ) throws -> RemoteRequest {
+        guard let url = RemotePath.url(path, under: baseURL, query: query) else {
+            throw RemoteError(
+                .invalidURL, method: method, url: RemotePath.join(baseURL.absoluteString, path),
+                reason: "'\(path)' is not a valid endpoint under '\(baseURL.absoluteString)'")
+        }
+        guard M.remoteOperations.contains(operation) else {
+            throw RemoteError(
+                .notAllowed, method: method, url: url.absoluteString,
+                reason: "'\(M.modelSchema.modelName)' does not allow \(operation) (it allows \(M.remoteOperations))")
+        }
+        var fields = headers
+        if !fields.keys.contains(where: { $0.caseInsensitiveCompare("Accept") == .orderedSame }) {
+            fields["Accept"] = "application/json"
+        }
+        return RemoteRequest(method: method, url: url, headers: fields, timeout: timeout.seconds)
+    }
+
+    /// `model`'s endpoint, or a ``RemoteError/Kind/notIdentified`` error when it has none.
+    func instancePath<M: RemoteModel>(of model: M, _ method: RemoteRequest.Method) throws -> String {
+        guard let path = model.instancePath else {
+            let collection = RemotePath.url(M.collectionPath, under: baseURL, query: [])
+            throw RemoteError(
+                .notIdentified, method: method, url: collection?.absoluteString ?? baseURL.absoluteString,
+                reason: "'\(M.modelSchema.modelName)' has no identifier, so no instance endpoint")
+        }
+        return path
+    }
+
+    /// Sends `request` within the timeout; a response whose status is not 2xx is an error.
+    func send(_ request: RemoteRequest) async throws -> RemoteResponse {
+        let response: RemoteResponse
+        do {
+            try Task.checkCancellation()
+            response = try await withThrowingTaskGroup(of: RemoteResponse.self) { group in
+                group.addTask { try await transport.send(request) }
+                group.addTask { [timeout] in
+                    try await Task.sleep(for: timeout)
+                    throw RemoteTimeout()
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next() else { throw CancellationError() }
+                return first
+            }
+        } catch {
+            throw RemoteError.sending(error, request, cancelled: Task.isCancelled)
+        }
+        guard response.isSuccess else { throw RemoteError.status(request, response) }
+        return response
+    }
+
+    /// Sends a request for one object and maps the response.
+    func exchangeOne<M: RemoteModel>(_ request: RemoteRequest) async throws -> M {
+        try mapOne(await send(request), of: request)
+    }
+
+    // MARK: Mapping and saving
+
+    /// Maps one object (at ``RemoteModel/instanceKeyPath``) through the context, saving it when
+    /// the client has a store.
+    func mapOne<M: RemoteModel>(_ response: RemoteResponse, of request: RemoteRequest) throws -> M {
+        let model = try map(response, of: request) { data, options in
+            try M.instanceKeyPath.nonEmpty.map { try M(jsonData: data, at: $0, context: context, options: options) }
+                ?? M(jsonData: data, context: context, options: options)
+        }
+        try save(CollectionOfOne(model), response, of: request)
+        return model
+    }
+
+    /// Maps a response's body with `body`, turning what it throws into ``RemoteError``s.
+    func map<T>(
+        _ response: RemoteResponse, of request: RemoteRequest, _ body: (Data, MappingOptions) throws -> T
+    ) throws -> T {
+        guard !response.body.isEmpty else { throw RemoteError.emptyBody(request, response) }
+        do {
+            return try body(response.body, options)
+        } catch {
+            throw RemoteError.mapping(error, request, response)
+        }
+    }
+
+    /// Saves `models` to the store, when there is one, in one transaction.
+    func save<S: Sequence>(_ models: S, _ response: RemoteResponse, of request: RemoteRequest) throws
+    where S.Element: Model {
+        guard let store else { return }
+        do {
+            try store.save(models)
+        } catch {
+            throw RemoteError.store(error, request, response)
+        }
+    }
+}
+
+extension String {
+    /// The string, or nil when it is empty (a key path of `""` is the whole document).
+    var nonEmpty: String? { isEmpty ? nil : self }
+}
+
+extension Duration {
+    /// The duration in seconds, as `URLRequest` and messages take it.
+    var seconds: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}

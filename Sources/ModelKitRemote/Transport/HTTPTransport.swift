@@ -1,0 +1,102 @@
+import Foundation
+
+/// Sends one HTTP request and returns the response, whatever its status: the one thing a
+/// ``RemoteClient`` needs from the network.
+///
+/// ``URLSessionTransport`` is the implementation the library ships; tests and apps may bring
+/// their own. A transport should stop when the calling task is cancelled (throwing any error:
+/// the client reports cancellation itself).
+///
+/// ```swift
+/// struct Canned: HTTPTransport {
+///     func send(_ request: RemoteRequest) async throws -> RemoteResponse {
+///         RemoteResponse(status: 200, body: Data(#"[{"id": 1}]"#.utf8))
+///     }
+/// }
+/// let client = RemoteClient(baseURL: URL(string: "https://api.example.com")!, transport: Canned())
+/// ```
+public protocol HTTPTransport: Sendable {
+    /// Sends `request`; throws only when no response arrived (no connection, cancelled, timed out).
+    func send(_ request: RemoteRequest) async throws -> RemoteResponse
+}
+
+/// One HTTP request as a ``RemoteClient`` sends it.
+///
+/// ```swift
+/// let request = RemoteRequest(method: .get, url: URL(string: "https://api.example.com/users")!)
+/// ```
+public struct RemoteRequest: Sendable, CustomStringConvertible {
+    /// An HTTP method.
+    public enum Method: String, Hashable, Sendable, CustomStringConvertible {
+        case get = "GET"
+        case post = "POST"
+        case put = "PUT"
+        case patch = "PATCH"
+        case delete = "DELETE"
+
+        public var description: String { rawValue }
+    }
+
+    /// The method.
+    public var method: Method
+    /// The full URL, query included.
+    public var url: URL
+    /// The header fields, by name.
+    public var headers: [String: String]
+    /// The body, if any.
+    public var body: Data?
+    /// How long the whole exchange may take, in seconds.
+    public var timeout: TimeInterval
+
+    /// Creates a request.
+    public init(
+        method: Method, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: TimeInterval = 60
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+
+    /// `GET 'https://api.example.com/users'`.
+    public var description: String {
+        "\(method) '\(url.absoluteString)'"
+    }
+}
+
+/// One HTTP response: status, header fields and body.
+///
+/// ```swift
+/// let response = RemoteResponse(status: 404)
+/// response.isSuccess   // false
+/// ```
+public struct RemoteResponse: Sendable {
+    /// The status code.
+    public var status: Int
+    /// The header fields, by name as the server sent them.
+    public var headers: [String: String]
+    /// The body; empty when there was none.
+    public var body: Data
+
+    /// Creates a response.
+    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Whether the status is 2xx.
+    public var isSuccess: Bool {
+        (200..<300).contains(status)
+    }
+
+    /// The value of a header field, its name compared without case.
+    ///
+    /// ```swift
+    /// response.header("content-type")   // "application/json"
+    /// ```
+    public func header(_ name: String) -> String? {
+        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
