@@ -71,9 +71,14 @@ public final class ModelContext: @unchecked Sendable {
     /// ```swift
     /// let live = context.register(Seat(number: 12), for: 12)
     /// ```
-    @discardableResult
+    @inlinable @discardableResult
     public func register<M: Model & AnyObject, ID: Hashable & Sendable>(_ model: M, for id: ID) -> M {
-        register(model, key: IdentityKey(id))
+        // Inlinable, so a caller's specialization skips generic copies on this hot path.
+        // Returning the loaded reference itself (not `model`) saves a retain and a release.
+        let key = IdentityKey(id)
+        let live = liveObject(inserting: model, key: key, type: M.self)
+        if live === model { return unsafeDowncast(live, to: M.self) }
+        return register(model, as: model, key: key)
     }
 
     /// How many instances are live in the context now.
@@ -100,24 +105,37 @@ public final class ModelContext: @unchecked Sendable {
     /// Registers `model` under `identifier`; returns the instance live for it afterwards.
     @discardableResult
     public func register<M: Model>(_ model: M, identifier: AnyHashable) -> M {
-        register(model, key: IdentityKey(identifier))
+        register(model, as: model as AnyObject, key: IdentityKey(identifier))
     }
 
-    private func register<M: Model>(_ model: M, key identifier: IdentityKey) -> M {
-        withLock {
-            guard let table = table(for: M.self, creating: true) else { return model }
-            if let live = Self.cast(table.object(for: identifier), to: M.self) { return live }
-            table.insert(model as AnyObject, for: identifier)
-            return model
-        }
+    /// Lookup-or-insert of `model` (which is `object`): the generic part is only the final cast.
+    @usableFromInline
+    func register<M: Model>(_ model: M, as object: AnyObject, key: IdentityKey) -> M {
+        let live = liveObject(inserting: object, key: key, type: M.self)
+        if live === object { return model }
+        if let live = Self.cast(live, to: M.self) { return live }
+        // The live instance is of another class of the hierarchy: the new one takes its place.
+        withLock { table(for: M.self, creating: true)?.insert(object, for: key) }
+        return model
+    }
+
+    /// The live object for `key` in `type`'s table, or `object` after inserting it.
+    @usableFromInline
+    func liveObject(inserting object: AnyObject, key: IdentityKey, type: any Model.Type) -> AnyObject {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let table = table(for: type, creating: true) else { return object }
+        if let live = table.object(for: key) { return live }
+        table.insert(object, for: key)
+        return object
     }
 
     /// The table of `type`'s hierarchy, looked up by the type itself after the first time.
     /// Call holding the lock.
-    private func table<M: Model>(for type: M.Type, creating: Bool) -> IdentityTable? {
-        let typeKey = ObjectIdentifier(M.self)
+    private func table(for type: any Model.Type, creating: Bool) -> IdentityTable? {
+        let typeKey = ObjectIdentifier(type)
         if let table = tablesByType[typeKey] { return table }
-        let key = Self.tableKey(M.self)
+        let key = Self.tableKey(type)
         let table = tables[key] ?? (creating ? IdentityTable() : nil)
         if let table {
             tables[key] = table
@@ -138,8 +156,8 @@ public final class ModelContext: @unchecked Sendable {
     }
 
     /// Identity is per model hierarchy: a subclass instance answers for its root class.
-    private static func tableKey<M: Model>(_ type: M.Type) -> ObjectIdentifier {
-        var schema = M.modelSchema
+    private static func tableKey(_ type: any Model.Type) -> ObjectIdentifier {
+        var schema = type.modelSchema
         while let parent = schema.superschema { schema = parent }
         return ObjectIdentifier(schema.modelType)
     }
@@ -158,6 +176,7 @@ public protocol ModelLoading: Sendable {
 /// `AnyHashable`'s hashing and equality go through dynamic casts (integers of different widths
 /// compare equal), which made them most of the cost of a lookup; integers, strings and UUIDs skip
 /// that, and integers of any width still meet (`Int64(12)` finds what `12` registered).
+@usableFromInline
 enum IdentityKey: Hashable {
     case integer(Int64)
     case string(String)
@@ -165,6 +184,7 @@ enum IdentityKey: Hashable {
     case other(AnyHashable)
 
     /// The key of an identifier of a known type: a comparison of metatypes, not a dynamic cast.
+    @inlinable
     init<ID: Hashable>(_ id: ID) {
         if ID.self == Int.self {
             self = .integer(Int64(Self.reinterpret(id, as: Int.self)))
@@ -179,12 +199,13 @@ enum IdentityKey: Hashable {
     }
 
     /// `value` as `T`, which is its own type (checked by the caller).
-    @inline(__always)
-    private static func reinterpret<ID, T>(_ value: ID, as type: T.Type) -> T {
+    @inlinable @inline(__always)
+    static func reinterpret<ID, T>(_ value: ID, as type: T.Type) -> T {
         withUnsafePointer(to: value) { $0.withMemoryRebound(to: T.self, capacity: 1) { $0.pointee } }
     }
 
     /// The key of a type-erased identifier.
+    @usableFromInline
     init(_ id: AnyHashable) {
         switch id.base {
         case let value as String: self = .string(value)
@@ -206,50 +227,59 @@ enum IdentityKey: Hashable {
 
 /// Weak references to the live instances of one model hierarchy, by identifier.
 ///
-/// One dictionary per kind of key, so the common identifiers (integers, strings, UUIDs) hash and
-/// compare as themselves; each entry is a box holding the weak reference, so a lookup loads the
-/// reference in place instead of copying it.
+/// The weak references sit in one buffer of slots and are loaded where they are (a lookup
+/// neither copies a weak reference nor retains a box); one small dictionary per kind of key maps
+/// an identifier to its slot, so the common identifiers (integers, strings, UUIDs) hash and
+/// compare as themselves. Callers hold the context's lock.
 final class IdentityTable {
-    private var integers: [Int64: WeakBox] = [:]
-    private var strings: [String: WeakBox] = [:]
-    private var uuids: [UUID: WeakBox] = [:]
-    private var others: [AnyHashable: WeakBox] = [:]
-    /// Entries, live or not, across the four dictionaries.
-    private var count = 0
+    private var slots: UnsafeMutablePointer<WeakSlot>
+    private var capacity = 16
+    private var used = 0
+    private var integers: [Int64: Int] = [:]
+    private var strings: [String: Int] = [:]
+    private var uuids: [UUID: Int] = [:]
+    private var others: [AnyHashable: Int] = [:]
     private var sweepAt = 64
 
-    final class WeakBox {
+    struct WeakSlot {
         weak var object: AnyObject?
-        init(_ object: AnyObject) { self.object = object }
+    }
+
+    init() {
+        slots = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        slots.deinitialize(count: used)
+        slots.deallocate()
     }
 
     func object(for identifier: IdentityKey) -> AnyObject? {
-        box(for: identifier)?.object
+        guard let slot = slot(for: identifier) else { return nil }
+        return slots[slot].object
     }
 
-    /// Makes `object` the instance for `identifier` (reusing the entry of a gone instance).
+    /// Makes `object` the instance for `identifier` (reusing the slot of a gone instance).
     func insert(_ object: AnyObject, for identifier: IdentityKey) {
-        if let box = box(for: identifier) {
-            box.object = object
+        if let slot = slot(for: identifier) {
+            slots[slot].object = object
             return
         }
-        let box = WeakBox(object)
+        let slot = append(object)
         switch identifier {
-        case .integer(let value): integers[value] = box
-        case .string(let value): strings[value] = box
-        case .uuid(let value): uuids[value] = box
-        case .other(let value): others[value] = box
+        case .integer(let value): integers[value] = slot
+        case .string(let value): strings[value] = slot
+        case .uuid(let value): uuids[value] = slot
+        case .other(let value): others[value] = slot
         }
-        count += 1
-        if count >= sweepAt { sweep() }
+        if used >= sweepAt { sweep() }
     }
 
     func liveCount() -> Int {
-        func live<K>(_ entries: [K: WeakBox]) -> Int { entries.values.reduce(0) { $0 + ($1.object == nil ? 0 : 1) } }
-        return live(integers) + live(strings) + live(uuids) + live(others)
+        (0..<used).reduce(0) { $0 + (slots[$1].object == nil ? 0 : 1) }
     }
 
-    private func box(for identifier: IdentityKey) -> WeakBox? {
+    private func slot(for identifier: IdentityKey) -> Int? {
         switch identifier {
         case .integer(let value): integers[value]
         case .string(let value): strings[value]
@@ -258,13 +288,38 @@ final class IdentityTable {
         }
     }
 
-    /// Drops the entries of instances that are gone, so the table stays as large as what lives.
+    private func append(_ object: AnyObject) -> Int {
+        if used == capacity {
+            let grown = UnsafeMutablePointer<WeakSlot>.allocate(capacity: capacity * 2)
+            grown.moveInitialize(from: slots, count: used)
+            slots.deallocate()
+            slots = grown
+            capacity *= 2
+        }
+        (slots + used).initialize(to: WeakSlot(object: object))
+        used += 1
+        return used - 1
+    }
+
+    /// Drops the slots of instances that are gone, so the table stays as large as what lives.
     private func sweep() {
-        integers = integers.filter { $0.value.object != nil }
-        strings = strings.filter { $0.value.object != nil }
-        uuids = uuids.filter { $0.value.object != nil }
-        others = others.filter { $0.value.object != nil }
-        count = integers.count + strings.count + uuids.count + others.count
-        sweepAt = max(64, count * 2)
+        var live: [AnyObject] = []
+        func kept<K>(_ entries: [K: Int]) -> [K: Int] {
+            var result: [K: Int] = [:]
+            for (key, slot) in entries {
+                guard let object = slots[slot].object else { continue }
+                result[key] = live.count
+                live.append(object)
+            }
+            return result
+        }
+        integers = kept(integers)
+        strings = kept(strings)
+        uuids = kept(uuids)
+        others = kept(others)
+        slots.deinitialize(count: used)
+        used = 0
+        for object in live { _ = append(object) }
+        sweepAt = max(64, used * 2)
     }
 }
