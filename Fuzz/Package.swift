@@ -1,8 +1,9 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// The root package is named explicitly rather than after its folder (as Benchmarks/ does): this
-// package's folder is `Fuzz`, so in a checkout named `fuzz` both would be called `fuzz`.
+// SwiftPM names a path dependency after its folder. This package's folder is `Fuzz`, so a
+// checkout named `fuzz` would clash with it: run.sh links the root as .build-fuzz/modelkit and
+// the dependency goes through that link, whatever the checkout is called.
 let modelKitPackage = "modelkit"
 
 // ModelKit's libFuzzer harnesses, one executable per reader. Build and run them with run.sh:
@@ -33,7 +34,8 @@ let package = Package(
             name: harness.name,
             dependencies: harness.products.map { .product(name: $0, package: modelKitPackage) },
             path: "Sources/\(harness.name)",
-            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])],
+            linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]
         )
     },
     swiftLanguageModes: [.v6]

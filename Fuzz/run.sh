@@ -6,7 +6,8 @@
 #
 # HARNESS is one of the executables of Fuzz/Package.swift (fuzz-json-value, ...). The corpus is
 # Fuzz/.build-fuzz/corpus/HARNESS, seeded from the project's fixtures on first use; crashes go
-# to Fuzz/.build-fuzz/artifacts/HARNESS/. Set FUZZ_SKIP_BUILD=1 to reuse the last build.
+# to Fuzz/.build-fuzz/artifacts/HARNESS/. Set FUZZ_SKIP_BUILD=1 to reuse the last build,
+# FUZZ_CONFIGURATION=release for an optimized build (debug by default).
 set -euo pipefail
 
 fuzz_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -42,12 +43,14 @@ mkdir -p "$scratch"
 ln -sfn ../.. "$scratch/modelkit"
 
 if [[ ${FUZZ_SKIP_BUILD:-0} != 1 ]]; then
-    # -sanitize=fuzzer,address applies to the whole graph, so ModelKit's readers are
-    # instrumented for coverage and checked by AddressSanitizer, not just the harnesses.
-    swift build -c release --package-path "$fuzz_dir" --scratch-path "$scratch" \
-        -Xswiftc -sanitize=fuzzer,address >&2
+    # toolset.json adds -sanitize=fuzzer,address to every target compiled for the destination,
+    # so ModelKit's readers are instrumented for coverage and checked by AddressSanitizer, not
+    # just the harnesses. Not -Xswiftc: SwiftPM passes that to the host build of the @Model
+    # macro plugin and swift-syntax too, which would link the plugin with libFuzzer's main. Debug: a release build of swift-syntax for the plugin takes far longer on this machine.
+    swift build -c "${FUZZ_CONFIGURATION:-debug}" --package-path "$fuzz_dir" --scratch-path "$scratch" \
+        --toolset "$fuzz_dir/toolset.json" >&2
 fi
-binary="$scratch/release/$name"
+binary="$scratch/${FUZZ_CONFIGURATION:-debug}/$name"
 [[ -x $binary ]] || { echo "no binary at $binary" >&2; exit 1; }
 
 # Seeds: the project's fixtures, copied once into the writable corpus (flat names).
@@ -84,7 +87,7 @@ status=$?
 set -e
 
 # libFuzzer's last status line (#N DONE cov: ft: ... exec/s:) and its final stats.
-grep -E '^#[0-9]+ +(DONE|INITED)' "$log" | tail -1 || true
+grep -E '^#[0-9]+[[:space:]]+(DONE|INITED)' "$log" | tail -1 || true
 grep -E '^(Done [0-9]+ runs|stat::)' "$log" || true
 if [[ $status -ne 0 ]]; then
     echo "$name: libFuzzer exited with $status; see $log and $artifacts" >&2

@@ -90,3 +90,19 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     roundTrip(User.self, data, encode: { try $0.jsonData() }, decode: { try User(jsonData: $0) })
     return 0
 }
+
+// A debug build renames an executable's `main` to `fuzz_json_model_main` (SwiftPM's testable executables),
+// which hides libFuzzer's own `main`: start libFuzzer's driver from here instead.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafeRawPointer, Int) -> CInt
+) -> CInt
+
+@_cdecl("fuzz_json_model_main")
+public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var argc = argc
+    var argv = argv
+    return runFuzzerDriver(&argc, &argv, fuzz)
+}
