@@ -29,10 +29,12 @@ let package = Package(
     dependencies: [
         .package(path: ".build-fuzz/modelkit")
     ],
-    targets: harnesses.map { harness in
+    targets: [
+        .target(name: "FuzzSupport", path: "Sources/FuzzSupport")
+    ] + harnesses.map { harness in
         .executableTarget(
             name: harness.name,
-            dependencies: harness.products.map { .product(name: $0, package: modelKitPackage) },
+            dependencies: ["FuzzSupport"] + harness.products.map { .product(name: $0, package: modelKitPackage) },
             path: "Sources/\(harness.name)",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])],
             linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]

@@ -7,7 +7,8 @@
 # HARNESS is one of the executables of Fuzz/Package.swift (fuzz-json-value, ...). The corpus is
 # Fuzz/.build-fuzz/corpus/HARNESS, seeded from the project's fixtures on first use; crashes go
 # to Fuzz/.build-fuzz/artifacts/HARNESS/. Set FUZZ_SKIP_BUILD=1 to reuse the last build,
-# FUZZ_CONFIGURATION=release for an optimized build (debug by default).
+# FUZZ_OPTIMIZE=1 to compile ModelKit and the harnesses with -O (a separate build, several
+# times more executions per second; the macro plugin stays a debug build).
 set -euo pipefail
 
 fuzz_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -42,15 +43,23 @@ fi
 mkdir -p "$scratch"
 ln -sfn ../.. "$scratch/modelkit"
 
+build="$scratch"
+toolset="$fuzz_dir/toolset.json"
+if [[ ${FUZZ_OPTIMIZE:-0} == 1 ]]; then
+    build="$scratch/optimized"
+    toolset="$fuzz_dir/toolset-optimized.json"
+fi
+
 if [[ ${FUZZ_SKIP_BUILD:-0} != 1 ]]; then
     # toolset.json adds -sanitize=fuzzer,address to every target compiled for the destination,
     # so ModelKit's readers are instrumented for coverage and checked by AddressSanitizer, not
     # just the harnesses. Not -Xswiftc: SwiftPM passes that to the host build of the @Model
-    # macro plugin and swift-syntax too, which would link the plugin with libFuzzer's main. Debug: a release build of swift-syntax for the plugin takes far longer on this machine.
-    swift build -c "${FUZZ_CONFIGURATION:-debug}" --package-path "$fuzz_dir" --scratch-path "$scratch" \
-        --toolset "$fuzz_dir/toolset.json" >&2
+    # macro plugin and swift-syntax too, which would link the plugin with libFuzzer's main.
+    # Always the debug configuration: a release build of swift-syntax for the plugin takes
+    # minutes longer here; toolset-optimized.json adds -O for the fuzzed code only.
+    swift build --package-path "$fuzz_dir" --scratch-path "$build" --toolset "$toolset" >&2
 fi
-binary="$scratch/${FUZZ_CONFIGURATION:-debug}/$name"
+binary="$build/debug/$name"
 [[ -x $binary ]] || { echo "no binary at $binary" >&2; exit 1; }
 
 # Seeds: the project's fixtures, copied once into the writable corpus (flat names).
@@ -75,10 +84,12 @@ if [[ ! -d $corpus ]] || [[ -z $(ls -A "$corpus") ]]; then
     if [[ -d $fuzz_dir/Regressions/$name ]]; then cp "$fuzz_dir/Regressions/$name"/* "$corpus"/ 2>/dev/null || true; fi
 fi
 
-# fuzz-json-model: twitter.json (617 KB) takes more than the 1 s timeout in a debug ASan build
-# on this machine; inputs, seeds included, are cut to 64 KB (a later -max_len overrides).
+# JSON harnesses: twitter.json (617 KB) takes more than the 1 s timeout in a debug ASan build
+# of fuzz-json-model, and long inputs slow the others tenfold; inputs, seeds included, are cut to
+# 64 KB (a later -max_len overrides). Large inputs are covered by the unit tests' limit and
+# complexity tests.
 defaults=()
-if [[ $name == fuzz-json-model ]]; then defaults=(-max_len=65536); fi
+case $name in fuzz-json-model|fuzz-json-value|fuzz-preferences) defaults=(-max_len=65536) ;; esac
 
 artifacts="$scratch/artifacts/$name"
 mkdir -p "$artifacts"

@@ -175,8 +175,8 @@ struct ArchiveGraphTests {
         #expect(object.className == "TreeNode")
         let children = try #require(object["children"] as? [Any])
         let first = try #require(children[0] as? ArchivedObject)
-        #expect(children[1] as? ArchivedObject === first)
-        #expect(first["parent"] as? ArchivedObject === object)
+        #expect(children[1] as? ArchivedObject == first)
+        #expect(first["parent"] as? ArchivedObject == object)
     }
 
     @Test func registeredModelsDecodeTypedThroughGenericDecoding() throws {

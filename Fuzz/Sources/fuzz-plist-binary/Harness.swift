@@ -1,3 +1,4 @@
+import FuzzSupport
 import Foundation
 import ModelKit
 
@@ -13,18 +14,9 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     return 0
 }
 
-// A debug build renames an executable's `main` to `fuzz_plist_binary_main` (SwiftPM's testable executables),
-// which hides libFuzzer's own `main`: start libFuzzer's driver from here instead.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafeRawPointer, Int) -> CInt
-) -> CInt
-
+// A debug build renames an executable's `main` to `fuzz_plist_binary_main` (SwiftPM's testable
+// executables), which hides libFuzzer's own `main`: start libFuzzer's driver from here instead.
 @_cdecl("fuzz_plist_binary_main")
 public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return runFuzzerDriver(&argc, &argv, fuzz)
+    runLibFuzzer(argc, argv, fuzz)
 }

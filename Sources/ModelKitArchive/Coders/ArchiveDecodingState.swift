@@ -40,6 +40,9 @@ final class ArchiveDecodingState {
     /// The info of the type read last: arrays of one model type look it up once.
     private var lastReadInfo: ModelReadInfo?
     var genericCache: [Int: Any] = [:]
+    /// Generic objects created or referred to so far: a collection whose decoding changed it
+    /// holds some, and is not cached.
+    var genericObjectsReturned = 0
     /// Values kept aside for models that preserve values, by object.
     var preserved: [Int: [String: Any]] = [:]
 

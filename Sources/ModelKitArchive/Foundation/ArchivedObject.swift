@@ -6,7 +6,13 @@ import ModelKitCore
 /// Generic decoding (``KeyedUnarchiver/decodeObject(forKey:)``) returns one for every class that
 /// is neither a Foundation class nor registered, so any archive can be read and inspected
 /// without creating types from names in the file. Objects are shared like the originals: two
-/// references to one archived object give one `ArchivedObject`, and cycles are kept.
+/// references to one archived object give equal `ArchivedObject`s (`==`), and cycles are kept.
+///
+/// Ownership: the first reference the unarchiver follows to an object owns it; every other
+/// reference to it (a shared one, or one back up a cycle) is a *weak reference*, an
+/// `ArchivedObject` that reads through to the owned one while it lives (``isWeakReference``).
+/// So a decoded graph is a tree of strong references plus weak ones, freed as a whole when its
+/// root is released, whatever cycles the archive has. Compare objects with `==`, not `===`.
 ///
 /// ```swift
 /// let foo = try unarchiver.decodeObject(forKey: "root") as? ArchivedObject
@@ -17,11 +23,34 @@ import ModelKitCore
 public final class ArchivedObject: Hashable, CustomStringConvertible {
     /// The class, with its chain.
     public let archivedClass: ArchivedClass
+    private var ownKeys: [String]
+    private var ownValues: [String: Any]
+    /// For a weak reference: the object it stands for.
+    private weak var referent: ArchivedObject?
+    /// For a weak reference: the identity of the object it stands for, kept for hashing.
+    private let referentID: ObjectIdentifier?
+    /// The weak reference handed out for this object, made once.
+    private var weakReferenceCache: ArchivedObject?
+
     /// The keys, unescaped, in archive order (`$class` excluded; unkeyed values are `$0`, `$1`, ...).
-    public private(set) var keys: [String]
+    public var keys: [String] {
+        referentID == nil ? ownKeys : referent?.ownKeys ?? []
+    }
+
     /// The values by key: strings, numbers, `Bool`, `Data`, dates, arrays, dictionaries, models,
     /// `NSNull` for null inside collections, other `ArchivedObject`s.
-    public private(set) var values: [String: Any]
+    public var values: [String: Any] {
+        referentID == nil ? ownValues : referent?.ownValues ?? [:]
+    }
+
+    /// Whether this is a weak reference to an object owned elsewhere in the decoded graph.
+    public var isWeakReference: Bool { referentID != nil }
+
+    /// The object that owns the values: `self`, or for a weak reference the object it stands
+    /// for, nil once that object is freed.
+    public var resolved: ArchivedObject? {
+        referentID == nil ? self : referent
+    }
 
     /// Creates an object to archive, with its keys in order.
     ///
@@ -31,18 +60,37 @@ public final class ArchivedObject: Hashable, CustomStringConvertible {
     /// ```
     public init(className: String, classChain: [String]? = nil, values: [(String, Any)] = []) {
         self.archivedClass = ArchivedClass(name: className, chain: classChain ?? [className, "NSObject"])
-        self.keys = values.map(\.0)
-        self.values = Dictionary(values, uniquingKeysWith: { _, last in last })
-        if self.keys.count != self.values.count {
+        self.ownKeys = values.map(\.0)
+        self.ownValues = Dictionary(values, uniquingKeysWith: { _, last in last })
+        self.referentID = nil
+        if self.ownKeys.count != self.ownValues.count {
             var seen = Set<String>()
-            self.keys = self.keys.filter { seen.insert($0).inserted }
+            self.ownKeys = self.ownKeys.filter { seen.insert($0).inserted }
         }
     }
 
     init(archivedClass: ArchivedClass) {
         self.archivedClass = archivedClass
-        self.keys = []
-        self.values = [:]
+        self.ownKeys = []
+        self.ownValues = [:]
+        self.referentID = nil
+    }
+
+    private init(weakReferenceTo object: ArchivedObject) {
+        self.archivedClass = object.archivedClass
+        self.ownKeys = []
+        self.ownValues = [:]
+        self.referent = object
+        self.referentID = ObjectIdentifier(object)
+    }
+
+    /// A weak reference to this object (the object itself when it is one), made once.
+    var weakReference: ArchivedObject {
+        if referentID != nil { return self }
+        if let cached = weakReferenceCache { return cached }
+        let reference = ArchivedObject(weakReferenceTo: self)
+        weakReferenceCache = reference
+        return reference
     }
 
     /// `$classname`.
@@ -52,18 +100,26 @@ public final class ArchivedObject: Hashable, CustomStringConvertible {
 
     /// The value for `key`, nil when absent (a `$null` reference is stored as absent too).
     public subscript(key: String) -> Any? {
-        values[key]
+        referentID == nil ? ownValues[key] : referent?.ownValues[key]
     }
 
     /// Sets a value while decoding, keeping the first position of a key.
     func set(_ value: Any?, forKey key: String) {
-        if values[key] == nil && !keys.contains(key) { keys.append(key) }
-        values[key] = value
+        if ownValues[key] == nil && !ownKeys.contains(key) { ownKeys.append(key) }
+        ownValues[key] = value
     }
 
-    public static func == (lhs: ArchivedObject, rhs: ArchivedObject) -> Bool { lhs === rhs }
+    /// The identity of the object that owns the values.
+    private var identity: ObjectIdentifier { referentID ?? ObjectIdentifier(self) }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    /// Whether the two stand for the same archived object (an object and weak references to it).
+    public static func == (lhs: ArchivedObject, rhs: ArchivedObject) -> Bool {
+        if lhs === rhs { return true }
+        guard lhs.identity == rhs.identity, let left = lhs.resolved, let right = rhs.resolved else { return false }
+        return left === right
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(identity) }
 
     /// `crap.Foo(title: "yo", count: 42)`, nested objects shortened to their class name.
     public var description: String {

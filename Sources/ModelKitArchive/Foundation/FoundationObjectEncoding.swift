@@ -68,6 +68,12 @@ extension KeyedArchiveWriter {
 
     /// Writes a class instance that is not a model: a generic object or a Foundation object.
     private mutating func encodeObjectInstance(_ object: AnyObject) throws {
+        var object = object
+        if let generic = object as? ArchivedObject, generic.isWeakReference {
+            // A weak reference writes the object it stands for, or null once that is gone.
+            guard let owner = generic.resolved else { return try encodeNil() }
+            object = owner
+        }
         if object is NSNull {
             result = .uid(UInt64(state.nullObjectSlot()))
             return

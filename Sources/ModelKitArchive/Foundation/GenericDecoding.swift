@@ -14,7 +14,12 @@ extension KeyedArchiveReader {
         guard case .uid(let reference) = position else { return try inlineValue(position) }
         let uid = Int(truncatingIfNeeded: reference)
         if uid == 0 { return NSNull() }
-        if let instance = state.instances[uid] { return instance }
+        if let instance = state.instances[uid] {
+            guard let object = instance as? ArchivedObject else { return instance }
+            // Not the reference that created it: a weak one, so that cycles do not leak.
+            state.genericObjectsReturned += 1
+            return object.weakReference
+        }
         if let cached = state.genericCache[uid] { return cached }
         switch state.document.entry(uid) {
         case .null:
@@ -27,8 +32,11 @@ extension KeyedArchiveReader {
             for name in archivedClass.chain {
                 if let entry = state.registry.entry(named: name) { return try entry.decode(&self) }
                 if let kind = FoundationClass(rawValue: name) {
+                    let objectsBefore = state.genericObjectsReturned
                     let value = try decodeFoundationObject(kind, uid: uid, archivedClass: archivedClass, keys: keys)
-                    state.genericCache[uid] = value
+                    // A collection that holds generic objects is decoded again at each use, so
+                    // that only its first use holds them strongly.
+                    if state.genericObjectsReturned == objectsBefore { state.genericCache[uid] = value }
                     return value
                 }
             }
@@ -150,7 +158,7 @@ extension KeyedArchiveReader {
     }
 
     /// An object of an unknown class, shared like the original: registered before its values are
-    /// read, so references back to it (cycles) read as the same object.
+    /// read, so references back to it (cycles) read as weak references to the same object.
     private mutating func decodeGenericObject(uid: Int, archivedClass: ArchivedClass, keys: PropertyListDictionary) throws
         -> Any
     {
@@ -159,6 +167,7 @@ extension KeyedArchiveReader {
         }
         try enter(uid, what: "'\(archivedClass.name)'")
         let object = ArchivedObject(archivedClass: archivedClass)
+        state.genericObjectsReturned += 1
         state.instances[uid] = object
         state.status[uid] = .done
         defer { depth -= 1 }

@@ -1,0 +1,160 @@
+import Foundation
+import ModelKit
+import Testing
+
+/// Generic objects (`ArchivedObject`): shared references and cycles read back as weak
+/// references, so a decoded graph is freed with its root whatever cycles the archive holds.
+struct ArchivedObjectTests {
+    /// Decodes `root` generically from `data` and returns it with weak probes on every object
+    /// reachable from it, walking the graph without recursion.
+    func decodeAndProbe(_ data: Data) throws -> (root: ArchivedObject, probes: [WeakProbe]) {
+        let root = try #require(try KeyedUnarchiver(data: data).decodeObject(forKey: "root") as? ArchivedObject)
+        var probes: [WeakProbe] = []
+        var seen = Set<ObjectIdentifier>()
+        var pending: [Any] = [root]
+        while let next = pending.popLast() {
+            switch next {
+            case let object as ArchivedObject:
+                let owner = try #require(object.resolved)
+                guard seen.insert(ObjectIdentifier(owner)).inserted else { continue }
+                probes.append(WeakProbe(owner))
+                pending.append(contentsOf: owner.values.values)
+            case let array as [Any]:
+                pending.append(contentsOf: array)
+            case let dictionary as [String: Any]:
+                pending.append(contentsOf: dictionary.values)
+            default:
+                continue
+            }
+        }
+        return (root, probes)
+    }
+
+    final class WeakProbe {
+        weak var object: ArchivedObject?
+        init(_ object: ArchivedObject) { self.object = object }
+    }
+
+    @Test(arguments: ["self-reference-rectval.plist", "self-reference-rangeval.plist"])
+    func fuzzedSelfReferencesAreFreed(_ name: String) throws {
+        let data = Data(Fixtures.File(group: "fuzz", name: name).bytes)
+        var probes: [WeakProbe] = []
+        do {
+            let (root, all) = try decodeAndProbe(data)
+            probes = all
+            #expect(root.className == "NSValue")
+            let key = try #require(root.keys.first { root[$0] is ArchivedObject })
+            let inner = try #require(root[key] as? ArchivedObject)
+            #expect(inner.isWeakReference)
+            #expect(inner == root)
+            #expect(inner.keys == root.keys)
+        }
+        #expect(!probes.isEmpty)
+        #expect(probes.allSatisfy { $0.object == nil })
+    }
+
+    @Test func aTwoObjectCycleReadsBothWaysAndIsFreed() throws {
+        let first = ChainLink(position: 1)
+        let second = ChainLink(position: 2)
+        first.next = second
+        second.next = first
+        defer { first.next = nil }
+        let data = try KeyedArchiver.archivedData(withRootObject: first)
+        var probes: [WeakProbe] = []
+        do {
+            let (root, all) = try decodeAndProbe(data)
+            probes = all
+            let next = try #require(root["next"] as? ArchivedObject)
+            #expect(!next.isWeakReference)
+            #expect(next["position"] as? Int == 2)
+            let back = try #require(next["next"] as? ArchivedObject)
+            #expect(back.isWeakReference)
+            #expect(back == root && back.hashValue == root.hashValue)
+            #expect(back["position"] as? Int == 1)
+        }
+        #expect(probes.count == 2)
+        #expect(probes.allSatisfy { $0.object == nil })
+    }
+
+    @Test func aDeepTreeWithParentLinksPastTheDeferralDepthIsFreed() throws {
+        // 300 levels: generic objects deeper than the unarchiver's deferral depth are decoded
+        // later from the top, and their parent links point back at finished objects.
+        let root = TreeNode(name: "0")
+        var tail = root
+        for level in 1..<300 {
+            let child = TreeNode(name: "\(level)")
+            child.parent = tail
+            tail.children = [child]
+            tail = child
+        }
+        let data = try KeyedArchiver.archivedData(withRootObject: root)
+        var probes: [WeakProbe] = []
+        do {
+            let (decoded, all) = try decodeAndProbe(data)
+            probes = all
+            var node: ArchivedObject? = decoded
+            var depth = 0
+            while let current = node, let children = current["children"] as? [Any], let child = children.first as? ArchivedObject {
+                #expect(child["parent"] as? ArchivedObject == current)
+                node = child
+                depth += 1
+            }
+            #expect(depth == 299)
+            #expect(node?["name"] as? String == "299")
+        }
+        #expect(probes.count == 300)
+        #expect(probes.allSatisfy { $0.object == nil })
+    }
+
+    @Test func aSharedArrayOfObjectsKeepsSharingAndIsFreed() throws {
+        // One NSArray, referenced from the root and from inside itself through its element.
+        let leaf = ArchivedObject(className: "Leaf", values: [("name", "leaf")])
+        let shared: [Any] = [leaf]
+        let root = ArchivedObject(className: "Root", values: [("first", shared), ("second", shared), ("leaf", leaf)])
+        let data = try KeyedArchiver.archivedData(withRootObject: root)
+        var probes: [WeakProbe] = []
+        do {
+            let (decoded, all) = try decodeAndProbe(data)
+            probes = all
+            let first = try #require((decoded["first"] as? [Any])?.first as? ArchivedObject)
+            let second = try #require((decoded["second"] as? [Any])?.first as? ArchivedObject)
+            let direct = try #require(decoded["leaf"] as? ArchivedObject)
+            #expect(first == second && second == direct)
+            #expect([first, second, direct].filter { !$0.isWeakReference }.count == 1)
+            #expect(first["name"] as? String == "leaf")
+        }
+        #expect(probes.count == 2)
+        #expect(probes.allSatisfy { $0.object == nil })
+    }
+
+    @Test func aWeakReferenceArchivesAsTheObjectItStandsFor() throws {
+        let first = ChainLink(position: 1)
+        first.next = first
+        defer { first.next = nil }
+        let decoded = try #require(
+            try KeyedUnarchiver(data: KeyedArchiver.archivedData(withRootObject: first)).decodeObject(forKey: "root") as? ArchivedObject)
+        // Writing the generic graph again keeps one object and its cycle.
+        let again = try #require(
+            try KeyedUnarchiver(data: KeyedArchiver.archivedData(withRootObject: decoded)).decodeObject(forKey: "root") as? ArchivedObject)
+        #expect(again["position"] as? Int == 1)
+        let back = try #require(again["next"] as? ArchivedObject)
+        #expect(back.isWeakReference && back == again)
+    }
+
+    @Test func aWeakReferenceToAFreedObjectReadsEmpty() throws {
+        var reference: ArchivedObject?
+        do {
+            let first = ChainLink(position: 1)
+            first.next = first
+            defer { first.next = nil }
+            let decoded = try #require(
+                try KeyedUnarchiver(data: KeyedArchiver.archivedData(withRootObject: first)).decodeObject(forKey: "root") as? ArchivedObject)
+            reference = decoded["next"] as? ArchivedObject
+            #expect(reference?.resolved === decoded)
+        }
+        let orphan = try #require(reference)
+        #expect(orphan.resolved == nil)
+        #expect(orphan.keys.isEmpty && orphan["position"] == nil)
+        #expect(orphan.className == "ChainLink")
+    }
+}
