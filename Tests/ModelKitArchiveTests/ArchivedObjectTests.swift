@@ -127,6 +127,39 @@ struct ArchivedObjectTests {
         #expect(probes.allSatisfy { $0.object == nil })
     }
 
+    @Test func sharedCollectionsOverObjectsDecodeOnceEach() throws {
+        // Object i is an array holding object i + 1 twice, 40 deep: 2^40 paths to a generic
+        // object at the bottom. Each collection is read at most twice (once holding the object,
+        // once holding weak references), so 200 decodings are enough.
+        let depth = 40
+        var objects: [PropertyListValue] = ["$null"]
+        for index in 0..<depth {
+            objects.append(["$class": .uid(UInt64(depth + 3)), "NS.objects": [.uid(UInt64(index + 2)), .uid(UInt64(index + 2))]])
+        }
+        objects.append(["$class": .uid(UInt64(depth + 4)), "name": .uid(UInt64(depth + 2))])
+        objects.append("leaf")
+        objects.append(["$classname": "NSArray", "$classes": ["NSArray", "NSObject"]])
+        objects.append(["$classname": "Leaf", "$classes": ["Leaf", "NSObject"]])
+        let archive: PropertyListValue = [
+            "$archiver": "NSKeyedArchiver", "$version": 100_000, "$top": ["root": .uid(1)], "$objects": .array(objects),
+        ]
+        var probes: [WeakProbe] = []
+        do {
+            let unarchiver = try KeyedUnarchiver(data: archive.binaryData(), limits: KeyedArchiveLimits(maxDecodedObjects: 200))
+            var level = try #require(try unarchiver.decodeObject(forKey: "root") as? [Any])
+            for _ in 1..<depth {
+                #expect(level.count == 2)
+                level = try #require(level[1] as? [Any])
+            }
+            let leaves = level.compactMap { $0 as? ArchivedObject }
+            #expect(leaves.count == 2 && leaves[0] == leaves[1])
+            #expect(leaves[0]["name"] as? String == "leaf")
+            probes = leaves.compactMap(\.resolved).map(WeakProbe.init)
+        }
+        #expect(probes.count == 2)
+        #expect(probes.allSatisfy { $0.object == nil })
+    }
+
     @Test func aWeakReferenceArchivesAsTheObjectItStandsFor() throws {
         let first = ChainLink(position: 1)
         first.next = first

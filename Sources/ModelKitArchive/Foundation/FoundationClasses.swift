@@ -79,6 +79,8 @@ enum FoundationClass: String {
     var isDictionary: Bool { self == .dictionary || self == .mutableDictionary }
     var isString: Bool { self == .string || self == .mutableString }
     var isData: Bool { self == .data || self == .mutableData }
+    /// Arrays, ordered sets, sets and dictionaries: the classes whose values hold other objects.
+    var isCollection: Bool { isArray || isSet || isOrderedSet || isDictionary }
 
     /// The names of the array-like classes.
     static let arrayNames = ["NSArray", "NSMutableArray"]

@@ -34,9 +34,14 @@ extension KeyedArchiveReader {
                 if let kind = FoundationClass(rawValue: name) {
                     let objectsBefore = state.genericObjectsReturned
                     let value = try decodeFoundationObject(kind, uid: uid, archivedClass: archivedClass, keys: keys)
-                    // A collection that holds generic objects is decoded again at each use, so
-                    // that only its first use holds them strongly.
-                    if state.genericObjectsReturned == objectsBefore { state.genericCache[uid] = value }
+                    if state.genericObjectsReturned == objectsBefore {
+                        state.genericCache[uid] = value
+                    } else if kind.isCollection {
+                        // Only this first use holds the generic objects inside strongly. Later
+                        // uses get a second reading, in which every object it holds (and every
+                        // collection, cached the same way) is a weak reference.
+                        state.genericCache[uid] = try decodeFoundationObject(kind, uid: uid, archivedClass: archivedClass, keys: keys)
+                    }
                     return value
                 }
             }
