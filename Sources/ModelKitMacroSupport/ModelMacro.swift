@@ -33,7 +33,7 @@ public enum ModelMacro: MemberMacro, ExtensionMacro {
         guard let model = parser.parse(declaration, attribute: node, missingConformances: protocols),
             !parser.hasErrors
         else { return [] }
-        let expansion = ModelExpansion(model: model)
+        let expansion = ModelExpansion(model: model, typeName: type.trimmedDescription)
         let conformances = expansion.conformances()
         let members = expansion.extensionMembers()
         guard !conformances.isEmpty || !members.isEmpty else { return [] }

@@ -1,4 +1,6 @@
 import ModelKitMacroSupport
+import SwiftParser
+import SwiftSyntax
 import SwiftSyntaxMacroExpansion
 import Testing
 
@@ -152,6 +154,32 @@ import Testing
                     }
                 }
                 """#)
+    }
+
+    @Test func aNestedTypeIsNamedQualifiedWhereTheBareNameWouldNotResolve() {
+        // An extension of `Outer.Inner` does not see `Outer`'s members, so generated code must
+        // say `Outer.Inner`; the schema keeps the declared name.
+        let source = Parser.parse(source: """
+            enum Outer {
+                @Model
+                struct Inner {
+                    @Transform(.iso8601) var at: Date
+                }
+            }
+            """)
+        let expanded = source.expand(
+            macroSpecs: modelMacros,
+            contextGenerator: { BasicMacroExpansionContext(lexicalContext: $0.allMacroLexicalContexts()) },
+            indentationWidth: .spaces(4)
+        ).description
+        for fragment in [
+            "extension Outer.Inner: ModelKitCore.Model", "type: Outer.Inner.self", #"keyPath: \Outer.Inner.at"#,
+            "transformer: Outer.Inner.__modelKitTransformer_at", "in: Outer.Inner.modelSchema", #"name: "Inner""#,
+            "static func == (lhs: Outer.Inner, rhs: Outer.Inner)",
+        ] {
+            #expect(expanded.contains(fragment), "missing \(fragment) in:\n\(expanded)")
+        }
+        #expect(!expanded.contains(" Inner.modelSchema") && !expanded.contains(" Inner.self"))
     }
 
     @Test func aClassGetsRequiredInitializersInItsBody() {

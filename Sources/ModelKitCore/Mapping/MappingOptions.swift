@@ -28,6 +28,11 @@ public struct MappingOptions: Sendable {
     public var sortsKeys = false
     /// The deepest nesting of objects and arrays a reader or writer accepts.
     public var maxDepth = 512
+    /// The longest string, in bytes as written, that a reader of bytes (JSON) accepts. No
+    /// limit by default.
+    public var maxStringLength = Int.max
+    /// The largest document, in bytes, that a reader of bytes (JSON) accepts. No limit by default.
+    public var maxDocumentSize = Int.max
     /// Receives what lossy transformers drop, when set.
     public var report: MappingReport?
     /// The identity map identified class models are mapped through, when set: a live instance

@@ -21,8 +21,8 @@ public struct JSONBytesReader: ModelReader {
 
     /// A reader at the start of `bytes`, which must stay alive while it is used.
     public init(bytes: UnsafeRawBufferPointer, options: MappingOptions = .default) {
-        var limits = JSONLimits.default
-        limits.maxDepth = options.maxDepth
+        let limits = JSONLimits(
+            maxDepth: options.maxDepth, maxStringLength: options.maxStringLength, maxDocumentSize: options.maxDocumentSize)
         self.scanner = JSONScanner(bytes: bytes, limits: limits)
         self.options = options
     }

@@ -25,7 +25,7 @@ extension ModelExpansion {
     func encodeField() -> String {
         let cases = ownProperties.filter { !$0.property.isTransient }.map { position, property -> String in
             if property.transformer != nil {
-                return "case \(position):\ntry writer.encodeValue(self.\(property.name), transformer: \(name).\(transformerName(property)))"
+                return "case \(position):\ntry writer.encodeValue(self.\(property.name), transformer: \(typeName).\(transformerName(property)))"
             }
             return "case \(position):\ntry writer.encodeValue(self.\(property.name))"
         }
@@ -41,13 +41,13 @@ extension ModelExpansion {
     func decodeModelField() -> String {
         let cases = ownProperties.map { position, property -> String in
             if property.isLet {
-                return "case \(position):\nthrow \(core)ModelError.readOnly(\(index(position)), in: \(name).modelSchema)"
+                return "case \(position):\nthrow \(core)ModelError.readOnly(\(index(position)), in: \(typeName).modelSchema)"
             }
             return "case \(position):\n\(readStatements(property, into: "self.\(property.name)"))"
         }
         let body = ownSwitch(
             cases, inherited: "try super.decodeModelField(index, from: &reader)",
-            fallback: "throw \(core)ModelError.readOnly(index, in: \(name).modelSchema)")
+            fallback: "throw \(core)ModelError.readOnly(index, in: \(typeName).modelSchema)")
         let mutating = model.isClass ? "" : "mutating "
         return """
             \(overrideModifier)\(memberAccess)\(mutating)func decodeModelField<R: \(core)ModelReader>(_ index: Int, from reader: inout R) throws {

@@ -12,7 +12,7 @@ extension ModelExpansion {
     func structEquals() -> String {
         let terms = comparedProperties.map { comparison($0, "lhs", "rhs") }
         return """
-            \(access)static func == (lhs: \(name), rhs: \(name)) -> Bool {
+            \(access)static func == (lhs: \(typeName), rhs: \(typeName)) -> Bool {
             \(terms.isEmpty ? "true" : terms.joined(separator: "\n&& "))
             }
             """
@@ -37,7 +37,7 @@ extension ModelExpansion {
             members.append(
                 """
                 override \(memberAccess)func isModelEqual(to other: AnyObject) -> Bool {
-                    guard let other = other as? \(name), super.isModelEqual(to: other) else { return false }
+                    guard let other = other as? \(typeName), super.isModelEqual(to: other) else { return false }
                     return \(terms.isEmpty ? "true" : terms.joined(separator: "\n&& "))
                 }
                 """)
@@ -46,7 +46,7 @@ extension ModelExpansion {
             members.append(
                 """
                 \(memberAccess)func isModelEqual(to other: AnyObject) -> Bool {
-                    guard let other = other as? \(name) else { return false }
+                    guard let other = other as? \(typeName) else { return false }
                     return \(terms.isEmpty ? "true" : terms.joined(separator: "\n&& "))
                 }
                 """)

@@ -10,7 +10,7 @@ extension ModelExpansion {
     func readExpression(_ property: StoredProperty) -> String {
         let type = property.typeText ?? "_"
         if property.transformer != nil && !property.isTransient {
-            return "try reader.decodeValue((\(type)).self, transformer: \(name).\(transformerName(property)))"
+            return "try reader.decodeValue((\(type)).self, transformer: \(typeName).\(transformerName(property)))"
         }
         return "try reader.decodeValue((\(type)).self)"
     }
@@ -22,7 +22,7 @@ extension ModelExpansion {
         guard property.hasValidationMethod else { return "\(target) = \(readExpression(property))" }
         return """
             let value = \(readExpression(property))
-            try reader.validateField(value, \(name).validate\(property.capitalizedName))
+            try reader.validateField(value, \(typeName).validate\(property.capitalizedName))
             \(target) = value
             """
     }
@@ -73,7 +73,7 @@ extension ModelExpansion {
                 guard \(bindings.joined(separator: ", ")) else {
                     var missing: [Int] = []
                     \(checks.joined(separator: "\n"))
-                    throw \(core)ModelError.missingValues(missing, in: \(name).modelSchema, mapping: mapping)
+                    throw \(core)ModelError.missingValues(missing, in: \(typeName).modelSchema, mapping: mapping)
                 }
                 """)
         }
@@ -99,7 +99,7 @@ extension ModelExpansion {
         return """
             \(access)\(modifiers)init<R: \(core)ModelReader>(modelReader reader: inout R) throws {
                 var fields = __ModelKitFields()
-                try reader.decodeFields(of: \(name).modelSchema, into: &fields)
+                try reader.decodeFields(of: \(typeName).modelSchema, into: &fields)
                 try self.init(modelFields: fields, mapping: reader.mapping)
             }
             """

@@ -5,6 +5,14 @@
 /// conformances in an extension.
 struct ModelExpansion {
     let model: ModelDeclaration
+    /// How generated code names the type: qualified in an extension of a nested type
+    /// (`Outer.Inner`), where the bare name would not resolve.
+    let typeName: String
+
+    init(model: ModelDeclaration, typeName: String? = nil) {
+        self.model = model
+        self.typeName = typeName ?? model.name
+    }
 
     /// `Core.` prefix for runtime names, so user types never shadow them.
     let core = "ModelKitCore."
@@ -14,7 +22,7 @@ struct ModelExpansion {
     var properties: [StoredProperty] { model.properties }
 
     /// The first schema index of this type's own properties, as an expression.
-    var base: String { model.isSubclass ? "\(name).__modelKitBase" : "0" }
+    var base: String { model.isSubclass ? "\(typeName).__modelKitBase" : "0" }
 
     /// The index expression of an own property.
     func index(_ position: Int) -> String {
@@ -60,7 +68,7 @@ struct ModelExpansion {
         } else if model.generatesEquality {
             members.append(
                 """
-                \(access)static func == (lhs: \(name), rhs: \(name)) -> Bool {
+                \(access)static func == (lhs: \(typeName), rhs: \(typeName)) -> Bool {
                     lhs === rhs || (type(of: lhs) == type(of: rhs) && lhs.isModelEqual(to: rhs))
                 }
                 """)
@@ -89,7 +97,7 @@ struct ModelExpansion {
     // MARK: Schema
 
     func schema() -> String {
-        var arguments = ["name: \"\(name)\"", "type: \(name).self"]
+        var arguments = ["name: \"\(name)\"", "type: \(typeName).self"]
         if model.isSubclass, let superclass = model.superclassName {
             arguments.append("inheriting: \(superclass).modelSchema")
         }
@@ -111,7 +119,7 @@ struct ModelExpansion {
     }
 
     func propertyLiteral(_ property: StoredProperty) -> String {
-        var arguments = ["\"\(property.name)\"", "keyPath: \\\(name).\(property.name)"]
+        var arguments = ["\"\(property.name)\"", "keyPath: \\\(typeName).\(property.name)"]
         if let typeText = property.typeText { arguments.append("typeName: \(stringLiteral(typeText))") }
         arguments.append("declaredIn: \"\(name)\"")
         if let paths = property.remoteKeyPaths {
@@ -123,7 +131,7 @@ struct ModelExpansion {
             arguments.append("defaultExpression: \(stringLiteral(initializer))")
         }
         if let transformer = property.transformer {
-            arguments.append("transformer: \(name).\(transformerName(property))")
+            arguments.append("transformer: \(typeName).\(transformerName(property))")
             arguments.append("transformerDescription: \(stringLiteral(transformer))")
         }
         if let behavior = property.archiveBehavior { arguments.append("archive: \(behavior)") }
