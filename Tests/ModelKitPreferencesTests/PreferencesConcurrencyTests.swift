@@ -82,40 +82,84 @@ struct PreferencesConcurrencyTests {
         }
     }
 
-    /// A writer saving in a loop is killed with SIGKILL at random moments; every time, the file
-    /// still loads, holds every key saved before, and the next writer is not blocked by a lock.
-    @Test func aWriterKilledMidSaveLeavesAFileThatLoads() async throws {
+    /// The value of slot `slot` after writes 0...last of `write-loop --keys slots`: the last
+    /// write N ≤ `last` with N % slots == slot, nil when there was none.
+    static func expectedValue(slot: Int, slots: Int, last: Int) -> Int? {
+        guard last >= slot else { return nil }
+        return last - (last - slot) % slots
+    }
+
+    /// A writer saving in a loop is killed with SIGKILL at random moments, 50 times; every
+    /// time, the file loads and holds exactly the state of the last save the writer reported
+    /// as returned (or of the one after it, which may have finished without being reported),
+    /// and the next writer is not blocked by a lock.
+    @Test func aWriterKilledMidSaveLeavesExactlyTheLastSavedState() async throws {
         try await withTemporaryDirectory { directory in
             let file = directory.file()
+            let slots = 30
             var generator = SystemRandomNumberGenerator()
-            var keysSeen = 0
-            for round in 0..<25 {
+            var lastSaved = -1
+            for round in 0..<50 {
                 let writer = try ModelKitTool.start([
-                    "prefs", "write-loop", "test", "--prefix", "k", "--count", "0", "--keys", "30",
-                    "--padding", "4000", "--file", file.path,
+                    "prefs", "write-loop", "test", "--prefix", "k", "--start", "\(lastSaved + 1)", "--count", "0",
+                    "--keys", "\(slots)", "--padding", "4000", "--report", "--file", file.path,
                 ])
-                if round == 0 {
-                    // Let the first writer save at least once.
-                    #expect(await eventually { FileManager.default.fileExists(atPath: file.path) })
-                }
-                try await Task.sleep(for: .milliseconds(Int.random(in: 5...120, using: &generator)))
+                try await Task.sleep(for: .milliseconds(Int.random(in: 5...150, using: &generator)))
                 writer.kill()
                 let result = await writer.finish()
                 #expect(result.wasKilled, "the writer ended by itself: \(result.errorOutput)")
+                let reported = result.output.split(separator: "\n").compactMap { line in
+                    line.hasPrefix("saved ") ? Int(line.dropFirst(6)) : nil
+                }.last ?? lastSaved
 
+                guard FileManager.default.fileExists(atPath: file.path) else {
+                    #expect(reported == -1, "round \(round): no file after save \(reported)")
+                    continue
+                }
                 let stored = try parsedObject(at: file)
-                #expect(stored.count >= keysSeen, "round \(round) lost keys")
-                keysSeen = stored.count
+                let numbers = stored.mapValues { value -> Int? in
+                    guard case .object(let members) = value, case .int(let n)? = members.first(where: { $0.key == "n" })?.value
+                    else { return nil }
+                    return Int(n)
+                }
+                let saved = numbers.values.compactMap { $0 }.max() ?? -1
+                #expect(saved == reported || saved == reported + 1, "round \(round): the file holds save \(saved), the writer reported \(reported)")
+                var expected: [String: Int?] = [:]
+                for slot in 0..<slots {
+                    if let value = Self.expectedValue(slot: slot, slots: slots, last: saved) { expected["k-\(slot)"] = value }
+                }
+                #expect(numbers == expected, "round \(round): not the state of save \(saved)")
                 let prefs = try manualPreferences(file)
                 #expect(try prefs.allValues() == stored)
+                lastSaved = saved
             }
-            #expect(keysSeen > 0)
+            #expect(lastSaved > 0)
             #expect(!directory.entries().contains { $0.contains(".corrupt-") })
 
             // A new writer finishes: the killed writers' locks died with them.
             let last = try await ModelKitTool.run(["prefs", "set", "test", "done", "true", "--file", file.path])
             #expect(last.status == 0, "\(last.errorOutput)")
             #expect(try parsedObject(at: file)["done"] == .bool(true))
+        }
+    }
+
+    /// A save that cannot fit (files limited to 64 KiB, as on a full disk) fails with a typed
+    /// error; the file keeps its previous contents and no temporary file is left behind.
+    @Test func aSaveOnAFullDiskFailsAndKeepsThePreviousFile() async throws {
+        try await withTemporaryDirectory { directory in
+            let file = directory.file()
+            let first = try await ModelKitTool.run(["prefs", "set", "test", "kept", "1", "--file", file.path])
+            #expect(first.status == 0, "\(first.errorOutput)")
+            let before = try Data(contentsOf: file)
+            let entriesBefore = directory.entries()
+
+            let full = try await ModelKitTool.run(
+                ["prefs", "write-loop", "test", "--count", "1", "--padding", "1000000", "--file", file.path], fileSizeLimit: 128)
+            #expect(!full.wasKilled && full.status != 0, "status \(full.status): \(full.errorOutput)")
+            #expect(full.errorOutput.contains("cannot write preferences file"), "\(full.errorOutput)")
+            #expect(try Data(contentsOf: file) == before)
+            #expect(directory.entries() == entriesBefore)
+            #expect(try parsedObject(at: file) == ["kept": .int(1)])
         }
     }
 }

@@ -78,6 +78,21 @@ enum ModelKitTool {
     static func run(_ arguments: [String], environment: [String: String]? = nil) async throws -> ToolResult {
         try await start(arguments, environment: environment).finish()
     }
+
+    /// Runs the tool to completion with files limited to `blocks` blocks of 512 bytes (the
+    /// shell's `ulimit -f`) and SIGXFSZ ignored, so a write past the limit fails with EFBIG as
+    /// on a full disk instead of killing the process.
+    static func run(_ arguments: [String], fileSizeLimit blocks: Int) async throws -> ToolResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "trap '' XFSZ; ulimit -f \(blocks) && exec \"$0\" \"$@\"", try url().path] + arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        return await RunningTool(process: process, output: output, errors: errors).finish()
+    }
 }
 
 /// A started tool process.

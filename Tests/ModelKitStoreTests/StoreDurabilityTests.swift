@@ -63,6 +63,63 @@ import Testing
         #expect(try counts(path)[3] == 10)
     }
 
+    /// A writer committing batch after batch is killed at a random moment, 50 times: each
+    /// time the database opens, holds every batch the writer reported committed (and at most the
+    /// one after it, which may have committed unreported), each whole, and nothing else.
+    @Test func fiftyKillsAtRandomMomentsLoseNoCommittedBatch() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("killed.sqlite")
+        let batchSize = 2000
+        var generator = SystemRandomNumberGenerator()
+        var committed = 0
+        for round in 0..<50 {
+            let writer = try Writer.start([
+                "--db", path, "--count", "\(batchSize)", "--batch", "\(committed + 1)", "--batches", "0",
+            ])
+            Thread.sleep(forTimeInterval: Double.random(in: 0.02...0.25, using: &generator))
+            let output = writer.killAndDrain()
+            let reported = output.split(separator: "\n").compactMap { line -> Int? in
+                guard line.hasPrefix("saved \(batchSize) items of batch ") else { return nil }
+                return Int(line.split(separator: " ").last ?? "")
+            }.last ?? committed
+
+            let rows = try counts(path)
+            let newest = rows.keys.max() ?? 0
+            #expect(newest == reported || newest == reported + 1, "round \(round): batches up to \(newest), reported \(reported)")
+            #expect(Set(rows.keys) == Set(newest > 0 ? Array(1...newest) : []), "round \(round): batches \(rows.keys.sorted())")
+            #expect(rows.values.allSatisfy { $0 == batchSize }, "round \(round): a partial batch in \(rows)")
+            committed = newest
+        }
+        #expect(committed > 0)
+        let check = try DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
+        #expect(check == "ok")
+    }
+
+    /// A batch that cannot fit (files limited to 2 MiB, as on a full disk) fails with an
+    /// error, not a signal; the batches before it are intact and the store keeps working.
+    @Test func aBatchOnAFullDiskFailsAndKeepsWhatWasCommitted() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("full.sqlite")
+        let first = try Writer.start(["--db", path, "--count", "1000", "--batch", "1"])
+        try first.waitForOutput("saved 1000 items of batch 1")
+        #expect(first.wait() == 0)
+
+        let full = try Writer.start(["--db", path, "--count", "100000", "--batch", "2"], fileSizeLimit: 4096)
+        let status = full.wait()
+        let errors = String(decoding: full.errors.readDataToEndOfFile(), as: UTF8.self)
+        #expect(full.process.terminationReason == .exit && status != 0, "status \(status): \(errors)")
+        // SQLite reports EFBIG as an I/O error; the store's error names the table and the row.
+        #expect(errors.contains("database error in 'BatchItem'") && errors.contains("SQLite error 10: disk I/O error"), "\(errors)")
+        #expect(try counts(path) == [1: 1000])
+        let check = try DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
+        #expect(check == "ok")
+
+        let third = try Writer.start(["--db", path, "--count", "10", "--batch", "3"])
+        try third.waitForOutput("saved 10 items of batch 3")
+        #expect(third.wait() == 0)
+        #expect(try counts(path) == [1: 1000, 3: 10])
+    }
+
     /// Rows per batch, read by a connection of its own.
     func counts(_ path: String) throws -> [Int: Int] {
         let database = try DatabaseQueue(path: path)
@@ -77,16 +134,34 @@ import Testing
 struct Writer {
     let process: Process
     let output: FileHandle
+    let errors: FileHandle
 
-    static func start(_ arguments: [String]) throws -> Writer {
+    /// Starts the writer; with `fileSizeLimit`, under the shell's `ulimit -f` (512-byte blocks)
+    /// with SIGXFSZ ignored, so that writing past it fails with EFBIG as on a full disk.
+    static func start(_ arguments: [String], fileSizeLimit: Int? = nil) throws -> Writer {
         let process = Process()
-        process.executableURL = try modelkitExecutable()
-        process.arguments = ["store", "write-batch"] + arguments
+        let tool = try modelkitExecutable()
+        if let fileSizeLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments =
+                ["-c", "trap '' XFSZ; ulimit -f \(fileSizeLimit) && exec \"$0\" \"$@\"", tool.path, "store", "write-batch"]
+                + arguments
+        } else {
+            process.executableURL = tool
+            process.arguments = ["store", "write-batch"] + arguments
+        }
         let pipe = Pipe()
+        let errorPipe = Pipe()
         process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errorPipe
         try process.run()
-        return Writer(process: process, output: pipe.fileHandleForReading)
+        return Writer(process: process, output: pipe.fileHandleForReading, errors: errorPipe.fileHandleForReading)
+    }
+
+    /// Kills the writer at once and returns everything it printed.
+    func killAndDrain() -> String {
+        killNow()
+        return String(decoding: output.readDataToEndOfFile(), as: UTF8.self)
     }
 
     /// Reads the writer's output until `text` appears; throws if it ends first.

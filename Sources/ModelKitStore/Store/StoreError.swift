@@ -114,6 +114,8 @@ extension String {
     /// then); the remote client's messages use it too.
     package var lowercasedFirst: String {
         guard let first else { return self }
+        // An acronym or a name keeps its case: "SQLite error 10", "URLError".
+        if let second = dropFirst().first, second.isUppercase { return self }
         return first.lowercased() + dropFirst()
     }
 }

@@ -137,6 +137,9 @@ struct PrefsWriteLoopCommand: ParsableCommand {
     @Option(help: "The start of every key.")
     var prefix = "key"
 
+    @Option(help: "The first N (later writes count up from it).")
+    var start = 0
+
     @Option(help: "How many writes; 0 writes until the process is killed.")
     var count = 100
 
@@ -150,19 +153,25 @@ struct PrefsWriteLoopCommand: ParsableCommand {
     @Flag(help: "Never call flush(), and exit while the preferences are in use: rely on the save at exit.")
     var noFlush = false
 
+    @Flag(help: "Print `saved N` once the save of write N has returned.")
+    var report = false
+
     func run() throws {
         try runReportingErrors {
             let prefs = try location.open()
             let filler = String(repeating: "x", count: max(padding, 0))
-            var index = 0
-            while count == 0 || index < count {
+            var index = start
+            while count == 0 || index < start + count {
                 let slot = keys > 0 ? index % keys : index
                 let number = JSONValue.int(Int64(index))
                 let value =
                     filler.isEmpty
                     ? number : .object([JSONMember("n", number), JSONMember("padding", .string(filler))])
                 try prefs.setValue(value, forKey: "\(prefix)-\(slot)")
-                if !noFlush { try prefs.flush() }
+                if !noFlush {
+                    try prefs.flush()
+                    if report { FileHandle.standardOutput.write(Data("saved \(index)\n".utf8)) }
+                }
                 index += 1
             }
             if noFlush {

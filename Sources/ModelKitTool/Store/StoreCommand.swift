@@ -10,10 +10,11 @@ struct StoreCommand: ParsableCommand {
         subcommands: [WriteBatchCommand.self])
 }
 
-/// `modelkit store write-batch --db PATH --count N [--batch B] [--pause-after K]`: saves `count`
-/// items of batch `batch` in one transaction. With `--pause-after`, prints `paused after K` once K
-/// rows are written, inside the open transaction, and waits there to be killed: the durability
-/// test's writer.
+/// `modelkit store write-batch --db PATH --count N [--batch B] [--batches K] [--pause-after K]`:
+/// saves `count` items of batch `batch` in one transaction, and of the next batches up to
+/// `batches` in all (0: until killed), printing `saved N items of batch B` after each commit.
+/// With `--pause-after`, prints `paused after K` once K rows are written, inside the open
+/// transaction, and waits there to be killed: the durability tests' writer.
 struct WriteBatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "write-batch", abstract: "Save a batch of items in one transaction.")
@@ -21,13 +22,19 @@ struct WriteBatchCommand: ParsableCommand {
     @Option(help: "The SQLite file.") var db: String
     @Option(help: "How many items to save.") var count: Int
     @Option(help: "The batch number the items carry (and their identifiers start from).") var batch = 1
+    @Option(help: "How many batches to save, one transaction each, from --batch on; 0 saves until killed.")
+    var batches = 1
     @Option(help: "Stop inside the transaction after this many items, and wait.") var pauseAfter: Int?
 
     func run() throws {
         let store = try SQLiteStore(path: db)
-        standardOutput("started batch \(batch)\n")
-        try store.save(BatchItems(batch: batch, count: count, pauseAfter: pauseAfter))
-        standardOutput("saved \(count) items of batch \(batch)\n")
+        var current = batch
+        while batches == 0 || current < batch + batches {
+            standardOutput("started batch \(current)\n")
+            try store.save(BatchItems(batch: current, count: count, pauseAfter: pauseAfter))
+            standardOutput("saved \(count) items of batch \(current)\n")
+            current += 1
+        }
     }
 }
 
