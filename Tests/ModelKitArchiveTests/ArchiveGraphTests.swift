@@ -192,29 +192,14 @@ struct ArchiveGraphTests {
 
     // MARK: Long chains
 
-    /// Unlinks a chain without recursion, so releasing it does not deepen the stack.
-    func unlink(_ head: ChainLink?) {
-        var node = head
-        while let current = node {
-            node = current.next
-            current.next = nil
-        }
-    }
-
     @Test func aHundredThousandLongChainArchivesAndDecodes() throws {
         let count = 100_000
-        let head = ChainLink(position: 0)
-        var tail = head
-        for position in 1..<count {
-            let next = ChainLink(position: position)
-            tail.next = next
-            tail = next
-        }
-        defer { unlink(head) }
+        let head = ChainLink.chain(count: count)
+        defer { ChainLink.unlink(head) }
         let data = try KeyedArchiver.archivedData(withRootObject: head)
         let unarchiver = try KeyedUnarchiver(data: data)
         let decoded = try unarchiver.decode(ChainLink.self, forKey: "root")
-        defer { unlink(decoded) }
+        defer { ChainLink.unlink(decoded) }
         var length = 0
         var node: ChainLink? = decoded
         var inOrder = true

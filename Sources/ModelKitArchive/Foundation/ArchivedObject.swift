@@ -84,6 +84,38 @@ public final class ArchivedObject: Hashable, CustomStringConvertible {
         self.referentID = ObjectIdentifier(object)
     }
 
+    /// Releases what the object holds without recursion: a chain of a million objects, each
+    /// holding the next, would otherwise be freed one nested call per object and overflow the
+    /// stack. Objects only this one holds are emptied into a work list first.
+    deinit {
+        guard !ownValues.isEmpty else { return }
+        var pending = Array(ownValues.values)
+        ownValues = [:]
+        while var value = pending.popLast() {
+            let type = type(of: value)
+            if var object = value as? ArchivedObject {
+                value = ()
+                if isKnownUniquelyReferenced(&object), !object.ownValues.isEmpty {
+                    pending.append(contentsOf: object.ownValues.values)
+                    object.ownValues = [:]
+                }
+            } else if type == [Any].self, let array = value as? [Any] {
+                value = ()
+                pending.append(contentsOf: array)
+            } else if type == [String: Any].self, let dictionary = value as? [String: Any] {
+                value = ()
+                pending.append(contentsOf: dictionary.values)
+            } else if type == [AnyHashable: Any].self, let dictionary = value as? [AnyHashable: Any] {
+                value = ()
+                pending.append(contentsOf: dictionary.keys.map(\.base))
+                pending.append(contentsOf: dictionary.values)
+            } else if type == Set<AnyHashable>.self, let set = value as? Set<AnyHashable> {
+                value = ()
+                pending.append(contentsOf: set.map(\.base))
+            }
+        }
+    }
+
     /// A weak reference to this object (the object itself when it is one), made once.
     var weakReference: ArchivedObject {
         if referentID != nil { return self }

@@ -75,6 +75,27 @@ final class ChainLink {
     init(position: Int) {
         self.position = position
     }
+
+    /// A chain of `count` links, positions 0 ..< count; its head.
+    static func chain(count: Int) -> ChainLink {
+        let head = ChainLink(position: 0)
+        var tail = head
+        for position in 1..<max(count, 1) {
+            let next = ChainLink(position: position)
+            tail.next = next
+            tail = next
+        }
+        return head
+    }
+
+    /// Unlinks a chain without recursion, so releasing it does not deepen the stack.
+    static func unlink(_ head: ChainLink?) {
+        var node = head
+        while let current = node {
+            node = current.next
+            current.next = nil
+        }
+    }
 }
 
 /// A tree with weak back references to parents.

@@ -1,0 +1,71 @@
+import Foundation
+import ModelKit
+import ModelKitTestSupport
+import Testing
+
+/// Inputs built to be slow finish in time proportional to their size: each reader of JSON
+/// bytes takes under 20 times as long on the 10x input as on the 1x one.
+///
+/// Swift's `Hasher` is seeded per process, so keys that collide in a dictionary cannot be
+/// computed ahead of time; the worst cases used instead are 100,000 distinct keys, 100,000
+/// copies of one key, and keys that differ only after a long common prefix.
+@Suite(.serialized) struct JSONComplexityTests {
+    @Model
+    struct Named: Equatable {
+        var name: String = ""
+    }
+
+    /// A slow input at a scale (1 or 10).
+    struct Input: CustomStringConvertible, Sendable {
+        let description: String
+        let make: @Sendable (_ scale: Int) -> [UInt8]
+    }
+
+    /// `{"k0":0,"k1":1,…}` with `count` members whose keys start with `prefix`.
+    static func object(keys count: Int, prefix: String = "k", distinct: Bool = true) -> [UInt8] {
+        var text = "{"
+        text.reserveCapacity(count * (prefix.utf8.count + 12))
+        for index in 0..<count {
+            if index > 0 { text += "," }
+            text += distinct ? "\"\(prefix)\(index)\":\(index)" : "\"\(prefix)\":\"v\(index)\""
+        }
+        text += #","name":"end"}"#
+        return Array(text.utf8)
+    }
+
+    static let inputs: [Input] = [
+        Input(description: "100,000 distinct keys") { scale in object(keys: 10_000 * scale) },
+        Input(description: "100,000 copies of one key") { scale in object(keys: 10_000 * scale, prefix: "name", distinct: false) },
+        Input(description: "10,000 keys after a 256-byte common prefix") { scale in
+            object(keys: 1_000 * scale, prefix: String(repeating: "p", count: 256))
+        },
+        Input(description: "10 MB of escapes in one string") { scale in
+            Array(#"{"name":""#.utf8) + Array(repeating: Array(#"\n"#.utf8), count: 500_000 * scale).flatMap { $0 } + Array(#""}"#.utf8)
+        },
+        Input(description: "10 MB of \\u escapes with surrogate pairs") { scale in
+            Array(#"{"name":""#.utf8) + Array(repeating: Array(#"\ud83d\ude00"#.utf8), count: 83_333 * scale).flatMap { $0 }
+                + Array(#""}"#.utf8)
+        },
+    ]
+
+    enum Reader: String, CaseIterable, CustomStringConvertible, Sendable {
+        case validator, value, model
+        var description: String { rawValue }
+
+        func read(_ bytes: [UInt8]) throws {
+            switch self {
+            case .validator: try JSONValidator.validate(bytes)
+            case .value: _ = try JSONValue(parsing: bytes)
+            case .model: _ = try Named(jsonData: Data(bytes))
+            }
+        }
+    }
+
+    @Test(arguments: inputs, Reader.allCases)
+    func readingGrowsLinearly(_ input: Input, _ reader: Reader) throws {
+        // The inputs are valid: each reader succeeds at both scales.
+        try reader.read(input.make(1))
+        let growth = try growthRatio(make: input.make) { bytes in try reader.read(bytes) }
+        #expect(growth.ratio < 20, "\(input) through the \(reader) reader: \(growth)")
+    }
+}
