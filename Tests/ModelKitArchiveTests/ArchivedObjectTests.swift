@@ -160,6 +160,20 @@ struct ArchivedObjectTests {
         #expect(probes.allSatisfy { $0.object == nil })
     }
 
+    @Test func aLongChainIsFreedWithoutRecursion() {
+        // Freed one nested release per object, this overflowed a test thread's stack (found by
+        // the archive complexity test, through generic decoding of a 100,000-long chain).
+        var head = ArchivedObject(className: "Node", values: [("v", 0)])
+        for index in 1..<200_000 {
+            let elements: [Any] = [head]
+            head = ArchivedObject(className: "Node", values: [("v", index), (index % 2 == 0 ? "next" : "list", index % 2 == 0 ? head : elements)])
+        }
+        let probe = WeakProbe(head)
+        #expect(head["v"] as? Int == 199_999)
+        head = ArchivedObject(className: "Empty")
+        #expect(probe.object == nil)
+    }
+
     @Test func aWeakReferenceArchivesAsTheObjectItStandsFor() throws {
         let first = ChainLink(position: 1)
         first.next = first
