@@ -53,6 +53,15 @@ struct ArchivedObjectTests {
         #expect(probes.allSatisfy { $0.object == nil })
     }
 
+    @Test func fuzzedDictionaryWithNullKeysFailsWithATypedError() throws {
+        // An NSDictionary whose keys include null twice: generic decoding stopped the process
+        // with "Duplicate keys of type 'AnyHashable' were found in a Dictionary", since
+        // swift-corelibs-foundation hashes NSNull differently at each call.
+        let data = Data(Fixtures.File(group: "fuzz", name: "dictionary-null-keys.plist").bytes)
+        let error = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver(data: data).decodeObject(forKey: "root") }
+        #expect(error.description.contains("a key of type 'NSNull' is not hashable"), "\(error)")
+    }
+
     @Test func aTwoObjectCycleReadsBothWaysAndIsFreed() throws {
         let first = ChainLink(position: 1)
         let second = ChainLink(position: 2)

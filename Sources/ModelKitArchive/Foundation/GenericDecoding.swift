@@ -216,7 +216,12 @@ func isNSNull(_ value: Any) -> Bool {
 }
 
 /// The value as `AnyHashable` when its type is `Hashable`, without bridging.
+///
+/// Not `NSNull`: swift-corelibs-foundation gives the one `NSNull` a different `hash` at each
+/// call, so two null keys would break a dictionary (the standard library stops the process on
+/// "duplicate keys"). A null key or set element is reported as not hashable instead.
 func hashableValue(_ value: Any) -> AnyHashable? {
+    if isNSNull(value) { return nil }
     guard let type = type(of: value) as? any Hashable.Type else { return nil }
     return hashable(value, as: type)
 }
