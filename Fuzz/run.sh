@@ -2,6 +2,7 @@
 # Builds ModelKit's libFuzzer harnesses and runs one over its corpus.
 #
 #     Fuzz/run.sh HARNESS [SECONDS | -runs=N] [extra libFuzzer flags...]
+#     Fuzz/run.sh build      (build every harness, run none)
 #     Fuzz/run.sh list
 #
 # HARNESS is one of the executables of Fuzz/Package.swift (fuzz-json-value, ...). The corpus is
@@ -17,7 +18,7 @@ scratch="$fuzz_dir/.build-fuzz"
 harnesses=(fuzz-json-model fuzz-json-value fuzz-plist-binary fuzz-plist-xml fuzz-archive-models fuzz-archive-dump fuzz-preferences)
 
 usage() {
-    echo "usage: $0 HARNESS [SECONDS | -runs=N] [libFuzzer flags...]" >&2
+    echo "usage: $0 HARNESS [SECONDS | -runs=N] [libFuzzer flags...] | build | list" >&2
     echo "harnesses: ${harnesses[*]}" >&2
     exit 2
 }
@@ -26,7 +27,7 @@ usage() {
 name=$1
 shift
 if [[ $name == list ]]; then printf '%s\n' "${harnesses[@]}"; exit 0; fi
-[[ " ${harnesses[*]} " == *" $name "* ]] || usage
+[[ $name == build || " ${harnesses[*]} " == *" $name "* ]] || usage
 
 budget=(-max_total_time=60)
 if [[ $# -ge 1 ]]; then
@@ -59,6 +60,7 @@ if [[ ${FUZZ_SKIP_BUILD:-0} != 1 ]]; then
     # minutes longer here; toolset-optimized.json adds -O for the fuzzed code only.
     swift build --package-path "$fuzz_dir" --scratch-path "$build" --toolset "$toolset" >&2
 fi
+[[ $name != build ]] || exit 0
 binary="$build/debug/$name"
 [[ -x $binary ]] || { echo "no binary at $binary" >&2; exit 1; }
 
