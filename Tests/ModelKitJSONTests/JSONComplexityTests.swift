@@ -62,10 +62,10 @@ import Testing
     }
 
     @Test(arguments: inputs, Reader.allCases)
-    func readingGrowsLinearly(_ input: Input, _ reader: Reader) throws {
+    func readingGrowsLinearly(_ input: Input, _ reader: Reader) async throws {
         // The inputs are valid: each reader succeeds at both scales.
         try reader.read(input.make(1))
-        let growth = try growthRatio(make: input.make) { bytes in try reader.read(bytes) }
+        let growth = try await onDedicatedThread { try growthRatio(make: input.make) { bytes in try reader.read(bytes) } }
         #expect(growth.ratio < 20, "\(input) through the \(reader) reader: \(growth)")
     }
 }

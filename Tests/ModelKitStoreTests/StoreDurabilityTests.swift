@@ -26,7 +26,7 @@ import Testing
     static let batchSize = 300_000
 
     @Test(arguments: KillPoint.allCases)
-    func aKilledWriterLeavesAllOrNoneOfItsBatch(killPoint: KillPoint) throws {
+    func aKilledWriterLeavesAllOrNoneOfItsBatch(killPoint: KillPoint) async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("durable.sqlite")
 
@@ -45,7 +45,7 @@ import Testing
             #expect(try counts(path) == [1: 1000])
         } else {
             try second.waitForOutput("started batch 2")
-            Thread.sleep(forTimeInterval: 0.3)
+            try await Task.sleep(for: .milliseconds(300))
         }
         second.killNow()
 
@@ -53,7 +53,7 @@ import Testing
         #expect(rows[1] == 1000)
         #expect(rows[2] == nil || rows[2] == Self.batchSize, "batch 2 has \(rows[2] ?? 0) rows")
         if killPoint == .paused { #expect(rows[2] == nil) }
-        let check = try DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
+        let check = try await DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
         #expect(check == "ok")
 
         // The store still works: a later batch commits after the killed one.
@@ -66,7 +66,7 @@ import Testing
     /// A writer committing batch after batch is killed at a random moment, 50 times: each
     /// time the database opens, holds every batch the writer reported committed (and at most the
     /// one after it, which may have committed unreported), each whole, and nothing else.
-    @Test func fiftyKillsAtRandomMomentsLoseNoCommittedBatch() throws {
+    @Test func fiftyKillsAtRandomMomentsLoseNoCommittedBatch() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("killed.sqlite")
         let batchSize = 2000
@@ -76,7 +76,7 @@ import Testing
             let writer = try Writer.start([
                 "--db", path, "--count", "\(batchSize)", "--batch", "\(committed + 1)", "--batches", "0",
             ])
-            Thread.sleep(forTimeInterval: Double.random(in: 0.02...0.25, using: &generator))
+            try await Task.sleep(for: .milliseconds(Int.random(in: 20...250, using: &generator)))
             let output = writer.killAndDrain()
             let reported = output.split(separator: "\n").compactMap { line -> Int? in
                 guard line.hasPrefix("saved \(batchSize) items of batch ") else { return nil }
@@ -91,13 +91,13 @@ import Testing
             committed = newest
         }
         #expect(committed > 0)
-        let check = try DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
+        let check = try await DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
         #expect(check == "ok")
     }
 
     /// A batch that cannot fit (files limited to 2 MiB, as on a full disk) fails with an
     /// error, not a signal; the batches before it are intact and the store keeps working.
-    @Test func aBatchOnAFullDiskFailsAndKeepsWhatWasCommitted() throws {
+    @Test func aBatchOnAFullDiskFailsAndKeepsWhatWasCommitted() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("full.sqlite")
         let first = try Writer.start(["--db", path, "--count", "1000", "--batch", "1"])
@@ -111,7 +111,7 @@ import Testing
         // SQLite reports EFBIG as an I/O error; the store's error names the table and the row.
         #expect(errors.contains("database error in 'BatchItem'") && errors.contains("SQLite error 10: disk I/O error"), "\(errors)")
         #expect(try counts(path) == [1: 1000])
-        let check = try DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
+        let check = try await DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
         #expect(check == "ok")
 
         let third = try Writer.start(["--db", path, "--count", "10", "--batch", "3"])
