@@ -10,6 +10,20 @@ extension KeyedArchiveReader {
               kind.isArray || kind.isSet || kind.isOrderedSet
         else { throw mismatch("an array") }
         let references = try elementReferences(of: keys, kind: kind, uid: uid)
+        return try insideCollection(uid) { reader in
+            var result: [T] = []
+            result.reserveCapacity(references.count)
+            for (index, reference) in references.enumerated() {
+                reader.position = reference
+                if let decoded = try reader.decodeElement(at: index, element) { result.append(decoded) }
+            }
+            return result
+        }
+    }
+
+    /// Runs `body` inside collection object `uid`: entered (depth, decoding budget, cycles), its
+    /// elements read with no field of a model in scope, and the reader's position restored after.
+    private mutating func insideCollection<R>(_ uid: Int, _ body: (inout KeyedArchiveReader) throws -> R) throws -> R {
         try enterObject(uid)
         let saved = position
         let savedField = field
@@ -19,13 +33,7 @@ extension KeyedArchiveReader {
             field = savedField
             leave(uid)
         }
-        var result: [T] = []
-        result.reserveCapacity(references.count)
-        for (index, reference) in references.enumerated() {
-            position = reference
-            if let decoded = try decodeElement(at: index, element) { result.append(decoded) }
-        }
-        return result
+        return try body(&self)
     }
 
     /// The element references of an array, set or ordered set object.
@@ -53,31 +61,24 @@ extension KeyedArchiveReader {
               kind.isDictionary
         else { throw mismatch("a dictionary") }
         let (keyReferences, valueReferences) = try dictionaryReferences(of: keys, uid: uid)
-        try enterObject(uid)
-        let saved = position
-        let savedField = field
-        field = nil
-        defer {
-            position = saved
-            field = savedField
-            leave(uid)
-        }
-        var result: [String: T] = [:]
-        result.reserveCapacity(keyReferences.count)
-        for (keyReference, valueReference) in zip(keyReferences, valueReferences) {
-            position = keyReference
-            let key: String
-            do {
-                key = try decodeString()
-            } catch let error as ModelError {
-                throw ModelError(
-                    .typeMismatch, expected: "a dictionary with string keys", found: error.found,
-                    path: error.path)
+        return try insideCollection(uid) { reader in
+            var result: [String: T] = [:]
+            result.reserveCapacity(keyReferences.count)
+            for (keyReference, valueReference) in zip(keyReferences, valueReferences) {
+                reader.position = keyReference
+                let key: String
+                do {
+                    key = try reader.decodeString()
+                } catch let error as ModelError {
+                    throw ModelError(
+                        .typeMismatch, expected: "a dictionary with string keys", found: error.found,
+                        path: error.path)
+                }
+                reader.position = valueReference
+                if let decoded = try reader.decodeMember(key, value) { result[key] = decoded }
             }
-            position = valueReference
-            if let decoded = try decodeMember(key, value) { result[key] = decoded }
+            return result
         }
-        return result
     }
 
     /// The key and value references of a dictionary object, checked to pair up.

@@ -34,13 +34,13 @@ public final class ArchivedObject: Hashable, CustomStringConvertible {
 
     /// The keys, unescaped, in archive order (`$class` excluded; unkeyed values are `$0`, `$1`, ...).
     public var keys: [String] {
-        referentID == nil ? ownKeys : referent?.ownKeys ?? []
+        resolved?.ownKeys ?? []
     }
 
     /// The values by key: strings, numbers, `Bool`, `Data`, dates, arrays, dictionaries, models,
     /// `NSNull` for null inside collections, other `ArchivedObject`s.
     public var values: [String: Any] {
-        referentID == nil ? ownValues : referent?.ownValues ?? [:]
+        resolved?.ownValues ?? [:]
     }
 
     /// Whether this is a weak reference to an object owned elsewhere in the decoded graph.
@@ -132,7 +132,7 @@ public final class ArchivedObject: Hashable, CustomStringConvertible {
 
     /// The value for `key`, nil when absent (a `$null` reference is stored as absent too).
     public subscript(key: String) -> Any? {
-        referentID == nil ? ownValues[key] : referent?.ownValues[key]
+        resolved?.ownValues[key]
     }
 
     /// Sets a value while decoding, keeping the first position of a key.
