@@ -101,7 +101,7 @@ let package = Package(
             dependencies: ["ModelKit", "ModelKitTestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "ModelKitPreferencesTests", dependencies: ["ModelKit", "ModelKitPreferences"]),
+        .testTarget(name: "ModelKitPreferencesTests", dependencies: ["ModelKit", "ModelKitPreferences", "ModelKitTestSupport"]),
         .testTarget(
             name: "ModelKitStoreTests",
             dependencies: [

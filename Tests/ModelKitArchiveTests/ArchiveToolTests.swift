@@ -1,22 +1,10 @@
 import Foundation
 import ModelKit
+import ModelKitTestSupport
 import Testing
 
 /// `modelkit archive dump` and `convert`, run as the built `modelkit` binary on every fixture.
 struct ArchiveToolTests {
-    /// The `modelkit` binary next to the test bundle, or in the package's `.build/debug`.
-    static let tool: URL? = {
-        var candidates: [URL] = []
-        if let executable = ProcessInfo.processInfo.arguments.first {
-            candidates.append(URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("modelkit"))
-        }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("modelkit"))
-        candidates.append(Bundle.main.bundleURL.appendingPathComponent("modelkit"))
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(root.appendingPathComponent(".build/debug/modelkit"))
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
-
     struct Run {
         let status: Int32
         let output: Data
@@ -25,10 +13,8 @@ struct ArchiveToolTests {
     }
 
     func run(_ arguments: [String]) throws -> Run {
-        let tool = try #require(Self.tool, "build the modelkit tool first (swift build)")
         let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
+        (process.executableURL, process.arguments) = try ModelKitToolLocation.invocation(arguments)
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output

@@ -1,4 +1,5 @@
 import Foundation
+import ModelKitTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -15,56 +16,12 @@ struct ToolResult: Sendable {
     var wasKilled: Bool
 }
 
-/// Runs the built `modelkit` tool as another process.
-///
-/// The tool is found next to the test binary, which is where SwiftPM puts every product of
-/// the build, whatever the scratch path (`.build/<triple>/debug`, `.build-x/debug`, ...):
-/// `$MODELKIT_TOOL` if set, else `modelkit` in the directory of the running executable or of
-/// any loaded `.xctest` bundle, or one of their parents.
+/// Runs the built `modelkit` tool (found by `ModelKitToolLocation`) as another process.
 enum ModelKitTool {
-    /// The tool's location, or nil with the places searched.
-    static let location: Result<URL, ToolNotFound> = {
-        let environment = ProcessInfo.processInfo.environment
-        if let explicit = environment["MODELKIT_TOOL"], !explicit.isEmpty {
-            return .success(URL(fileURLWithPath: explicit))
-        }
-        var starts: [URL] = []
-        if let executable = Bundle.main.executableURL { starts.append(executable.deletingLastPathComponent()) }
-        starts.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            starts.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        var searched: [String] = []
-        for start in starts {
-            var directory = start.standardizedFileURL
-            for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent("modelkit")
-                searched.append(candidate.path)
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return .success(candidate) }
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        return .failure(ToolNotFound(searched: searched))
-    }()
-
-    struct ToolNotFound: Error, CustomStringConvertible {
-        let searched: [String]
-        var description: String {
-            "the 'modelkit' tool was not found (build it with 'swift build --build-tests'); searched "
-                + searched.joined(separator: ", ")
-        }
-    }
-
-    /// The tool's URL; throws (failing the test) when it was not built.
-    static func url() throws -> URL {
-        try location.get()
-    }
-
     /// Starts the tool without waiting for it.
     static func start(_ arguments: [String], environment: [String: String]? = nil) throws -> RunningTool {
         let process = Process()
-        process.executableURL = try url()
-        process.arguments = arguments
+        (process.executableURL, process.arguments) = try ModelKitToolLocation.invocation(arguments)
         if let environment { process.environment = environment }
         let output = Pipe()
         let errors = Pipe()
@@ -79,13 +36,11 @@ enum ModelKitTool {
         try await start(arguments, environment: environment).finish()
     }
 
-    /// Runs the tool to completion with files limited to `blocks` blocks of 512 bytes (the
-    /// shell's `ulimit -f`) and SIGXFSZ ignored, so a write past the limit fails with EFBIG as
-    /// on a full disk instead of killing the process.
+    /// Runs the tool to completion with files limited to `blocks` blocks of 512 bytes and
+    /// SIGXFSZ ignored, so a write past the limit fails as on a full disk.
     static func run(_ arguments: [String], fileSizeLimit blocks: Int) async throws -> ToolResult {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "trap '' XFSZ; ulimit -f \(blocks) && exec \"$0\" \"$@\"", try url().path] + arguments
+        (process.executableURL, process.arguments) = try ModelKitToolLocation.invocation(arguments, fileSizeLimit: blocks)
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

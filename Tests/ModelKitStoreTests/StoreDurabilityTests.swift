@@ -140,16 +140,8 @@ struct Writer {
     /// with SIGXFSZ ignored, so that writing past it fails with EFBIG as on a full disk.
     static func start(_ arguments: [String], fileSizeLimit: Int? = nil) throws -> Writer {
         let process = Process()
-        let tool = try modelkitExecutable()
-        if let fileSizeLimit {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments =
-                ["-c", "trap '' XFSZ; ulimit -f \(fileSizeLimit) && exec \"$0\" \"$@\"", tool.path, "store", "write-batch"]
-                + arguments
-        } else {
-            process.executableURL = tool
-            process.arguments = ["store", "write-batch"] + arguments
-        }
+        (process.executableURL, process.arguments) = try ModelKitToolLocation.invocation(
+            ["store", "write-batch"] + arguments, fileSizeLimit: fileSizeLimit)
         let pipe = Pipe()
         let errorPipe = Pipe()
         process.standardOutput = pipe
@@ -190,15 +182,4 @@ struct Writer {
         let output: String
         var description: String { "the writer ended before printing what was expected; it printed: \(output)" }
     }
-}
-
-/// The `modelkit` binary next to the test binary (`.build/<configuration>/modelkit`).
-func modelkitExecutable() throws -> URL {
-    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for _ in 0..<5 {
-        let candidate = directory.appendingPathComponent("modelkit")
-        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        directory.deleteLastPathComponent()
-    }
-    throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "modelkit"])
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ModelKitTestSupport
 
 /// Runs the built `modelkit` tool, the way a person would from a shell.
 struct ToolProcess {
@@ -9,22 +10,10 @@ struct ToolProcess {
         var errorOutput: String
     }
 
-    /// The `modelkit` binary next to the test binary (`.build/<configuration>/modelkit`).
-    static func executable() throws -> URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<5 {
-            let candidate = directory.appendingPathComponent("modelkit")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "modelkit"])
-    }
-
     /// Runs `modelkit` with `arguments` and waits for it to end.
     static func run(_ arguments: [String]) throws -> Result {
         let process = Process()
-        process.executableURL = try executable()
-        process.arguments = arguments
+        (process.executableURL, process.arguments) = try ModelKitToolLocation.invocation(arguments)
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
