@@ -120,10 +120,12 @@ import Testing
         #expect(try counts(path) == [1: 1000, 3: 10])
     }
 
-    /// Rows per batch, read by a connection of its own.
+    /// Rows per batch, read by a connection of its own; none when no writer got as far as
+    /// creating the table (a writer killed within its first milliseconds).
     func counts(_ path: String) throws -> [Int: Int] {
         let database = try DatabaseQueue(path: path)
         return try database.read { db in
+            guard try db.tableExists("BatchItem") else { return [:] }
             let rows = try Row.fetchAll(db, sql: #"SELECT "batch", COUNT(*) AS n FROM "BatchItem" GROUP BY "batch""#)
             return Dictionary(uniqueKeysWithValues: rows.map { (Int($0["batch"] as Int64), Int($0["n"] as Int64)) })
         }
