@@ -22,7 +22,10 @@ let package = Package(
     targets: [
         // The runtime every format builds on: schema, model protocols, readers and writers over
         // JSON objects and dictionaries, transformers, key-value coding, errors.
-        .target(name: "ModelKitCore", dependencies: ["ModelKitShared"]),
+        .target(name: "ModelKitCore", dependencies: ["ModelKitShared", "CModelKitRuntime"]),
+
+        // The Swift runtime's reference-counting entry points the identity map uses (declarations).
+        .target(name: "CModelKitRuntime"),
 
         // Internals the runtime and the macros share (`package` access): the key-path syntax.
         .target(name: "ModelKitShared"),

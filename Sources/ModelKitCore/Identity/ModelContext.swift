@@ -26,6 +26,9 @@ public final class ModelContext: @unchecked Sendable {
     private var tables: [ObjectIdentifier: IdentityTable] = [:]
     /// The table of each model type met so far (a subclass shares its root class's table).
     private var tablesByType: [ObjectIdentifier: IdentityTable] = [:]
+    /// The last type asked for and its table: runs of lookups are mostly of one type.
+    private var lastType: ObjectIdentifier?
+    private var lastTable: IdentityTable?
     /// Where identifiers that are not live are loaded from.
     public let store: (any ModelLoading)?
 
@@ -91,6 +94,8 @@ public final class ModelContext: @unchecked Sendable {
         withLock {
             tables.removeAll()
             tablesByType.removeAll()
+            lastType = nil
+            lastTable = nil
         }
     }
 
@@ -134,12 +139,17 @@ public final class ModelContext: @unchecked Sendable {
     /// Call holding the lock.
     private func table(for type: any Model.Type, creating: Bool) -> IdentityTable? {
         let typeKey = ObjectIdentifier(type)
-        if let table = tablesByType[typeKey] { return table }
+        if typeKey == lastType, let lastTable { return lastTable }
+        if let table = tablesByType[typeKey] {
+            (lastType, lastTable) = (typeKey, table)
+            return table
+        }
         let key = Self.tableKey(type)
         let table = tables[key] ?? (creating ? IdentityTable() : nil)
         if let table {
             tables[key] = table
             tablesByType[typeKey] = table
+            (lastType, lastTable) = (typeKey, table)
         }
         return table
     }
@@ -168,158 +178,4 @@ public protocol ModelLoading: Sendable {
     /// The model of `type` stored for `identifier`, created through `context` (so references to
     /// other identified models resolve to their live instances) and registered in it.
     func loadModel<M: Model>(_ type: M.Type, identifier: AnyHashable, into context: ModelContext) throws -> M?
-}
-
-/// An identifier as the identity map keys it: the common identifier types directly, anything else
-/// as `AnyHashable`.
-///
-/// `AnyHashable`'s hashing and equality go through dynamic casts (integers of different widths
-/// compare equal), which made them most of the cost of a lookup; integers, strings and UUIDs skip
-/// that, and integers of any width still meet (`Int64(12)` finds what `12` registered).
-@usableFromInline
-enum IdentityKey: Hashable {
-    case integer(Int64)
-    case string(String)
-    case uuid(UUID)
-    case other(AnyHashable)
-
-    /// The key of an identifier of a known type: a comparison of metatypes, not a dynamic cast.
-    @inlinable
-    init<ID: Hashable>(_ id: ID) {
-        if ID.self == Int.self {
-            self = .integer(Int64(Self.reinterpret(id, as: Int.self)))
-        } else if ID.self == String.self {
-            self = .string(Self.reinterpret(id, as: String.self))
-        } else if ID.self == UUID.self {
-            self = .uuid(Self.reinterpret(id, as: UUID.self))
-        } else {
-            // An `AnyHashable` stays itself: `AnyHashable(_:)` does not wrap one twice.
-            self.init(AnyHashable(id))
-        }
-    }
-
-    /// `value` as `T`, which is its own type (checked by the caller).
-    @inlinable @inline(__always)
-    static func reinterpret<ID, T>(_ value: ID, as type: T.Type) -> T {
-        withUnsafePointer(to: value) { $0.withMemoryRebound(to: T.self, capacity: 1) { $0.pointee } }
-    }
-
-    /// The key of a type-erased identifier.
-    @usableFromInline
-    init(_ id: AnyHashable) {
-        switch id.base {
-        case let value as String: self = .string(value)
-        case let value as Int: self = .integer(Int64(value))
-        case let value as UUID: self = .uuid(value)
-        case let value as Int64: self = .integer(value)
-        case let value as Int32: self = .integer(Int64(value))
-        case let value as Int16: self = .integer(Int64(value))
-        case let value as Int8: self = .integer(Int64(value))
-        case let value as UInt32: self = .integer(Int64(value))
-        case let value as UInt16: self = .integer(Int64(value))
-        case let value as UInt8: self = .integer(Int64(value))
-        case let value as UInt64 where value <= UInt64(Int64.max): self = .integer(Int64(value))
-        case let value as UInt where value <= UInt(Int64.max): self = .integer(Int64(value))
-        default: self = .other(id)
-        }
-    }
-}
-
-/// Weak references to the live instances of one model hierarchy, by identifier.
-///
-/// The weak references sit in one buffer of slots and are loaded where they are (a lookup
-/// neither copies a weak reference nor retains a box); one small dictionary per kind of key maps
-/// an identifier to its slot, so the common identifiers (integers, strings, UUIDs) hash and
-/// compare as themselves. Callers hold the context's lock.
-final class IdentityTable {
-    private var slots: UnsafeMutablePointer<WeakSlot>
-    private var capacity = 16
-    private var used = 0
-    private var integers: [Int64: Int] = [:]
-    private var strings: [String: Int] = [:]
-    private var uuids: [UUID: Int] = [:]
-    private var others: [AnyHashable: Int] = [:]
-    private var sweepAt = 64
-
-    struct WeakSlot {
-        weak var object: AnyObject?
-    }
-
-    init() {
-        slots = .allocate(capacity: capacity)
-    }
-
-    deinit {
-        slots.deinitialize(count: used)
-        slots.deallocate()
-    }
-
-    func object(for identifier: IdentityKey) -> AnyObject? {
-        guard let slot = slot(for: identifier) else { return nil }
-        return slots[slot].object
-    }
-
-    /// Makes `object` the instance for `identifier` (reusing the slot of a gone instance).
-    func insert(_ object: AnyObject, for identifier: IdentityKey) {
-        if let slot = slot(for: identifier) {
-            slots[slot].object = object
-            return
-        }
-        let slot = append(object)
-        switch identifier {
-        case .integer(let value): integers[value] = slot
-        case .string(let value): strings[value] = slot
-        case .uuid(let value): uuids[value] = slot
-        case .other(let value): others[value] = slot
-        }
-        if used >= sweepAt { sweep() }
-    }
-
-    func liveCount() -> Int {
-        (0..<used).reduce(0) { $0 + (slots[$1].object == nil ? 0 : 1) }
-    }
-
-    private func slot(for identifier: IdentityKey) -> Int? {
-        switch identifier {
-        case .integer(let value): integers[value]
-        case .string(let value): strings[value]
-        case .uuid(let value): uuids[value]
-        case .other(let value): others[value]
-        }
-    }
-
-    private func append(_ object: AnyObject) -> Int {
-        if used == capacity {
-            let grown = UnsafeMutablePointer<WeakSlot>.allocate(capacity: capacity * 2)
-            grown.moveInitialize(from: slots, count: used)
-            slots.deallocate()
-            slots = grown
-            capacity *= 2
-        }
-        (slots + used).initialize(to: WeakSlot(object: object))
-        used += 1
-        return used - 1
-    }
-
-    /// Drops the slots of instances that are gone, so the table stays as large as what lives.
-    private func sweep() {
-        var live: [AnyObject] = []
-        func kept<K>(_ entries: [K: Int]) -> [K: Int] {
-            var result: [K: Int] = [:]
-            for (key, slot) in entries {
-                guard let object = slots[slot].object else { continue }
-                result[key] = live.count
-                live.append(object)
-            }
-            return result
-        }
-        integers = kept(integers)
-        strings = kept(strings)
-        uuids = kept(uuids)
-        others = kept(others)
-        slots.deinitialize(count: used)
-        used = 0
-        for object in live { _ = append(object) }
-        sweepAt = max(64, used * 2)
-    }
 }

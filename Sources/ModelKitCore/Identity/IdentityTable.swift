@@ -1,0 +1,102 @@
+import Foundation
+
+/// The live instances of one model hierarchy, by identifier: references that do not keep them
+/// alive (``InstanceReference``).
+///
+/// The references sit in one buffer of slots and are loaded where they are (a lookup neither
+/// copies a reference nor retains a box); one small dictionary per kind of key maps an
+/// identifier to its slot, so the common identifiers (integers, strings, UUIDs) hash and compare
+/// as themselves. Callers hold the context's lock.
+final class IdentityTable {
+    private var slots: UnsafeMutablePointer<InstanceReference>
+    private var capacity = 16
+    private var used = 0
+    private var integers: [Int64: Int] = [:]
+    private var strings: [String: Int] = [:]
+    private var uuids: [UUID: Int] = [:]
+    private var others: [AnyHashable: Int] = [:]
+    private var sweepAt = 64
+
+    init() {
+        slots = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        slots.deinitialize(count: used)
+        slots.deallocate()
+    }
+
+    /// The live instance for `identifier`, strongly referenced.
+    @inline(__always)
+    func object(for identifier: IdentityKey) -> AnyObject? {
+        guard let slot = slot(for: identifier) else { return nil }
+        return slots[slot].load()
+    }
+
+    /// Makes `object` the instance for `identifier` (reusing the slot of a gone instance).
+    func insert(_ object: AnyObject, for identifier: IdentityKey) {
+        if let slot = slot(for: identifier) {
+            slots[slot] = InstanceReference(object)
+            return
+        }
+        let slot = append(InstanceReference(object))
+        switch identifier {
+        case .integer(let value): integers[value] = slot
+        case .string(let value): strings[value] = slot
+        case .uuid(let value): uuids[value] = slot
+        case .other(let value): others[value] = slot
+        }
+        if used >= sweepAt { sweep() }
+    }
+
+    /// How many instances are alive now.
+    func liveCount() -> Int {
+        (0..<used).reduce(0) { $0 + (slots[$1].isLive ? 1 : 0) }
+    }
+
+    @inline(__always)
+    private func slot(for identifier: IdentityKey) -> Int? {
+        switch identifier {
+        case .integer(let value): integers[value]
+        case .string(let value): strings[value]
+        case .uuid(let value): uuids[value]
+        case .other(let value): others[value]
+        }
+    }
+
+    private func append(_ reference: consuming InstanceReference) -> Int {
+        if used == capacity {
+            let grown = UnsafeMutablePointer<InstanceReference>.allocate(capacity: capacity * 2)
+            grown.moveInitialize(from: slots, count: used)
+            slots.deallocate()
+            slots = grown
+            capacity *= 2
+        }
+        (slots + used).initialize(to: reference)
+        used += 1
+        return used - 1
+    }
+
+    /// Drops the slots of instances that are gone (and with them the memory those keep), so the
+    /// table stays as large as what lives.
+    private func sweep() {
+        var live: [AnyObject] = []
+        func kept<K>(_ entries: [K: Int]) -> [K: Int] {
+            var result: [K: Int] = [:]
+            for (key, slot) in entries {
+                guard let object = slots[slot].load() else { continue }
+                result[key] = live.count
+                live.append(object)
+            }
+            return result
+        }
+        integers = kept(integers)
+        strings = kept(strings)
+        uuids = kept(uuids)
+        others = kept(others)
+        slots.deinitialize(count: used)
+        used = 0
+        for object in live { _ = append(InstanceReference(object)) }
+        sweepAt = max(64, used * 2)
+    }
+}

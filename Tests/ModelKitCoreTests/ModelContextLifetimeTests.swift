@@ -1,0 +1,100 @@
+import Foundation
+import ModelKit
+import ModelKitTestSupport
+import Testing
+
+/// How a context holds its live instances without keeping them: an instance goes when its last
+/// outside reference does, however else it is referenced, and one being deinitialized is never
+/// handed out again, even while another thread is in the middle of a lookup.
+@Suite struct ModelContextLifetimeTests {
+    @Test func aGoneInstanceGivesWayToTheNextOneRegistered() throws {
+        let context = ModelContext()
+        weak var first: Counter?
+        do {
+            let counter = try Counter(json: ["id": "a", "count": 1])
+            #expect(context.register(counter) === counter)
+            first = counter
+        }
+        #expect(first == nil)
+        #expect(context.registeredModel(Counter.self, for: "a") == nil)
+        let second = try Counter(json: ["id": "a", "count": 2])
+        #expect(context.register(second) === second)
+        #expect(context.registeredModel(Counter.self, for: "a") === second)
+        #expect(context.registeredCount == 1)
+    }
+
+    /// A weak reference elsewhere gives the instance a side table for its counts; the context
+    /// still finds it while it lives and lets it go with its last strong reference.
+    @Test func anInstanceAlsoReferencedWeaklyElsewhere() throws {
+        let context = ModelContext()
+        weak var elsewhere: Counter?
+        do {
+            let counter = try Counter(json: ["id": "w", "count": 3])
+            elsewhere = counter
+            #expect(context.register(counter) === counter)
+            #expect(context.register(try Counter(json: ["id": "w"])) === counter)
+            #expect(context.registeredModel(Counter.self, for: "w")?.count == 3)
+        }
+        #expect(elsewhere == nil)
+        #expect(context.registeredModel(Counter.self, for: "w") == nil)
+        #expect(context.registeredCount == 0)
+    }
+
+    /// Four threads register and drop instances of the same few identifiers as fast as they can,
+    /// so instances are deinitialized while other threads look them up. Every instance handed
+    /// out must be alive and carry the identifier asked for.
+    @Test func instancesDyingOnOtherThreadsAreNeverHandedOut() async throws {
+        let context = ModelContext()
+        let identifiers = (0..<8).map { "k\($0)" }
+        let keeper = Keeper()
+        keeper.keep(try identifiers.map { try Counter(json: ["id": $0]) })
+        let mismatches = try await withThrowingTaskGroup(of: Int.self) { group in
+            for thread in 0..<4 {
+                group.addTask {
+                    try await onDedicatedThread {
+                        let counters = keeper.counters
+                        var mismatches = 0
+                        for round in 0..<20_000 {
+                            let index = (round &* 7 &+ thread) % identifiers.count
+                            // A fresh instance most of the time, so the live one keeps dying.
+                            let candidate = round % 3 == 0 ? counters[index] : try Counter.fresh(identifiers[index])
+                            let live = context.register(candidate)
+                            if live.id != identifiers[index] { mismatches += 1 }
+                            if let registered = context.registeredModel(Counter.self, for: identifiers[index]),
+                                registered.id != identifiers[index]
+                            {
+                                mismatches += 1
+                            }
+                        }
+                        return mismatches
+                    }
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+        // Only the instances this test still holds are live.
+        #expect(context.registeredCount <= identifiers.count)
+        for counter in keeper.counters {
+            let live = try #require(context.registeredModel(Counter.self, for: counter.id))
+            #expect(live.id == counter.id)
+        }
+    }
+
+    /// The memory of gone instances is given back as the table sweeps: 100,000 short-lived
+    /// instances leave nothing registered behind.
+    @Test func shortLivedInstancesLeaveNothingBehind() throws {
+        let context = ModelContext()
+        for index in 0..<100_000 { _ = context.register(try Counter.fresh("t\(index % 5_000)")) }
+        #expect(context.registeredCount == 0)
+        let kept = try Counter.fresh("kept")
+        #expect(context.register(kept) === kept && context.registeredCount == 1)
+    }
+}
+
+extension Counter {
+    /// A new counter, not registered anywhere.
+    static func fresh(_ id: String) throws -> Counter {
+        try Counter(json: ["id": id])
+    }
+}
