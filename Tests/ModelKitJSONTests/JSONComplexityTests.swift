@@ -33,6 +33,15 @@ import Testing
         return Array(text.utf8)
     }
 
+    /// `{"name":"…"}` whose string is `count` copies of `piece`, built by doubling.
+    static func string(repeating piece: String, count: Int) -> [UInt8] {
+        var repeated = Array(piece.utf8)
+        let length = repeated.count * count
+        repeated.reserveCapacity(length * 2)
+        while repeated.count < length { repeated += repeated }
+        return Array(#"{"name":""#.utf8) + repeated[..<length] + Array(#""}"#.utf8)
+    }
+
     static let inputs: [Input] = [
         Input(description: "100,000 distinct keys") { scale in object(keys: 10_000 * scale) },
         Input(description: "100,000 copies of one key") { scale in object(keys: 10_000 * scale, prefix: "name", distinct: false) },
@@ -40,11 +49,10 @@ import Testing
             object(keys: 1_000 * scale, prefix: String(repeating: "p", count: 256))
         },
         Input(description: "10 MB of escapes in one string") { scale in
-            Array(#"{"name":""#.utf8) + Array(repeating: Array(#"\n"#.utf8), count: 500_000 * scale).flatMap { $0 } + Array(#""}"#.utf8)
+            string(repeating: #"\n"#, count: 500_000 * scale)
         },
         Input(description: "10 MB of \\u escapes with surrogate pairs") { scale in
-            Array(#"{"name":""#.utf8) + Array(repeating: Array(#"\ud83d\ude00"#.utf8), count: 83_333 * scale).flatMap { $0 }
-                + Array(#""}"#.utf8)
+            string(repeating: #"\ud83d\ude00"#, count: 83_333 * scale)
         },
     ]
 
