@@ -5,8 +5,10 @@ import Foundation
 ///
 /// Mapping a payload through a context returns the live instance for an identifier that is
 /// already in memory, updated in place with the payload's values; nested identified models too.
-/// The context holds instances weakly: one nobody references any more is gone from it. With a
-/// store, an identifier that is not live is loaded from the store before the payload applies.
+/// The context holds instances weakly: one nobody references any more is gone from it (it keeps
+/// an unowned reference, not a Swift `weak` one, so the instances' own retains and releases stay
+/// fast; see `InstanceReference`). With a store, an identifier that is not live is loaded from
+/// the store before the payload applies.
 ///
 /// Concurrency: a context is `Sendable` and guarded by one recursive lock, held for a whole
 /// mapping run (as FDModel held one lock for models, provider and store), so tasks mapping
