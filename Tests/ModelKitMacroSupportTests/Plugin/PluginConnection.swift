@@ -151,10 +151,19 @@ private final class Watchdog {
 
 /// A flag set once from another thread.
 private final class FiredFlag: @unchecked Sendable {
+    // @unchecked: `isSet` is only touched under `lock` (NSLock.withLock needs macOS 14).
     private let lock = NSLock()
     private var isSet = false
 
-    var value: Bool { lock.withLock { isSet } }
+    var value: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return isSet
+    }
 
-    func set() { lock.withLock { isSet = true } }
+    func set() {
+        lock.lock()
+        defer { lock.unlock() }
+        isSet = true
+    }
 }
