@@ -4,7 +4,8 @@ import SwiftSyntax
 import SwiftSyntaxMacros
 
 /// The compiler plugin: thin entry points; the expansion logic and its diagnostics live in
-/// ModelKitMacroSupport, where tests expand them directly.
+/// ModelKitMacroSupport. ModelKitMacroSupportTests run this executable over the compiler plugin
+/// protocol, as swiftc does.
 @main
 struct ModelKitMacrosPlugin: CompilerPlugin {
     let providingMacros: [any Macro.Type] = [ModelMacro.self, PropertyMarkerMacro.self]

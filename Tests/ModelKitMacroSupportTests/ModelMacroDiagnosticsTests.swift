@@ -1,153 +1,11 @@
-import ModelKitMacroSupport
-import SwiftDiagnostics
-import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
 /// Misuse of `@Model` is a compiler diagnostic, with a fix-it where one is obvious. Erroneous
-/// declarations expand to nothing, so the only errors are these.
+/// declarations expand to nothing (no members, no extension), so the only errors are these.
 @Suite struct ModelMacroDiagnosticsTests {
-    @Test func twoIdentifiers() {
-        assertModelExpansion(
-            """
-            @Model
-            struct User {
-                @Identifier var id: Int
-                @Identifier var uuid: String
-            }
-            """,
-            expandedSource: """
-                struct User {
-                    var id: Int
-                    var uuid: String
-                }
-                """,
-            diagnostics: [
-                DiagnosticSpec(
-                    message: "a model has one '@Identifier': 'uuid' is a second one after 'id'", line: 4, column: 5,
-                    fixIts: [FixItSpec(message: "remove '@Identifier'")])
-            ],
-            fixedSource: """
-                @Model
-                struct User {
-                    @Identifier var id: Int
-                    var uuid: String
-                }
-                """)
-    }
-
-    @Test func keyOnAComputedProperty() {
-        assertModelExpansion(
-            """
-            @Model
-            struct User {
-                var name: String
-                @Key("display_name") var displayName: String { name }
-            }
-            """,
-            expandedSource: """
-                struct User {
-                    var name: String
-                    var displayName: String { name }
-                }
-                """,
-            diagnostics: [
-                DiagnosticSpec(
-                    message: "'@Key' applies to stored properties; 'displayName' is computed", line: 4, column: 5,
-                    fixIts: [FixItSpec(message: "remove '@Key'")])
-            ],
-            fixedSource: """
-                @Model
-                struct User {
-                    var name: String
-                    var displayName: String { name }
-                }
-                """)
-    }
-
-    @Test func aPropertyNoInitializerCanFill() {
-        assertModelExpansion(
-            """
-            @Model
-            final class Session {
-                var token: String
-                @Transient var cache: Data
-            }
-            """,
-            expandedSource: """
-                final class Session {
-                    var token: String
-                    var cache: Data
-                }
-                """,
-            diagnostics: [
-                DiagnosticSpec(
-                    message:
-                        "'cache' is not mapped, so no generated initializer can set it: give it a default value or make it optional",
-                    line: 4, column: 20, fixIts: [FixItSpec(message: "make 'cache' optional")])
-            ],
-            fixedSource: """
-                @Model
-                final class Session {
-                    var token: String
-                    @Transient var cache: Data?
-                }
-                """)
-    }
-
-    @Test func aConstantInAnIdentifiedClass() {
-        assertModelExpansion(
-            """
-            @Model
-            final class Account {
-                @Identifier let id: String
-                let owner: String
-            }
-            """,
-            expandedSource: """
-                final class Account {
-                    let id: String
-                    let owner: String
-                }
-                """,
-            diagnostics: [
-                DiagnosticSpec(
-                    message:
-                        "'owner' must be a 'var': 'Account' has an '@Identifier', so its live instance is updated in place",
-                    line: 4, column: 5, fixIts: [FixItSpec(message: "make 'owner' a 'var'")])
-            ],
-            fixedSource: """
-                @Model
-                final class Account {
-                    @Identifier let id: String
-                    var owner: String
-                }
-                """)
-    }
-
-    @Test func aLazyProperty() {
-        assertModelExpansion(
-            """
-            @Model
-            struct Page {
-                lazy var words: [String] = []
-            }
-            """,
-            expandedSource: """
-                struct Page {
-                    lazy var words: [String] = []
-                }
-                """,
-            diagnostics: [
-                DiagnosticSpec(
-                    message: "lazy property 'words' cannot be mapped; mark it '@Transient'", line: 3, column: 5,
-                    fixIts: [FixItSpec(message: "mark 'words' '@Transient'")])
-            ],
-            fixedSource: """
-                @Model
-                struct Page {
-                    @Transient lazy var words: [String] = []
-                }
-                """)
+    @Test(arguments: Misuse.all)
+    func misuseIsDiagnosedAndExpandsToNothing(_ misuse: Misuse) {
+        expectModelExpansion(of: misuse.source, diagnostics: misuse.diagnostics, fixedSource: misuse.fixedSource)
     }
 
     @Test(arguments: [
@@ -155,66 +13,191 @@ import Testing
         ("protocol", "protocol Named {\n    var name: String { get }\n}"),
     ])
     func onlyStructsAndClasses(kind: String, declaration: String) {
-        assertModelExpansion(
-            "@Model\n\(declaration)",
-            expandedSource: declaration,
+        expectModelExpansion(
+            of: "@Model\n\(declaration)",
             diagnostics: [
-                DiagnosticSpec(
-                    message: "'@Model' applies to structs and classes, not to \(kind) declarations", line: 1, column: 1)
+                ExpectedDiagnostic(
+                    "'@Model' applies to structs and classes, not to \(kind) declarations", line: 1, column: 1)
             ])
     }
 
-    @Test func malformedKeysAndMissingTypes() {
-        assertModelExpansion(
-            """
+    /// A warning does not stop the expansion: the property stays transient, its transform unused.
+    @Test func aTransformOnATransientPropertyIsAWarning() {
+        let source = """
             @Model
-            struct Row {
-                @Key("a..b") var a: Int
-                var b = makeB()
-                @Key(name) var c: Int
+            struct Visit {
+                var place: String
+                @Transient @Transform(.iso8601) var seen: Date? = nil
             }
-            """,
-            expandedSource: """
-                struct Row {
-                    var a: Int
-                    var b = makeB()
-                    var c: Int
+            """
+        guard let expansion = expandModelKitMacros(in: source) else { return }
+        let file = expansion.outline.file
+        expectDiagnostics(
+            expansion.diagnostics, in: file,
+            toBe: [
+                ExpectedDiagnostic(
+                    "'@Transform' has no effect on 'seen': transient properties are not mapped", line: 4, column: 16,
+                    severity: .warning, fixIts: ["remove '@Transform'"])
+            ])
+        expectFixedSource(
+            expansion.diagnostics, in: file,
+            toBe: """
+                @Model
+                struct Visit {
+                    var place: String
+                    @Transient var seen: Date? = nil
+                }
+                """)
+        let generated = expansion.roles.filter { $0.macro == "Model" }.compactMap(\.result.expandedSource).joined()
+        #expect(generated.contains(#"ModelProperty("seen", keyPath: \Visit.seen, typeName: "Date?", declaredIn: "Visit", flags: [.optional, .transient, .hasDefault]"#))
+        withKnownIssue("the schema names Visit.__modelKitTransformer_seen, which the expansion does not declare, so it does not compile") {
+            #expect(!generated.contains("Visit.__modelKitTransformer_seen") || generated.contains("static let __modelKitTransformer_seen"))
+        }
+    }
+}
+
+/// A declaration `@Model` rejects, the diagnostics it gets, and the source once every fix-it is
+/// applied (nil where there is no fix-it).
+struct Misuse: Sendable, CustomTestStringConvertible {
+    let name: String
+    let source: String
+    let diagnostics: [ExpectedDiagnostic]
+    let fixedSource: String?
+
+    var testDescription: String { name }
+
+    static let all: [Misuse] = [
+        Misuse(
+            name: "two identifiers",
+            source: """
+                @Model
+                struct User {
+                    @Identifier var id: Int
+                    @Identifier var uuid: String
                 }
                 """,
             diagnostics: [
-                DiagnosticSpec(message: "invalid remote key path 'a..b': a segment is empty", line: 3, column: 10),
-                DiagnosticSpec(message: "'b' needs an explicit type for '@Model' to map it", line: 4, column: 9),
-                DiagnosticSpec(message: "invalid remote key path 'name': write it as a string literal", line: 5, column: 10),
-            ])
-    }
-
-    @Test func genericModelsAndTransientTransforms() {
-        assertModelExpansion(
-            """
-            @Model
-            struct Page<Item> {
-                var items: [Item]
-            }
-            """,
-            expandedSource: """
+                ExpectedDiagnostic(
+                    "a model has one '@Identifier': 'uuid' is a second one after 'id'", line: 4, column: 5,
+                    fixIts: ["remove '@Identifier'"])
+            ],
+            fixedSource: """
+                @Model
+                struct User {
+                    @Identifier var id: Int
+                    var uuid: String
+                }
+                """),
+        Misuse(
+            name: "a key on a computed property",
+            source: """
+                @Model
+                struct User {
+                    var name: String
+                    @Key("display_name") var displayName: String { name }
+                }
+                """,
+            diagnostics: [
+                ExpectedDiagnostic(
+                    "'@Key' applies to stored properties; 'displayName' is computed", line: 4, column: 5,
+                    fixIts: ["remove '@Key'"])
+            ],
+            fixedSource: """
+                @Model
+                struct User {
+                    var name: String
+                    var displayName: String { name }
+                }
+                """),
+        Misuse(
+            name: "a property no initializer can fill",
+            source: """
+                @Model
+                final class Session {
+                    var token: String
+                    @Transient var cache: Data
+                }
+                """,
+            diagnostics: [
+                ExpectedDiagnostic(
+                    "'cache' is not mapped, so no generated initializer can set it: give it a default value or make it optional",
+                    line: 4, column: 20, fixIts: ["make 'cache' optional"])
+            ],
+            fixedSource: """
+                @Model
+                final class Session {
+                    var token: String
+                    @Transient var cache: Data?
+                }
+                """),
+        Misuse(
+            name: "a constant in an identified class",
+            source: """
+                @Model
+                final class Account {
+                    @Identifier let id: String
+                    let owner: String
+                }
+                """,
+            diagnostics: [
+                ExpectedDiagnostic(
+                    "'owner' must be a 'var': 'Account' has an '@Identifier', so its live instance is updated in place",
+                    line: 4, column: 5, fixIts: ["make 'owner' a 'var'"])
+            ],
+            fixedSource: """
+                @Model
+                final class Account {
+                    @Identifier let id: String
+                    var owner: String
+                }
+                """),
+        Misuse(
+            name: "a lazy property",
+            source: """
+                @Model
+                struct Page {
+                    lazy var words: [String] = []
+                }
+                """,
+            diagnostics: [
+                ExpectedDiagnostic(
+                    "lazy property 'words' cannot be mapped; mark it '@Transient'", line: 3, column: 5,
+                    fixIts: ["mark 'words' '@Transient'"])
+            ],
+            fixedSource: """
+                @Model
+                struct Page {
+                    @Transient lazy var words: [String] = []
+                }
+                """),
+        Misuse(
+            name: "malformed keys and a missing type",
+            source: """
+                @Model
+                struct Row {
+                    @Key("a..b") var a: Int
+                    var b = makeB()
+                    @Key(name) var c: Int
+                }
+                """,
+            diagnostics: [
+                ExpectedDiagnostic("invalid remote key path 'a..b': a segment is empty", line: 3, column: 10),
+                ExpectedDiagnostic("'b' needs an explicit type for '@Model' to map it", line: 4, column: 9),
+                ExpectedDiagnostic("invalid remote key path 'name': write it as a string literal", line: 5, column: 10),
+            ],
+            fixedSource: nil),
+        Misuse(
+            name: "a generic model",
+            source: """
+                @Model
                 struct Page<Item> {
                     var items: [Item]
                 }
                 """,
             diagnostics: [
-                DiagnosticSpec(
-                    message: "'@Model' does not support generic types yet: 'Page' has generic parameters", line: 2,
-                    column: 8)
-            ])
-    }
-
-    @Test func aTransformOnATransientPropertyIsAWarning() {
-        let diagnostic = DiagnosticSpec(
-            message: "'@Transform' has no effect on 'seen': transient properties are not mapped", line: 3, column: 16,
-            severity: .warning, fixIts: [FixItSpec(message: "remove '@Transform'")])
-        #expect(diagnostic.severity == .warning)
-        #expect(ModelDiagnostic.transformOnTransient(property: "seen").severity == .warning)
-        #expect(ModelDiagnostic.duplicateIdentifier(name: "b", first: "a").severity == .error)
-        #expect(ModelDiagnostic.lazyProperty(property: "x").diagnosticID == MessageID(domain: "ModelKit", id: "lazyProperty"))
-    }
+                ExpectedDiagnostic(
+                    "'@Model' does not support generic types yet: 'Page' has generic parameters", line: 2, column: 8)
+            ],
+            fixedSource: nil),
+    ]
 }
