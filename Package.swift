@@ -30,22 +30,17 @@ let package = Package(
         // Internals the runtime and the macros share (`package` access): the key-path syntax.
         .target(name: "ModelKitShared"),
 
-        // The macro implementations and their diagnostics, as a library the tests call directly.
-        .target(
-            name: "ModelKitMacroSupport",
+        // The compiler plugin: `@Model` and its markers, their expansion and diagnostics. Only the
+        // compiler loads it, so swift-syntax is built once, for the host; the tests run the built
+        // plugin over the compiler plugin protocol, as swiftc does.
+        .macro(
+            name: "ModelKitMacros",
             dependencies: [
                 "ModelKitShared",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
-            ]
-        ),
-        // The compiler plugin: a thin entry point over ModelKitMacroSupport.
-        .macro(
-            name: "ModelKitMacros",
-            dependencies: [
-                "ModelKitMacroSupport",
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             ]
         ),
@@ -119,9 +114,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ModelKitToolTests", dependencies: ["ModelKitTool", "ModelKitTestSupport"]),
-        // ModelKitMacroSupport's expansions and diagnostics, through the built ModelKitMacros
-        // plugin over the compiler plugin protocol: no swift-syntax is built for the tests.
-        .testTarget(name: "ModelKitMacroSupportTests", dependencies: ["ModelKitTestSupport"]),
+        // The macros' expansions and diagnostics, through the built ModelKitMacros plugin over the
+        // compiler plugin protocol: no swift-syntax is built for the tests.
+        .testTarget(name: "ModelKitMacrosTests", dependencies: ["ModelKitTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

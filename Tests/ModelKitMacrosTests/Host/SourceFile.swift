@@ -2,9 +2,9 @@
 /// positions), lines and columns (the compiler's, both counted from 1, columns in UTF-8 bytes).
 struct SourceFile: Sendable {
     /// The path the test source is known by in requests and diagnostics.
-    static let path = "/ModelKitMacroSupportTests/MacroTestSource.swift"
+    static let path = "/ModelKitMacrosTests/MacroTestSource.swift"
     /// `#fileID` of the test source.
-    static let fileID = "ModelKitMacroSupportTests/MacroTestSource.swift"
+    static let fileID = "ModelKitMacrosTests/MacroTestSource.swift"
 
     let text: String
     let bytes: [UInt8]

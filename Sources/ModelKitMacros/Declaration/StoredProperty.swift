@@ -23,6 +23,10 @@ struct StoredProperty {
     var remoteKeyPaths: [[String]]?
     /// The transformer expression from `@Transform`.
     var transformer: String?
+
+    /// The transformer the generated code uses: none for a transient property, which is not
+    /// mapped (its `@Transform` only gets a warning).
+    var mappedTransformer: String? { isTransient ? nil : transformer }
     /// The archive behaviour expression from `@Archive`, if any.
     var archiveBehavior: String?
     /// Whether the type declares `static func validate<Name>(_:)`.

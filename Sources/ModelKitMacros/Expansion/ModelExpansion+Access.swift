@@ -24,7 +24,7 @@ extension ModelExpansion {
 
     func encodeField() -> String {
         let cases = ownProperties.filter { !$0.property.isTransient }.map { position, property -> String in
-            if property.transformer != nil {
+            if property.mappedTransformer != nil {
                 return "case \(position):\ntry writer.encodeValue(self.\(property.name), transformer: \(typeName).\(transformerName(property)))"
             }
             return "case \(position):\ntry writer.encodeValue(self.\(property.name))"

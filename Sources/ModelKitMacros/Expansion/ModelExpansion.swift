@@ -130,7 +130,7 @@ struct ModelExpansion {
         if let initializer = property.initializer {
             arguments.append("defaultExpression: \(stringLiteral(initializer))")
         }
-        if let transformer = property.transformer {
+        if let transformer = property.mappedTransformer {
             arguments.append("transformer: \(typeName).\(transformerName(property))")
             arguments.append("transformerDescription: \(stringLiteral(transformer))")
         }
@@ -140,7 +140,7 @@ struct ModelExpansion {
 
     func transformers() -> [String] {
         properties.compactMap { property in
-            guard let transformer = property.transformer, !property.isTransient else { return nil }
+            guard let transformer = property.mappedTransformer else { return nil }
             return "static let \(transformerName(property)) = \(core)modelTransformer(for: (\(property.typeText ?? "_")).self, \(transformer))"
         }
     }

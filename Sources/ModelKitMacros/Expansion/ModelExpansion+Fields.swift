@@ -9,7 +9,7 @@ extension ModelExpansion {
     /// `try reader.decodeValue(...)` for a property, with its transformer.
     func readExpression(_ property: StoredProperty) -> String {
         let type = property.typeText ?? "_"
-        if property.transformer != nil && !property.isTransient {
+        if property.mappedTransformer != nil {
             return "try reader.decodeValue((\(type)).self, transformer: \(typeName).\(transformerName(property)))"
         }
         return "try reader.decodeValue((\(type)).self)"
