@@ -16,8 +16,6 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        // Test-only: the HTTP server ModelKitRemoteTests run against on 127.0.0.1.
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // The runtime every format builds on: schema, model protocols, readers and writers over
@@ -110,7 +108,6 @@ let package = Package(
             name: "ModelKitRemoteTests",
             dependencies: [
                 "ModelKit", "ModelKitRemote", "ModelKitStore", "ModelKitTestSupport",
-                .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
         .testTarget(name: "ModelKitToolTests", dependencies: ["ModelKitTool", "ModelKitTestSupport"]),

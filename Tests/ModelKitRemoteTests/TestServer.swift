@@ -1,4 +1,3 @@
-import FlyingFox
 import Foundation
 import ModelKit
 import ModelKitRemote
@@ -19,8 +18,9 @@ extension Status: RemoteModel {
     public static var remoteOperations: RemoteOperations { .read }
 }
 
-/// A real HTTP server on 127.0.0.1, on a port the system picks, serving twitter.json-style
-/// payloads, error statuses, malformed bodies and a slow endpoint; it records every request.
+/// A real HTTP server on 127.0.0.1 (``LocalHTTPServer``), on a port the system picks, serving
+/// twitter.json-style payloads, error statuses, malformed bodies and a slow endpoint; it records
+/// every request.
 ///
 /// | route | answer |
 /// | --- | --- |
@@ -36,29 +36,22 @@ final class TestServer: Sendable {
     /// How long `/users/slow` takes to answer.
     static let slowDelay: Duration = .seconds(20)
 
-    let server: HTTPServer
-    let task: Task<Void, any Error>
+    let server: LocalHTTPServer
     let baseURL: URL
     let log = RequestLog()
 
-    /// Starts a server and waits until it listens.
+    /// Starts a server; it listens once this returns.
     init() async throws {
-        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
         let fixtures = try Fixtures.shared()
-        await Self.addRoutes(to: server, fixtures: fixtures, log: log)
+        let server = try LocalHTTPServer()
+        Self.addRoutes(to: server, fixtures: fixtures, log: log)
         self.server = server
-        task = Task { try await server.run() }
-        try await server.waitUntilListening()
-        guard case .ip4(_, let port) = await server.listeningAddress else {
-            throw TestServerError(description: "the test server does not listen on IPv4")
-        }
-        baseURL = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        baseURL = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
     }
 
     /// Stops the server, dropping the connections left open.
     func stop() async {
-        await server.stop(timeout: 0)
-        task.cancel()
+        await server.stop()
     }
 
     /// A client of this server.
@@ -81,8 +74,8 @@ final class TestServer: Sendable {
         }
     }
 
-    private static func addRoutes(to server: HTTPServer, fixtures: Fixtures, log: RequestLog) async {
-        await server.appendRoute("GET /users") { request in
+    private static func addRoutes(to server: LocalHTTPServer, fixtures: Fixtures, log: RequestLog) {
+        server.appendRoute("GET /users") { request in
             await log.record(request)
             let limit = request.query["limit"].flatMap(Int.init) ?? fixtures.users.count
             var users = Array(fixtures.users.prefix(limit))
@@ -91,7 +84,7 @@ final class TestServer: Sendable {
             }
             return try json(["data": ["items": users]])
         }
-        await server.appendRoute("GET /users/*") { request in
+        server.appendRoute("GET /users/*") { request in
             await log.record(request)
             let id = String(request.path.split(separator: "/").last ?? "")
             switch id {
@@ -114,17 +107,17 @@ final class TestServer: Sendable {
                 return try json(user)
             }
         }
-        await server.appendRoute("POST /users") { request in try await echo(request, log: log, status: .created) }
-        await server.appendRoute("PATCH /users/*") { request in try await echo(request, log: log, status: .ok) }
-        await server.appendRoute("PUT /users/*") { request in
-            await log.record(request, body: try await request.bodyData)
+        server.appendRoute("POST /users") { request in try await echo(request, log: log, status: .created) }
+        server.appendRoute("PATCH /users/*") { request in try await echo(request, log: log, status: .ok) }
+        server.appendRoute("PUT /users/*") { request in
+            await log.record(request, body: request.body)
             return HTTPResponse(statusCode: .noContent)
         }
-        await server.appendRoute("DELETE /users/*") { request in
+        server.appendRoute("DELETE /users/*") { request in
             await log.record(request)
             return HTTPResponse(statusCode: .noContent)
         }
-        await server.appendRoute("GET /statuses") { request in
+        server.appendRoute("GET /statuses") { request in
             await log.record(request)
             return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: fixtures.twitter)
         }
@@ -132,9 +125,8 @@ final class TestServer: Sendable {
 
     /// The request's JSON object with `followers_count` set to 1000, as the server's answer.
     private static func echo(_ request: HTTPRequest, log: RequestLog, status: HTTPStatusCode) async throws -> HTTPResponse {
-        let body = try await request.bodyData
-        await log.record(request, body: body)
-        guard var object = try JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+        await log.record(request, body: request.body)
+        guard var object = try JSONSerialization.jsonObject(with: request.body) as? [String: Any] else {
             return HTTPResponse(statusCode: .badRequest)
         }
         object["followers_count"] = 1000
@@ -168,7 +160,7 @@ actor RequestLog {
     func record(_ request: HTTPRequest, body: Data? = nil) {
         var query: [String: String] = [:]
         for item in request.query { query[item.name] = item.value }
-        entries.append(Entry(method: request.method.rawValue, path: request.target.path(), query: query, body: body))
+        entries.append(Entry(method: request.method, path: request.path, query: query, body: body))
     }
 
     func override(_ key: String, with value: String) {
@@ -205,8 +197,4 @@ struct Fixtures: @unchecked Sendable {
         loaded = fixtures
         return fixtures
     }
-}
-
-struct TestServerError: Error, CustomStringConvertible {
-    let description: String
 }
