@@ -66,7 +66,10 @@ import Testing
             #expect(error?.kind == .timeout)
             #expect(error?.status == nil)
             #expect(error?.description == "GET '\(server.baseURL.absoluteString)/users/slow' failed: no response within 0.3 s")
-            #expect(elapsed >= .milliseconds(300) && elapsed < .seconds(10))
+            // A timeout, not the user the server sends after 20 s, so the client did not wait for
+            // it. No upper bound on the time: on a loaded 2-core machine other tests can hold
+            // the task pool for longer than the server's delay before this task resumes.
+            #expect(elapsed >= .milliseconds(300))
         }
     }
 
@@ -82,13 +85,12 @@ import Testing
             }
             task.cancel()
             let result = await task.result
-            let elapsed = clock.now - start
+            // An error, not the user the server sends after 20 s: the request was cancelled.
             #expect(throws: RemoteError.self) { try result.get() }
             if case .failure(let error as RemoteError) = result {
                 #expect(error.kind == .cancelled)
                 #expect(error.description == "GET '\(server.baseURL.absoluteString)/users/slow' failed: cancelled")
             }
-            #expect(elapsed < TestServer.slowDelay / 2)
         }
     }
 
