@@ -7,17 +7,17 @@ import Testing
 /// outside reference does, however else it is referenced, and one being deinitialized is never
 /// handed out again, even while another thread is in the middle of a lookup.
 @Suite struct ModelContextLifetimeTests {
-    @Test func aGoneInstanceGivesWayToTheNextOneRegistered() throws {
+    @Test func aGoneInstanceGivesWayToTheNextOneRegistered() {
         let context = ModelContext()
         weak var first: Counter?
         do {
-            let counter = try Counter(json: ["id": "a", "count": 1])
+            let counter = Counter(id: "a", count: 1)
             #expect(context.register(counter) === counter)
             first = counter
         }
         #expect(first == nil)
         #expect(context.registeredModel(Counter.self, for: "a") == nil)
-        let second = try Counter(json: ["id": "a", "count": 2])
+        let second = Counter(id: "a", count: 2)
         #expect(context.register(second) === second)
         #expect(context.registeredModel(Counter.self, for: "a") === second)
         #expect(context.registeredCount == 1)
@@ -25,14 +25,14 @@ import Testing
 
     /// A weak reference elsewhere gives the instance a side table for its counts; the context
     /// still finds it while it lives and lets it go with its last strong reference.
-    @Test func anInstanceAlsoReferencedWeaklyElsewhere() throws {
+    @Test func anInstanceAlsoReferencedWeaklyElsewhere() {
         let context = ModelContext()
         weak var elsewhere: Counter?
         do {
-            let counter = try Counter(json: ["id": "w", "count": 3])
+            let counter = Counter(id: "w", count: 3)
             elsewhere = counter
             #expect(context.register(counter) === counter)
-            #expect(context.register(try Counter(json: ["id": "w"])) === counter)
+            #expect(context.register(Counter(id: "w")) === counter)
             #expect(context.registeredModel(Counter.self, for: "w")?.count == 3)
         }
         #expect(elsewhere == nil)
@@ -47,7 +47,7 @@ import Testing
         let context = ModelContext()
         let identifiers = (0..<8).map { "k\($0)" }
         let keeper = Keeper()
-        keeper.keep(try identifiers.map { try Counter(json: ["id": $0]) })
+        keeper.keep(identifiers.map { Counter(id: $0) })
         let mismatches = try await withThrowingTaskGroup(of: Int.self) { group in
             for thread in 0..<4 {
                 group.addTask {
@@ -57,7 +57,7 @@ import Testing
                         for round in 0..<20_000 {
                             let index = (round &* 7 &+ thread) % identifiers.count
                             // A fresh instance most of the time, so the live one keeps dying.
-                            let candidate = round % 3 == 0 ? counters[index] : try Counter.fresh(identifiers[index])
+                            let candidate = round % 3 == 0 ? counters[index] : Counter(id: identifiers[index])
                             let live = context.register(candidate)
                             if live.id != identifiers[index] { mismatches += 1 }
                             if let registered = context.registeredModel(Counter.self, for: identifiers[index]),
@@ -83,18 +83,11 @@ import Testing
 
     /// The memory of gone instances is given back as the table sweeps: 100,000 short-lived
     /// instances leave nothing registered behind.
-    @Test func shortLivedInstancesLeaveNothingBehind() throws {
+    @Test func shortLivedInstancesLeaveNothingBehind() {
         let context = ModelContext()
-        for index in 0..<100_000 { _ = context.register(try Counter.fresh("t\(index % 5_000)")) }
+        for index in 0..<100_000 { _ = context.register(Counter(id: "t\(index % 5_000)")) }
         #expect(context.registeredCount == 0)
-        let kept = try Counter.fresh("kept")
+        let kept = Counter(id: "kept")
         #expect(context.register(kept) === kept && context.registeredCount == 1)
-    }
-}
-
-extension Counter {
-    /// A new counter, not registered anywhere.
-    static func fresh(_ id: String) throws -> Counter {
-        try Counter(json: ["id": id])
     }
 }

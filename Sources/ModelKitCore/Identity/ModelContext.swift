@@ -29,8 +29,7 @@ public final class ModelContext: @unchecked Sendable {
     /// The table of each model type met so far (a subclass shares its root class's table).
     private var tablesByType: [ObjectIdentifier: IdentityTable] = [:]
     /// The last type asked for and its table: runs of lookups are mostly of one type.
-    private var lastType: ObjectIdentifier?
-    private var lastTable: IdentityTable?
+    private var lastTable: (type: ObjectIdentifier, table: IdentityTable)?
     /// Where identifiers that are not live are loaded from.
     public let store: (any ModelLoading)?
 
@@ -96,7 +95,6 @@ public final class ModelContext: @unchecked Sendable {
         withLock {
             tables.removeAll()
             tablesByType.removeAll()
-            lastType = nil
             lastTable = nil
         }
     }
@@ -141,18 +139,18 @@ public final class ModelContext: @unchecked Sendable {
     /// Call holding the lock.
     private func table(for type: any Model.Type, creating: Bool) -> IdentityTable? {
         let typeKey = ObjectIdentifier(type)
-        if typeKey == lastType, let lastTable { return lastTable }
-        if let table = tablesByType[typeKey] {
-            (lastType, lastTable) = (typeKey, table)
-            return table
+        if let last = lastTable, last.type == typeKey { return last.table }
+        let table: IdentityTable
+        if let known = tablesByType[typeKey] {
+            table = known
+        } else {
+            let rootKey = Self.tableKey(type)
+            guard let found = tables[rootKey] ?? (creating ? IdentityTable() : nil) else { return nil }
+            tables[rootKey] = found
+            tablesByType[typeKey] = found
+            table = found
         }
-        let key = Self.tableKey(type)
-        let table = tables[key] ?? (creating ? IdentityTable() : nil)
-        if let table {
-            tables[key] = table
-            tablesByType[typeKey] = table
-            (lastType, lastTable) = (typeKey, table)
-        }
+        lastTable = (typeKey, table)
         return table
     }
 
