@@ -5,49 +5,28 @@ import Testing
 
 /// `modelkit archive dump` and `convert`, run as the built `modelkit` binary on every fixture.
 struct ArchiveToolTests {
-    struct Run {
-        let status: Int32
-        let output: Data
-        let error: String
-        var text: String { String(decoding: output, as: UTF8.self) }
-    }
-
-    func run(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        (process.executableURL, process.arguments) = try ModelKitToolLocation.invocation(arguments)
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: outputData, error: String(decoding: errorData, as: UTF8.self))
-    }
-
     func temporaryURL(_ name: String) -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("modelkit-archive-\(UUID().uuidString)-\(name)")
     }
 
     @Test(arguments: ArchiveFixtureTests.goodFixtures)
     func dumpPrintsEveryGoodFixture(_ file: Fixtures.File) throws {
-        let text = try run(["archive", "dump", file.url.path])
-        #expect(text.status == 0, "\(text.error)")
-        #expect(!text.output.isEmpty)
-        let json = try run(["archive", "dump", file.url.path, "--format", "json"])
-        #expect(json.status == 0, "\(json.error)")
-        let parsed = try JSONSerialization.jsonObject(with: json.output) as? [String: Any]
+        let text = try ModelKitTool.run(["archive", "dump", file.url.path])
+        #expect(text.status == 0, "\(text.errorOutput)")
+        #expect(!text.outputData.isEmpty)
+        let json = try ModelKitTool.run(["archive", "dump", file.url.path, "--format", "json"])
+        #expect(json.status == 0, "\(json.errorOutput)")
+        let parsed = try JSONSerialization.jsonObject(with: json.outputData) as? [String: Any]
         let document = try KeyedArchiveDocument(data: Data(file.bytes))
         #expect(parsed?.keys.sorted() == document.topKeys.map(KeyedArchiver.unescapeKey).sorted())
     }
 
     @Test(arguments: ArchiveMalformedTests.malformed.keys.sorted())
     func dumpRejectsEveryMalformedFixture(_ path: String) throws {
-        let result = try run(["archive", "dump", Fixtures.named(path).url.path])
+        let result = try ModelKitTool.run(["archive", "dump", Fixtures.named(path).url.path])
         #expect(result.status == 1)
-        #expect(result.output.isEmpty)
-        #expect(result.error == "modelkit: \(ArchiveMalformedTests.malformed[path] ?? "")\n")
+        #expect(result.outputData.isEmpty)
+        #expect(result.errorOutput == "modelkit: \(ArchiveMalformedTests.malformed[path] ?? "")\n")
     }
 
     @Test(arguments: ArchiveFixtureTests.goodFixtures)
@@ -59,8 +38,8 @@ struct ArchiveToolTests {
             try? FileManager.default.removeItem(at: binary)
             try? FileManager.default.removeItem(at: xml)
         }
-        #expect(try run(["archive", "convert", file.url.path, "--to", "binary", "-o", binary.path]).status == 0)
-        #expect(try run(["archive", "convert", binary.path, "--to", "xml", "-o", xml.path]).status == 0)
+        #expect(try ModelKitTool.run(["archive", "convert", file.url.path, "--to", "binary", "-o", binary.path]).status == 0)
+        #expect(try ModelKitTool.run(["archive", "convert", binary.path, "--to", "xml", "-o", xml.path]).status == 0)
         let binaryDocument = try KeyedArchiveDocument(data: Data(contentsOf: binary))
         let xmlData = try Data(contentsOf: xml)
         #expect(binaryDocument.format == .binary)
@@ -73,9 +52,9 @@ struct ArchiveToolTests {
     }
 
     @Test func dumpShowsTheTree() throws {
-        let result = try run(["archive", "dump", Fixtures.named("corelibs/NSKeyedUnarchiver-ArrayTest.plist").url.path])
+        let result = try ModelKitTool.run(["archive", "dump", Fixtures.named("corelibs/NSKeyedUnarchiver-ArrayTest.plist").url.path])
         #expect(
-            result.text == """
+            result.output == """
                 root: NSArray #1 (4 elements)
                   [0]: "baa"
                   [1]: "baa"
@@ -86,9 +65,9 @@ struct ArchiveToolTests {
     }
 
     @Test func dumpMarksSharedReferences() throws {
-        let result = try run(["archive", "dump", Fixtures.named("bpylist2/recursive_archive.plist").url.path])
+        let result = try ModelKitTool.run(["archive", "dump", Fixtures.named("bpylist2/recursive_archive.plist").url.path])
         #expect(
-            result.text == """
+            result.output == """
                 root: crap.Foo #1
                   title: "hello"
                   recursive: crap.Foo #3
@@ -100,17 +79,17 @@ struct ArchiveToolTests {
         let file = temporaryURL("shared.plist")
         defer { try? FileManager.default.removeItem(at: file) }
         try shared.write(to: file)
-        let tree = try run(["archive", "dump", file.path])
+        let tree = try ModelKitTool.run(["archive", "dump", file.path])
         #expect(
-            tree.text == """
+            tree.output == """
                 root: NSArray #1 (2 elements)
                   [0]: Box #2 (shared)
                   [1]: -> Box #2 (shared, printed above)
 
                 """)
-        let json = try run(["archive", "dump", file.path, "--format", "json"])
+        let json = try ModelKitTool.run(["archive", "dump", file.path, "--format", "json"])
         #expect(
-            json.text == """
+            json.output == """
                 {
                   "root": [
                     {
@@ -124,8 +103,8 @@ struct ArchiveToolTests {
     }
 
     @Test func dumpPrintsJSONInNaturalForms() throws {
-        let result = try run(["archive", "dump", Fixtures.named("corelibs/NSKeyedUnarchiver-ComplexTest.plist").url.path, "--format", "json"])
-        let root = try #require((try JSONSerialization.jsonObject(with: result.output) as? [String: Any])?["root"] as? [String: Any])
+        let result = try ModelKitTool.run(["archive", "dump", Fixtures.named("corelibs/NSKeyedUnarchiver-ComplexTest.plist").url.path, "--format", "json"])
+        let root = try #require((try JSONSerialization.jsonObject(with: result.outputData) as? [String: Any])?["root"] as? [String: Any])
         #expect(root["string"] as? String == "hello")
         let array = try #require(root["array"] as? [Any])
         #expect(array.count == 4)
@@ -138,14 +117,14 @@ struct ArchiveToolTests {
     }
 
     @Test func missingFilesAndUnknownFormatsFailWithASentence() throws {
-        let missing = try run(["archive", "dump", "/nonexistent/archive.plist"])
+        let missing = try ModelKitTool.run(["archive", "dump", "/nonexistent/archive.plist"])
         #expect(missing.status == 1)
-        #expect(missing.error == "modelkit: cannot read '/nonexistent/archive.plist': no such file\n")
+        #expect(missing.errorOutput == "modelkit: cannot read '/nonexistent/archive.plist': no such file\n")
         let notAnArchive = temporaryURL("text.plist")
         defer { try? FileManager.default.removeItem(at: notAnArchive) }
         try PropertyListValue.array([1, 2]).xmlData().write(to: notAnArchive)
-        let result = try run(["archive", "convert", notAnArchive.path, "--to", "binary", "-o", temporaryURL("out").path])
+        let result = try ModelKitTool.run(["archive", "convert", notAnArchive.path, "--to", "binary", "-o", temporaryURL("out").path])
         #expect(result.status == 1)
-        #expect(result.error == "modelkit: not a keyed archive: the root is an array, not a dictionary\n")
+        #expect(result.errorOutput == "modelkit: not a keyed archive: the root is an array, not a dictionary\n")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ModelKit
 import ModelKitPreferences
+import ModelKitTestSupport
 import Testing
 
 /// Many tasks and several processes writing one file at once, and writers killed mid-save.

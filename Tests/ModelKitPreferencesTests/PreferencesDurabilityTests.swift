@@ -1,6 +1,7 @@
 import Foundation
 import ModelKit
 import ModelKitPreferences
+import ModelKitTestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Foundation
 import ModelKit
 import ModelKitPreferences
+import ModelKitTestSupport
 import Testing
 
 /// Where preferences live: the platform's place for a name, or an explicit file.

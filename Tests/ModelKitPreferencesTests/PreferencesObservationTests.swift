@@ -1,6 +1,7 @@
 import Foundation
 import ModelKit
 import ModelKitPreferences
+import ModelKitTestSupport
 import Testing
 
 /// AsyncSequences per key and for all keys, fed by every instance in the process and by other

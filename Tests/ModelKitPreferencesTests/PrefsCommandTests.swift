@@ -1,6 +1,7 @@
 import Foundation
 import ModelKit
 import ModelKitPreferences
+import ModelKitTestSupport
 import Testing
 
 /// `modelkit prefs get|set|list|delete NAME [KEY] [VALUE] [--file PATH]`, run as a process.

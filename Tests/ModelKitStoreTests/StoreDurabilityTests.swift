@@ -141,15 +141,8 @@ struct Writer {
     /// Starts the writer; with `fileSizeLimit`, under the shell's `ulimit -f` (512-byte blocks)
     /// with SIGXFSZ ignored, so that writing past it fails with EFBIG as on a full disk.
     static func start(_ arguments: [String], fileSizeLimit: Int? = nil) throws -> Writer {
-        let process = Process()
-        (process.executableURL, process.arguments) = try ModelKitToolLocation.invocation(
-            ["store", "write-batch"] + arguments, fileSizeLimit: fileSizeLimit)
-        let pipe = Pipe()
-        let errorPipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = errorPipe
-        try process.run()
-        return Writer(process: process, output: pipe.fileHandleForReading, errors: errorPipe.fileHandleForReading)
+        let tool = try ModelKitTool.start(["store", "write-batch"] + arguments, fileSizeLimit: fileSizeLimit)
+        return Writer(process: tool.process, output: tool.output.fileHandleForReading, errors: tool.errors.fileHandleForReading)
     }
 
     /// Kills the writer at once and returns everything it printed.

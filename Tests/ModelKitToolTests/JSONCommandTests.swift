@@ -6,7 +6,7 @@ import Testing
     @Test func validFilesPass() throws {
         let twitter = try ToolProcess.temporaryFile("twitter.json", String(decoding: fixtureData("twitter.json"), as: UTF8.self))
         let small = try ToolProcess.temporaryFile("small.json", #"{"a": [1, 2.5e3, "x", null, true]}"#)
-        let result = try ToolProcess.run(["json", "check", twitter.path, small.path])
+        let result = try ModelKitTool.run(["json", "check", twitter.path, small.path])
         #expect(result.status == 0)
         #expect(result.output == "\(twitter.path): valid JSON (631515 bytes)\n\(small.path): valid JSON (34 bytes)\n")
     }
@@ -15,7 +15,7 @@ import Testing
         let good = try ToolProcess.temporaryFile("good.json", "[]")
         let bad = try ToolProcess.temporaryFile("bad.json", "{\n  \"a\": [1, 2,]\n}")
         let never = try ToolProcess.temporaryFile("never.json", "[")
-        let result = try ToolProcess.run(["json", "check", good.path, bad.path, never.path])
+        let result = try ModelKitTool.run(["json", "check", good.path, bad.path, never.path])
         #expect(result.status == 1)
         #expect(result.output == "\(good.path): valid JSON (2 bytes)\n")
         #expect(
@@ -24,11 +24,11 @@ import Testing
     }
 
     @Test func unreadableFilesAndDepthLimits() throws {
-        let missing = try ToolProcess.run(["json", "check", "/nonexistent/file.json"])
+        let missing = try ModelKitTool.run(["json", "check", "/nonexistent/file.json"])
         #expect(missing.status == 1 && missing.errorOutput.hasPrefix("/nonexistent/file.json: cannot read the file"))
         let deep = try ToolProcess.temporaryFile("deep.json", String(repeating: "[", count: 5) + String(repeating: "]", count: 5))
-        #expect(try ToolProcess.run(["json", "check", "--max-depth", "5", deep.path]).status == 0)
-        let shallow = try ToolProcess.run(["json", "check", "--max-depth", "4", deep.path])
+        #expect(try ModelKitTool.run(["json", "check", "--max-depth", "5", deep.path]).status == 0)
+        let shallow = try ModelKitTool.run(["json", "check", "--max-depth", "4", deep.path])
         #expect(shallow.status == 1 && shallow.errorOutput.contains("'maxDepth'"))
     }
 }
@@ -40,7 +40,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = directory.appendingPathComponent("demo.sqlite").path
 
-        let first = try ToolProcess.run(["demo", "--db", db])
+        let first = try ModelKitTool.run(["demo", "--db", db])
         #expect(first.status == 0, "\(first.errorOutput)")
         #expect(first.output.hasPrefix("mapped 100 statuses and 73 retweeted statuses by 115 users from 631515 bytes in "))
         #expect(first.output.contains("newest status: 2014-08-31T00:29:15Z"))
@@ -52,7 +52,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: db))
 
         // The second run finds the first run's models in the file and loads them first.
-        let second = try ToolProcess.run(["demo", "--db", db])
+        let second = try ModelKitTool.run(["demo", "--db", db])
         #expect(second.status == 0, "\(second.errorOutput)")
         #expect(second.output.hasPrefix("mapped 100 statuses and 73 retweeted statuses by 115 users from 631515 bytes in "))
         let loaded = try #require(line(of: second.output, startingWith: "loaded "))
