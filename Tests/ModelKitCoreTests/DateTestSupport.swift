@@ -49,6 +49,35 @@ func randomDates(count: Int, seed: UInt64) -> [Date] {
     }
 }
 
+/// Instants where formatting and parsing turn, in `timeZone`: either side of its daylight-saving
+/// transitions in four eras (none in a fixed-offset zone), and either side of local midnight
+/// where years, centuries and leap days turn, to the second and to the sub-millisecond.
+func boundaryDates(in timeZone: TimeZone) -> [Date] {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timeZone
+    var dates: [Date] = []
+    for year in [1918, 1974, 2006, 2037] {
+        guard var instant = calendar.date(from: DateComponents(year: year, month: 1, day: 1)) else { continue }
+        for _ in 0..<4 {
+            guard let transition = timeZone.nextDaylightSavingTimeTransition(after: instant) else { break }
+            dates += [-1_800, -1, 0, 1, 1_800].map { transition.addingTimeInterval($0) }
+            instant = transition
+        }
+    }
+    let days = [(1900, 1, 1), (1900, 3, 1), (1901, 1, 1), (1969, 12, 31), (1970, 1, 1), (2000, 1, 1),
+                (2000, 2, 29), (2000, 3, 1), (2001, 1, 1), (2024, 2, 29), (2038, 1, 19), (2100, 1, 1), (2100, 3, 1)]
+    for (year, month, day) in days {
+        guard let midnight = calendar.date(from: DateComponents(year: year, month: month, day: day)) else { continue }
+        dates += [-1, -0.0004, 0, 0.0004, 0.9996, 43_200].map { midnight.addingTimeInterval($0) }
+    }
+    return dates
+}
+
+/// ``boundaryDates(in:)`` and `randomCount` random instants, the table the comparisons run over.
+func comparisonDates(in timeZone: TimeZone, randomCount: Int, seed: UInt64) -> [Date] {
+    boundaryDates(in: timeZone) + randomDates(count: randomCount, seed: seed)
+}
+
 /// Random mutations of `text`: replaced, deleted, inserted and duplicated bytes.
 func mutations(of text: String, count: Int, seed: UInt64) -> [[UInt8]] {
     var generator = SeededGenerator(seed: seed)
