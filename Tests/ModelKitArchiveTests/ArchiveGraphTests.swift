@@ -1,5 +1,6 @@
 import Foundation
 import ModelKit
+import ModelKitTestSupport
 import Testing
 
 /// Object graphs: several roots, shared instances written once and decoded as one, cycles
@@ -192,42 +193,50 @@ struct ArchiveGraphTests {
 
     // MARK: Long chains
 
-    @Test func aHundredThousandLongChainArchivesAndDecodes() throws {
-        let count = 100_000
-        let head = ChainLink.chain(count: count)
-        defer { ChainLink.unlink(head) }
-        let data = try KeyedArchiver.archivedData(withRootObject: head)
-        let unarchiver = try KeyedUnarchiver(data: data)
-        let decoded = try unarchiver.decode(ChainLink.self, forKey: "root")
-        defer { ChainLink.unlink(decoded) }
-        var length = 0
-        var node: ChainLink? = decoded
-        var inOrder = true
-        while let current = node {
-            inOrder = inOrder && current.position == length
-            length += 1
-            node = current.next
-        }
-        #expect(length == count)
-        #expect(inOrder)
+    /// A 10,000-long chain, archived, decoded typed and generically, and dumped, all on a
+    /// 1 MiB stack. Recursion is bounded (objects past a few dozen levels are deferred); a
+    /// reader that recursed once per link needs over 20 MiB here in a debug build, and crashes
+    /// this test (checked with the decoder's deferral depth raised past 10,000).
+    @Test func aLongChainArchivesAndDecodesWithoutRecursion() async throws {
+        let count = 10_000
+        let walked = try await onDedicatedThread(stackSize: 1 << 20) {
+            let head = ChainLink.chain(count: count)
+            defer { ChainLink.unlink(head) }
+            let data = try KeyedArchiver.archivedData(withRootObject: head)
+            let unarchiver = try KeyedUnarchiver(data: data)
+            let decoded = try unarchiver.decode(ChainLink.self, forKey: "root")
+            defer { ChainLink.unlink(decoded) }
+            var length = 0
+            var node: ChainLink? = decoded
+            var inOrder = true
+            while let current = node {
+                inOrder = inOrder && current.position == length
+                length += 1
+                node = current.next
+            }
 
-        // Generic decoding and both dumps walk it too.
-        let fresh = try KeyedUnarchiver(data: data)
-        let generic = try #require(try fresh.decodeObject(forKey: "root") as? ArchivedObject)
-        var genericLength = 0
-        var object: ArchivedObject? = generic
-        while let current = object {
-            genericLength += 1
-            object = current["next"] as? ArchivedObject
+            // Generic decoding and both dumps walk it too.
+            var genericLength = 0
+            var object = try KeyedUnarchiver(data: data).decodeObject(forKey: "root") as? ArchivedObject
+            while let current = object {
+                genericLength += 1
+                object = current["next"] as? ArchivedObject
+            }
+            let textLines = try ArchiveDump.text(unarchiver.document).split(separator: "\n").count
+            let jsonLength = try ArchiveDump.json(unarchiver.document).count
+            return (length: length, inOrder: inOrder, genericLength: genericLength, textLines: textLines, jsonLength: jsonLength)
         }
-        #expect(genericLength == count)
-        #expect(try ArchiveDump.text(unarchiver.document).split(separator: "\n").count > count)
-        #expect(try ArchiveDump.json(unarchiver.document).count > count)
+        #expect(walked.length == count)
+        #expect(walked.inOrder)
+        #expect(walked.genericLength == count)
+        #expect(walked.textLines > count)
+        #expect(walked.jsonLength > count)
     }
 
-    @Test func aHundredThousandLongArrayNestingFailsWithTheDepthLimit() throws {
-        // Object i is an NSArray holding object i + 1; the last holds a string.
-        let count = 100_000
+    @Test func arraysNestedTenThousandDeepFailWithTheDepthLimit() throws {
+        // Object i is an NSArray holding object i + 1; the last holds a string. Both decoders
+        // stop at the limit (200) instead of descending 10,000 levels.
+        let count = 10_000
         var objects: [PropertyListValue] = ["$null"]
         let arrayClass = count + 2
         for index in 0..<count {

@@ -8,16 +8,21 @@ import Foundation
 /// running, and their timings would be off. Record expectations in the caller, with the result:
 /// an expectation on the dedicated thread is not tied to the running test.
 ///
+/// A small `stackSize` shows that work does not recurse once per level of its input: at 1 MiB,
+/// a walk that took even a hundred bytes of stack per level overflows before 10,000 levels.
+///
 /// ```swift
 /// let growth = try await onDedicatedThread { try growthRatio(make: input) { try read($0) } }
 /// #expect(growth.ratio < 20)
 /// ```
-public func onDedicatedThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+public func onDedicatedThread<T: Sendable>(
+    stackSize: Int = 8 << 20, _ body: @escaping @Sendable () throws -> T
+) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         let thread = Thread {
             continuation.resume(with: Result { try body() })
         }
-        thread.stackSize = 8 << 20
+        thread.stackSize = stackSize
         thread.start()
     }
 }
