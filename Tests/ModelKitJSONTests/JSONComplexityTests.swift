@@ -48,11 +48,11 @@ import Testing
         Input(description: "10,000 keys after a 256-byte common prefix") { scale in
             object(keys: 1_000 * scale, prefix: String(repeating: "p", count: 256))
         },
-        Input(description: "10 MB of escapes in one string") { scale in
-            string(repeating: #"\n"#, count: 500_000 * scale)
+        Input(description: "4 MB of escapes in one string") { scale in
+            string(repeating: #"\n"#, count: 200_000 * scale)
         },
-        Input(description: "10 MB of \\u escapes with surrogate pairs") { scale in
-            string(repeating: #"\ud83d\ude00"#, count: 83_333 * scale)
+        Input(description: "4 MB of \\u escapes with surrogate pairs") { scale in
+            string(repeating: #"\ud83d\ude00"#, count: 33_333 * scale)
         },
     ]
 

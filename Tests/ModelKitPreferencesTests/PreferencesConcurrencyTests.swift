@@ -56,7 +56,8 @@ struct PreferencesConcurrencyTests {
         }
     }
 
-    /// Two shells each running `modelkit prefs set` 100 times, one process per write.
+    /// Two shells each running `modelkit prefs set` 40 times, one process per write, their
+    /// writes interleaving.
     @Test func twoLoopsOfSetCommandsLoseNothing() async throws {
         try await withTemporaryDirectory { directory in
             let file = directory.file()
@@ -64,7 +65,7 @@ struct PreferencesConcurrencyTests {
                 for prefix in ["x", "y"] {
                     group.addTask {
                         var failures: [ToolResult] = []
-                        for index in 0..<100 {
+                        for index in 0..<40 {
                             let result = try await ModelKitTool.run(
                                 ["prefs", "set", "test", "\(prefix)\(index)", "\(index)", "--file", file.path])
                             if result.status != 0 { failures.append(result) }
@@ -77,8 +78,8 @@ struct PreferencesConcurrencyTests {
                 }
             }
             let stored = try parsedObject(at: file)
-            #expect(stored.count == 200)
-            #expect(stored["x99"] == .int(99))
+            #expect(stored.count == 80)
+            #expect(stored["x39"] == .int(39))
             #expect(stored["y0"] == .int(0))
         }
     }
