@@ -4,6 +4,26 @@ import ModelKitTestSupport
 import Testing
 
 @Suite struct ModelSchemaTests {
+    /// A default written as a multi-line string literal, indented inside the declaration: the
+    /// generated initializers place it deeper, and it must stay the same string.
+    @Model
+    struct Letter: Equatable {
+        var greeting: String = """
+            Dear reader,
+              indented line
+            """
+        var signature: String
+    }
+
+    @Test func aMultiLineStringDefaultKeepsItsValue() throws {
+        let letter = try Letter(json: ["signature": "M."])
+        #expect(letter.greeting == "Dear reader,\n  indented line")
+        #expect(Letter(signature: "M.").greeting == letter.greeting)
+        let greeting = try #require(Letter.modelSchema["greeting"])
+        #expect(greeting.hasDefault)
+        #expect(greeting.defaultExpression?.contains("indented line") == true)
+    }
+
     @Test func propertyKeysFollowDeclarationOrderAndSkipTransientOnes() {
         #expect(
             Post.propertyKeys == [

@@ -37,8 +37,7 @@ import Testing
                         var label: Optional<String> = nil
                         var createdAt: Optional<Date?> = nil
                         var count: Optional<Int> = nil
-                        init() {
-                        }
+                        init() {}
                         mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                             switch index {
                             case 0:
@@ -58,12 +57,8 @@ import Testing
                     init(modelFields fields: __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
                         guard let id = fields.id, let label = fields.label else {
                             var missing: [Int] = []
-                            if fields.id == nil {
-                                missing.append(0)
-                            }
-                            if fields.label == nil {
-                                missing.append(1)
-                            }
+                            if fields.id == nil { missing.append(0) }
+                            if fields.label == nil { missing.append(1) }
                             throw ModelKitCore.ModelError.missingValues(missing, in: Tag.modelSchema, mapping: mapping)
                         }
                         self.id = id
@@ -141,9 +136,7 @@ import Testing
                         try writer.encodeModel(self)
                     }
 
-                    var description: String {
-                        modelDescription
-                    }
+                    var description: String { modelDescription }
                 }
                 """#)
     }
@@ -174,8 +167,7 @@ import Testing
 
                     struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
                         var at: Optional<Date> = nil
-                        init() {
-                        }
+                        init() {}
                         mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                             switch index {
                             case 0:
@@ -189,9 +181,7 @@ import Testing
                     init(modelFields fields: __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
                         guard let at = fields.at else {
                             var missing: [Int] = []
-                            if fields.at == nil {
-                                missing.append(0)
-                            }
+                            if fields.at == nil { missing.append(0) }
                             throw ModelKitCore.ModelError.missingValues(missing, in: Outer.Inner.modelSchema, mapping: mapping)
                         }
                         self.at = at
@@ -242,9 +232,7 @@ import Testing
                         try writer.encodeModel(self)
                     }
 
-                    var description: String {
-                        modelDescription
-                    }
+                    var description: String { modelDescription }
                 }
                 """#)
     }
@@ -259,23 +247,20 @@ import Testing
                 }
                 """,
             members: #"""
-                class var modelSchema: ModelKitCore.ModelSchema {
-                    __modelKitSchema_Shape
-                }
+                class var modelSchema: ModelKitCore.ModelSchema { __modelKitSchema_Shape }
                 private static let __modelKitSchema_Shape: ModelKitCore.ModelSchema = ModelKitCore.ModelSchema(
-                name: "Shape",
-                type: Shape.self,
-                properties: [
-                ModelKitCore.ModelProperty("name", keyPath: \Shape.name, typeName: "String", declaredIn: "Shape", flags: []),
-                ModelKitCore.ModelProperty("parent", keyPath: \Shape.parent, typeName: "Shape?", declaredIn: "Shape", flags: [.optional, .weak])
-                ]
+                    name: "Shape",
+                    type: Shape.self,
+                    properties: [
+                        ModelKitCore.ModelProperty("name", keyPath: \Shape.name, typeName: "String", declaredIn: "Shape", flags: []),
+                        ModelKitCore.ModelProperty("parent", keyPath: \Shape.parent, typeName: "Shape?", declaredIn: "Shape", flags: [.optional, .weak])
+                    ]
                 )
 
                 struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
                     var name: Optional<String> = nil
                     var parent: Optional<Shape?> = nil
-                    init() {
-                    }
+                    init() {}
                     mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                         switch index {
                         case 0:
@@ -291,9 +276,7 @@ import Testing
                 init(modelFields fields: __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
                     guard let name = fields.name else {
                         var missing: [Int] = []
-                        if fields.name == nil {
-                            missing.append(0)
-                        }
+                        if fields.name == nil { missing.append(0) }
                         throw ModelKitCore.ModelError.missingValues(missing, in: Shape.modelSchema, mapping: mapping)
                     }
                     self.name = name
@@ -329,11 +312,9 @@ import Testing
                 }
 
                 func isModelEqual(to other: AnyObject) -> Bool {
-                    guard let other = other as? Shape else {
-                        return false
-                    }
+                    guard let other = other as? Shape else { return false }
                     return ModelKitCore.modelValuesEqual(self.name, other.name)
-                    && ModelKitCore.modelReferencesIdentical(self.parent, other.parent)
+                        && ModelKitCore.modelReferencesIdentical(self.parent, other.parent)
                 }
 
                 func hash(into hasher: inout Hasher) {
@@ -362,9 +343,7 @@ import Testing
                         lhs === rhs || (type(of: lhs) == type(of: rhs) && lhs.isModelEqual(to: rhs))
                     }
 
-                    var description: String {
-                        modelDescription
-                    }
+                    var description: String { modelDescription }
                 }
                 """#)
     }

@@ -10,7 +10,7 @@ extension ModelExpansion {
     /// `switch` over this type's own properties, deferring inherited indexes to `super`.
     func ownSwitch(_ cases: [String], inherited: String, fallback: String) -> String {
         let subject = model.isSubclass ? "own" : "index"
-        let switchBody = cases.isEmpty ? fallback : "switch \(subject) {\n\(cases.joined(separator: "\n"))\ndefault:\n\(fallback)\n}"
+        let switchBody = cases.isEmpty ? fallback : "switch \(subject) {\n\(cases.joined(separator: "\n"))\ndefault:\n\(indented(fallback))\n}"
         guard model.isSubclass else { return switchBody }
         return """
             let own = index - \(base)
@@ -25,15 +25,15 @@ extension ModelExpansion {
     func encodeField() -> String {
         let cases = ownProperties.filter { !$0.property.isTransient }.map { position, property -> String in
             if property.mappedTransformer != nil {
-                return "case \(position):\ntry writer.encodeValue(self.\(property.name), transformer: \(typeName).\(transformerName(property)))"
+                return "case \(position):\n    try writer.encodeValue(self.\(property.name), transformer: \(typeName).\(transformerName(property)))"
             }
-            return "case \(position):\ntry writer.encodeValue(self.\(property.name))"
+            return "case \(position):\n    try writer.encodeValue(self.\(property.name))"
         }
         let body = ownSwitch(
             cases, inherited: "try super.encodeModelField(index, to: &writer)", fallback: "break")
         return """
             \(overrideModifier)\(memberAccess)func encodeModelField<W: \(core)ModelWriter>(_ index: Int, to writer: inout W) throws {
-            \(cases.isEmpty && !model.isSubclass ? "_ = writer" : body)
+            \(indented(cases.isEmpty && !model.isSubclass ? "_ = writer" : body))
             }
             """
     }
@@ -41,9 +41,9 @@ extension ModelExpansion {
     func decodeModelField() -> String {
         let cases = ownProperties.map { position, property -> String in
             if property.isLet {
-                return "case \(position):\nthrow \(core)ModelError.readOnly(\(index(position)), in: \(typeName).modelSchema)"
+                return "case \(position):\n    throw \(core)ModelError.readOnly(\(index(position)), in: \(typeName).modelSchema)"
             }
-            return "case \(position):\n\(readStatements(property, into: "self.\(property.name)"))"
+            return "case \(position):\n\(indented(readStatements(property, into: "self.\(property.name)")))"
         }
         let body = ownSwitch(
             cases, inherited: "try super.decodeModelField(index, from: &reader)",
@@ -51,7 +51,7 @@ extension ModelExpansion {
         let mutating = model.isClass ? "" : "mutating "
         return """
             \(overrideModifier)\(memberAccess)\(mutating)func decodeModelField<R: \(core)ModelReader>(_ index: Int, from reader: inout R) throws {
-            \(body)
+            \(indented(body))
             }
             """
     }

@@ -13,7 +13,7 @@ extension ModelExpansion {
         let terms = comparedProperties.map { comparison($0, "lhs", "rhs") }
         return """
             \(access)static func == (lhs: \(typeName), rhs: \(typeName)) -> Bool {
-            \(terms.isEmpty ? "true" : terms.joined(separator: "\n&& "))
+            \(indented(terms.isEmpty ? "true" : terms.joined(separator: "\n&& ")))
             }
             """
     }
@@ -25,7 +25,7 @@ extension ModelExpansion {
         if override { lines.insert("super.hash(into: &hasher)", at: 0) }
         return """
             \(override ? "override " : "")\(memberAccess)func hash(into hasher: inout Hasher) {
-            \(lines.joined(separator: "\n"))
+            \(indented(lines.joined(separator: "\n")))
             }
             """
     }
@@ -33,12 +33,13 @@ extension ModelExpansion {
     func classEquality() -> [String] {
         var members: [String] = []
         let terms = comparedProperties.map { comparison($0, "self", "other") }
+        let equal = terms.isEmpty ? "true" : terms.joined(separator: "\n        && ")
         if model.isSubclass {
             members.append(
                 """
                 override \(memberAccess)func isModelEqual(to other: AnyObject) -> Bool {
                     guard let other = other as? \(typeName), super.isModelEqual(to: other) else { return false }
-                    return \(terms.isEmpty ? "true" : terms.joined(separator: "\n&& "))
+                    return \(equal)
                 }
                 """)
             if !model.declaresHash { members.append(hash(override: true)) }
@@ -47,7 +48,7 @@ extension ModelExpansion {
                 """
                 \(memberAccess)func isModelEqual(to other: AnyObject) -> Bool {
                     guard let other = other as? \(typeName) else { return false }
-                    return \(terms.isEmpty ? "true" : terms.joined(separator: "\n&& "))
+                    return \(equal)
                 }
                 """)
             if model.generatesHash { members.append(hash(override: false)) }
@@ -89,7 +90,7 @@ extension ModelExpansion {
         return [
             """
             \(access)init(\(parameters.joined(separator: ", "))) {
-            \(assignments.joined(separator: "\n"))
+            \(indented(assignments.joined(separator: "\n")))
             }
             """
         ]

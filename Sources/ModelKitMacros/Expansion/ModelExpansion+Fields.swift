@@ -35,9 +35,9 @@ extension ModelExpansion {
             slots.append("var _super = \(superclass).__ModelKitFields()")
         }
         let cases = ownProperties.filter { $0.property.isMappedIn }.map { position, property in
-            "case \(position):\n\(readStatements(property, into: property.name))"
+            "case \(position):\n\(indented(readStatements(property, into: property.name)))"
         }
-        var body = cases.isEmpty ? "_ = reader" : "switch \(model.isSubclass ? "own" : "index") {\n\(cases.joined(separator: "\n"))\ndefault:\nbreak\n}"
+        var body = cases.isEmpty ? "_ = reader" : "switch \(model.isSubclass ? "own" : "index") {\n\(cases.joined(separator: "\n"))\ndefault:\n    break\n}"
         if model.isSubclass {
             body = """
                 let own = index - \(base)
@@ -50,11 +50,11 @@ extension ModelExpansion {
         }
         return """
             \(access)struct __ModelKitFields: \(isolated("\(core)ModelFieldDecoder")) {
-            \(slots.joined(separator: "\n"))
-            \(access)init() {}
-            \(access)mutating func decodeField<R: \(core)ModelReader>(_ index: Int, from reader: inout R) throws {
-            \(body)
-            }
+            \(indented(slots.joined(separator: "\n")))
+                \(access)init() {}
+                \(access)mutating func decodeField<R: \(core)ModelReader>(_ index: Int, from reader: inout R) throws {
+            \(indented(body, 2))
+                }
             }
             """
     }
@@ -72,7 +72,7 @@ extension ModelExpansion {
                 """
                 guard \(bindings.joined(separator: ", ")) else {
                     var missing: [Int] = []
-                    \(checks.joined(separator: "\n"))
+                \(indented(checks.joined(separator: "\n")))
                     throw \(core)ModelError.missingValues(missing, in: \(typeName).modelSchema, mapping: mapping)
                 }
                 """)
@@ -89,7 +89,7 @@ extension ModelExpansion {
         if model.isSubclass { lines.append("try super.init(modelFields: fields._super, mapping: mapping)") }
         return """
             \(access)init(modelFields fields: __ModelKitFields, mapping: \(core)ModelSchema.Mapping) throws {
-            \(lines.joined(separator: "\n"))
+            \(indented(lines.joined(separator: "\n")))
             }
             """
     }

@@ -29,6 +29,19 @@ struct ModelExpansion {
         model.isSubclass ? "\(base) + \(position)" : "\(position)"
     }
 
+    /// `text` with each non-empty line indented by `levels` steps of four spaces.
+    ///
+    /// The plugin hands its expansions to the compiler unformatted (`ModelMacro.formatMode`), so
+    /// generated code is indented as it is assembled: a block placed inside braces goes through
+    /// here. Shifting every line alike keeps a user's multi-line string literal (in a default
+    /// value) the same string, as its closing delimiter moves with it.
+    func indented(_ text: String, _ levels: Int = 1) -> String {
+        let prefix = String(repeating: "    ", count: levels)
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.isEmpty ? "" : prefix + $0 }
+            .joined(separator: "\n")
+    }
+
     /// The static constant holding a property's transformer.
     func transformerName(_ property: StoredProperty) -> String {
         "__modelKitTransformer_\(property.name)"
@@ -106,8 +119,8 @@ struct ModelExpansion {
         if let version = model.version { arguments.append("version: \(version)") }
         if !model.hooks.isEmpty { arguments.append("hooks: [\(model.hooks.joined(separator: ", "))]") }
         let list = properties.map(propertyLiteral).joined(separator: ",\n")
-        arguments.append("properties: [\n\(list)\n]")
-        let value = "\(core)ModelSchema(\n\(arguments.joined(separator: ",\n"))\n)"
+        arguments.append("properties: [\n\(indented(list))\n]")
+        let value = "\(core)ModelSchema(\n\(indented(arguments.joined(separator: ",\n")))\n)"
         if model.kind == .structure || (model.kind == .finalClass && !model.isSubclass) {
             return "\(access)static let modelSchema: \(core)ModelSchema = \(value)"
         }
