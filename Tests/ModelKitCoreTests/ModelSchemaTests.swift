@@ -99,6 +99,18 @@ import Testing
         #expect(circle.dynamicModelSchema === Circle.modelSchema)
     }
 
+    /// A subclass with no stored properties of its own once expanded to a lone `break` (it did
+    /// not compile); it maps, writes and sets its inherited properties.
+    @Test func aSubclassWithoutOwnPropertiesMapsThroughItsParent() throws {
+        #expect(Dot.propertyKeys == ["name", "color"])
+        #expect(Dot.modelSchema.superschema === Shape.modelSchema)
+        let dot = try Dot(json: ["name": "d", "color": "red"])
+        #expect(dot.name == "d" && dot.color == "red")
+        #expect(try dot.jsonObject as? [String: String] == ["name": "d", "color": "red"])
+        try dot.setValue("blue", forKey: "color")
+        #expect(dot.color == "blue")
+    }
+
     @Test func hooksAreFoundInTheDeclaration() {
         #expect(Order.modelSchema.hooks == [.rewritesJSON])
         #expect(Account.modelSchema.hooks == [.validates])

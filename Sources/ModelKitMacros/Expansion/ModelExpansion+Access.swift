@@ -8,9 +8,12 @@ extension ModelExpansion {
     var memberAccess: String { model.isClass ? model.overridableAccess : access }
 
     /// `switch` over this type's own properties, deferring inherited indexes to `super`.
+    ///
+    /// The switch is there even with no cases (a subclass that only adds methods), so that a
+    /// `break` fallback always has a statement to leave.
     func ownSwitch(_ cases: [String], inherited: String, fallback: String) -> String {
         let subject = model.isSubclass ? "own" : "index"
-        let switchBody = cases.isEmpty ? fallback : "switch \(subject) {\n\(cases.joined(separator: "\n"))\ndefault:\n\(indented(fallback))\n}"
+        let switchBody = "switch \(subject) {\n\((cases + ["default:\n\(indented(fallback))"]).joined(separator: "\n"))\n}"
         guard model.isSubclass else { return switchBody }
         return """
             let own = index - \(base)
@@ -33,7 +36,7 @@ extension ModelExpansion {
             cases, inherited: "try super.encodeModelField(index, to: &writer)", fallback: "break")
         return """
             \(overrideModifier)\(memberAccess)func encodeModelField<W: \(core)ModelWriter>(_ index: Int, to writer: inout W) throws {
-            \(indented(cases.isEmpty && !model.isSubclass ? "_ = writer" : body))
+            \(indented(body))
             }
             """
     }

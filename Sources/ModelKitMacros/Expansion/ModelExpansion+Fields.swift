@@ -37,17 +37,7 @@ extension ModelExpansion {
         let cases = ownProperties.filter { $0.property.isMappedIn }.map { position, property in
             "case \(position):\n\(indented(readStatements(property, into: property.name)))"
         }
-        var body = cases.isEmpty ? "_ = reader" : "switch \(model.isSubclass ? "own" : "index") {\n\(cases.joined(separator: "\n"))\ndefault:\n    break\n}"
-        if model.isSubclass {
-            body = """
-                let own = index - \(base)
-                guard own >= 0 else {
-                    try _super.decodeField(index, from: &reader)
-                    return
-                }
-                \(body)
-                """
-        }
+        let body = ownSwitch(cases, inherited: "try _super.decodeField(index, from: &reader)", fallback: "break")
         return """
             \(access)struct __ModelKitFields: \(isolated("\(core)ModelFieldDecoder")) {
             \(indented(slots.joined(separator: "\n")))

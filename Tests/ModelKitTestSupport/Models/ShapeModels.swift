@@ -54,3 +54,8 @@ public struct Drawing {
         self.shapes = shapes
     }
 }
+
+/// A subclass that adds no stored properties: its schema is its parent's, and its generated
+/// field switches have nothing but a default.
+@Model
+public final class Dot: Shape {}
