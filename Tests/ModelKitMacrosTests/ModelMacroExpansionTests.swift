@@ -113,9 +113,9 @@ import Testing
 
                     static func == (lhs: Tag, rhs: Tag) -> Bool {
                         ModelKitCore.modelValuesEqual(lhs.id, rhs.id)
-                        && ModelKitCore.modelValuesEqual(lhs.label, rhs.label)
-                        && ModelKitCore.modelValuesEqual(lhs.createdAt, rhs.createdAt)
-                        && ModelKitCore.modelValuesEqual(lhs.count, rhs.count)
+                            && ModelKitCore.modelValuesEqual(lhs.label, rhs.label)
+                            && ModelKitCore.modelValuesEqual(lhs.createdAt, rhs.createdAt)
+                            && ModelKitCore.modelValuesEqual(lhs.count, rhs.count)
                     }
 
                     func hash(into hasher: inout Hasher) {

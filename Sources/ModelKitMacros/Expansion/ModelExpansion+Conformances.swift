@@ -9,13 +9,18 @@ extension ModelExpansion {
         return "\(core)\(function)(\(lhs).\(property.name), \(rhs).\(property.name))"
     }
 
+    /// The comparisons of `lhs` and `rhs`, joined by `&&` one per line; `true` with none.
+    func conjunction(_ lhs: String, _ rhs: String) -> String {
+        let terms = comparedProperties.map { comparison($0, lhs, rhs) }
+        return terms.isEmpty ? "true" : terms.joined(separator: "\n    && ")
+    }
+
     func structEquals() -> String {
-        let terms = comparedProperties.map { comparison($0, "lhs", "rhs") }
-        return """
-            \(access)static func == (lhs: \(typeName), rhs: \(typeName)) -> Bool {
-            \(indented(terms.isEmpty ? "true" : terms.joined(separator: "\n&& ")))
-            }
-            """
+        """
+        \(access)static func == (lhs: \(typeName), rhs: \(typeName)) -> Bool {
+        \(indented(conjunction("lhs", "rhs")))
+        }
+        """
     }
 
     func hash(override: Bool) -> String {
@@ -30,29 +35,21 @@ extension ModelExpansion {
             """
     }
 
+    /// `isModelEqual(to:)`, which `==` on classes calls (a subclass also asks its parent), and
+    /// the hashing that goes with it.
     func classEquality() -> [String] {
-        var members: [String] = []
-        let terms = comparedProperties.map { comparison($0, "self", "other") }
-        let equal = terms.isEmpty ? "true" : terms.joined(separator: "\n        && ")
-        if model.isSubclass {
-            members.append(
-                """
-                override \(memberAccess)func isModelEqual(to other: AnyObject) -> Bool {
-                    guard let other = other as? \(typeName), super.isModelEqual(to: other) else { return false }
-                    return \(equal)
-                }
-                """)
-            if !model.declaresHash { members.append(hash(override: true)) }
-        } else if model.generatesEquality {
-            members.append(
-                """
-                \(memberAccess)func isModelEqual(to other: AnyObject) -> Bool {
-                    guard let other = other as? \(typeName) else { return false }
-                    return \(equal)
-                }
-                """)
-            if model.generatesHash { members.append(hash(override: false)) }
-        }
+        guard model.isSubclass || model.generatesEquality else { return [] }
+        let condition = model.isSubclass
+            ? "let other = other as? \(typeName), super.isModelEqual(to: other)" : "let other = other as? \(typeName)"
+        var members = [
+            """
+            \(overrideModifier)\(memberAccess)func isModelEqual(to other: AnyObject) -> Bool {
+                guard \(condition) else { return false }
+            \(indented("return " + conjunction("self", "other")))
+            }
+            """
+        ]
+        if model.generatesHash { members.append(hash(override: model.isSubclass)) }
         return members
     }
 
