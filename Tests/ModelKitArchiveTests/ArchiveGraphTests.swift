@@ -200,9 +200,7 @@ struct ArchiveGraphTests {
     @Test func aLongChainArchivesAndDecodesWithoutRecursion() async throws {
         let count = 10_000
         let walked = try await onDedicatedThread(stackSize: 1 << 20) {
-            let head = ChainLink.chain(count: count)
-            defer { ChainLink.unlink(head) }
-            let data = try KeyedArchiver.archivedData(withRootObject: head)
+            let data = try ArchiveComplexityTests.chainArchive(count: count)
             let unarchiver = try KeyedUnarchiver(data: data)
             let decoded = try unarchiver.decode(ChainLink.self, forKey: "root")
             defer { ChainLink.unlink(decoded) }
