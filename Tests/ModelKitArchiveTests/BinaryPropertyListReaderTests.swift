@@ -288,15 +288,16 @@ struct BinaryPropertyListReaderTests {
 
     @Test func exponentialExpansionIsBoundedByTheObjectCount() throws {
         // Object i holds object i + 1 twice: 64 objects expand to 2^64 values.
-        var objects = (0..<63).map { B.array([UInt64($0 + 1), UInt64($0 + 1)]) }
+        var objects = (UInt64(1)...63).map { B.array([$0, $0]) }
         objects.append(B.int(1))
         let bytes = B(objects).build()
         let error = expectFailure(bytes, .limitExceeded(.maxObjectCount, limit: 10_000_000, found: 16_777_215))
         #expect(error != nil)
         // Small expansions within the limit are read, and shared.
-        var few = (0..<3).map { B.array([UInt64($0 + 1), UInt64($0 + 1)]) }
+        var few = (UInt64(1)...3).map { B.array([$0, $0]) }
         few.append(B.int(1))
-        #expect(try PropertyListValue(binary: B(few).build()) == [[[1, 1], [1, 1]], [[1, 1], [1, 1]]])
+        let pair: PropertyListValue = [1, 1]
+        #expect(try PropertyListValue(binary: B(few).build()) == [[pair, pair], [pair, pair]])
         expectFailure(B(few).build(), .limitExceeded(.maxObjectCount, limit: 14, found: 15), limits: PropertyListLimits(maxObjectCount: 14))
     }
 

@@ -22,7 +22,8 @@ import Testing
             for user in users {
                 if let seen = first[user.id] { #expect(seen === user) } else { first[user.id] = user }
             }
-            #expect(Set(users.map(ObjectIdentifier.init)).count == 115)
+            let identities: Set<ObjectIdentifier> = Set(users.map { ObjectIdentifier($0) })
+            #expect(identities.count == 115)
             #expect(client.context.registeredModel(TwitterUser.self, for: users[0].id) === users[0])
             // Fetching again returns the same instances.
             let again = try await client.fetchAll(TwitterUser.self)

@@ -50,7 +50,8 @@ import Testing
         let statuses = keeper.kept
         #expect(statuses.count == 400)
         let byID = Dictionary(grouping: statuses.map(\.user), by: \.id)
-        #expect(byID.count == Set(statuses.prefix(100).map(\.user.id)).count)
+        let firstTaskUserIDs: Set<String> = Set(statuses.prefix(100).map { $0.user.id })
+        #expect(byID.count == firstTaskUserIDs.count)
         #expect(byID.values.allSatisfy { group in group.allSatisfy { $0 === group[0] } })
         try store.save(statuses)
         #expect(try store.fetchCount(TwitterUser.self) == 115)

@@ -47,7 +47,8 @@ import Testing
             let timeline = try twitterTimeline(context: ModelContext())
             let all = timeline.statuses + timeline.statuses.compactMap(\.retweetedStatus)
             expectedStatuses = Set(all.map(\.id)).count
-            #expect(Set(all.map(\.user.id)).count == 115)
+            let userIDs: Set<String> = Set(all.map { $0.user.id })
+            #expect(userIDs.count == 115)
             try store.save(timeline.statuses)
         }
         // The statuses, their retweeted statuses and every user, each saved once.
