@@ -101,10 +101,9 @@ struct ArchiveMalformedTests {
     @Test(arguments: damaged)
     func bitFlipsAtEveryByteNeverCrash(_ path: String) {
         let bytes = Fixtures.named(path).bytes
-        // One bit per byte, a different one from byte to byte, so every bit position is hit.
         for position in bytes.indices {
             var damaged = bytes
-            damaged[position] ^= UInt8(1) << (position % 8)
+            damaged[position] ^= rotatingBit(at: position)
             Self.readFully(Data(damaged))
         }
     }
@@ -130,9 +129,8 @@ struct ArchiveMalformedTests {
     @Test func bitFlipsInAModelArchiveNeverCrash() throws {
         let bytes = [UInt8](try Self.modelArchive())
         for position in bytes.indices {
-            // One bit per byte, a different one from byte to byte, so every bit position is hit.
             var damaged = bytes
-            damaged[position] ^= UInt8(1) << (position % 8)
+            damaged[position] ^= rotatingBit(at: position)
             guard let unarchiver = try? KeyedUnarchiver(data: Data(damaged)) else { continue }
             for decode in [
                 { _ = try unarchiver.decode(TreeNode.self, forKey: "tree") },

@@ -50,7 +50,8 @@ struct DateFormatPatternTests {
         #expect(ours.isNative == (zone == .newYork ? entry.nativeWithRules : entry.nativeInUTC))
         var formatMismatches: [String] = []
         var parseMismatches: [String] = []
-        let dates = comparisonDates(in: zone.timeZone, randomCount: 400, seed: UInt64(entry.pattern.utf8.count * 31 + zone.rawValue.utf8.count))
+        let seed = UInt64(entry.pattern.utf8.count * 31 + zone.rawValue.utf8.count)
+        let dates = boundaryDates(in: zone.timeZone) + randomDates(count: 400, seed: seed)
         for date in dates {
             let expected = theirs.string(from: date)
             let actual = ours.string(from: date)

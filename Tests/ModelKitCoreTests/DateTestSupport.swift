@@ -73,11 +73,6 @@ func boundaryDates(in timeZone: TimeZone) -> [Date] {
     return dates
 }
 
-/// ``boundaryDates(in:)`` and `randomCount` random instants, the table the comparisons run over.
-func comparisonDates(in timeZone: TimeZone, randomCount: Int, seed: UInt64) -> [Date] {
-    boundaryDates(in: timeZone) + randomDates(count: randomCount, seed: seed)
-}
-
 /// Random mutations of `text`: replaced, deleted, inserted and duplicated bytes.
 func mutations(of text: String, count: Int, seed: UInt64) -> [[UInt8]] {
     var generator = SeededGenerator(seed: seed)

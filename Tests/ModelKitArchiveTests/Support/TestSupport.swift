@@ -144,6 +144,12 @@ struct BinaryPlistBuilder {
     }
 }
 
+/// The single bit the bit-flip tests flip at `position`: a different one from byte to byte, so
+/// that one flip per byte still hits every bit position across a file.
+func rotatingBit(at position: Int) -> UInt8 {
+    UInt8(1) << (position % 8)
+}
+
 /// A small deterministic random number generator (SplitMix64) for reproducible fuzzing.
 struct SeededGenerator: RandomNumberGenerator {
     var state: UInt64
