@@ -33,8 +33,9 @@ extension Status: RemoteModel {
 /// | `DELETE /users/ID` | 204 |
 /// | `GET /statuses` | twitter.json as it is |
 final class TestServer: Sendable {
-    /// How long `/users/slow` takes to answer.
-    static let slowDelay: Duration = .seconds(20)
+    /// How long `/users/slow` takes to answer: longer than any wait in the tests, so a test that
+    /// gets an answer from it did wait for it, even on a machine that stalls for a minute.
+    static let slowDelay: Duration = .seconds(180)
 
     let server: LocalHTTPServer
     let baseURL: URL
