@@ -14,6 +14,16 @@ if arguments.first == "--profile", arguments.count == 2, let comparison = compar
     print("\(comparison.name): \(runs) runs")
     exit(0)
 }
+// `--runs NAME N` runs ModelKit's side of one comparison N times (after one warm-up run), for
+// instruction counts under `valgrind --tool=callgrind`, which do not move with the host's speed.
+if arguments.first == "--runs", arguments.count == 3, let count = Int(arguments[2]),
+    let comparison = comparisons.first(where: { $0.name == arguments[1] })
+{
+    try comparison.modelKit()
+    for _ in 0..<count { try comparison.modelKit() }
+    print("\(comparison.name): \(count) runs")
+    exit(0)
+}
 let stopwatch = Stopwatch()
 print("ModelKit benchmarks, \(ProcessInfo.processInfo.activeProcessorCount) cores, median of \(stopwatch.rounds) rounds")
 for comparison in comparisons where arguments.isEmpty || arguments.contains(where: comparison.name.hasPrefix) {
