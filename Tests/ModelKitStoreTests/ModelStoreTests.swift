@@ -76,7 +76,7 @@ import Testing
         let batch = [Author(id: 2, name: "b"), Author(id: 3, name: "c", rating: .nan), Author(id: 4, name: "d")]
         let error = #expect(throws: StoreError.self) { try store.save(batch) }
         #expect(error?.kind == .unencodableValue)
-        #expect(error?.description == "cannot save 'Author' 3: cannot map 'Author.rating': expected a number, found nan")
+        #expect(error?.description == "cannot save 'Author' 3: cannot map 'Author.rating' at 'rating': expected a number, found nan")
         #expect(try store.fetchAll(Author.self).map(\.name) == ["kept"])
     }
 

@@ -76,6 +76,6 @@ import Testing
         try store.database.write { db in try db.execute(sql: #"UPDATE "Seat" SET "taken" = 'yes'"#) }
         let error = #expect(throws: StoreError.self) { try store.fetchOne(Seat.self, id: 1) }
         #expect(error?.kind == .undecodableRow)
-        #expect(error?.description == #"cannot load 'Seat' 1: cannot map 'Seat.taken': expected a boolean, found "yes""#)
+        #expect(error?.description == #"cannot load 'Seat' 1: cannot map 'Seat.taken' at 'taken': expected a boolean, found "yes""#)
     }
 }

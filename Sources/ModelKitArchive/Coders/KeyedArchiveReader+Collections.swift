@@ -23,7 +23,7 @@ extension KeyedArchiveReader {
 
     /// Runs `body` inside collection object `uid`: entered (depth, decoding budget, cycles), its
     /// elements read with no field of a model in scope, and the reader's position restored after.
-    private mutating func insideCollection<R>(_ uid: Int, _ body: (inout KeyedArchiveReader) throws -> R) throws -> R {
+    mutating func insideCollection<R>(_ uid: Int, _ body: (inout KeyedArchiveReader) throws -> R) throws -> R {
         try enterObject(uid)
         let saved = position
         let savedField = field
@@ -100,5 +100,67 @@ extension KeyedArchiveReader {
                 objectID: uid)
         }
         return (keyReferences, valueReferences)
+    }
+}
+
+// The key-tree walk's access: an object's keys (a model's or a dictionary's), and an array's
+// elements.
+extension KeyedArchiveReader {
+    public mutating func peekShape() throws -> ModelValueShape {
+        switch resolved() {
+        case .null: return .null
+        case .value: return .scalar
+        case .classDescription: return .scalar
+        case .object(let archivedClass, _):
+            switch FoundationClass(chain: archivedClass.chain) {
+            case .null?: return .null
+            case let kind? where kind.isArray || kind.isSet || kind.isOrderedSet: return .array
+            case let kind? where kind.isDictionary: return .object
+            case nil: return .object
+            default: return .scalar
+            }
+        }
+    }
+
+    public mutating func readMembers(
+        of node: ModelKeyNode, expected: @autoclosure () -> String, _ member: (inout KeyedArchiveReader, Int) throws -> Void
+    ) throws {
+        guard let (uid, keys) = object() else { throw mismatch(expected()) }
+        if let kind = state.document.foundationKind(of: uid), kind.isDictionary {
+            let (keyReferences, valueReferences) = try dictionaryReferences(of: keys, uid: uid)
+            try insideCollection(uid) { reader in
+                for (keyReference, valueReference) in zip(keyReferences, valueReferences) {
+                    reader.position = keyReference
+                    guard let edge = node.edgeIndex(forKey: try reader.decodeString()) else { continue }
+                    reader.position = valueReference
+                    try member(&reader, edge)
+                }
+            }
+            return
+        }
+        try insideCollection(uid) { reader in
+            for (key, value) in zip(keys.keys, keys.values) {
+                guard let edge = node.edgeIndex(forKey: key) else { continue }
+                reader.position = value
+                try member(&reader, edge)
+            }
+        }
+    }
+
+    public mutating func readIndexedElements(
+        of node: ModelKeyNode, _ element: (inout KeyedArchiveReader, Int) throws -> Void
+    ) throws -> Int {
+        guard let (uid, keys) = object(), let kind = state.document.foundationKind(of: uid),
+              kind.isArray || kind.isSet || kind.isOrderedSet
+        else { throw mismatch("an array") }
+        let references = try elementReferences(of: keys, kind: kind, uid: uid)
+        try insideCollection(uid) { reader in
+            for (index, reference) in references.enumerated() {
+                guard let edge = node.edgeByIndex[index] else { continue }
+                reader.position = reference
+                try element(&reader, edge)
+            }
+        }
+        return references.count
     }
 }

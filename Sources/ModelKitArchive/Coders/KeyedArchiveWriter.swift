@@ -32,6 +32,8 @@ public struct KeyedArchiveWriter: ModelWriter {
     let depth: Int
     /// The delegate already chose this value: write it as it is.
     var skipsDelegate = false
+    /// The keys and values of the object the key-tree walk is writing member by member.
+    var members: (keys: [String], values: [PropertyListValue])?
 
     init(state: ArchiveEncodingState, inline: Bool, conditional: Bool = false, depth: Int) {
         self.state = state
@@ -123,6 +125,7 @@ public struct KeyedArchiveWriter: ModelWriter {
         case .int(let integer): try encodeInt64(integer)
         case .uint(let integer): try encodeUInt64(integer)
         case .double(let real): try encodeDouble(real)
+        case .decimal(let decimal): try encodeDecimal(decimal)
         case .string(let string): try encodeString(string)
         case .array(let elements):
             try encodeArray(elements) { writer, element in try writer.encodeJSONValue(element) }
@@ -193,5 +196,30 @@ public struct KeyedArchiveWriter: ModelWriter {
             sharedKeys: ArchiveEncodingState.dictionaryKeys, classSlot: state.classSlot(.nsDictionary),
             .array(keyReferences), .array(valueReferences))
         result = .uid(UInt64(slot))
+    }
+
+    // MARK: Sink for the key-tree walk
+
+    /// Writes an object that the key-tree walk builds member by member as an `NSDictionary`.
+    /// (Models have their own objects, written by ``encodeModel(_:)``.)
+    public mutating func encodeObject(_ body: (inout KeyedArchiveWriter) throws -> Void) throws {
+        let enclosing = members
+        members = ([], [])
+        defer { members = enclosing }
+        try body(&self)
+        let (keys, values) = members ?? ([], [])
+        let slot = state.reserveSlot()
+        let keyReferences = keys.map { PropertyListValue.uid(UInt64(state.stringSlot($0))) }
+        state.entries[slot] = state.objectEntry(
+            sharedKeys: ArchiveEncodingState.dictionaryKeys, classSlot: state.classSlot(.nsDictionary),
+            .array(keyReferences), .array(values))
+        result = .uid(UInt64(slot))
+    }
+
+    public mutating func encodeMember(_ edge: ModelKeyEdge, _ value: (inout KeyedArchiveWriter) throws -> Void) throws {
+        var writer = elementWriter()
+        try value(&writer)
+        members?.keys.append(edge.key)
+        members?.values.append(writer.result)
     }
 }

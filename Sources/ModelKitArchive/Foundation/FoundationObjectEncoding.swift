@@ -63,6 +63,7 @@ extension KeyedArchiveWriter {
         case .int(let integer): try encodeInt64(integer)
         case .uint(let integer): try encodeUInt64(integer)
         case .double(let real): try encodeDouble(real)
+        case .decimal(let decimal): try encodeDecimal(decimal)
         }
     }
 

@@ -24,6 +24,28 @@ package enum CodableBridge {
         }
     }
 
+    /// Decodes `T` from a JSON value.
+    package static func decode<T: Decodable>(_ type: T.Type, fromJSONValue value: JSONValue) throws -> T {
+        if let value = value as? T { return value }
+        let data: Data
+        do {
+            data = try makeEncoder().encode(value)
+        } catch {
+            throw ModelError(.typeMismatch, expected: "a JSON value", found: ModelError.describe(value))
+        }
+        return try decode(T.self, fromJSON: data, found: { ModelError.describe(value) })
+    }
+
+    /// Encodes `value` as a JSON value.
+    package static func jsonValue<T: Encodable>(encoding value: T) throws -> JSONValue {
+        if let value = value as? JSONValue { return value }
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: try encode(value))
+        } catch let error as DecodingError {
+            throw ModelError(.invalidValue, expected: "a value JSON can hold", underlying: error)
+        }
+    }
+
     /// Encodes `value` to a JSON object-model value.
     package static func foundationObject<T: Encodable>(encoding value: T) throws -> Any {
         try JSONSerialization.jsonObject(with: try encode(value), options: [.fragmentsAllowed])

@@ -5,29 +5,24 @@ import Foundation
 ///
 /// Dates, data, URLs and UUIDs are decoded through the decoder itself, so its strategies
 /// (such as `JSONDecoder.dateDecodingStrategy`) apply to properties without a transformer.
+/// Errors read like every other format's: the value found is decoded again as a ``JSONValue``
+/// to picture it (`expected a string, found 42`).
 public struct CodableReader: ModelReader {
     public let mapping = ModelSchema.Mapping.remote
     public let options: MappingOptions
     public var collectedProblems: [ModelError] = []
     var position: Position
 
-    /// Where the reader is: a whole decoder, a member of a keyed container, or the next element
-    /// of an unkeyed one.
+    /// Where the reader is: a whole value (the top, or an array element through its own
+    /// decoder, so that it can be read more than once), or a member of a keyed container.
     enum Position {
         case decoder(any Decoder)
         case member(KeyedDecodingContainer<AnyCodingKey>, AnyCodingKey)
-        case element(UnkeyedBox)
     }
 
     /// Decodes any value and keeps nothing: moves an unkeyed container past an element.
     struct SkippedValue: Decodable {
         init(from decoder: any Decoder) throws {}
-    }
-
-    /// An unkeyed container shared by the positions that walk it.
-    final class UnkeyedBox {
-        var container: any UnkeyedDecodingContainer
-        init(_ container: any UnkeyedDecodingContainer) { self.container = container }
     }
 
     /// A reader at the top of a decoder.
@@ -36,90 +31,132 @@ public struct CodableReader: ModelReader {
         self.options = options
     }
 
-    private func wrap<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as DecodingError {
-            switch error {
-            case .valueNotFound(let type, _):
-                throw ModelError(.nullValue, expected: "a value of type '\(type)'", found: "null", underlying: error)
-            case .keyNotFound:
-                throw ModelError(.missingValue, underlying: error)
-            default:
-                throw ModelError(.typeMismatch, underlying: error)
-            }
+    /// Decodes a `Decodable` value at the current position, as the decoder throws.
+    private func decodeRaw<T: Decodable>(_ type: T.Type) throws -> T {
+        switch position {
+        case .decoder(let decoder): return try T(from: decoder)
+        case .member(let container, let key): return try container.decode(T.self, forKey: key)
         }
     }
 
-    /// Decodes a `Decodable` value at the current position.
-    private func decodeHere<T: Decodable>(_ type: T.Type) throws -> T {
-        try wrap {
-            switch position {
-            case .decoder(let decoder): return try T(from: decoder)
-            case .member(let container, let key): return try container.decode(T.self, forKey: key)
-            case .element(let box): return try box.container.decode(T.self)
-            }
+    /// Decodes a value at the current position; what the decoder refuses becomes a mismatch
+    /// expecting `expected` (`nil`: a value '`T`' can decode) that pictures the value found.
+    private func decodeHere<T: Decodable>(_ type: T.Type, expected: String? = nil) throws -> T {
+        do {
+            return try decodeRaw(T.self)
+        } catch let error as DecodingError {
+            throw translate(error, expected: expected ?? "a value '\(T.self)' can decode")
         }
     }
+
+    /// A decoder's error as a ``ModelError`` like the other formats'.
+    private func translate(_ error: DecodingError, expected: String) -> ModelError {
+        if case .keyNotFound = error { return ModelError(.missingValue, underlying: error) }
+        var mismatch = ModelError.mismatch(expected: expected, found: describeCurrentValue())
+        if case .typeMismatch = error {} else if case .valueNotFound = error {} else {
+            mismatch = ModelError(mismatch.code, expected: expected, found: mismatch.found, underlying: error)
+        }
+        return mismatch
+    }
+
+    /// A short picture of the value at the current position, for error messages.
+    func describeCurrentValue() -> String {
+        guard let value = try? decodeRaw(JSONValue.self) else { return "a value" }
+        return ModelError.describe(value)
+    }
+
+    // MARK: Scalars
 
     public mutating func decodeNil() throws -> Bool {
-        try wrap {
+        do {
             switch position {
             case .decoder(let decoder): return try decoder.singleValueContainer().decodeNil()
             case .member(let container, let key): return try container.decodeNil(forKey: key)
-            case .element(let box): return try box.container.decodeNil()
+            }
+        } catch let error as DecodingError {
+            throw translate(error, expected: "a value")
+        }
+    }
+
+    public mutating func decodeBool() throws -> Bool { try decodeHere(Bool.self, expected: "a boolean") }
+    public mutating func decodeString() throws -> String { try decodeHere(String.self, expected: "a string") }
+    public mutating func decodeInt64() throws -> Int64 { try decodeInteger64(Int64.self) }
+    public mutating func decodeUInt64() throws -> UInt64 { try decodeInteger64(UInt64.self) }
+    public mutating func decodeDouble() throws -> Double { try decodeHere(Double.self, expected: "a number") }
+    public mutating func decodeDecimal() throws -> Decimal { try decodeHere(Decimal.self, expected: "a number") }
+    public mutating func decodeDate() throws -> Date { try decodeHere(Date.self, expected: "a date") }
+    public mutating func decodeData() throws -> Data { try decodeHere(Data.self, expected: "data") }
+    public mutating func decodeURL() throws -> URL { try decodeHere(URL.self, expected: "a URL string") }
+    public mutating func decodeUUID() throws -> UUID { try decodeHere(UUID.self, expected: "a UUID string") }
+    public mutating func decodeJSONValue() throws -> JSONValue { try decodeHere(JSONValue.self, expected: "a JSON value") }
+    public mutating func decodeCodable<T: Decodable>(_ type: T.Type) throws -> T { try decodeHere(T.self) }
+
+    /// Reads a 64-bit integer; a whole number that does not fit is a range error (as in JSON),
+    /// anything else a mismatch.
+    private func decodeInteger64<T: FixedWidthInteger & Decodable>(_ type: T.Type) throws -> T {
+        do {
+            return try decodeRaw(T.self)
+        } catch let error as DecodingError {
+            switch try? decodeRaw(JSONValue.self) {
+            case .uint(let value): throw integerRange(T.self, "\(value)")
+            case .int(let value): throw integerRange(T.self, "\(value)")
+            case .double(let value) where value.rounded() == value: throw integerRange(T.self, "\(value)")
+            default: throw translate(error, expected: "an integer")
             }
         }
     }
 
-    public mutating func decodeBool() throws -> Bool { try decodeHere(Bool.self) }
-    public mutating func decodeString() throws -> String { try decodeHere(String.self) }
-    public mutating func decodeInt64() throws -> Int64 { try decodeHere(Int64.self) }
-    public mutating func decodeUInt64() throws -> UInt64 { try decodeHere(UInt64.self) }
-    public mutating func decodeDouble() throws -> Double { try decodeHere(Double.self) }
-    public mutating func decodeDecimal() throws -> Decimal { try decodeHere(Decimal.self) }
-    public mutating func decodeDate() throws -> Date { try decodeHere(Date.self) }
-    public mutating func decodeData() throws -> Data { try decodeHere(Data.self) }
-    public mutating func decodeURL() throws -> URL { try decodeHere(URL.self) }
-    public mutating func decodeUUID() throws -> UUID { try decodeHere(UUID.self) }
-    public mutating func decodeJSONValue() throws -> JSONValue { try decodeHere(JSONValue.self) }
-    public mutating func decodeCodable<T: Decodable>(_ type: T.Type) throws -> T { try decodeHere(T.self) }
+    // MARK: Containers
 
-    private func keyedContainer() throws -> KeyedDecodingContainer<AnyCodingKey> {
-        try wrap {
+    private func keyedContainer(expected: String) throws -> KeyedDecodingContainer<AnyCodingKey> {
+        do {
             switch position {
             case .decoder(let decoder): return try decoder.container(keyedBy: AnyCodingKey.self)
             case .member(let container, let key):
                 return try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key)
-            case .element(let box): return try box.container.nestedContainer(keyedBy: AnyCodingKey.self)
             }
+        } catch let error as DecodingError {
+            throw translate(error, expected: expected)
         }
     }
 
-    private func unkeyedContainer() throws -> UnkeyedBox {
-        try wrap {
+    private func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        do {
             switch position {
-            case .decoder(let decoder): return UnkeyedBox(try decoder.unkeyedContainer())
-            case .member(let container, let key): return UnkeyedBox(try container.nestedUnkeyedContainer(forKey: key))
-            case .element(let box): return UnkeyedBox(try box.container.nestedUnkeyedContainer())
+            case .decoder(let decoder): return try decoder.unkeyedContainer()
+            case .member(let container, let key): return try container.nestedUnkeyedContainer(forKey: key)
             }
+        } catch let error as DecodingError {
+            throw translate(error, expected: "an array")
+        }
+    }
+
+    /// Moves to the next element of `container` through a decoder of its own, so the element can
+    /// be read again (several fields at one index) and a failed read still moves past it.
+    private mutating func enterElement(of container: inout any UnkeyedDecodingContainer) throws {
+        do {
+            position = .decoder(try container.superDecoder())
+        } catch let error as DecodingError {
+            throw translate(error, expected: "an element")
         }
     }
 
     public mutating func decodeArray<T>(_ element: (inout CodableReader) throws -> T) throws -> [T] {
-        let box = try unkeyedContainer()
+        var container = try unkeyedContainer()
         let saved = position
         defer { position = saved }
         var result: [T] = []
-        while !box.container.isAtEnd {
-            position = .element(box)
-            if let value = try decodeElement(at: box.container.currentIndex, element) { result.append(value) }
+        var index = 0
+        while !container.isAtEnd {
+            try enterElement(of: &container)
+            if let value = try decodeElement(at: index, element) { result.append(value) }
+            index += 1
         }
         return result
     }
 
     public mutating func decodeDictionary<T>(_ body: (inout CodableReader) throws -> T) throws -> [String: T] {
-        let container = try keyedContainer()
+        let container = try keyedContainer(expected: "an object")
         let saved = position
         defer { position = saved }
         var result: [String: T] = [:]
@@ -130,65 +167,57 @@ public struct CodableReader: ModelReader {
         return result
     }
 
-    public mutating func decodeFields<F: ModelFieldDecoder>(of schema: ModelSchema, into fields: inout F) throws {
-        let container = try keyedContainer()
+    // MARK: Access for the key-tree walk
+
+    public mutating func peekShape() throws -> ModelValueShape {
+        if try decodeNil() { return .null }
+        switch position {
+        case .decoder(let decoder):
+            if (try? decoder.container(keyedBy: AnyCodingKey.self)) != nil { return .object }
+            if (try? decoder.unkeyedContainer()) != nil { return .array }
+        case .member(let container, let key):
+            if (try? container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key)) != nil { return .object }
+            if (try? container.nestedUnkeyedContainer(forKey: key)) != nil { return .array }
+        }
+        return .scalar
+    }
+
+    public mutating func readMembers(
+        of node: ModelKeyNode, expected: @autoclosure () -> String, _ member: (inout CodableReader, Int) throws -> Void
+    ) throws {
+        let container = try keyedContainer(expected: expected())
         let saved = position
         defer { position = saved }
-        let keys = schema.readingKeys(mapping)
-        var priorities = FieldPriorities(schema: schema, keys: keys)
-        try readObject(container, node: keys, schema: schema, fields: &fields, priorities: &priorities)
-    }
-
-    private mutating func readObject<F: ModelFieldDecoder>(
-        _ container: KeyedDecodingContainer<AnyCodingKey>, node: ModelKeyNode, schema: ModelSchema,
-        fields: inout F, priorities: inout FieldPriorities
-    ) throws {
-        for edge in node.edges {
+        for (index, edge) in node.edges.enumerated() {
             let key = AnyCodingKey(edge.key)
             guard container.contains(key) else { continue }
-            try withPathComponent(.key(edge.key)) { reader in
-                for leaf in edge.leaves {
-                    reader.position = .member(container, key)
-                    _ = try reader.decodeLeaf(leaf, of: schema, into: &fields, priorities: &priorities)
-                }
-                guard let next = edge.node, !(try container.decodeNil(forKey: key)) else { return }
-                if next.hasIndexEdges, var array = try? container.nestedUnkeyedContainer(forKey: key) {
-                    try reader.readElements(&array, node: next, schema: schema, fields: &fields, priorities: &priorities)
-                } else {
-                    reader.position = .member(container, key)
-                    let nested = try reader.keyedContainer()
-                    try reader.readObject(nested, node: next, schema: schema, fields: &fields, priorities: &priorities)
-                }
-            }
+            position = .member(container, key)
+            try member(&self, index)
         }
     }
 
-    private mutating func readElements<F: ModelFieldDecoder>(
-        _ array: inout any UnkeyedDecodingContainer, node: ModelKeyNode, schema: ModelSchema, fields: inout F,
-        priorities: inout FieldPriorities
-    ) throws {
-        let wanted = node.edges.compactMap { edge in edge.index.map { ($0, edge) } }.sorted { $0.0 < $1.0 }
-        let box = UnkeyedBox(array)
-        defer { array = box.container }
-        for (index, edge) in wanted {
-            while !box.container.isAtEnd && box.container.currentIndex < index {
-                _ = try wrap { try box.container.decode(SkippedValue.self) }
+    public mutating func readIndexedElements(
+        of node: ModelKeyNode, _ element: (inout CodableReader, Int) throws -> Void
+    ) throws -> Int {
+        var container = try unkeyedContainer()
+        let saved = position
+        defer { position = saved }
+        let last = node.edgeByIndex.keys.max() ?? -1
+        var index = 0
+        while !container.isAtEnd && index <= last {
+            if let edge = node.edgeByIndex[index] {
+                try enterElement(of: &container)
+                try element(&self, edge)
+            } else {
+                _ = try container.decode(SkippedValue.self)
             }
-            guard !box.container.isAtEnd else {
-                let count = box.container.count ?? box.container.currentIndex
-                if edge.leadsToRequiredField { throw outOfRange(index, count: count, edge, schema) }
-                continue
-            }
-            try withPathComponent(.index(index)) { reader in
-                if let leaf = edge.leaves.first {
-                    reader.position = .element(box)
-                    _ = try reader.decodeLeaf(leaf, of: schema, into: &fields, priorities: &priorities)
-                } else if let next = edge.node {
-                    let nested = try reader.wrap { try box.container.nestedContainer(keyedBy: AnyCodingKey.self) }
-                    try reader.readObject(nested, node: next, schema: schema, fields: &fields, priorities: &priorities)
-                }
-            }
+            index += 1
         }
+        while !container.isAtEnd, container.count == nil {
+            _ = try container.decode(SkippedValue.self)
+            index += 1
+        }
+        return container.count ?? index
     }
 
     public func mark() -> Any {
@@ -199,10 +228,14 @@ public struct CodableReader: ModelReader {
         if let saved = mark as? Position { position = saved }
     }
 
+    public mutating func skipValue() throws {}
+
     public mutating func recover<T>(_ body: (inout CodableReader) throws -> T) throws -> Result<T, ModelError> {
+        let saved = position
         do {
             return .success(try body(&self))
         } catch let error as ModelError {
+            position = saved
             return .failure(error)
         }
     }

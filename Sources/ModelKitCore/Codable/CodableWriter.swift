@@ -6,6 +6,8 @@ public struct CodableWriter: ModelWriter {
     public let mapping = ModelSchema.Mapping.remote
     public let options: MappingOptions
     var position: Position
+    /// The keyed container whose members are being written.
+    var object: KeyedBox?
 
     /// Where the writer is: a whole encoder, a member of a keyed container, or the next element
     /// of an unkeyed one.
@@ -106,50 +108,23 @@ public struct CodableWriter: ModelWriter {
         }
     }
 
-    public mutating func encodeModel<M: Model>(_ model: M) throws {
-        let schema = model.dynamicModelSchema
+    // MARK: Sink for the key-tree walk
+
+    public mutating func encodeObject(_ members: (inout CodableWriter) throws -> Void) throws {
         let box = keyedContainer()
         let saved = position
-        defer { position = saved }
-        try writeObject(box, node: schema.writingKeys(mapping, sorted: options.sortsKeys), of: model, schema: schema)
+        let enclosing = object
+        object = box
+        defer {
+            position = saved
+            object = enclosing
+        }
+        try members(&self)
     }
 
-    private mutating func writeObject<M: Model>(
-        _ box: KeyedBox, node: ModelKeyNode, of model: M, schema: ModelSchema
-    ) throws {
-        for edge in node.edges {
-            let key = AnyCodingKey(edge.key)
-            do {
-                if let leaf = edge.leaves.first {
-                    position = .member(box, key)
-                    try encodeField(leaf.field, of: model, schema: schema)
-                } else if let next = edge.node {
-                    position = .member(box, key)
-                    if !next.edges.isEmpty && next.edges.allSatisfy({ $0.index != nil }) {
-                        try writeElements(unkeyedContainer(), node: next, of: model, schema: schema)
-                    } else {
-                        try writeObject(keyedContainer(), node: next, of: model, schema: schema)
-                    }
-                }
-            } catch let error as ModelError {
-                throw error.prefixed(by: .key(edge.key))
-            }
-        }
-    }
-
-    private mutating func writeElements<M: Model>(
-        _ box: UnkeyedBox, node: ModelKeyNode, of model: M, schema: ModelSchema
-    ) throws {
-        let edges = node.edges.sorted { ($0.index ?? 0) < ($1.index ?? 0) }
-        for edge in edges {
-            guard let index = edge.index else { continue }
-            while box.container.count < index { try box.container.encodeNil() }
-            position = .element(box)
-            if let leaf = edge.leaves.first {
-                try encodeField(leaf.field, of: model, schema: schema)
-            } else if let next = edge.node {
-                try writeObject(keyedContainer(), node: next, of: model, schema: schema)
-            }
-        }
+    public mutating func encodeMember(_ edge: ModelKeyEdge, _ value: (inout CodableWriter) throws -> Void) throws {
+        guard let object else { return }
+        position = .member(object, AnyCodingKey(edge.key))
+        try value(&self)
     }
 }

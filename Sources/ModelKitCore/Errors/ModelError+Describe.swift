@@ -23,6 +23,7 @@ extension ModelError {
             case .int(let value): return String(value)
             case .uint(let value): return String(value)
             case .double(let value): return String(value)
+            case .decimal(let value): return value.description
             }
         }
         if let json = value as? JSONValue { return describe(json) }
@@ -39,6 +40,7 @@ extension ModelError {
         case .int(let value): return String(value)
         case .uint(let value): return String(value)
         case .double(let value): return String(value)
+        case .decimal(let value): return value.description
         case .string(let value): return quoted(value)
         case .array(let elements): return countNoun(elements.count, "an array of", "element")
         case .object(let members): return countNoun(members.count, "an object with", "key")

@@ -17,8 +17,11 @@ extension JSONValue: Codable {
             self = .array(value)
         } else {
             let object = try decoder.container(keyedBy: AnyCodingKey.self)
+            // Sorted: keyed containers have no order, and the same object should be the same value.
             self = .object(
-                try object.allKeys.map { key in JSONMember(key.stringValue, try object.decode(JSONValue.self, forKey: key)) })
+                try object.allKeys.sorted { $0.stringValue < $1.stringValue }.map { key in
+                    JSONMember(key.stringValue, try object.decode(JSONValue.self, forKey: key))
+                })
         }
     }
 
@@ -38,6 +41,7 @@ extension JSONValue: Codable {
             case .int(let value): try container.encode(value)
             case .uint(let value): try container.encode(value)
             case .double(let value): try container.encode(value)
+            case .decimal(let value): try container.encode(value)
             case .string(let value): try container.encode(value)
             case .array, .object: break
             }

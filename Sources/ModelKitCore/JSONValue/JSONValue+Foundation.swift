@@ -10,6 +10,7 @@ extension JSONValue {
         case .int(let value): return Int(value)
         case .uint(let value): return value
         case .double(let value): return value
+        case .decimal(let value): return value
         case .string(let value): return value
         case .array(let elements): return elements.map(\.foundationObject)
         case .object(let members):
@@ -41,6 +42,8 @@ extension JSONValue {
                     throw ModelError(.invalidValue, expected: "a finite number", found: "\(value)")
                 }
                 self = .double(value)
+            case .decimal(let value):
+                self = JSONValue(exactly: value)
             }
         } else if let dictionary = value as? [String: Any] {
             self = .object(
@@ -64,12 +67,17 @@ package enum FoundationNumber {
     case int(Int64)
     case uint(UInt64)
     case double(Double)
+    /// An `NSDecimalNumber` or `Decimal`: JSONSerialization's number for one a `Double` cannot
+    /// hold (`0.30000000000000004441`, `-9223372036854775809`).
+    case decimal(Decimal)
 
     /// Classifies Swift numbers and `NSNumber`s by their dynamic type; nil for anything else.
     @usableFromInline
     package init?(_ value: Any) {
         let type = Swift.type(of: value)
-        if type is NSNumber.Type, let number = value as? NSNumber {
+        if type is NSDecimalNumber.Type, let number = value as? NSDecimalNumber {
+            self = .decimal(number.decimalValue)
+        } else if type is NSNumber.Type, let number = value as? NSNumber {
             self.init(number: number)
         } else if type == Int.self, let value = value as? Int {
             self = .int(Int64(value))
@@ -97,6 +105,8 @@ package enum FoundationNumber {
             self = .uint(UInt64(value))
         } else if type == Float.self, let value = value as? Float {
             self = .double(Double(value))
+        } else if type == Decimal.self, let value = value as? Decimal {
+            self = .decimal(value)
         } else {
             return nil
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON document as a tree of values, with object members in document order.
 ///
 /// `JSONValue` is the format-neutral picture of JSON that transformers, hooks and tools share:
@@ -18,8 +20,12 @@ public enum JSONValue: Hashable, Sendable {
     case int(Int64)
     /// A non-negative integer above `Int64.max` that fits in `UInt64`.
     case uint(UInt64)
-    /// Any other number: a fraction, an exponent, or an integer too large for 64 bits.
+    /// A fraction or an exponent that a `Double` holds: its shortest description is the
+    /// number's value.
     case double(Double)
+    /// A number no other case holds exactly, kept as written: an integer beyond 64 bits, or a
+    /// fraction with more significant digits than a `Double` keeps (`0.30000000000000004441`).
+    case decimal(Decimal)
     /// A string.
     case string(String)
     /// An array.

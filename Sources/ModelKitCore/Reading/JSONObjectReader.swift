@@ -60,56 +60,21 @@ public struct JSONObjectReader: ModelReader {
         throw mismatch("a string")
     }
 
-    public mutating func decodeInt64() throws -> Int64 {
+    /// The number the reader is at, as a JSON number (a `Bool` is not one).
+    func number(_ expected: String) throws -> JSONValue {
         switch FoundationNumber(value) {
-        case .int(let value): return value
-        case .uint(let value):
-            guard let exact = Int64(exactly: value) else { throw integerRange(Int64.self, "\(value)") }
-            return exact
-        case .double(let value):
-            guard value.rounded() == value else { throw mismatch("an integer") }
-            guard let exact = Int64(exactly: value) else { throw integerRange(Int64.self, "\(value)") }
-            return exact
-        case .bool, nil:
-            throw mismatch("an integer")
+        case .int(let integer): return .int(integer)
+        case .uint(let integer): return .uint(integer)
+        case .double(let number): return .double(number)
+        case .decimal(let number): return .decimal(number)
+        case .bool, nil: throw mismatch(expected)
         }
     }
 
-    public mutating func decodeUInt64() throws -> UInt64 {
-        switch FoundationNumber(value) {
-        case .int(let value):
-            guard let exact = UInt64(exactly: value) else { throw integerRange(UInt64.self, "\(value)") }
-            return exact
-        case .uint(let value): return value
-        case .double(let value):
-            guard value.rounded() == value else { throw mismatch("an integer") }
-            guard let exact = UInt64(exactly: value) else { throw integerRange(UInt64.self, "\(value)") }
-            return exact
-        case .bool, nil:
-            throw mismatch("an integer")
-        }
-    }
-
-    public mutating func decodeDouble() throws -> Double {
-        switch FoundationNumber(value) {
-        case .int(let value): return Double(value)
-        case .uint(let value): return Double(value)
-        case .double(let value): return value
-        case .bool, nil: throw mismatch("a number")
-        }
-    }
-
-    public mutating func decodeDecimal() throws -> Decimal {
-        if let decimal = value as? Decimal { return decimal }
-        switch FoundationNumber(value) {
-        case .int(let value): return Decimal(value)
-        case .uint(let value): return Decimal(value)
-        case .double:
-            if let number = value as? NSNumber, let decimal = Decimal(string: number.description) { return decimal }
-            return Decimal(try decodeDouble())
-        case .bool, nil: throw mismatch("a number")
-        }
-    }
+    public mutating func decodeInt64() throws -> Int64 { try number("an integer").int64Value() }
+    public mutating func decodeUInt64() throws -> UInt64 { try number("an integer").uint64Value() }
+    public mutating func decodeDouble() throws -> Double { try number("a number").doubleValue() }
+    public mutating func decodeDecimal() throws -> Decimal { try number("a number").decimalValue() }
 
     public mutating func decodeDate() throws -> Date {
         if mapping == .propertyKeys {
@@ -189,6 +154,53 @@ public struct JSONObjectReader: ModelReader {
             if let decoded = try decodeMember(key, body) { result[key] = decoded }
         }
         return result
+    }
+
+    // MARK: Access for the key-tree walk
+
+    @inlinable
+    public mutating func peekShape() throws -> ModelValueShape {
+        if value is [String: Any] { return .object }
+        if value is [Any] { return .array }
+        return isNullValue(value) ? .null : .scalar
+    }
+
+    /// Looks up each key of `node` in the dictionary (cheaper than matching every member when a
+    /// payload has many keys no property wants).
+    @inlinable
+    public mutating func readMembers(
+        of node: ModelKeyNode, expected: @autoclosure () -> String, _ member: (inout JSONObjectReader, Int) throws -> Void
+    ) throws {
+        guard let object = value as? [String: Any] else { throw mismatch(expected()) }
+        try enter()
+        defer {
+            depth -= 1
+            value = object
+        }
+        let keys = node.keys
+        for position in keys.indices {
+            guard let child = object[keys[position]] else { continue }
+            value = consume child
+            try member(&self, position)
+        }
+    }
+
+    @inlinable
+    public mutating func readIndexedElements(
+        of node: ModelKeyNode, _ element: (inout JSONObjectReader, Int) throws -> Void
+    ) throws -> Int {
+        guard let array = value as? [Any] else { throw mismatch("an array") }
+        try enter()
+        defer {
+            depth -= 1
+            value = array
+        }
+        for (position, edge) in node.edges.enumerated() {
+            guard let index = edge.index, index < array.count, node.edgeByIndex[index] == position else { continue }
+            value = array[index]
+            try element(&self, position)
+        }
+        return array.count
     }
 
     @inlinable

@@ -54,8 +54,25 @@ public protocol ModelReader {
     /// Reads a string-keyed object as a dictionary, calling `value` at each member.
     mutating func decodeDictionary<T>(_ value: (inout Self) throws -> T) throws -> [String: T]
     /// Reads an object: for each key of `schema`'s key tree present in it, calls
-    /// `fields.decodeField(_:from:)` with the reader at that value.
+    /// `fields.decodeField(_:from:)` with the reader at that value. The default is the walk
+    /// every format shares (``decodeFields(of:into:)``, over the three access methods below).
     mutating func decodeFields<F: ModelFieldDecoder>(of schema: ModelSchema, into fields: inout F) throws
+
+    // MARK: Access for the key-tree walk
+
+    /// The shape of the value at the current position, without moving past it.
+    mutating func peekShape() throws -> ModelValueShape
+    /// Reads the object at the current position: calls `member` once for each member whose key
+    /// has an edge in `node`, with the reader at the member's value and the edge's position in
+    /// `node.edges`; `member` reads or skips that value. Members `node` does not name are
+    /// skipped. A value that is not an object is a type mismatch expecting `expected`.
+    mutating func readMembers(
+        of node: ModelKeyNode, expected: @autoclosure () -> String, _ member: (inout Self, Int) throws -> Void
+    ) throws
+    /// Reads the array at the current position: calls `element` for each element whose index
+    /// has an edge in `node` (``ModelKeyNode/edgeByIndex``), with the reader at the element and
+    /// the edge's position; skips the others. Returns the number of elements.
+    mutating func readIndexedElements(of node: ModelKeyNode, _ element: (inout Self, Int) throws -> Void) throws -> Int
     /// Reads a model. The default runs the model's initializer, hooks and validation.
     mutating func decodeModel<M: Model>(_ type: M.Type) throws -> M
     /// Reads any value as a generic JSON value.
@@ -126,7 +143,7 @@ extension ModelReader {
     }
 
     /// Decodes a model from a generic JSON value: applies ``Model/rewriteJSON(_:)`` and
-    /// ``Model/modelType(for:)``, then maps the result with a ``JSONObjectReader``.
+    /// ``Model/modelType(for:)``, then maps the result with a ``JSONValueReader``.
     public mutating func decodeModelFromJSONValue<M: Model>(_ type: M.Type) throws -> M {
         var json = try decodeJSONValue()
         return try ModelKitCore.decodeModel(M.self, fromJSON: &json, options: options, problems: &collectedProblems)
@@ -171,7 +188,7 @@ package func decodeModel<M: Model>(
             throw ModelError(.invalidValue, model: M.modelSchema.modelName, underlying: error)
         }
     }
-    var reader = JSONObjectReader(value: json.foundationObject, mapping: .remote, options: options)
+    var reader = JSONValueReader(value: json, mapping: .remote, options: options)
     reader.collectedProblems = problems
     defer { problems = reader.collectedProblems }
     if M.modelSchema.hooks.contains(.choosesType), let chosen = try M.modelType(for: json), chosen != M.self {

@@ -40,10 +40,13 @@ public final class ModelKeyNode: Sendable {
 
     /// The edge for a key, if any.
     public func edge(forKey key: String) -> ModelKeyEdge? {
+        edgeIndex(forKey: key).map { edges[$0] }
+    }
+
+    /// The position in ``edges`` of the edge for a key, if any.
+    public func edgeIndex(forKey key: String) -> Int? {
         var key = key
-        return key.withUTF8 { bytes in
-            matcher.index(of: UnsafeRawBufferPointer(bytes)).map { edges[$0] }
-        }
+        return key.withUTF8 { matcher.index(of: UnsafeRawBufferPointer($0)) }
     }
 
     /// The edge index for raw UTF-8 key bytes, if any.

@@ -78,12 +78,12 @@ public struct NamedTransformer<Value>: ModelTransformer {
     }
 
     public func transformedValue(_ json: JSONValue) throws -> Value {
-        var reader = JSONObjectReader(value: json.foundationObject, mapping: .remote)
+        var reader = JSONValueReader(value: json)
         return try resolve().read(from: &reader)
     }
 
     public func reverseTransformedValue(_ value: Value) throws -> JSONValue {
-        var builder = JSONValueBuilder()
+        var builder = JSONValueWriter()
         try resolve().write(value, to: &builder)
         return builder.value
     }

@@ -97,6 +97,7 @@ public struct LenientNumberTransformer<Value: LosslessStringConvertible & ModelV
         case .int(let value): text = String(value)
         case .uint(let value): text = String(value)
         case .double(let value): text = Value.self == Double.self || Value.self == Float.self ? String(value) : ""
+        case .decimal(let value): text = value.description
         default: text = ""
         }
         guard let value = Value(text) else { throw ModelError.invalid(expected: expectation) }
@@ -104,7 +105,7 @@ public struct LenientNumberTransformer<Value: LosslessStringConvertible & ModelV
     }
 
     public func reverseTransformedValue(_ value: Value) throws -> JSONValue {
-        var writer = JSONValueBuilder()
+        var writer = JSONValueWriter()
         try value.write(to: &writer)
         return writer.value
     }
@@ -122,6 +123,7 @@ public struct LenientStringTransformer: ModelTransformer {
         case .int(let value): return String(value)
         case .uint(let value): return String(value)
         case .double(let value): return String(value)
+        case .decimal(let value): return value.description
         case .bool(let value): return value ? "true" : "false"
         default: throw ModelError.invalid(expected: expectation)
         }

@@ -14,6 +14,8 @@ public struct JSONObjectWriter: ModelWriter {
     /// What was written; nil when an omitted nil was the only thing written.
     public var result: Any?
     @usableFromInline var depth = 0
+    /// The object whose members are being written.
+    @usableFromInline var object: [String: Any]?
 
     /// A writer for a mapping.
     public init(mapping: ModelSchema.Mapping = .remote, options: MappingOptions = .default) {
@@ -106,40 +108,21 @@ public struct JSONObjectWriter: ModelWriter {
         result = object
     }
 
+    // MARK: Sink for the key-tree walk
+
     @inlinable
-    public mutating func encodeModel<M: Model>(_ model: M) throws {
-        let schema = model.dynamicModelSchema
-        result = try buildNode(schema.writingKeys(mapping), of: model, schema: schema) ?? [String: Any]()
+    public mutating func encodeObject(_ members: (inout JSONObjectWriter) throws -> Void) throws {
+        let enclosing = object
+        object = [:]
+        defer { object = enclosing }
+        try members(&self)
+        result = object ?? [String: Any]()
     }
 
-    @usableFromInline
-    mutating func buildNode<M: Model>(_ node: ModelKeyNode, of model: M, schema: ModelSchema) throws -> Any? {
-        let asArray = !node.edges.isEmpty && node.edges.allSatisfy { $0.index != nil }
-        var object: [String: Any] = [:]
-        var elements: [Int: Any] = [:]
-        for edge in node.edges {
-            let built: Any?
-            do {
-                if let leaf = edge.leaves.first {
-                    var writer = try child()
-                    try writer.encodeField(leaf.field, of: model, schema: schema)
-                    built = writer.result
-                } else if let next = edge.node {
-                    var writer = try child()
-                    built = try writer.buildNode(next, of: model, schema: schema)
-                } else {
-                    built = nil
-                }
-            } catch let error as ModelError {
-                throw error.prefixed(by: asArray ? .index(edge.index ?? 0) : .key(edge.key))
-            }
-            guard let built else { continue }
-            if asArray, let index = edge.index { elements[index] = built } else { object[edge.key] = built }
-        }
-        if asArray {
-            guard let last = elements.keys.max() else { return nil }
-            return (0...last).map { elements[$0] ?? NSNull() }
-        }
-        return object.isEmpty && !node.edges.isEmpty && options.nilEncoding == .omit ? nil : object
+    @inlinable
+    public mutating func encodeMember(_ edge: ModelKeyEdge, _ value: (inout JSONObjectWriter) throws -> Void) throws {
+        var writer = try child()
+        try value(&writer)
+        if let written = writer.result { object?[edge.key] = written }
     }
 }

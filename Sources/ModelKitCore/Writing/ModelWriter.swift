@@ -44,8 +44,17 @@ public protocol ModelWriter {
     mutating func encodeArray<C: Collection>(_ elements: C, _ element: (inout Self, C.Element) throws -> Void) throws
     /// Writes a string-keyed dictionary as an object.
     mutating func encodeDictionary<V>(_ dictionary: [String: V], _ value: (inout Self, V) throws -> Void) throws
-    /// Writes a model as an object, walking its schema's key tree.
+    /// Writes a model. The default writes it as an object through the key-tree walk every
+    /// format shares (``encodeModelObject(_:)``, over the two methods below).
     mutating func encodeModel<M: Model>(_ model: M) throws
+
+    // MARK: Sink for the key-tree walk
+
+    /// Writes an object whose members `members` writes, each through ``encodeMember(_:_:)``.
+    mutating func encodeObject(_ members: (inout Self) throws -> Void) throws
+    /// Writes one member of the object being written: the key of `edge`, then the value `value`
+    /// writes. When nils are omitted and `value` writes nil, the member is left out.
+    mutating func encodeMember(_ edge: ModelKeyEdge, _ value: (inout Self) throws -> Void) throws
     /// Writes a generic JSON value.
     mutating func encodeJSONValue(_ value: JSONValue) throws
     /// Writes a value through its `Encodable` implementation.

@@ -187,6 +187,56 @@ public struct JSONBytesReader: ModelReader {
         return result
     }
 
+    // MARK: Access for the key-tree walk
+
+    @inlinable
+    public mutating func peekShape() throws -> ModelValueShape {
+        switch try scanner.peek() {
+        case .object: return .object
+        case .array: return .array
+        case .null: return .null
+        default: return .scalar
+        }
+    }
+
+    /// Matches each key against `node` as the scanner meets it; values no edge wants are skipped
+    /// without being decoded.
+    @inlinable
+    public mutating func readMembers(
+        of node: ModelKeyNode, expected: @autoclosure () -> String, _ member: (inout JSONBytesReader, Int) throws -> Void
+    ) throws {
+        let start = scanner.checkpoint()
+        do {
+            try scanner.beginObject()
+        } catch {
+            throw mappingError(error, expected: expected(), at: start)
+        }
+        while let match = try scanner.nextKey({ node.edgeIndex(forKeyBytes: $0) }) {
+            guard let position = match else {
+                try scanner.skipValue()
+                continue
+            }
+            try member(&self, position)
+        }
+    }
+
+    @inlinable
+    public mutating func readIndexedElements(
+        of node: ModelKeyNode, _ element: (inout JSONBytesReader, Int) throws -> Void
+    ) throws -> Int {
+        try read("an array") { try $0.beginArray() }
+        var index = 0
+        while try scanner.nextElement() {
+            if let position = node.edgeByIndex[index] {
+                try element(&self, position)
+            } else {
+                try scanner.skipValue()
+            }
+            index &+= 1
+        }
+        return index
+    }
+
     @inlinable
     public func mark() -> JSONScanner.Checkpoint {
         scanner.checkpoint()

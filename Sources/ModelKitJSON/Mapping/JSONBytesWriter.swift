@@ -16,45 +16,39 @@ public struct JSONBytesWriter: ModelWriter {
     public let options: MappingOptions
     /// The JSON written so far.
     public var writer: JSONWriter
-    /// Keys and objects not written yet, in `.omit` mode.
-    @usableFromInline var pending: [Pending] = []
+    /// A key not written yet, in `.omit` mode: written when a value follows it, dropped when
+    /// the value is nil.
+    @usableFromInline var pendingKey: PendingKey?
     @usableFromInline var depth = 0
     @usableFromInline let omitsNils: Bool
     @usableFromInline var scratch: [UInt8] = []
 
     @usableFromInline
-    enum Pending {
-        case key(ModelKeyEdge)
+    enum PendingKey {
+        case edge(ModelKeyEdge)
         case name(String)
-        case object
     }
 
     /// A writer producing JSON formatted as `formatting` says.
     public init(formatting: JSONWriter.Options = [], options: MappingOptions = .default, capacity: Int = 1024) {
         var formatting = formatting
+        var options = options
         if options.sortsKeys { formatting.insert(.sortedKeys) }
+        if formatting.contains(.sortedKeys) { options.sortsKeys = true }
         self.writer = JSONWriter(options: formatting, capacity: capacity)
         self.options = options
         self.omitsNils = options.nilEncoding == .omit
     }
 
-    /// Writes what was held back, now that a value follows it.
+    /// Writes the key held back, now that a value follows it.
     @inlinable
     mutating func flush() {
-        guard !pending.isEmpty else { return }
-        flushPending()
-    }
-
-    @usableFromInline
-    mutating func flushPending() {
-        for entry in pending {
-            switch entry {
-            case .key(let edge): writeKey(edge)
-            case .name(let name): writer.writeKey(name)
-            case .object: writer.beginObject()
-            }
+        guard let key = pendingKey else { return }
+        pendingKey = nil
+        switch key {
+        case .edge(let edge): writeKey(edge)
+        case .name(let name): writer.writeKey(name)
         }
-        pending.removeAll(keepingCapacity: true)
     }
 
     @inlinable
@@ -80,16 +74,10 @@ public struct JSONBytesWriter: ModelWriter {
 
     @inlinable
     public mutating func encodeNil() throws {
-        if omitsNils, let last = pending.last {
-            switch last {
-            case .key, .name:
-                pending.removeLast()
-                return
-            case .object:
-                break
-            }
+        if pendingKey != nil {
+            pendingKey = nil
+            return
         }
-        flush()
         writer.writeNull()
     }
 
@@ -180,7 +168,7 @@ public struct JSONBytesWriter: ModelWriter {
         for key in keys {
             guard let value = dictionary[key] else { continue }
             if omitsNils {
-                pending.append(.name(key))
+                pendingKey = .name(key)
             } else {
                 writer.writeKey(key)
             }
@@ -188,5 +176,28 @@ public struct JSONBytesWriter: ModelWriter {
         }
         writer.endObject()
         depth &-= 1
+    }
+
+    // MARK: Sink for the key-tree walk
+
+    @inlinable
+    public mutating func encodeObject(_ members: (inout JSONBytesWriter) throws -> Void) throws {
+        try enter()
+        flush()
+        writer.beginObject()
+        try members(&self)
+        writer.endObject()
+        depth &-= 1
+    }
+
+    @inlinable
+    public mutating func encodeMember(_ edge: ModelKeyEdge, _ value: (inout JSONBytesWriter) throws -> Void) throws {
+        if omitsNils {
+            pendingKey = .edge(edge)
+        } else {
+            writeKey(edge)
+        }
+        try value(&self)
+        pendingKey = nil
     }
 }

@@ -26,6 +26,7 @@ extension JSONWriter {
                 case .int(let number): writeInt64(number)
                 case .uint(let number): writeUInt64(number)
                 case .double(let number): try writeDouble(number)
+                case .decimal(let number): try writeNumber(text: number.description)
                 case .string(let text): writeString(text)
                 case .array(let elements):
                     beginArray()

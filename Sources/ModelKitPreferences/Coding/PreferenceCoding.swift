@@ -5,8 +5,7 @@ import ModelKitJSON
 /// Converts typed values to and from the ``JSONValue``s the preferences file holds.
 ///
 /// ``ModelValue`` types (strings, numbers, dates, URLs, arrays, `@Model` types, ...) go through
-/// ModelKit's core mapping: ``JSONValueBuilder`` writes them, ``JSONObjectReader`` with remote
-/// mapping reads them, so a `@Model` value is stored exactly as its JSON mapping says (remote
+/// ModelKit's core mapping: ``JSONValueWriter`` writes them, ``JSONValueReader`` reads them, so a `@Model` value is stored exactly as its JSON mapping says (remote
 /// keys, transformers, ISO 8601 dates). Other `Codable` types go through Foundation's JSON
 /// coders with the same date and data conventions.
 enum PreferenceCoding {
@@ -14,9 +13,9 @@ enum PreferenceCoding {
     static func encode<Value: Encodable>(_ value: Value, key: String) throws -> JSONValue {
         do {
             if let value = value as? any ModelValue {
-                var builder = JSONValueBuilder()
-                try value.write(to: &builder)
-                return builder.value
+                var writer = JSONValueWriter()
+                try value.write(to: &writer)
+                return writer.value
             }
             let data = try CodableBridge.encode(value)
             return try JSONValue(parsing: data)
@@ -32,7 +31,7 @@ enum PreferenceCoding {
     {
         do {
             if let modelType = Value.self as? any ModelValue.Type {
-                var reader = JSONObjectReader(value: json.foundationObject, mapping: .remote)
+                var reader = JSONValueReader(value: json)
                 if let value = try readTopLevel(modelType, from: &reader) as? Value { return value }
                 throw PreferencesError(
                     .undecodableValue, path: path, key: key, reason: "expected a value of type '\(Value.self)'")
@@ -52,7 +51,7 @@ enum PreferenceCoding {
     }
 
     /// Reads a whole value with the core mapping's top-level error handling.
-    private static func readTopLevel<T: ModelValue>(_ type: T.Type, from reader: inout JSONObjectReader) throws
+    private static func readTopLevel<T: ModelValue>(_ type: T.Type, from reader: inout JSONValueReader) throws
         -> any ModelValue
     {
         try reader.decodeTopLevel(T.self)
@@ -62,9 +61,9 @@ enum PreferenceCoding {
     static func encodeModel<M: Model>(_ model: M) throws -> [String: JSONValue] {
         let json: JSONValue
         do {
-            var builder = JSONValueBuilder()
-            try builder.encodeModel(model)
-            json = builder.value
+            var writer = JSONValueWriter()
+            try writer.encodeModel(model)
+            json = writer.value
         } catch {
             throw PreferencesError(
                 .unencodableValue, key: M.modelSchema.modelName, reason: PreferencesError.describe(error),
@@ -84,7 +83,7 @@ enum PreferenceCoding {
     static func decodeModel<M: Model>(_ type: M.Type, from members: [String: JSONValue], path: String) throws -> M {
         let document = JSONValue.object(members.sorted { $0.key < $1.key }.map { JSONMember($0.key, $0.value) })
         do {
-            var reader = JSONObjectReader(value: document.foundationObject, mapping: .remote)
+            var reader = JSONValueReader(value: document)
             return try reader.decodeTopLevel(M.self)
         } catch {
             throw PreferencesError(

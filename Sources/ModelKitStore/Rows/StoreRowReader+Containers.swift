@@ -73,37 +73,62 @@ extension StoreRowReader {
         return result
     }
 
-    /// At the row: each column through its property's leaf. Inside JSON text: each member of the
-    /// object by the schema's property-key tree (members that name no property are left alone).
-    mutating func decodeFields<F: ModelFieldDecoder>(of schema: ModelSchema, into fields: inout F) throws {
-        let keys = schema.propertyReadingKeys
-        var priorities = FieldPriorities(schema: schema, keys: keys)
+    // MARK: Access for the key-tree walk
+
+    mutating func peekShape() throws -> ModelValueShape {
+        switch try currentJSON() {
+        case .object: return .object
+        case .array: return .array
+        case .null: return .null
+        default: return .scalar
+        }
+    }
+
+    /// At the row: each column, as the member its property names (a `NULL` column of a
+    /// property that cannot hold nil is missing, so its default applies: columns added after a
+    /// row was written hold `NULL`). Inside JSON text: each member of the object that `node` names.
+    mutating func readMembers(
+        of node: ModelKeyNode, expected: @autoclosure () -> String, _ member: (inout StoreRowReader, Int) throws -> Void
+    ) throws {
         if case .row = position {
             defer { position = .row }
             for (index, column) in table.columns.enumerated() {
-                guard let leaf = column.leaf else { continue }
-                // NULL for a property that cannot hold nil: missing, so its default applies.
-                if !column.isOptional, row[index] == .null { continue }
+                guard let edge = column.readingEdge, column.isOptional || row[index] != .null else { continue }
                 position = .column(index)
-                _ = try decodeLeaf(leaf, of: schema, into: &fields, priorities: &priorities)
+                try member(&self, edge)
             }
             return
         }
-        guard case .object(let members) = try currentJSON() else { throw mismatch("an object") }
+        guard case .object(let members) = try currentJSON() else { throw mismatch(expected()) }
         let saved = position
         try enter()
         defer {
             depth -= 1
             position = saved
         }
-        for member in members {
-            guard let edge = keys.edge(forKey: member.key), let leaf = edge.leaves.first else { continue }
-            if member.value.isNull, !schema.properties[leaf.field].isOptional { continue }
-            position = .json(member.value)
-            try withPathComponent(.key(member.key)) { reader in
-                _ = try reader.decodeLeaf(leaf, of: schema, into: &fields, priorities: &priorities)
-            }
+        for entry in members {
+            guard let edge = node.edgeIndex(forKey: entry.key) else { continue }
+            position = .json(entry.value)
+            try member(&self, edge)
         }
+    }
+
+    mutating func readIndexedElements(
+        of node: ModelKeyNode, _ element: (inout StoreRowReader, Int) throws -> Void
+    ) throws -> Int {
+        guard case .array(let elements) = try currentJSON() else { throw mismatch("an array") }
+        let saved = position
+        try enter()
+        defer {
+            depth -= 1
+            position = saved
+        }
+        for (index, value) in elements.enumerated() {
+            guard let edge = node.edgeByIndex[index] else { continue }
+            position = .json(value)
+            try element(&self, edge)
+        }
+        return elements.count
     }
 
     /// An identified class model is a reference: its identifier, resolved through the context.

@@ -22,24 +22,32 @@ struct StoreRowWriter: ModelWriter {
     var json = JSONWriter()
     /// Identified class models written as identifiers, to save with the row.
     var references: [any Model] = []
+    /// The row being written: its object's members are its columns.
+    var row = Row.none
+
+    enum Row {
+        case none
+        /// `writeRow` started; the next object opened is the row's.
+        case pending(StoreTable)
+        /// The row's object is open: its members go to columns.
+        case open(StoreTable)
+    }
 
     init(columnCount: Int, options: MappingOptions = .default) {
         self.values = Array(repeating: .null, count: columnCount)
         self.options = options
     }
 
-    /// Writes every column of `model`'s row.
+    /// Writes every column of `model`'s row: the model's object, whose members are the columns.
     mutating func writeRow<M: Model>(_ model: M, table: StoreTable) throws {
         if values.count != table.columns.count {
             values = Array(repeating: .null, count: table.columns.count)
         }
         references.removeAll(keepingCapacity: true)
-        let schema = table.schema
-        for index in table.columns.indices {
-            column = index
-            nesting = 0
-            try encodeField(table.columns[index].field, of: model, schema: schema)
-        }
+        nesting = 0
+        row = .pending(table)
+        defer { row = .none }
+        try encodeModelObject(model)
     }
 
     @inline(__always)
@@ -152,17 +160,33 @@ struct StoreRowWriter: ModelWriter {
             try encodeField(identifierIndex, of: model, schema: schema)
             return
         }
+        try encodeModelObject(model)
+    }
+
+    // MARK: Sink for the key-tree walk
+
+    /// The row's own object writes columns; any other object is JSON text.
+    mutating func encodeObject(_ members: (inout StoreRowWriter) throws -> Void) throws {
+        if case .pending(let table) = row {
+            row = .open(table)
+            try members(&self)
+            return
+        }
         beginJSON()
         json.beginObject()
-        for edge in schema.propertyWritingKeys.edges {
-            guard let leaf = edge.leaves.first else { continue }
-            json.writeKey(edge.key)
-            do { try encodeField(leaf.field, of: model, schema: schema) } catch let error as ModelError {
-                throw error.prefixed(by: .key(edge.key))
-            }
-        }
+        try members(&self)
         json.endObject()
         endJSON()
+    }
+
+    mutating func encodeMember(_ edge: ModelKeyEdge, _ value: (inout StoreRowWriter) throws -> Void) throws {
+        if case .open(let table) = row, nesting == 0, let field = edge.leaves.first?.field {
+            column = table.columnByField[field]
+            try value(&self)
+            return
+        }
+        json.writeKey(edge.key)
+        try value(&self)
     }
 
     mutating func encodeJSONValue(_ value: JSONValue) throws {

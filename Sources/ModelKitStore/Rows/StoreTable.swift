@@ -17,8 +17,9 @@ final class StoreTable: Sendable {
         let sqlType: String
         /// Whether the property is optional (nil is stored as `NULL`).
         let isOptional: Bool
-        /// The leaf readers decode the property through; nil for read-only properties.
-        let leaf: ModelKeyLeaf?
+        /// The property's edge in the schema's property-key reading tree (its position in
+        /// `edges`); nil for read-only properties, which are never read back.
+        let readingEdge: Int?
     }
 
     /// The column holding each row's model version.
@@ -59,7 +60,8 @@ final class StoreTable: Sendable {
             columns.append(
                 Column(
                     name: property.name, field: field, sqlType: StoreColumnType.sqlType(of: property.valueType),
-                    isOptional: property.isOptional, leaf: readingKeys.edge(forKey: property.name)?.leaves.first))
+                    isOptional: property.isOptional,
+                    readingEdge: readingKeys.keys.firstIndex(of: property.name)))
         }
         self.name = schema.modelName
         self.schema = schema

@@ -1,0 +1,105 @@
+/// The one walk of a schema's key tree over any reader: remote key paths with fallbacks, array
+/// index segments, `null` where a path goes on, paths past the end of an array, and the errors'
+/// paths. Formats supply only the access: ``ModelReader/readMembers(of:expected:_:)``,
+/// ``ModelReader/readIndexedElements(of:_:)`` and ``ModelReader/peekShape()``.
+///
+/// A walk visits each value of the payload at most once per field that wants it: an object's
+/// members are matched against the tree's edges as the reader finds them, and the fields that
+/// end at an edge are decoded through ``ModelReader/decodeLeaf(_:of:into:priorities:)``, which
+/// applies the null policy, fallback priorities, collect-all mode and error naming.
+extension ModelReader {
+    /// Reads the object at the current position into `fields` by the schema's key tree for this
+    /// reader's mapping (the walk every format shares).
+    @inlinable
+    public mutating func decodeFields<F: ModelFieldDecoder>(of schema: ModelSchema, into fields: inout F) throws {
+        let keys = schema.readingKeys(mapping)
+        var priorities = FieldPriorities(schema: schema, keys: keys)
+        try walkObject(keys, schema: schema, fields: &fields, priorities: &priorities, expected: "an object")
+    }
+
+    /// Reads the members of the object at the current position that `node` names.
+    @inlinable
+    mutating func walkObject<F: ModelFieldDecoder>(
+        _ node: ModelKeyNode, schema: ModelSchema, fields: inout F, priorities: inout FieldPriorities,
+        expected: @autoclosure () -> String
+    ) throws {
+        let plainLeaves = node.plainLeaves
+        let direct = options.readsPlainFieldsDirectly
+        try readMembers(of: node, expected: expected()) { reader, position in
+            // Plain properties: no closures, no edge object; the key joins an error's path here.
+            if direct, let leaf = plainLeaves[position] {
+                do {
+                    if try !reader.decodeLeaf(leaf, of: schema, into: &fields, priorities: &priorities) {
+                        try reader.skipValue()
+                    }
+                } catch let error as ModelError {
+                    throw error.prefixed(by: .key(node.keys[position]))
+                }
+                return
+            }
+            let edge = node.edges[position]
+            try reader.withPathComponent(.key(edge.key)) { reader in
+                try reader.walkEdge(edge, schema: schema, fields: &fields, priorities: &priorities)
+            }
+        }
+    }
+
+    /// Reads the value an edge leads to: the fields that end there, then the keys below it.
+    @inlinable
+    mutating func walkEdge<F: ModelFieldDecoder>(
+        _ edge: ModelKeyEdge, schema: ModelSchema, fields: inout F, priorities: inout FieldPriorities
+    ) throws {
+        if edge.node == nil && edge.leaves.count == 1 {
+            if try !decodeLeaf(edge.leaves[0], of: schema, into: &fields, priorities: &priorities) { try skipValue() }
+            return
+        }
+        // Several fields read the same value, or fields end here and others go deeper: read it
+        // once for each, from the same place.
+        let start = mark()
+        for leaf in edge.leaves {
+            reset(to: start)
+            if try !decodeLeaf(leaf, of: schema, into: &fields, priorities: &priorities) { try skipValue() }
+        }
+        guard let node = edge.node else { return }
+        reset(to: start)
+        try walkNested(node, schema: schema, fields: &fields, priorities: &priorities)
+    }
+
+    /// Reads the keys or array indexes below a key path segment; `null` there means every field
+    /// below is missing.
+    @inlinable
+    mutating func walkNested<F: ModelFieldDecoder>(
+        _ node: ModelKeyNode, schema: ModelSchema, fields: inout F, priorities: inout FieldPriorities
+    ) throws {
+        switch try peekShape() {
+        case .array where node.hasIndexEdges:
+            let count = try readIndexedElements(of: node) { reader, position in
+                let edge = node.edges[position]
+                try reader.withPathComponent(.index(edge.index ?? 0)) { reader in
+                    try reader.walkEdge(edge, schema: schema, fields: &fields, priorities: &priorities)
+                }
+            }
+            for edge in node.edges where edge.leadsToRequiredField {
+                if let wanted = edge.index, wanted >= count { throw outOfRange(wanted, count: count, edge, schema) }
+            }
+        case .null:
+            _ = try decodeNil()
+        default:
+            try walkObject(
+                node, schema: schema, fields: &fields, priorities: &priorities,
+                expected: node.hasIndexEdges ? "an object or an array" : "an object")
+        }
+    }
+}
+
+/// What a reader finds at its position, as far as the key-tree walk cares.
+public enum ModelValueShape: Hashable, Sendable {
+    /// An object (a JSON object, a dictionary, a keyed container).
+    case object
+    /// An array.
+    case array
+    /// `null` (or the format's nil).
+    case null
+    /// Anything else: a string, a number, a boolean, ...
+    case scalar
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// Writes a value as a ``JSONValue`` tree: remote mapping, with transformers, dates as ISO 8601
+/// text and data as base64, exactly as the JSON bytes writer writes them, and no `Any` on the way.
+///
+/// ```swift
+/// var writer = JSONValueWriter()
+/// try writer.encodeModel(user)
+/// writer.value // .object([...])
+/// ```
+public struct JSONValueWriter: ModelWriter {
+    public var mapping: ModelSchema.Mapping { .remote }
+    public let options: MappingOptions
+    /// What was written; nil when an omitted nil was the only thing written.
+    public var written: JSONValue? { storage }
+    @usableFromInline var storage: JSONValue?
+    @usableFromInline var depth = 0
+    /// The members of the object being written.
+    @usableFromInline var members: [JSONMember]?
+
+    /// What was written, `null` when nothing was.
+    public var value: JSONValue { storage ?? .null }
+
+    /// A writer with options.
+    public init(options: MappingOptions = .default) {
+        self.options = options
+    }
+
+    @usableFromInline
+    func child() throws -> JSONValueWriter {
+        guard depth < options.maxDepth else {
+            throw ModelError(
+                .limitExceeded, expected: "nesting of at most \(options.maxDepth) levels ('maxDepth')",
+                found: "deeper nesting (a cycle?)")
+        }
+        var writer = JSONValueWriter(options: options)
+        writer.depth = depth + 1
+        return writer
+    }
+
+    public mutating func encodeNil() throws { storage = options.nilEncoding == .null ? .null : nil }
+    public mutating func encodeBool(_ value: Bool) throws { storage = .bool(value) }
+    public mutating func encodeString(_ value: String) throws { storage = .string(value) }
+    public mutating func encodeInt64(_ value: Int64) throws { storage = .int(value) }
+
+    public mutating func encodeUInt64(_ value: UInt64) throws {
+        storage = value <= UInt64(Int64.max) ? .int(Int64(value)) : .uint(value)
+    }
+
+    public mutating func encodeDouble(_ value: Double) throws {
+        guard value.isFinite else { throw ModelError(.invalidValue, expected: "a finite number", found: "\(value)") }
+        storage = .double(value)
+    }
+
+    public mutating func encodeDecimal(_ value: Decimal) throws {
+        storage = JSONValue(exactly: value)
+    }
+
+    public mutating func encodeDate(_ value: Date) throws { storage = .string(DateCoding.formatISO8601(value)) }
+    public mutating func encodeData(_ value: Data) throws { storage = .string(value.base64EncodedString()) }
+    public mutating func encodeURL(_ value: URL) throws { storage = .string(value.absoluteString) }
+    public mutating func encodeUUID(_ value: UUID) throws { storage = .string(value.uuidString) }
+    public mutating func encodeJSONValue(_ value: JSONValue) throws { storage = value }
+
+    public mutating func encodeCodable<T: Encodable>(_ value: T) throws {
+        storage = try CodableBridge.jsonValue(encoding: value)
+    }
+
+    @inlinable
+    public mutating func encodeArray<C: Collection>(
+        _ elements: C, _ element: (inout JSONValueWriter, C.Element) throws -> Void
+    ) throws {
+        var array: [JSONValue] = []
+        array.reserveCapacity(elements.count)
+        for (index, item) in elements.enumerated() {
+            var writer = try child()
+            do { try element(&writer, item) } catch let error as ModelError { throw error.prefixed(by: .index(index)) }
+            array.append(writer.value)
+        }
+        storage = .array(array)
+    }
+
+    /// Writes the dictionary's members sorted by key, so the same dictionary is the same value.
+    @inlinable
+    public mutating func encodeDictionary<V>(
+        _ dictionary: [String: V], _ body: (inout JSONValueWriter, V) throws -> Void
+    ) throws {
+        var members: [JSONMember] = []
+        members.reserveCapacity(dictionary.count)
+        for key in dictionary.keys.sorted() {
+            guard let item = dictionary[key] else { continue }
+            var writer = try child()
+            do { try body(&writer, item) } catch let error as ModelError { throw error.prefixed(by: .key(key)) }
+            if let value = writer.storage { members.append(JSONMember(key, value)) }
+        }
+        storage = .object(members)
+    }
+
+    // MARK: Sink for the key-tree walk
+
+    @inlinable
+    public mutating func encodeObject(_ body: (inout JSONValueWriter) throws -> Void) throws {
+        let enclosing = members
+        members = []
+        defer { members = enclosing }
+        try body(&self)
+        storage = .object(members ?? [])
+    }
+
+    @inlinable
+    public mutating func encodeMember(_ edge: ModelKeyEdge, _ value: (inout JSONValueWriter) throws -> Void) throws {
+        var writer = try child()
+        try value(&writer)
+        if let written = writer.storage { members?.append(JSONMember(edge.key, written)) }
+    }
+}

@@ -1,0 +1,60 @@
+/// The one walk of a schema's key tree over any writer: nested objects for remote key paths,
+/// arrays for index segments (`null` where no path names an element), and nested paths whose
+/// values are all nil left out when nils are omitted. Formats supply only the sink:
+/// ``ModelWriter/encodeObject(_:)``, ``ModelWriter/encodeMember(_:_:)`` and
+/// ``ModelWriter/encodeArray(_:_:)``.
+extension ModelWriter {
+    @inlinable
+    public mutating func encodeModel<M: Model>(_ model: M) throws {
+        try encodeModelObject(model)
+    }
+
+    /// Writes a model as an object by its schema's key tree for this writer's mapping (sorted
+    /// when ``MappingOptions/sortsKeys`` is set).
+    @inlinable
+    public mutating func encodeModelObject<M: Model>(_ model: M) throws {
+        let schema = model.dynamicModelSchema
+        let keys = schema.writingKeys(mapping, sorted: options.sortsKeys)
+        try encodeObject { writer in try writer.walkMembers(keys, of: model, schema: schema) }
+    }
+
+    /// Writes the members `node` names.
+    @inlinable
+    mutating func walkMembers<M: Model>(_ node: ModelKeyNode, of model: M, schema: ModelSchema) throws {
+        let omitsNils = options.nilEncoding == .omit
+        for edge in node.edges {
+            do {
+                if let leaf = edge.leaves.first {
+                    try encodeMember(edge) { writer in try writer.encodeField(leaf.field, of: model, schema: schema) }
+                } else if let next = edge.node {
+                    if omitsNils && !model.hasValues(below: edge) { continue }
+                    try encodeMember(edge) { writer in try writer.walkNested(next, of: model, schema: schema) }
+                }
+            } catch let error as ModelError {
+                throw error.prefixed(by: .key(edge.key))
+            }
+        }
+    }
+
+    /// Writes what a key path segment opens: an array when every key below is an array index,
+    /// an object otherwise.
+    @inlinable
+    mutating func walkNested<M: Model>(_ node: ModelKeyNode, of model: M, schema: ModelSchema) throws {
+        guard !node.edges.isEmpty, node.edges.allSatisfy({ $0.index != nil }) else {
+            try encodeObject { writer in try writer.walkMembers(node, of: model, schema: schema) }
+            return
+        }
+        let last = node.edges.reduce(0) { max($0, $1.index ?? 0) }
+        try encodeArray(0...last) { writer, index in
+            guard let position = node.edgeByIndex[index] else { return try writer.encodeNil() }
+            let element = node.edges[position]
+            if let leaf = element.leaves.first {
+                try writer.encodeField(leaf.field, of: model, schema: schema)
+            } else if let next = element.node {
+                try writer.walkNested(next, of: model, schema: schema)
+            } else {
+                try writer.encodeNil()
+            }
+        }
+    }
+}
