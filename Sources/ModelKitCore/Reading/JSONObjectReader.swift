@@ -12,34 +12,47 @@ import Foundation
 /// var reader = JSONObjectReader(value: object)
 /// let user = try reader.decodeModel(User.self)
 /// ```
-public struct JSONObjectReader: ModelReader {
+public struct JSONObjectReader: ModelTreeReader {
     public let mapping: ModelSchema.Mapping
     public let options: MappingOptions
     public var collectedProblems: [ModelError] = []
     /// The value the reader is at.
-    @usableFromInline var value: Any
-    @usableFromInline var depth = 0
+    public var node: Any
+    public var depth = 0
 
     /// A reader at `value`.
     public init(value: Any, mapping: ModelSchema.Mapping = .remote, options: MappingOptions = .default) {
-        self.value = value
+        self.node = value
         self.mapping = mapping
         self.options = options
     }
 
-    @usableFromInline
-    func mismatch(_ expected: String) -> ModelError {
-        ModelError.mismatch(expected: expected, found: ModelError.describe(value))
+    /// The value the reader is at.
+    @usableFromInline var value: Any {
+        get { node }
+        set { node = newValue }
     }
 
-    @usableFromInline
-    mutating func enter() throws {
-        guard depth < options.maxDepth else {
-            throw ModelError(
-                .limitExceeded, expected: "nesting of at most \(options.maxDepth) levels ('maxDepth')",
-                found: "deeper nesting")
-        }
-        depth += 1
+    // MARK: The tree
+
+    public func shape(of node: Any) -> ModelValueShape {
+        if node is [String: Any] { return .object }
+        if node is [Any] { return .array }
+        return isNullValue(node) ? .null : .scalar
+    }
+
+    public func elements(of node: Any) -> [Any]? {
+        node as? [Any]
+    }
+
+    public func forEachMember(of node: Any, _ body: (String, Any) throws -> Void) rethrows -> Bool {
+        guard let object = node as? [String: Any] else { return false }
+        for (key, value) in object { try body(key, value) }
+        return true
+    }
+
+    public func describe(_ node: Any) -> String {
+        ModelError.describe(node)
     }
 
     // MARK: Scalars
@@ -120,117 +133,28 @@ public struct JSONObjectReader: ModelReader {
         return try CodableBridge.decode(T.self, fromFoundationObject: value)
     }
 
-    // MARK: Containers
-
-    @inlinable
-    public mutating func decodeArray<T>(_ element: (inout JSONObjectReader) throws -> T) throws -> [T] {
-        guard let array = value as? [Any] else { throw mismatch("an array") }
-        try enter()
-        defer {
-            depth -= 1
-            value = array
-        }
-        var result: [T] = []
-        result.reserveCapacity(array.count)
-        for index in array.indices {
-            value = array[index]
-            if let decoded = try decodeElement(at: index, element) { result.append(decoded) }
-        }
-        return result
-    }
-
-    @inlinable
-    public mutating func decodeDictionary<T>(_ body: (inout JSONObjectReader) throws -> T) throws -> [String: T] {
-        guard let object = value as? [String: Any] else { throw mismatch("an object") }
-        try enter()
-        defer {
-            depth -= 1
-            value = object
-        }
-        var result: [String: T] = [:]
-        result.reserveCapacity(object.count)
-        for (key, member) in object {
-            value = member
-            if let decoded = try decodeMember(key, body) { result[key] = decoded }
-        }
-        return result
-    }
-
     // MARK: Access for the key-tree walk
 
-    @inlinable
-    public mutating func peekShape() throws -> ModelValueShape {
-        if value is [String: Any] { return .object }
-        if value is [Any] { return .array }
-        return isNullValue(value) ? .null : .scalar
-    }
-
-    /// Looks up each key of `node` in the dictionary (cheaper than matching every member when a
+    /// Looks up each key of `keys` in the dictionary (cheaper than matching every member when a
     /// payload has many keys no property wants).
     @inlinable
     public mutating func readMembers(
-        of node: ModelKeyNode, expected: @autoclosure () -> String, _ member: (inout JSONObjectReader, Int) throws -> Void
+        of keys: ModelKeyNode, expected: @autoclosure () -> String, _ member: (inout JSONObjectReader, Int) throws -> Void
     ) throws {
-        guard let object = value as? [String: Any] else { throw mismatch(expected()) }
-        try enter()
-        defer {
-            depth -= 1
-            value = object
+        guard let object = node as? [String: Any] else { throw mismatch(expected()) }
+        try nested { reader in
+            let names = keys.keys
+            for position in names.indices {
+                guard let child = object[names[position]] else { continue }
+                reader.node = consume child
+                try member(&reader, position)
+            }
         }
-        let keys = node.keys
-        for position in keys.indices {
-            guard let child = object[keys[position]] else { continue }
-            value = consume child
-            try member(&self, position)
-        }
-    }
-
-    @inlinable
-    public mutating func readIndexedElements(
-        of node: ModelKeyNode, _ element: (inout JSONObjectReader, Int) throws -> Void
-    ) throws -> Int {
-        guard let array = value as? [Any] else { throw mismatch("an array") }
-        try enter()
-        defer {
-            depth -= 1
-            value = array
-        }
-        for (position, edge) in node.edges.enumerated() {
-            guard let index = edge.index, index < array.count, node.edgeByIndex[index] == position else { continue }
-            value = array[index]
-            try element(&self, position)
-        }
-        return array.count
     }
 
     @inlinable
     public mutating func decodeModel<M: Model>(_ type: M.Type) throws -> M {
         if mapping == .propertyKeys, let model = value as? M { return model }
         return try decodeModelThroughHooksAndIdentity(M.self)
-    }
-
-    @inlinable
-    public func mark() -> (value: Any, depth: Int) {
-        (value, depth)
-    }
-
-    @inlinable
-    public mutating func reset(to mark: (value: Any, depth: Int)) {
-        value = mark.value
-        depth = mark.depth
-    }
-
-    public mutating func skipValue() throws {}
-
-    public mutating func recover<T>(_ body: (inout JSONObjectReader) throws -> T) throws -> Result<T, ModelError> {
-        let saved = value
-        let savedDepth = depth
-        do {
-            return .success(try body(&self))
-        } catch let error as ModelError {
-            value = saved
-            depth = savedDepth
-            return .failure(error)
-        }
     }
 }

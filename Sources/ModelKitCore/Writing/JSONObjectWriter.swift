@@ -25,11 +25,7 @@ public struct JSONObjectWriter: ModelWriter {
 
     @usableFromInline
     func child() throws -> JSONObjectWriter {
-        guard depth < options.maxDepth else {
-            throw ModelError(
-                .limitExceeded, expected: "nesting of at most \(options.maxDepth) levels ('maxDepth')",
-                found: "deeper nesting (a cycle?)")
-        }
+        try checkNesting(depth, options.maxDepth)
         var writer = JSONObjectWriter(mapping: mapping, options: options)
         writer.depth = depth + 1
         return writer

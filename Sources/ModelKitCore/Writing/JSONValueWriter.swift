@@ -28,11 +28,7 @@ public struct JSONValueWriter: ModelWriter {
 
     @usableFromInline
     func child() throws -> JSONValueWriter {
-        guard depth < options.maxDepth else {
-            throw ModelError(
-                .limitExceeded, expected: "nesting of at most \(options.maxDepth) levels ('maxDepth')",
-                found: "deeper nesting (a cycle?)")
-        }
+        try checkNesting(depth, options.maxDepth)
         var writer = JSONValueWriter(options: options)
         writer.depth = depth + 1
         return writer

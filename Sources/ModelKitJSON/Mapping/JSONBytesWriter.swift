@@ -12,7 +12,7 @@ import ModelKitCore
 /// let data = try user.jsonData(formatting: [.prettyPrinted, .sortedKeys])
 /// ```
 public struct JSONBytesWriter: ModelWriter {
-    public var mapping: ModelSchema.Mapping { .remote }
+    public let mapping: ModelSchema.Mapping
     public let options: MappingOptions
     /// The JSON written so far.
     public var writer: JSONWriter
@@ -30,7 +30,11 @@ public struct JSONBytesWriter: ModelWriter {
     }
 
     /// A writer producing JSON formatted as `formatting` says.
-    public init(formatting: JSONWriter.Options = [], options: MappingOptions = .default, capacity: Int = 1024) {
+    public init(
+        formatting: JSONWriter.Options = [], mapping: ModelSchema.Mapping = .remote, options: MappingOptions = .default,
+        capacity: Int = 1024
+    ) {
+        self.mapping = mapping
         var formatting = formatting
         var options = options
         if options.sortsKeys { formatting.insert(.sortedKeys) }
@@ -62,11 +66,7 @@ public struct JSONBytesWriter: ModelWriter {
 
     @usableFromInline
     mutating func enter() throws {
-        guard depth < options.maxDepth else {
-            throw ModelError(
-                .limitExceeded, expected: "nesting of at most \(options.maxDepth) levels ('maxDepth')",
-                found: "deeper nesting (a cycle?)")
-        }
+        try checkNesting(depth, options.maxDepth)
         depth &+= 1
     }
 

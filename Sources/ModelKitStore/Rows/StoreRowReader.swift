@@ -7,9 +7,10 @@ import ModelKitJSON
 ///
 /// A `NULL` column for a property that is not optional counts as missing, so the property's
 /// default applies (columns added after a row was written hold `NULL`). A column holding JSON text
-/// is parsed and read as nested values. An identified class model is read as its identifier and
-/// resolved through the context: the live instance, or the stored one, loaded.
-struct StoreRowReader: ModelReader {
+/// is parsed once and read by the library's JSON value reader, so nested values follow the same
+/// rules as JSON everywhere. An identified class model is read as its identifier and resolved
+/// through the context: the live instance, or the stored one, loaded.
+struct StoreRowReader: ModelTreeReader {
     /// Where the reader is.
     enum Position {
         /// At the whole row, before the model's fields.
@@ -25,7 +26,7 @@ struct StoreRowReader: ModelReader {
     var collectedProblems: [ModelError] = []
     let row: [StoreValue]
     let table: StoreTable
-    var position = Position.row
+    var node = Position.row
     var depth = 0
     /// Where references that are not live are loaded from.
     let loader: (any ModelLoading)?
@@ -44,138 +45,196 @@ struct StoreRowReader: ModelReader {
 
     /// The row's identifier, as the model's identifier property reads it.
     mutating func decodeIdentifier<M: Model>(_ type: M.Type) throws -> AnyHashable {
-        position = .column(table.identifierColumn)
-        defer { position = .row }
+        node = .column(table.identifierColumn)
+        defer { node = .row }
         return try M.decodeModelIdentifier(from: &self)
     }
 
-    func mismatch(_ expected: String) -> ModelError {
-        ModelError(.typeMismatch, expected: expected, found: describeCurrent())
+    // MARK: The tree
+
+    /// The JSON value of a node: a column's JSON text parsed, a number column as a number.
+    func json(of node: Position) throws -> JSONValue? {
+        switch node {
+        case .row: return nil
+        case .json(let value): return value
+        case .column(let index):
+            switch row[index] {
+            case .null: return .null
+            case .integer(let value): return .int(value)
+            case .real(let value): return .double(value)
+            case .blob: return nil
+            case .text(let text):
+                do {
+                    return try JSONValue(parsing: text)
+                } catch {
+                    throw ModelError(.malformedInput, expected: "JSON text", found: ModelError.describe(text), underlying: error)
+                }
+            }
+        }
     }
 
-    func describeCurrent() -> String {
-        switch position {
+    func shape(of node: Position) throws -> ModelValueShape {
+        switch node {
+        case .row: return .object
+        case .column(let index):
+            switch row[index] {
+            case .null: return .null
+            case .text: break
+            default: return .scalar
+            }
+        case .json: break
+        }
+        guard let value = try json(of: node) else { return .scalar }
+        return JSONValueReader(value: value).shape(of: value)
+    }
+
+    func elements(of node: Position) throws -> [Position]? {
+        guard case .array(let elements)? = try json(of: node) else { return nil }
+        return elements.map(Position.json)
+    }
+
+    func forEachMember(of node: Position, _ body: (String, Position) throws -> Void) throws -> Bool {
+        guard case .object(let members)? = try json(of: node) else { return false }
+        for member in members { try body(member.key, .json(member.value)) }
+        return true
+    }
+
+    func describe(_ node: Position) -> String {
+        switch node {
         case .row: return "a row"
         case .column(let index): return row[index].quotedDescription
         case .json(let value): return ModelError.describe(value)
         }
     }
 
+    /// At the row: each column, as the member its property names (a `NULL` column of a property
+    /// that cannot hold nil is missing, so its default applies). Inside JSON text: the members
+    /// `keys` names.
+    mutating func readMembers(
+        of keys: ModelKeyNode, expected: @autoclosure () -> String, _ member: (inout StoreRowReader, Int) throws -> Void
+    ) throws {
+        guard case .row = node else { return try readTreeMembers(of: keys, expected: expected(), member) }
+        defer { node = .row }
+        for (index, column) in table.columns.enumerated() {
+            guard let edge = column.readingEdge, column.isOptional || row[index] != .null else { continue }
+            node = .column(index)
+            try member(&self, edge)
+        }
+    }
+
     // MARK: Scalars
 
-    mutating func decodeNil() throws -> Bool {
-        switch position {
+    /// A reader of the JSON value at the current node, for values inside a column's JSON text.
+    func jsonReader(_ value: JSONValue) -> JSONValueReader {
+        JSONValueReader(value: value, mapping: .propertyKeys, options: options)
+    }
+
+    func decodeNilAt(_ node: Position) -> Bool {
+        switch node {
         case .row: return false
         case .column(let index): return row[index] == .null
         case .json(let value): return value.isNull
         }
     }
 
+    mutating func decodeNil() throws -> Bool { decodeNilAt(node) }
+
     mutating func decodeBool() throws -> Bool {
-        switch position {
-        case .column(let index):
-            if case .integer(let value) = row[index] { return value != 0 }
-        case .json(.bool(let value)): return value
-        default: break
+        switch node {
+        case .column(let index): if case .integer(let value) = row[index] { return value != 0 }
+        case .json(let value):
+            var reader = jsonReader(value)
+            return try reader.decodeBool()
+        case .row: break
         }
         throw mismatch("a boolean")
     }
 
     mutating func decodeString() throws -> String {
-        switch position {
-        case .column(let index):
-            if case .text(let text) = row[index] { return text }
-        case .json(.string(let text)): return text
-        default: break
+        switch node {
+        case .column(let index): if case .text(let text) = row[index] { return text }
+        case .json(let value):
+            var reader = jsonReader(value)
+            return try reader.decodeString()
+        case .row: break
         }
         throw mismatch("a string")
     }
 
     mutating func decodeInt64() throws -> Int64 {
-        switch position {
-        case .column(let index):
-            switch row[index] {
-            case .integer(let value): return value
-            case .real(let value):
-                if let exact = Int64(exactly: value) { return exact }
-            default: break
-            }
-        case .json(.int(let value)): return value
-        case .json(.double(let value)):
-            if let exact = Int64(exactly: value) { return exact }
-        default: break
+        guard case .column(let index) = node else { return try jsonNumber("an integer").int64Value() }
+        switch row[index] {
+        case .integer(let value): return value
+        case .real(let value): return try JSONValue.double(value).int64Value()
+        default: throw mismatch("an integer")
         }
-        throw mismatch("an integer")
     }
 
     mutating func decodeUInt64() throws -> UInt64 {
-        if case .json(.uint(let value)) = position { return value }
-        let value = try decodeInt64()
-        guard let exact = UInt64(exactly: value) else {
-            throw ModelError(.numberOutOfRange, expected: "a non-negative integer", found: "\(value)")
+        guard case .column(let index) = node else { return try jsonNumber("an integer").uint64Value() }
+        switch row[index] {
+        case .integer(let value): return try JSONValue.int(value).uint64Value()
+        case .real(let value): return try JSONValue.double(value).uint64Value()
+        default: throw mismatch("an integer")
         }
-        return exact
     }
 
     mutating func decodeDouble() throws -> Double {
-        switch position {
-        case .column(let index):
-            switch row[index] {
-            case .real(let value): return value
-            case .integer(let value): return Double(value)
-            default: break
-            }
-        case .json(.double(let value)): return value
-        case .json(.int(let value)): return Double(value)
-        case .json(.uint(let value)): return Double(value)
-        default: break
+        guard case .column(let index) = node else { return try jsonNumber().doubleValue() }
+        switch row[index] {
+        case .real(let value): return value
+        case .integer(let value): return Double(value)
+        default: throw mismatch("a number")
         }
-        throw mismatch("a number")
     }
 
     mutating func decodeDecimal() throws -> Decimal {
-        switch position {
-        case .column(let index):
-            switch row[index] {
-            case .text(let text):
-                if let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) { return decimal }
-            case .integer(let value): return Decimal(value)
-            case .real(let value): return Decimal(value)
-            default: break
+        // Columns hold decimals as text; so did JSON text before ModelKit wrote them as numbers.
+        if case .column(let index) = node, case .text(let text) = row[index] {
+            guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+                throw mismatch("a decimal number")
             }
-        case .json(.string(let text)):
-            if let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) { return decimal }
-        case .json(.int(let value)): return Decimal(value)
-        case .json(.double(let value)): return Decimal(value)
-        default: break
+            return decimal
         }
-        throw mismatch("a decimal number")
+        if case .json(.string(let text)) = node {
+            guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+                throw mismatch("a decimal number")
+            }
+            return decimal
+        }
+        return try jsonNumber().decimalValue()
+    }
+
+    /// The number at the current node: a number column, or a number inside JSON text.
+    func jsonNumber(_ expected: String = "a number") throws -> JSONValue {
+        guard let value = try json(of: node) else { throw mismatch(expected) }
+        return value
     }
 
     mutating func decodeDate() throws -> Date {
-        switch position {
+        switch node {
         case .column(let index):
             switch row[index] {
-            case .text(let text):
-                if let date = StoreDates.parse(text) { return date }
+            case .text(let text): if let date = StoreDates.parse(text) { return date }
             case .integer(let seconds): return Date(timeIntervalSince1970: TimeInterval(seconds))
             case .real(let seconds): return Date(timeIntervalSince1970: seconds)
             default: break
             }
-        case .json(.string(let text)):
-            if let date = StoreDates.parse(text) { return date }
-        default: break
+        case .json(let value):
+            var reader = jsonReader(value)
+            return try reader.decodeDate()
+        case .row: break
         }
         throw mismatch("an ISO 8601 date")
     }
 
     mutating func decodeData() throws -> Data {
-        switch position {
-        case .column(let index):
-            if case .blob(let data) = row[index] { return data }
-        case .json(.string(let text)):
-            if let data = Data(base64Encoded: text) { return data }
-        default: break
+        switch node {
+        case .column(let index): if case .blob(let data) = row[index] { return data }
+        case .json(let value):
+            var reader = jsonReader(value)
+            return try reader.decodeData()
+        case .row: break
         }
         throw mismatch("bytes")
     }
@@ -190,30 +249,14 @@ struct StoreRowReader: ModelReader {
         return uuid
     }
 
+    mutating func decodeJSONValue() throws -> JSONValue {
+        guard let value = try json(of: node) else { throw mismatch("JSON text") }
+        return value
+    }
+
+    /// `Codable` values are stored as the library's own JSON, dates as ISO 8601 text.
     mutating func decodeCodable<T: Decodable>(_ type: T.Type) throws -> T {
-        let value = try decodeJSONValue()
-        return try JSONDecoder().decode(T.self, from: Data(value.jsonBytes()))
-    }
-
-    // MARK: Positions
-
-    func mark() -> (Position, Int) {
-        (position, depth)
-    }
-
-    mutating func reset(to mark: (Position, Int)) {
-        (position, depth) = mark
-    }
-
-    mutating func skipValue() throws {}
-
-    mutating func recover<T>(_ body: (inout StoreRowReader) throws -> T) throws -> Result<T, ModelError> {
-        let saved = mark()
-        do {
-            return .success(try body(&self))
-        } catch let error as ModelError {
-            reset(to: saved)
-            return .failure(error)
-        }
+        var reader = jsonReader(try decodeJSONValue())
+        return try reader.decodeCodable(T.self)
     }
 }

@@ -18,8 +18,9 @@ struct StoreRowWriter: ModelWriter {
     var column = 0
     /// How many JSON containers are open; 0 when writing a column.
     var nesting = 0
-    /// JSON text of the column being written, while `nesting > 0`.
-    var json = JSONWriter()
+    /// JSON text of the column being written, while `nesting > 0`: the library's JSON writer, by
+    /// property keys.
+    var json = JSONBytesWriter(mapping: .propertyKeys)
     /// Identified class models written as identifiers, to save with the row.
     var references: [any Model] = []
     /// The row being written: its object's members are its columns.
@@ -58,23 +59,23 @@ struct StoreRowWriter: ModelWriter {
     // MARK: Scalars
 
     mutating func encodeNil() throws {
-        if nesting > 0 { json.writeNull() } else { put(.null) }
+        if nesting > 0 { try json.encodeNil() } else { put(.null) }
     }
 
     mutating func encodeBool(_ value: Bool) throws {
-        if nesting > 0 { json.writeBool(value) } else { put(.integer(value ? 1 : 0)) }
+        if nesting > 0 { try json.encodeBool(value) } else { put(.integer(value ? 1 : 0)) }
     }
 
     mutating func encodeString(_ value: String) throws {
-        if nesting > 0 { json.writeString(value) } else { put(.text(value)) }
+        if nesting > 0 { try json.encodeString(value) } else { put(.text(value)) }
     }
 
     mutating func encodeInt64(_ value: Int64) throws {
-        if nesting > 0 { json.writeInt64(value) } else { put(.integer(value)) }
+        if nesting > 0 { try json.encodeInt64(value) } else { put(.integer(value)) }
     }
 
     mutating func encodeUInt64(_ value: UInt64) throws {
-        if nesting > 0 { return json.writeUInt64(value) }
+        if nesting > 0 { return try json.encodeUInt64(value) }
         guard let exact = Int64(exactly: value) else {
             throw ModelError(.numberOutOfRange, expected: "a number that fits a 64-bit signed integer", found: "\(value)")
         }
@@ -82,73 +83,69 @@ struct StoreRowWriter: ModelWriter {
     }
 
     mutating func encodeDouble(_ value: Double) throws {
-        if nesting > 0 {
-            do { try json.writeDouble(value) } catch {
-                throw ModelError(.invalidValue, expected: "a finite number", found: "\(value)")
-            }
-            return
-        }
+        if nesting > 0 { return try json.encodeDouble(value) }
         guard !value.isNaN else { throw ModelError(.invalidValue, expected: "a number", found: "nan") }
         put(.real(value))
     }
 
     mutating func encodeDecimal(_ value: Decimal) throws {
-        try encodeString(value.description)
+        if nesting > 0 { try json.encodeDecimal(value) } else { put(.text(value.description)) }
     }
 
     mutating func encodeDate(_ value: Date) throws {
-        try encodeString(StoreDates.format(value))
+        if nesting > 0 { try json.encodeDate(value) } else { put(.text(StoreDates.format(value))) }
     }
 
     mutating func encodeData(_ value: Data) throws {
-        if nesting > 0 { json.writeString(value.base64EncodedString()) } else { put(.blob(value)) }
+        if nesting > 0 { try json.encodeData(value) } else { put(.blob(value)) }
     }
 
     mutating func encodeURL(_ value: URL) throws {
-        try encodeString(value.absoluteString)
+        if nesting > 0 { try json.encodeURL(value) } else { put(.text(value.absoluteString)) }
     }
 
     mutating func encodeUUID(_ value: UUID) throws {
-        try encodeString(value.uuidString)
+        if nesting > 0 { try json.encodeUUID(value) } else { put(.text(value.uuidString)) }
     }
 
     // MARK: JSON text
 
     /// Starts a JSON value: a new text when at a column.
-    mutating func beginJSON() {
-        if nesting == 0 { json = JSONWriter(capacity: 128) }
+    mutating func beginJSON() throws {
+        try checkNesting(nesting, options.maxDepth)
+        if nesting == 0 { json = JSONBytesWriter(mapping: .propertyKeys, options: options, capacity: 128) }
         nesting += 1
     }
 
     /// Ends a JSON value: the text goes to the column when it was the outermost.
     mutating func endJSON() {
         nesting -= 1
-        if nesting == 0 { put(.text(json.string)) }
+        if nesting == 0 { put(.text(String(decoding: json.writer.bytes, as: UTF8.self))) }
     }
 
     mutating func encodeArray<C: Collection>(
         _ elements: C, _ element: (inout StoreRowWriter, C.Element) throws -> Void
     ) throws {
-        beginJSON()
-        json.beginArray()
+        try beginJSON()
+        json.writer.beginArray()
         for (index, value) in elements.enumerated() {
             do { try element(&self, value) } catch let error as ModelError { throw error.prefixed(by: .index(index)) }
         }
-        json.endArray()
+        json.writer.endArray()
         endJSON()
     }
 
     mutating func encodeDictionary<V>(
         _ dictionary: [String: V], _ body: (inout StoreRowWriter, V) throws -> Void
     ) throws {
-        beginJSON()
-        json.beginObject()
+        try beginJSON()
+        json.writer.beginObject()
         // Sorted, so the same dictionary is always the same text.
         for key in dictionary.keys.sorted() {
-            json.writeKey(key)
+            json.writer.writeKey(key)
             do { try body(&self, dictionary[key]!) } catch let error as ModelError { throw error.prefixed(by: .key(key)) }
         }
-        json.endObject()
+        json.writer.endObject()
         endJSON()
     }
 
@@ -172,10 +169,10 @@ struct StoreRowWriter: ModelWriter {
             try members(&self)
             return
         }
-        beginJSON()
-        json.beginObject()
+        try beginJSON()
+        json.writer.beginObject()
         try members(&self)
-        json.endObject()
+        json.writer.endObject()
         endJSON()
     }
 
@@ -185,21 +182,22 @@ struct StoreRowWriter: ModelWriter {
             try value(&self)
             return
         }
-        json.writeKey(edge.key)
+        json.writer.writeKey(edge.key)
         try value(&self)
     }
 
     mutating func encodeJSONValue(_ value: JSONValue) throws {
-        beginJSON()
-        do { try json.write(value) } catch {
-            throw ModelError(.invalidValue, expected: "a value JSON can hold", found: "\(value)", underlying: error)
-        }
+        try beginJSON()
+        try json.encodeJSONValue(value)
         endJSON()
     }
 
+    /// `Codable` values are written as the library's own JSON (dates as ISO 8601 text), as JSON
+    /// writes them everywhere else.
     mutating func encodeCodable<T: Encodable>(_ value: T) throws {
-        let object = try JSONEncoder().encode(value)
-        try encodeJSONValue(JSONValue(parsing: object))
+        try beginJSON()
+        try json.encodeCodable(value)
+        endJSON()
     }
 }
 

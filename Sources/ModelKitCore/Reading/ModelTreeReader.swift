@@ -1,0 +1,179 @@
+/// A reader whose positions are nodes of a tree already in memory: ``JSONValue``s, Foundation
+/// objects, a stored row's columns. Containers, positions, the depth limit and recovery are
+/// written once here, over three accessors each tree supplies.
+///
+/// ```swift
+/// var reader = JSONValueReader(value: ["tags": ["a", "b"]])
+/// let tags = try reader.decodeDictionary { try $0.decodeArray { try $0.decodeString() } }
+/// ```
+public protocol ModelTreeReader: ModelReader where Mark == TreePosition<Node> {
+    /// A node of the tree.
+    associatedtype Node
+
+    /// The node the reader is at.
+    var node: Node { get set }
+    /// How many containers enclose the current node.
+    var depth: Int { get set }
+
+    /// The shape of `node`.
+    func shape(of node: Node) throws -> ModelValueShape
+    /// The elements of `node`, or nil when it is not an array.
+    func elements(of node: Node) throws -> [Node]?
+    /// Calls `body` with each member of `node` in order; false when `node` is not an object.
+    func forEachMember(of node: Node, _ body: (String, Node) throws -> Void) throws -> Bool
+    /// A short picture of `node` for error messages (`42`, `"text"`, `an array of 3 elements`).
+    func describe(_ node: Node) -> String
+}
+
+/// A saved position of a ``ModelTreeReader``.
+public struct TreePosition<Node> {
+    @usableFromInline let node: Node
+    @usableFromInline let depth: Int
+
+    @inlinable init(node: Node, depth: Int) {
+        self.node = node
+        self.depth = depth
+    }
+}
+
+extension ModelTreeReader {
+    /// A type mismatch that pictures the current node.
+    @inlinable
+    public func mismatch(_ expected: String) -> ModelError {
+        ModelError.mismatch(expected: expected, found: describe(node))
+    }
+
+    /// Runs `body` one container down, within ``MappingOptions/maxDepth``, and comes back to the
+    /// current node.
+    @inlinable
+    public mutating func nested<T>(_ body: (inout Self) throws -> T) throws -> T {
+        try checkNesting(depth, options.maxDepth)
+        let saved = node
+        depth += 1
+        defer {
+            depth -= 1
+            node = saved
+        }
+        return try body(&self)
+    }
+
+    @inlinable
+    public mutating func decodeArray<T>(_ element: (inout Self) throws -> T) throws -> [T] {
+        guard let elements = try elements(of: node) else { throw mismatch("an array") }
+        return try nested { reader in
+            var result: [T] = []
+            result.reserveCapacity(elements.count)
+            for (index, item) in elements.enumerated() {
+                reader.node = item
+                if let decoded = try reader.decodeElement(at: index, element) { result.append(decoded) }
+            }
+            return result
+        }
+    }
+
+    @inlinable
+    public mutating func decodeDictionary<T>(_ body: (inout Self) throws -> T) throws -> [String: T] {
+        let object = node
+        return try nested { reader in
+            var result: [String: T] = [:]
+            let isObject = try reader.forEachMember(of: object) { key, value in
+                reader.node = value
+                if let decoded = try reader.decodeMember(key, body) { result[key] = decoded }
+            }
+            guard isObject else { throw reader.mismatch("an object") }
+            return result
+        }
+    }
+
+    // MARK: Access for the key-tree walk
+
+    @inlinable
+    public mutating func peekShape() throws -> ModelValueShape {
+        try shape(of: node)
+    }
+
+    @inlinable
+    public mutating func readMembers(
+        of keys: ModelKeyNode, expected: @autoclosure () -> String, _ member: (inout Self, Int) throws -> Void
+    ) throws {
+        try readTreeMembers(of: keys, expected: expected(), member)
+    }
+
+    /// The default of ``readMembers(of:expected:_:)``: each member of the object, matched
+    /// against `keys` (for readers that read some objects another way).
+    @inlinable
+    public mutating func readTreeMembers(
+        of keys: ModelKeyNode, expected: @autoclosure () -> String, _ member: (inout Self, Int) throws -> Void
+    ) throws {
+        let object = node
+        try nested { reader in
+            let isObject = try reader.forEachMember(of: object) { key, value in
+                guard let edge = keys.edgeIndex(forKey: key) else { return }
+                reader.node = value
+                try member(&reader, edge)
+            }
+            if !isObject {
+                reader.node = object
+                throw reader.mismatch(expected())
+            }
+        }
+    }
+
+    @inlinable
+    public mutating func readIndexedElements(of keys: ModelKeyNode, _ element: (inout Self, Int) throws -> Void) throws
+        -> Int
+    {
+        guard let elements = try elements(of: node) else { throw mismatch("an array") }
+        try nested { reader in
+            for (index, item) in elements.enumerated() {
+                guard let edge = keys.edgeByIndex[index] else { continue }
+                reader.node = item
+                try element(&reader, edge)
+            }
+        }
+        return elements.count
+    }
+
+    // MARK: Positions
+
+    @inlinable
+    public func mark() -> TreePosition<Node> {
+        TreePosition(node: node, depth: depth)
+    }
+
+    @inlinable
+    public mutating func reset(to mark: TreePosition<Node>) {
+        node = mark.node
+        depth = mark.depth
+    }
+
+    /// Nothing to skip: the next read starts from a node of its own.
+    @inlinable
+    public mutating func skipValue() throws {}
+
+    @inlinable
+    public mutating func recover<T>(_ body: (inout Self) throws -> T) throws -> Result<T, ModelError> {
+        let saved = mark()
+        do {
+            return .success(try body(&self))
+        } catch let error as ModelError {
+            reset(to: saved)
+            return .failure(error)
+        }
+    }
+}
+
+/// Throws the error for nesting deeper than `limit` (``MappingOptions/maxDepth``) when `depth`
+/// is already at it: the one depth check every reader and writer makes before opening a container.
+@inlinable
+package func checkNesting(_ depth: Int, _ limit: Int) throws {
+    guard depth < limit else { throw ModelError.nestingLimit(limit) }
+}
+
+extension ModelError {
+    /// The error for nesting deeper than `limit` allows.
+    @usableFromInline
+    package static func nestingLimit(_ limit: Int) -> ModelError {
+        ModelError(.limitExceeded, expected: "nesting of at most \(limit) levels ('maxDepth')", found: "deeper nesting")
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+import ModelKitCore
+
+extension StoreRowReader {
+    /// An identified class model is a reference: its identifier, resolved through the context.
+    /// Anything else is read in place.
+    mutating func decodeModel<M: Model>(_ type: M.Type) throws -> M {
+        guard M.modelSchema.identifierIndex != nil, M.self is AnyObject.Type else {
+            return try decodeUnidentified(M.self)
+        }
+        let identifier = try M.decodeModelIdentifier(from: &self)
+        let context = self.context ?? ModelContext()
+        self.context = context
+        return try context.withLock {
+            if let live = context.registeredModel(M.self, identifier: identifier) { return live }
+            guard let loaded = try loader?.loadModel(M.self, identifier: identifier, into: context) else {
+                throw StoreError(
+                    .missingReference, table: M.modelSchema.modelName, identifier: describe(node),
+                    reason: "no such row in the store")
+            }
+            return loaded
+        }
+    }
+}
