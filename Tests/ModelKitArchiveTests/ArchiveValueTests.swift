@@ -113,20 +113,38 @@ struct ArchiveValueTests {
         #expect(error.description == "cannot map 'missing': missing key")
     }
 
-    @Test func missingModelKeysGiveThePropertyOrTypeDefault() throws {
+    /// A model property the archive lacks takes the property's declared default; one without a
+    /// default is an error naming it, never a silent zero or empty string (hand-written
+    /// `KeyedArchivable` types still get their type's zero, as Apple's unarchiver gives).
+    @Test func missingModelKeysTakeTheirDefaultOrAreErrors() throws {
         // An object of class `Values` with no keys at all: every property takes its default.
         let empty = try archive { try $0.encodeObject(ArchivedObject(className: "Values"), forKey: "root") }
         #expect(try empty.decode(Values.self, forKey: "root") == Values())
-        // `Required` has no defaults: numbers and strings take their type's default, a date cannot.
+        // `Required` has no defaults: every property the archive lacks is named.
         let partial = try archive { archiver in
             try archiver.encodeObject(ArchivedObject(className: "Required", values: [("when", Date(timeIntervalSinceReferenceDate: 5))]), forKey: "root")
         }
-        let required = try partial.decode(Required.self, forKey: "root")
-        #expect(required.count == 0 && required.name == "" && required.when.timeIntervalSinceReferenceDate == 5)
-        let noDate = try archive { try $0.encodeObject(ArchivedObject(className: "Required", values: [("count", 3)]), forKey: "root") }
+        let missing = try #require(throws: ModelError.self) { try partial.decode(Required.self, forKey: "root") }
+        #expect(missing.code == .multiple)
+        #expect(
+            missing.description
+                == "2 problems mapping 'Required': cannot map 'Required.count' at 'root.count': missing key; cannot map 'Required.name' at 'root.name': missing key")
+        let noDate = try archive { archiver in
+            try archiver.encodeObject(
+                ArchivedObject(className: "Required", values: [("count", 3), ("name", "n")]), forKey: "root")
+        }
         let error = try #require(throws: ModelError.self) { try noDate.decode(Required.self, forKey: "root") }
         #expect(error.code == .missingValue)
         #expect(error.description == "cannot map 'Required.when' at 'root.when': missing key")
+        let complete = try archive { archiver in
+            try archiver.encodeObject(
+                ArchivedObject(
+                    className: "Required",
+                    values: [("count", 3), ("name", "n"), ("when", Date(timeIntervalSinceReferenceDate: 5))]),
+                forKey: "root")
+        }
+        let required = try complete.decode(Required.self, forKey: "root")
+        #expect(required.count == 3 && required.name == "n" && required.when.timeIntervalSinceReferenceDate == 5)
     }
 
     @Test func anyIntegerWidthReadsAsAnyOther() throws {

@@ -125,12 +125,14 @@ final class ArchiveDecodingState {
         var model = model
         let schema = model.dynamicModelSchema
         let name = schema.properties.indices.contains(field) ? schema.properties[field].name : "\(field)"
+        reader.field = KeyedArchiveReader.FieldContext(
+            owner: owner, schema: ObjectIdentifier(schema), index: field, canDefer: false)
         do {
             try model.decodeModelField(field, from: &reader)
         } catch let error as ModelError {
             throw error.naming(model: schema.modelName, property: name).prefixed(by: .key(name))
-        } catch let error as KeyedArchiveError {
-            throw error.inContext(model: schema.modelName, key: name, objectID: owner)
+        } catch {
+            throw reader.fieldError(error, field: field, of: schema)
         }
     }
 
@@ -163,6 +165,8 @@ final class ModelReadInfo {
     let validates: Bool
     /// The names objects of this type are accepted under.
     let acceptedNames: [String]
+    /// Per property: its edge in the schema's property-key reading tree (-1 for none).
+    let edgeByField: [Int]
     /// The keys of the last object read and their property indexes (-1: no property): objects
     /// of one type usually have the same keys, which a binary archive stores once, so comparing
     /// them is cheaper than looking each up.
@@ -227,7 +231,7 @@ final class ModelReadInfo {
             if read && byKey[property.name] == nil { byKey[property.name] = index }
             canDefer.append(read && isClass && property.isMutable && (property.isOptional || property.isWeak))
             let names =
-                read ? (overrides[property.name] ?? AllowedClasses.names(for: property.valueType, registry: registry)) : nil
+                read ? (overrides[property.name] ?? property.valueKind.archiveClassNames(registry: registry)) : nil
             allowed.append(names.map(Set.init))
             allowedLists.append(names ?? [])
             required.append(read && !property.hasDefault)
@@ -245,5 +249,7 @@ final class ModelReadInfo {
             (preserving?.propertyKeysToPreserveWhenDecoding ?? []).compactMap { byKey[$0] })
         self.validates = schema.hooks.contains(.validates)
         self.acceptedNames = registry.modelNames(acceptedAs: schema)
+        let readingKeys = schema.propertyReadingKeys
+        self.edgeByField = schema.properties.map { readingKeys.edgeIndex(forKey: $0.name) ?? -1 }
     }
 }

@@ -6,7 +6,7 @@ import ModelKitCore
 /// ``ModelStoredValues``.
 ///
 /// A missing key decodes as its type's default (zero, false, empty, nil; see
-/// ``KeyedArchiveDefaultValue``), as with Apple's unarchiver; ``contains(_:)`` tells a missing
+/// ``ModelValueKind/archiveDefault``), as with Apple's unarchiver; ``contains(_:)`` tells a missing
 /// key from a stored default.
 ///
 /// ```swift
@@ -54,8 +54,15 @@ public struct KeyedArchiveObjectDecoder: ModelStoredValues {
     /// missing-value error for types without one.
     public mutating func decode<T: ModelValue>(_ type: T.Type, forKey key: String) throws -> T {
         if let value = try decodeIfPresent(T.self, forKey: key) { return value }
-        if let defaulted = typeDefault(for: T.self) as? T { return defaulted }
+        if let defaulted = try missingValue(T.self) { return defaulted }
         throw ModelError(.missingValue, property: key)
+    }
+
+    /// The value a missing key of type `T` decodes as (see ``ModelValueKind/archiveDefault``).
+    private func missingValue<T: ModelValue>(_ type: T.Type) throws -> T? {
+        guard let zero = T.modelValueKind.archiveDefault else { return nil }
+        var reader = JSONObjectReader(value: zero, mapping: .propertyKeys)
+        return try T.read(from: &reader)
     }
 
     /// Reads the value for `key` as `T`, or `defaultValue` when the key is missing.
@@ -113,7 +120,7 @@ public struct KeyedArchiveObjectDecoder: ModelStoredValues {
         let key = "$\(unkeyedIndex)"
         unkeyedIndex += 1
         guard let value = keys[key] else {
-            if let defaulted = typeDefault(for: T.self) as? T { return defaulted }
+            if let defaulted = try missingValue(T.self) { return defaulted }
             throw ModelError(.missingValue, property: key)
         }
         return try read(value, key: key) { try T.read(from: &$0) }

@@ -126,6 +126,10 @@ extension KeyedArchiveReader {
         of node: ModelKeyNode, expected: @autoclosure () -> String, _ member: (inout KeyedArchiveReader, Int) throws -> Void
     ) throws {
         guard let (uid, keys) = object() else { throw mismatch(expected()) }
+        if let (owner, info) = fieldsOf, owner == uid {
+            fieldsOf = nil
+            return try readModelMembers(uid: uid, keys: keys, info: info, member)
+        }
         if let kind = state.document.foundationKind(of: uid), kind.isDictionary {
             let (keyReferences, valueReferences) = try dictionaryReferences(of: keys, uid: uid)
             try insideCollection(uid) { reader in

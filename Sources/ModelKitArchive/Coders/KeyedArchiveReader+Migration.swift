@@ -5,14 +5,15 @@ import ModelKitCore
 // merged in. Hand-written `KeyedArchivable` types are read through their `init(from:)`.
 
 extension KeyedArchiveReader {
-    /// Decodes the properties of a migrating model; returns the required properties it set.
+    /// Decodes the properties of a migrating model: each archived key through the model's hook
+    /// for the archived version, then the additional values it computes.
     mutating func decodeMigratingFields<F: ModelFieldDecoder>(
         _ migrating: any ModelMigrating.Type, of schema: ModelSchema, info: ModelReadInfo, uid: Int,
         keys: PropertyListDictionary, into fields: inout F
-    ) throws -> Set<Int> {
+    ) throws {
         var stored = KeyedArchiveObjectDecoder(state: state, objectID: uid, keys: keys, depth: depth)
         let version = stored.modelVersion
-        var found = Set<Int>()
+        var priorities = FieldPriorities(schema: schema, keys: schema.propertyReadingKeys)
         for (index, property) in schema.properties.enumerated() where info.fieldIndexByKey[property.name] == index {
             let source: ModelStoredValue
             do {
@@ -22,11 +23,14 @@ extension KeyedArchiveReader {
             }
             switch source {
             case .stored:
-                guard let value = keys[property.name] else { continue }
-                found.insert(index)
-                try decodeStoredField(index, value: value, of: schema, info: info, uid: uid, into: &fields)
+                guard let value = keys[property.name], try prepareField(index, value: value, info: info, uid: uid) else {
+                    continue
+                }
+                let leaf = ModelKeyLeaf(field: index, priority: 0)
+                try withPathComponent(.key(property.name)) { reader in
+                    _ = try reader.decodeLeaf(leaf, of: schema, into: &fields, priorities: &priorities)
+                }
             case .value(let value):
-                found.insert(index)
                 try setField(index, to: value, of: schema, into: &fields)
             case .missing:
                 continue
@@ -42,10 +46,8 @@ extension KeyedArchiveReader {
             guard let index = info.fieldIndexByKey[key], let value = additional[key] else {
                 throw ModelError(.unknownKey, model: schema.modelName, property: key)
             }
-            found.insert(index)
             try setField(index, to: value, of: schema, into: &fields)
         }
-        return Set(found.filter { info.required[$0] })
     }
 
     /// Decodes the object at the reader's position as the hand-written type `T`, its class

@@ -96,59 +96,59 @@ extension KeyedArchiveReader {
 
     // MARK: Fields
 
+    /// Reads a model's object through the key-tree walk every format shares (null policy,
+    /// collect-all mode, error naming); a versioned model reads each key through its migration
+    /// hooks first.
     public mutating func decodeFields<F: ModelFieldDecoder>(of schema: ModelSchema, into fields: inout F) throws {
         guard let (uid, keys) = object() else { throw mismatch("an object of class '\(schema.modelName)'") }
         let info = state.readInfo(for: schema)
         let saved = position
         let savedField = field
+        let savedFields = fieldsOf
         defer {
             position = saved
             field = savedField
+            fieldsOf = savedFields
         }
         if let migrating = info.migrating {
-            let found = try decodeMigratingFields(migrating, of: schema, info: info, uid: uid, keys: keys, into: &fields)
-            if found.count < info.requiredCount {
-                try applyTypeDefaults(of: schema, info: info, skipping: found, into: &fields)
-            }
-            return
-        }
-        var found = 0
-        let indexes = info.fieldIndexes(forKeys: keys.keys)
-        for position in indexes.indices {
-            let index = indexes[position]
-            guard index >= 0 else { continue }
-            if info.required[index] { found += 1 }
-            try decodeStoredField(index, value: keys.values[position], of: schema, info: info, uid: uid, into: &fields)
-        }
-        if found < info.requiredCount {
-            let present = Set(keys.keys.compactMap { info.fieldIndexByKey[$0] })
-            try applyTypeDefaults(of: schema, info: info, skipping: present, into: &fields)
+            try decodeMigratingFields(migrating, of: schema, info: info, uid: uid, keys: keys, into: &fields)
+        } else {
+            fieldsOf = (uid, info)
+            try decodeFieldsByKeyTree(of: schema, into: &fields)
         }
     }
 
-    /// Decodes property `index` from its stored value, or keeps the value aside when the model
-    /// preserves it.
-    mutating func decodeStoredField<F: ModelFieldDecoder>(
-        _ index: Int, value: PropertyListValue, of schema: ModelSchema, info: ModelReadInfo, uid: Int, into fields: inout F
-    ) throws {
+    /// The members of a model's object (the walk's access): each archived key of a property the
+    /// archive reads, with the reader at its value and the property's context set (for cycles).
+    /// Preserved values are kept aside, and an object a property refers to must be of a class
+    /// the property allows.
+    mutating func readModelMembers(uid: Int, keys: PropertyListDictionary, info: ModelReadInfo, _ member: (inout KeyedArchiveReader, Int) throws -> Void)
+        throws
+    {
+        let indexes = info.fieldIndexes(forKeys: keys.keys)
+        for position in indexes.indices where indexes[position] >= 0 {
+            let index = indexes[position]
+            guard try prepareField(index, value: keys.values[position], info: info, uid: uid) else { continue }
+            try member(&self, info.edgeByField[index])
+        }
+    }
+
+    /// Moves to the archived value of property `index`; false when the model preserves the
+    /// value instead (it is kept aside for the model, not decoded).
+    mutating func prepareField(_ index: Int, value: PropertyListValue, info: ModelReadInfo, uid: Int) throws -> Bool {
         if !info.preservedFields.isEmpty && info.preservedFields.contains(index) {
             position = value
             field = nil
             let kept = try decodeAnyValue()
-            state.preserved[uid, default: [:]][schema.properties[index].name] = isNSNull(kept) ? nil : kept
-            return
+            state.preserved[uid, default: [:]][info.schema.properties[index].name] = isNSNull(kept) ? nil : kept
+            return false
         }
         if case .uid(let reference) = value, reference > 0 {
-            try checkAllowedClass(of: Int(truncatingIfNeeded: reference), field: index, of: schema, info: info)
+            try checkAllowedClass(of: Int(truncatingIfNeeded: reference), field: index, of: info.schema, info: info)
         }
         position = value
         field = FieldContext(owner: uid, schema: info.schemaID, index: index, canDefer: info.canDefer[index])
-        if options.collectsAllErrors {
-            let result = try recover { reader in try reader.decodeNamedField(index, of: schema, uid: uid, into: &fields) }
-            if case .failure(let error) = result { record(error) }
-        } else {
-            try decodeNamedField(index, of: schema, uid: uid, into: &fields)
-        }
+        return true
     }
 
     /// Checks the class of the object a property refers to against the classes the property allows.
@@ -163,52 +163,22 @@ extension KeyedArchiveReader {
             objectID: target, key: schema.properties[index].name, modelName: schema.modelName)
     }
 
-    /// Runs the generated field decoder, naming the model and property in what it throws.
-    mutating func decodeNamedField<F: ModelFieldDecoder>(
-        _ index: Int, of schema: ModelSchema, uid: Int, into fields: inout F
-    ) throws {
-        do {
-            try fields.decodeField(index, from: &self)
-        } catch let error as ModelError {
-            let name = schema.properties[index].name
-            throw error.naming(model: schema.modelName, property: name).prefixed(by: .key(name))
-        } catch let error as KeyedArchiveError {
-            throw error.inContext(model: schema.modelName, key: schema.properties[index].name, objectID: uid)
+    /// The archive's own errors keep their kind, with the model, key and object named.
+    public func fieldError(_ error: any Error, field index: Int, of schema: ModelSchema) -> any Error {
+        guard let error = error as? KeyedArchiveError else {
+            return ModelError(.invalidValue, model: schema.modelName, property: schema.propertyName(at: index), underlying: error)
         }
+        return error.inContext(model: schema.modelName, key: schema.propertyName(at: index), objectID: field?.owner)
     }
 
-    /// Gives required properties the archive lacks their type's default (zero, false, empty),
-    /// as Apple's unarchiver does for missing keys; properties of other types stay missing.
-    mutating func applyTypeDefaults<F: ModelFieldDecoder>(
-        of schema: ModelSchema, info: ModelReadInfo, skipping present: Set<Int>, into fields: inout F
-    ) throws {
-        for (index, property) in schema.properties.enumerated() where info.required[index] {
-            guard !present.contains(index), let zero = typeDefault(for: property.valueType) else { continue }
-            try setField(index, to: zero, of: schema, into: &fields)
-        }
-    }
-
-    /// Sets property `index` from a Swift value (migration results, additional values, type
-    /// defaults), checked against the property's type.
+    /// Sets property `index` from a Swift value (migration results, additional values), checked
+    /// against the property's type.
     mutating func setField<F: ModelFieldDecoder>(_ index: Int, to value: Any, of schema: ModelSchema, into fields: inout F)
         throws
     {
-        let name = schema.properties[index].name
         var reader = JSONObjectReader(value: value, mapping: .propertyKeys, options: options)
-        do {
-            try fields.decodeField(index, from: &reader)
-        } catch let error as ModelError {
-            throw error.naming(model: schema.modelName, property: name).prefixed(by: .key(name))
+        try reader.withPathComponent(.key(schema.properties[index].name)) { reader in
+            try reader.decodeNamedField(index, of: schema, into: &fields)
         }
     }
-}
-
-/// The default a missing key of `type` decodes as, when the type has one.
-func typeDefault(for type: Any.Type) -> Any? {
-    guard let defaulted = type as? any KeyedArchiveDefaultValue.Type else { return nil }
-    return defaultValue(of: defaulted)
-}
-
-private func defaultValue<T: KeyedArchiveDefaultValue>(of type: T.Type) -> Any {
-    T.archiveDefaultValue
 }

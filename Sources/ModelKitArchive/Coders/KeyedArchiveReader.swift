@@ -29,6 +29,8 @@ public struct KeyedArchiveReader: ModelReader {
     var depth: Int
     /// Set while the reader is at a model property's own value (not inside it).
     var field: FieldContext?
+    /// The model object whose fields the key-tree walk is reading, with its reading facts.
+    var fieldsOf: (uid: Int, info: ModelReadInfo)?
 
     /// The property whose value the reader is at, for closing cycles.
     struct FieldContext {

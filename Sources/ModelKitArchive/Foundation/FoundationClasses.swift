@@ -83,6 +83,9 @@ enum FoundationClass: String {
     var isCollection: Bool { isArray || isSet || isOrderedSet || isDictionary }
 
     /// The names of the array-like classes.
+    static let numberNames = ["NSNumber"]
+    /// The classes a JSON value may be archived as.
+    static let jsonNames = stringNames + numberNames + arrayNames + dictionaryNames + ["NSNull"]
     static let arrayNames = ["NSArray", "NSMutableArray"]
     static let setNames = ["NSSet", "NSMutableSet"]
     static let dictionaryNames = ["NSDictionary", "NSMutableDictionary"]

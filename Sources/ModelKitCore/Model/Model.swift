@@ -66,6 +66,9 @@ extension Model {
 
     public static func rewriteJSON(_ json: inout JSONValue) throws {}
 
+    /// A `@Model` type is a model (see ``ModelValueKind/model(_:)``).
+    public static var modelValueKind: ModelValueKind { .model(AnyModelType(Self.self)) }
+
     public static func modelType(for json: JSONValue) throws -> (any Model.Type)? { nil }
 
     /// The names of the non-transient properties, in declaration order.

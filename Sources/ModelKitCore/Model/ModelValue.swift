@@ -15,6 +15,13 @@ public protocol ModelValue: Codable {
     static func read<R: ModelReader>(from reader: inout R) throws -> Self
     /// Writes the value to a writer.
     func write<W: ModelWriter>(to writer: inout W) throws
+    /// What kind of value the type is (see ``ModelValueKind``). The default is
+    /// ``ModelValueKind/other``: formats keep the value as JSON.
+    static var modelValueKind: ModelValueKind { get }
+}
+
+extension ModelValue {
+    public static var modelValueKind: ModelValueKind { .other }
 }
 
 extension ModelReader {

@@ -24,21 +24,27 @@ extension ModelReader {
         return true
     }
 
+    /// Runs the generated decoder of property `field`, naming the model and property in what it
+    /// throws (through ``fieldError(_:field:of:)`` for errors that are not ``ModelError``s).
     @inlinable
-    mutating func decodeNamedField<F: ModelFieldDecoder>(
+    public mutating func decodeNamedField<F: ModelFieldDecoder>(
         _ field: Int, of schema: ModelSchema, into fields: inout F
     ) throws {
         do {
             try fields.decodeField(field, from: &self)
         } catch let error as ModelError {
             throw error.naming(model: schema.modelName, property: schema.propertyName(at: field))
-        } catch let error as MalformedInputError {
-            throw ModelError(
-                .malformedInput, model: schema.modelName, property: schema.propertyName(at: field), underlying: error)
         } catch {
-            throw ModelError(
-                .invalidValue, model: schema.modelName, property: schema.propertyName(at: field), underlying: error)
+            throw fieldError(error, field: field, of: schema)
         }
+    }
+
+    /// The default of ``ModelReader/fieldError(_:field:of:)``: a ``ModelError`` naming the
+    /// model and property, of code `.malformedInput` for a format's ``MalformedInputError``.
+    public func fieldError(_ error: any Error, field: Int, of schema: ModelSchema) -> any Error {
+        ModelError(
+            error is MalformedInputError ? .malformedInput : .invalidValue, model: schema.modelName,
+            property: schema.propertyName(at: field), underlying: error)
     }
 
     /// Runs `body` one level down the payload: errors thrown or collected inside get

@@ -8,10 +8,15 @@
 /// end at an edge are decoded through ``ModelReader/decodeLeaf(_:of:into:priorities:)``, which
 /// applies the null policy, fallback priorities, collect-all mode and error naming.
 extension ModelReader {
-    /// Reads the object at the current position into `fields` by the schema's key tree for this
-    /// reader's mapping (the walk every format shares).
     @inlinable
     public mutating func decodeFields<F: ModelFieldDecoder>(of schema: ModelSchema, into fields: inout F) throws {
+        try decodeFieldsByKeyTree(of: schema, into: &fields)
+    }
+
+    /// Reads the object at the current position into `fields` by the schema's key tree for this
+    /// reader's mapping: the walk every format shares, and the default of ``decodeFields(of:into:)``.
+    @inlinable
+    public mutating func decodeFieldsByKeyTree<F: ModelFieldDecoder>(of schema: ModelSchema, into fields: inout F) throws {
         let keys = schema.readingKeys(mapping)
         var priorities = FieldPriorities(schema: schema, keys: keys)
         try walkObject(keys, schema: schema, fields: &fields, priorities: &priorities, expected: "an object")

@@ -80,6 +80,11 @@ public protocol ModelReader {
     /// Reads a value through its `Decodable` implementation.
     mutating func decodeCodable<T: Decodable>(_ type: T.Type) throws -> T
 
+    /// The error to throw for `error`, which decoding property `field` of `schema` threw and
+    /// which is not a ``ModelError``: the hook through which a format names the model and
+    /// property in its own errors. The default wraps it in a ``ModelError`` that names them.
+    func fieldError(_ error: any Error, field: Int, of schema: ModelSchema) -> any Error
+
     /// Runs `body` at the current value; on a mapping error, moves past the value and returns
     /// the error, so reading can go on (collect-all mode, lossy arrays). Errors that are not
     /// mapping errors (malformed input) are thrown.

@@ -54,6 +54,8 @@ public final class ModelProperty: @unchecked Sendable {
     public let valueType: Any.Type
     /// The declared type as written in the source, e.g. `[URLEntity]`.
     public let typeName: String
+    /// What kind of value the declared type is, for formats that keep each kind their own way.
+    public let valueKind: ModelValueKind
     /// The declaration's traits.
     public let flags: Flags
     /// The initial value as written in the source, e.g. `[]`, when there is one.
@@ -74,6 +76,7 @@ public final class ModelProperty: @unchecked Sendable {
         _ name: String,
         keyPath: AnyKeyPath,
         type: Any.Type,
+        kind: ModelValueKind = .other,
         typeName: String,
         declaredIn declaringTypeName: String,
         remote: [[String]]? = nil,
@@ -86,6 +89,7 @@ public final class ModelProperty: @unchecked Sendable {
         self.name = name
         self.keyPath = keyPath
         self.valueType = type
+        self.valueKind = kind
         self.typeName = typeName
         self.declaringTypeName = declaringTypeName
         self.flags = flags
@@ -111,9 +115,30 @@ public final class ModelProperty: @unchecked Sendable {
         archive: ArchiveBehavior? = nil
     ) {
         self.init(
-            name, keyPath: keyPath, type: Value.self, typeName: typeName ?? String(describing: Value.self),
+            name, keyPath: keyPath, type: Value.self, kind: .other, typeName: typeName ?? String(describing: Value.self),
             declaredIn: declaringTypeName, remote: remote, flags: flags, defaultExpression: defaultExpression,
             transformer: transformer, transformerDescription: transformerDescription, archive: archive)
+    }
+
+    /// Creates a description of a property whose type is a ``ModelValue``, taking its type and
+    /// kind from its key path; `@Model` generates these.
+    public convenience init<Root, Value: ModelValue>(
+        _ name: String,
+        keyPath: KeyPath<Root, Value>,
+        typeName: String? = nil,
+        declaredIn declaringTypeName: String,
+        remote: [[String]]? = nil,
+        flags: Flags = [],
+        defaultExpression: String? = nil,
+        transformer: (any Sendable)? = nil,
+        transformerDescription: String? = nil,
+        archive: ArchiveBehavior? = nil
+    ) {
+        self.init(
+            name, keyPath: keyPath, type: Value.self, kind: Value.modelValueKind,
+            typeName: typeName ?? String(describing: Value.self), declaredIn: declaringTypeName, remote: remote,
+            flags: flags, defaultExpression: defaultExpression, transformer: transformer,
+            transformerDescription: transformerDescription, archive: archive)
     }
 
     /// A copy with remote key paths filled in by a key strategy where none were declared.
@@ -121,6 +146,7 @@ public final class ModelProperty: @unchecked Sendable {
         self.name = other.name
         self.keyPath = other.keyPath
         self.valueType = other.valueType
+        self.valueKind = other.valueKind
         self.typeName = other.typeName
         self.declaringTypeName = other.declaringTypeName
         self.flags = other.flags.union(extraFlags)

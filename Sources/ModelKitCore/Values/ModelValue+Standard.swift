@@ -1,13 +1,15 @@
 import Foundation
 
 // The standard library's and Foundation's value types read and write themselves through the
-// reader's typed primitives, so a model of plain values never passes through `Any`.
+// reader's typed primitives, so a model of plain values never passes through `Any`; each states
+// its kind here, once.
 
 extension String: ModelValue {
     @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> String {
         try reader.decodeString()
     }
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws { try writer.encodeString(self) }
+    public static var modelValueKind: ModelValueKind { .string }
 }
 
 extension Bool: ModelValue {
@@ -15,6 +17,7 @@ extension Bool: ModelValue {
         try reader.decodeBool()
     }
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws { try writer.encodeBool(self) }
+    public static var modelValueKind: ModelValueKind { .bool }
 }
 
 extension Double: ModelValue {
@@ -22,6 +25,7 @@ extension Double: ModelValue {
         try reader.decodeDouble()
     }
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws { try writer.encodeDouble(self) }
+    public static var modelValueKind: ModelValueKind { .float }
 }
 
 extension Float: ModelValue {
@@ -29,83 +33,38 @@ extension Float: ModelValue {
         try reader.decodeFloat()
     }
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws { try writer.encodeFloat(self) }
+    public static var modelValueKind: ModelValueKind { .float }
 }
 
-extension Int: ModelValue {
-    @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> Int {
-        try reader.decodeInteger(Int.self)
+/// A fixed-width integer as a ``ModelValue``: read through the reader's 64-bit primitives, with a
+/// range error when the value does not fit the type.
+public protocol ModelInteger: FixedWidthInteger, ModelValue {}
+
+extension ModelInteger {
+    @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> Self {
+        try reader.decodeInteger(Self.self)
     }
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws { try writer.encodeInteger(self) }
+    public static var modelValueKind: ModelValueKind { .integer }
 }
 
-extension Int8: ModelValue {
-    @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> Int8 {
-        try reader.decodeInteger(Int8.self)
-    }
-    @inlinable public func write<W: ModelWriter>(to writer: inout W) throws { try writer.encodeInteger(self) }
-}
-
-extension Int16: ModelValue {
-    @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> Int16 {
-        try reader.decodeInteger(Int16.self)
-    }
-    @inlinable public func write<W: ModelWriter>(to writer: inout W) throws { try writer.encodeInteger(self) }
-}
-
-extension Int32: ModelValue {
-    @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> Int32 {
-        try reader.decodeInteger(Int32.self)
-    }
-    @inlinable public func write<W: ModelWriter>(to writer: inout W) throws { try writer.encodeInteger(self) }
-}
-
-extension Int64: ModelValue {
-    @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> Int64 {
-        try reader.decodeInt64()
-    }
-    @inlinable public func write<W: ModelWriter>(to writer: inout W) throws { try writer.encodeInt64(self) }
-}
-
-extension UInt: ModelValue {
-    @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> UInt {
-        try reader.decodeInteger(UInt.self)
-    }
-    @inlinable public func write<W: ModelWriter>(to writer: inout W) throws { try writer.encodeInteger(self) }
-}
-
-extension UInt8: ModelValue {
-    @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> UInt8 {
-        try reader.decodeInteger(UInt8.self)
-    }
-    @inlinable public func write<W: ModelWriter>(to writer: inout W) throws { try writer.encodeInteger(self) }
-}
-
-extension UInt16: ModelValue {
-    @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> UInt16 {
-        try reader.decodeInteger(UInt16.self)
-    }
-    @inlinable public func write<W: ModelWriter>(to writer: inout W) throws { try writer.encodeInteger(self) }
-}
-
-extension UInt32: ModelValue {
-    @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> UInt32 {
-        try reader.decodeInteger(UInt32.self)
-    }
-    @inlinable public func write<W: ModelWriter>(to writer: inout W) throws { try writer.encodeInteger(self) }
-}
-
-extension UInt64: ModelValue {
-    @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> UInt64 {
-        try reader.decodeUInt64()
-    }
-    @inlinable public func write<W: ModelWriter>(to writer: inout W) throws { try writer.encodeUInt64(self) }
-}
+extension Int: ModelInteger {}
+extension Int8: ModelInteger {}
+extension Int16: ModelInteger {}
+extension Int32: ModelInteger {}
+extension Int64: ModelInteger {}
+extension UInt: ModelInteger {}
+extension UInt8: ModelInteger {}
+extension UInt16: ModelInteger {}
+extension UInt32: ModelInteger {}
+extension UInt64: ModelInteger {}
 
 extension Decimal: ModelValue {
     @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> Decimal {
         try reader.decodeDecimal()
     }
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws { try writer.encodeDecimal(self) }
+    public static var modelValueKind: ModelValueKind { .decimal }
 }
 
 extension Date: ModelValue {
@@ -113,6 +72,7 @@ extension Date: ModelValue {
         try reader.decodeDate()
     }
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws { try writer.encodeDate(self) }
+    public static var modelValueKind: ModelValueKind { .date }
 }
 
 extension Data: ModelValue {
@@ -120,6 +80,7 @@ extension Data: ModelValue {
         try reader.decodeData()
     }
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws { try writer.encodeData(self) }
+    public static var modelValueKind: ModelValueKind { .data }
 }
 
 extension URL: ModelValue {
@@ -127,6 +88,7 @@ extension URL: ModelValue {
         try reader.decodeURL()
     }
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws { try writer.encodeURL(self) }
+    public static var modelValueKind: ModelValueKind { .url }
 }
 
 extension UUID: ModelValue {
@@ -134,6 +96,7 @@ extension UUID: ModelValue {
         try reader.decodeUUID()
     }
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws { try writer.encodeUUID(self) }
+    public static var modelValueKind: ModelValueKind { .uuid }
 }
 
 extension JSONValue: ModelValue {
@@ -141,6 +104,7 @@ extension JSONValue: ModelValue {
         try reader.decodeJSONValue()
     }
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws { try writer.encodeJSONValue(self) }
+    public static var modelValueKind: ModelValueKind { .json }
 }
 
 extension Optional: ModelValue where Wrapped: ModelValue {
@@ -150,6 +114,7 @@ extension Optional: ModelValue where Wrapped: ModelValue {
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws {
         if let value = self { try value.write(to: &writer) } else { try writer.encodeNil() }
     }
+    public static var modelValueKind: ModelValueKind { .optional(Wrapped.modelValueKind) }
 }
 
 extension Array: ModelValue where Element: ModelValue {
@@ -159,6 +124,7 @@ extension Array: ModelValue where Element: ModelValue {
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws {
         try writer.encodeArray(self) { writer, element in try element.write(to: &writer) }
     }
+    public static var modelValueKind: ModelValueKind { .array(Element.modelValueKind) }
 }
 
 extension Set: ModelValue where Element: ModelValue {
@@ -168,6 +134,7 @@ extension Set: ModelValue where Element: ModelValue {
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws {
         try writer.encodeArray(self) { writer, element in try element.write(to: &writer) }
     }
+    public static var modelValueKind: ModelValueKind { .set(Element.modelValueKind) }
 }
 
 extension Dictionary: ModelValue where Key == String, Value: ModelValue {
@@ -177,6 +144,7 @@ extension Dictionary: ModelValue where Key == String, Value: ModelValue {
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws {
         try writer.encodeDictionary(self) { writer, value in try value.write(to: &writer) }
     }
+    public static var modelValueKind: ModelValueKind { .dictionary(Value.modelValueKind) }
 }
 
 extension RawRepresentable where Self: ModelValue, RawValue: ModelValue {
@@ -190,4 +158,6 @@ extension RawRepresentable where Self: ModelValue, RawValue: ModelValue {
     }
     /// Writes the raw value.
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws { try rawValue.write(to: &writer) }
+    /// The raw value's kind: the case is kept as its raw value.
+    public static var modelValueKind: ModelValueKind { RawValue.modelValueKind }
 }

@@ -59,7 +59,7 @@ final class StoreTable: Sendable {
             columnByField[field] = columns.count
             columns.append(
                 Column(
-                    name: property.name, field: field, sqlType: StoreColumnType.sqlType(of: property.valueType),
+                    name: property.name, field: field, sqlType: property.valueKind.sqliteColumnType,
                     isOptional: property.isOptional,
                     readingEdge: readingKeys.keys.firstIndex(of: property.name)))
         }
