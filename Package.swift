@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "ModelKit", targets: ["ModelKit"]),
+        .library(name: "ModelKitPropertyList", targets: ["ModelKitPropertyList"]),
         .library(name: "ModelKitPreferences", targets: ["ModelKitPreferences"]),
         .library(name: "ModelKitStore", targets: ["ModelKitStore"]),
         .library(name: "ModelKitRemote", targets: ["ModelKitRemote"]),
@@ -45,8 +46,11 @@ let package = Package(
         // JSON bytes: the scanner and writer, and the fast mapping path over them.
         .target(name: "ModelKitJSON", dependencies: ["ModelKitCore"]),
 
-        // Property lists (binary and XML) and keyed archives in Apple's NSKeyedArchiver format.
-        .target(name: "ModelKitArchive", dependencies: ["ModelKitCore"]),
+        // Property lists, binary and XML, as Apple writes them: a format of their own, usable alone.
+        .target(name: "ModelKitPropertyList"),
+
+        // Keyed archives of object graphs in Apple's NSKeyedArchiver format, on property lists.
+        .target(name: "ModelKitArchive", dependencies: ["ModelKitCore", "ModelKitPropertyList"]),
 
         // Typed persistent preferences.
         .target(name: "ModelKitPreferences", dependencies: ["ModelKitCore", "ModelKitJSON"]),
@@ -63,7 +67,9 @@ let package = Package(
         .target(name: "ModelKitRemote", dependencies: ["ModelKitCore", "ModelKitJSON", "ModelKitStore"]),
 
         // The public face: macro declarations and the runtime, re-exported.
-        .target(name: "ModelKit", dependencies: ["ModelKitCore", "ModelKitJSON", "ModelKitArchive", "ModelKitMacros"]),
+        .target(
+            name: "ModelKit",
+            dependencies: ["ModelKitCore", "ModelKitJSON", "ModelKitPropertyList", "ModelKitArchive", "ModelKitMacros"]),
 
         // `modelkit`: demo, and the tools later issues add.
         .executableTarget(
@@ -92,11 +98,8 @@ let package = Package(
             dependencies: ["ModelKit", "ModelKitTestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(
-            name: "ModelKitArchiveTests",
-            dependencies: ["ModelKit", "ModelKitTestSupport"],
-            resources: [.copy("Fixtures")]
-        ),
+        .testTarget(name: "ModelKitPropertyListTests", dependencies: ["ModelKitPropertyList", "ModelKitTestSupport"]),
+        .testTarget(name: "ModelKitArchiveTests", dependencies: ["ModelKit", "ModelKitTestSupport"]),
         .testTarget(name: "ModelKitPreferencesTests", dependencies: ["ModelKit", "ModelKitPreferences", "ModelKitTestSupport"]),
         .testTarget(
             name: "ModelKitStoreTests",

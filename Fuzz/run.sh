@@ -71,7 +71,7 @@ case $name in
     fuzz-json-model|fuzz-json-value|fuzz-preferences)
         seeds=("$root/Tests/ModelKitJSONTests/Fixtures/JSONTestSuite" "$root/Tests/ModelKitTestSupport/Fixtures/twitter.json") ;;
     fuzz-plist-binary|fuzz-plist-xml|fuzz-archive-models|fuzz-archive-dump)
-        seeds=("$root/Tests/ModelKitArchiveTests/Fixtures") ;;
+        seeds=("$root/Tests/ModelKitTestSupport/Fixtures/archives") ;;
 esac
 if [[ ! -d $corpus ]] || [[ -z $(ls -A "$corpus") ]]; then
     mkdir -p "$corpus"

@@ -46,4 +46,5 @@ public macro Transform<T: ModelTransformer>(_ transformer: T) =
 public macro Archive(_ behavior: ModelProperty.ArchiveBehavior) =
     #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
 @_exported import ModelKitJSON
+@_exported import ModelKitPropertyList
 @_exported import ModelKitArchive

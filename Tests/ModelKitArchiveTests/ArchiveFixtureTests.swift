@@ -1,6 +1,7 @@
 import Foundation
 import ModelKit
 import Testing
+import ModelKitTestSupport
 
 /// Interop: every archive Apple's `NSKeyedArchiver` wrote (the fixtures) reads into Swift values,
 /// typed where the class is known and generic where it is not, with the contents the fixtures'

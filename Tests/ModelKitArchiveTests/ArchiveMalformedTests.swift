@@ -1,6 +1,7 @@
 import Foundation
 import ModelKit
 import Testing
+import ModelKitTestSupport
 
 /// Bad files: every malformed fixture is rejected with a typed error that says what is wrong,
 /// and damaged copies of good fixtures (every truncation, a bit flip at every byte) never crash.

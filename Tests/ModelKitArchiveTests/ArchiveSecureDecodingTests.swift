@@ -1,6 +1,7 @@
 import Foundation
 import ModelKit
 import Testing
+import ModelKitTestSupport
 
 /// Secure decoding: types come only from the declared types and the registry; anything else is
 /// a typed error naming the key, the class found and the classes allowed. Limits bound the work.

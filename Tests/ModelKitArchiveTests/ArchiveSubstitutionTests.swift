@@ -1,6 +1,7 @@
 import Foundation
 import ModelKit
 import Testing
+import ModelKitTestSupport
 
 /// Substitution: delegates replace objects as they are encoded and as they are decoded.
 struct ArchiveSubstitutionTests {

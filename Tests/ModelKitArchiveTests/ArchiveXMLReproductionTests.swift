@@ -1,6 +1,7 @@
 import Foundation
 import ModelKit
 import Testing
+import ModelKitTestSupport
 
 /// Writing the same object graph as an Apple-written XML fixture gives the same bytes: object
 /// numbering (objects before their contents, classes after), uniquing (class instances by

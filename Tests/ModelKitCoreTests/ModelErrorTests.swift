@@ -3,13 +3,6 @@ import ModelKit
 import ModelKitTestSupport
 import Testing
 
-/// The JSON-object path: JSONSerialization, then `init(json:)`.
-struct JSONObjectMapper: PayloadMapper {
-    func map<M: Model>(_ type: M.Type, from json: String, options: MappingOptions) throws -> M {
-        try M(json: jsonObject(json), options: options)
-    }
-}
-
 @Suite struct ModelErrorTests {
     @Test(arguments: MappingErrorCase.all)
     func errorsNameModelPropertyPathAndValue(_ testCase: MappingErrorCase) {

@@ -3,20 +3,6 @@ import ModelKit
 import ModelKitTestSupport
 import Testing
 
-/// The JSON-bytes path: `init(jsonData:)`.
-struct JSONBytesMapper: PayloadMapper {
-    func map<M: Model>(_ type: M.Type, from json: String, options: MappingOptions) throws -> M {
-        try M(jsonData: Data(json.utf8), options: options)
-    }
-}
-
-/// The JSON-object path, to compare with.
-struct JSONObjectMapper: PayloadMapper {
-    func map<M: Model>(_ type: M.Type, from json: String, options: MappingOptions) throws -> M {
-        try M(json: JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed]), options: options)
-    }
-}
-
 @Suite struct JSONBytesMappingTests {
     @Test(arguments: MappingErrorCase.all)
     func errorsMatchTheJSONObjectPath(_ testCase: MappingErrorCase) {

@@ -1,6 +1,7 @@
 import ModelKitCore
 import ModelKitJSON
 import Testing
+import ModelKitTestSupport
 
 @Suite("JSONScanner: strings")
 struct JSONScannerStringsTests {

@@ -1,6 +1,7 @@
 import ModelKitCore
 import ModelKitJSON
 import Testing
+import ModelKitTestSupport
 
 @Suite("JSONValidator and the JSONTestSuite conformance files")
 struct JSONValidatorTests {

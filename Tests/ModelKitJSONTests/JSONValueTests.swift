@@ -2,6 +2,7 @@ import Foundation
 import ModelKitCore
 import ModelKitJSON
 import Testing
+import ModelKitTestSupport
 
 @Suite("JSONValue parsing and writing")
 struct JSONValueTests {

@@ -1,5 +1,6 @@
 import Foundation
 import ModelKitCore
+import ModelKitPropertyList
 
 /// Indentation for nesting level `depth`: two spaces a level, capped so that a very deep archive
 /// prints in linear space (deeper lines say their depth instead).

@@ -1,5 +1,6 @@
 import Foundation
 import ModelKitCore
+import ModelKitPropertyList
 
 /// Prints any keyed archive: as an indented tree (class names, keys, values, shared references
 /// marked) or as JSON. What `modelkit archive dump` prints.

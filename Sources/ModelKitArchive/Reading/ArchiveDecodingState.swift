@@ -1,0 +1,256 @@
+import Foundation
+import ModelKitCore
+import ModelKitPropertyList
+
+/// The state of one unarchiver, shared by its readers: the checked document, which objects are
+/// being decoded, the class instances decoded so far (so shared references decode as one
+/// instance), the references left to set once their objects exist (cycles and deep chains), and
+/// per-type facts.
+final class ArchiveDecodingState {
+    /// Where an object is in decoding.
+    enum Status: UInt8 {
+        case idle
+        case inProgress
+        /// Decoded to a class instance, kept in `instances`.
+        case done
+    }
+
+    /// A property (or generic object key) to set once the object it refers to exists.
+    enum Fixup {
+        /// Set property `field` of the model object `owner` (of the schema `schema`) from object
+        /// `target`.
+        case model(owner: Int, schema: ObjectIdentifier, field: Int, target: Int)
+        /// Set `key` of a generic object from object `target`.
+        case generic(ArchivedObject, key: String, target: Int)
+    }
+
+    let document: KeyedArchiveDocument
+    let objects: [PropertyListValue]
+    let limits: KeyedArchiveLimits
+    let options: MappingOptions
+    var registry: ArchiveClassRegistry
+    weak var unarchiver: KeyedUnarchiver?
+
+    var status: [Status]
+    var instances: [AnyObject?]
+    var fixups: [Fixup] = []
+    var decodedCount = 0
+    var readInfo: [ObjectIdentifier: ModelReadInfo] = [:] {
+        didSet { lastReadInfo = nil }
+    }
+    /// The info of the type read last: arrays of one model type look it up once.
+    private var lastReadInfo: ModelReadInfo?
+    var genericCache: [Int: Any] = [:]
+    /// Generic objects created or referred to so far: a collection whose decoding changed it
+    /// holds some, and is not cached.
+    var genericObjectsReturned = 0
+    /// Values kept aside for models that preserve values, by object.
+    var preserved: [Int: [String: Any]] = [:]
+
+    /// References through optional properties of class models deeper than this are set later,
+    /// from the top, so that a long chain never deepens the stack.
+    static let deferralDepth = 32
+
+    init(
+        document: KeyedArchiveDocument, registry: ArchiveClassRegistry, options: MappingOptions,
+        limits: KeyedArchiveLimits = .default
+    ) {
+        self.document = document
+        self.objects = document.objects
+        self.limits = limits
+        self.options = options
+        self.registry = registry
+        self.status = [Status](repeating: .idle, count: document.objects.count)
+        self.instances = [AnyObject?](repeating: nil, count: document.objects.count)
+    }
+
+    /// The class of object `uid`, when it is an object entry.
+    @inline(__always)
+    func archivedClass(of uid: Int) -> ArchivedClass? {
+        document.archivedClass(of: uid)
+    }
+
+    /// Whether object `uid` is an `NSNull`.
+    func isNull(_ uid: Int) -> Bool {
+        guard let archivedClass = archivedClass(of: uid) else { return false }
+        return archivedClass.name == "NSNull" || (archivedClass.chain.first == "NSNull")
+    }
+
+    /// The facts about a model type that decoding needs, computed once per schema.
+    func readInfo(for schema: ModelSchema) -> ModelReadInfo {
+        if let last = lastReadInfo, last.schema === schema { return last }
+        let key = ObjectIdentifier(schema)
+        let info = readInfo[key] ?? ModelReadInfo(schema: schema, registry: registry)
+        readInfo[key] = info
+        lastReadInfo = info
+        return info
+    }
+
+    /// Counts one more object decoding against ``KeyedArchiveLimits/maxDecodedObjects``.
+    func countDecoding() throws {
+        decodedCount += 1
+        guard decodedCount <= limits.maxDecodedObjects else {
+            throw KeyedArchiveError(.limitExceeded(.maxDecodedObjects, limit: limits.maxDecodedObjects))
+        }
+    }
+
+    /// Sets every recorded reference whose object now exists, decoding deferred objects from the
+    /// top, until none is left. Runs after each top-level decoding.
+    func drainFixups() throws {
+        while !fixups.isEmpty {
+            let batch = fixups
+            fixups = []
+            for fixup in batch {
+                switch fixup {
+                case let .model(owner, schema, field, target):
+                    guard let instance = instances[owner], let model = instance as? any Model else {
+                        throw KeyedArchiveError(
+                            .unresolvableCycle(detail: "to object \(target) cannot be closed: object \(owner) is not a model instance"),
+                            objectID: owner)
+                    }
+                    // A delegate replaced the owner with an object of another type: nothing to set.
+                    guard ObjectIdentifier(model.dynamicModelSchema) == schema else { continue }
+                    var reader = KeyedArchiveReader(state: self, position: .uid(UInt64(target)), depth: 0)
+                    try Self.setField(field, of: model, from: &reader, owner: owner)
+                case let .generic(object, key, target):
+                    var reader = KeyedArchiveReader(state: self, position: .uid(UInt64(target)), depth: 0)
+                    object.set(try reader.decodeAnyValue(), forKey: key)
+                }
+            }
+        }
+    }
+
+    private static func setField<M: Model>(_ field: Int, of model: M, from reader: inout KeyedArchiveReader, owner: Int)
+        throws
+    {
+        var model = model
+        let schema = model.dynamicModelSchema
+        let name = schema.properties.indices.contains(field) ? schema.properties[field].name : "\(field)"
+        reader.field = KeyedArchiveReader.FieldContext(
+            owner: owner, schema: ObjectIdentifier(schema), index: field, canDefer: false)
+        do {
+            try model.decodeModelField(field, from: &reader)
+        } catch let error as ModelError {
+            throw error.naming(model: schema.modelName, property: name).prefixed(by: .key(name))
+        } catch {
+            throw reader.fieldError(error, field: field, of: schema)
+        }
+    }
+
+    /// Forgets progress marks left by a decoding that failed, so later decodings start clean.
+    func resetAfterFailure() {
+        for index in status.indices where status[index] == .inProgress {
+            status[index] = .idle
+        }
+        fixups.removeAll()
+    }
+}
+
+/// What the unarchiver needs to know about a model type, computed once per schema.
+final class ModelReadInfo {
+    let schema: ModelSchema
+    let schemaID: ObjectIdentifier
+    /// Property index by archived key, for the properties decoding sets.
+    let fieldIndexByKey: [String: Int]
+    /// Per property: an optional (or weak) settable property of a class, which can be set later.
+    let canDefer: [Bool]
+    /// Per property: the archived class names allowed, when the declared type says.
+    let allowed: [Set<String>?]
+    let allowedLists: [[String]]
+    /// Per property: required (no default, not optional) and read.
+    let required: [Bool]
+    let requiredCount: Int
+    let preservedFields: Set<Int>
+    let migrating: (any ModelMigrating.Type)?
+    let preserves: Bool
+    let validates: Bool
+    /// The names objects of this type are accepted under.
+    let acceptedNames: [String]
+    /// Per property: its edge in the schema's property-key reading tree (-1 for none).
+    let edgeByField: [Int]
+    /// The keys of the last object read and their property indexes (-1: no property): objects
+    /// of one type usually have the same keys, which a binary archive stores once, so comparing
+    /// them is cheaper than looking each up.
+    private var lastKeys: [String] = []
+    private var lastIndexes: [Int] = []
+
+    /// How an archived class reads as this type.
+    enum Resolution {
+        /// The declared type itself.
+        case declared
+        /// A registered subtype.
+        case registered(ArchiveClassRegistry.Entry)
+        /// Not allowed; the class name found.
+        case notAllowed(String)
+    }
+
+    private var resolutions: [Int32: Resolution] = [:]
+
+    /// How objects of the class description `classIndex` read as this type: the first name of
+    /// the class chain that is this type's or a registered subtype's.
+    func resolution(ofClass classIndex: Int32, in state: ArchiveDecodingState) -> Resolution {
+        if let known = resolutions[classIndex] { return known }
+        let archivedClass = state.document.classList[Int(classIndex)]
+        var result = Resolution.notAllowed(archivedClass.name)
+        for name in archivedClass.chain {
+            if name == acceptedNames[0] || name == schema.modelName {
+                result = .declared
+                break
+            }
+            if let entry = state.registry.entry(named: name), let subschema = entry.schema,
+               KeyedArchiveReader.schema(subschema, inherits: schema)
+            {
+                result = .registered(entry)
+                break
+            }
+        }
+        resolutions[classIndex] = result
+        return result
+    }
+
+    /// The property index of each key of an object, -1 for keys that set no property.
+    func fieldIndexes(forKeys keys: [String]) -> [Int] {
+        if keys.count == lastKeys.count && keys.elementsEqual(lastKeys) { return lastIndexes }
+        let indexes = keys.map { fieldIndexByKey[$0] ?? -1 }
+        lastKeys = keys
+        lastIndexes = indexes
+        return indexes
+    }
+
+    init(schema: ModelSchema, registry: ArchiveClassRegistry) {
+        self.schema = schema
+        self.schemaID = ObjectIdentifier(schema)
+        let isClass = schema.modelType is AnyClass
+        var byKey: [String: Int] = [:]
+        var canDefer: [Bool] = []
+        var allowed: [Set<String>?] = []
+        var allowedLists: [[String]] = []
+        var required: [Bool] = []
+        let overrides = (schema.modelType as? any KeyedArchiveSecureCoding.Type)?.allowedArchiveClassNames ?? [:]
+        for (index, property) in schema.properties.enumerated() {
+            let read = !property.isTransient && !property.isReadOnly && property.archiveBehavior != .excluded
+            if read && byKey[property.name] == nil { byKey[property.name] = index }
+            canDefer.append(read && isClass && property.isMutable && (property.isOptional || property.isWeak))
+            let names =
+                read ? (overrides[property.name] ?? property.valueKind.archiveClassNames(registry: registry)) : nil
+            allowed.append(names.map(Set.init))
+            allowedLists.append(names ?? [])
+            required.append(read && !property.hasDefault)
+        }
+        self.fieldIndexByKey = byKey
+        self.canDefer = canDefer
+        self.allowed = allowed
+        self.allowedLists = allowedLists
+        self.required = required
+        self.requiredCount = required.filter { $0 }.count
+        self.migrating = schema.modelType as? any ModelMigrating.Type
+        let preserving = schema.modelType as? any ModelPreservingValues.Type
+        self.preserves = preserving != nil
+        self.preservedFields = Set(
+            (preserving?.propertyKeysToPreserveWhenDecoding ?? []).compactMap { byKey[$0] })
+        self.validates = schema.hooks.contains(.validates)
+        self.acceptedNames = registry.modelNames(acceptedAs: schema)
+        let readingKeys = schema.propertyReadingKeys
+        self.edgeByField = schema.properties.map { readingKeys.edgeIndex(forKey: $0.name) ?? -1 }
+    }
+}

@@ -1,0 +1,171 @@
+import ModelKitCore
+import ModelKitPropertyList
+
+// Collections: `NSArray`, `NSSet` and `NSOrderedSet` read as arrays (and sets), `NSDictionary`
+// as string-keyed dictionaries. Elements are references; each is read one level down the path,
+// with collect-all and lossy handling from the core's shared rules.
+
+extension KeyedArchiveReader {
+    public mutating func decodeArray<T>(_ element: (inout KeyedArchiveReader) throws -> T) throws -> [T] {
+        guard let (uid, keys) = object(), let kind = state.document.foundationKind(of: uid),
+              kind.isArray || kind.isSet || kind.isOrderedSet
+        else { throw mismatch("an array") }
+        let references = try elementReferences(of: keys, kind: kind, uid: uid)
+        return try insideCollection(uid) { reader in
+            var result: [T] = []
+            result.reserveCapacity(references.count)
+            for (index, reference) in references.enumerated() {
+                reader.position = reference
+                if let decoded = try reader.decodeElement(at: index, element) { result.append(decoded) }
+            }
+            return result
+        }
+    }
+
+    /// Runs `body` inside collection object `uid`: entered (depth, decoding budget, cycles), its
+    /// elements read with no field of a model in scope, and the reader's position restored after.
+    mutating func insideCollection<R>(_ uid: Int, _ body: (inout KeyedArchiveReader) throws -> R) throws -> R {
+        try enterObject(uid)
+        let saved = position
+        let savedField = field
+        field = nil
+        defer {
+            position = saved
+            field = savedField
+            leave(uid)
+        }
+        return try body(&self)
+    }
+
+    /// The element references of an array, set or ordered set object.
+    func elementReferences(of keys: PropertyListDictionary, kind: FoundationClass, uid: Int) throws -> [PropertyListValue] {
+        if kind.isOrderedSet {
+            var references: [PropertyListValue] = []
+            while let next = keys["NS.object.\(references.count)"] {
+                references.append(next)
+            }
+            return references
+        }
+        guard let stored = keys["NS.objects"] else {
+            return []
+        }
+        guard case .array(let references) = stored else {
+            throw KeyedArchiveError(
+                .invalidObject(className: className(of: uid), detail: "'NS.objects' is \(Self.describe(stored)), not an array"),
+                objectID: uid)
+        }
+        return references
+    }
+
+    public mutating func decodeDictionary<T>(_ value: (inout KeyedArchiveReader) throws -> T) throws -> [String: T] {
+        guard let (uid, keys) = object(), let kind = state.document.foundationKind(of: uid),
+              kind.isDictionary
+        else { throw mismatch("a dictionary") }
+        let (keyReferences, valueReferences) = try dictionaryReferences(of: keys, uid: uid)
+        return try insideCollection(uid) { reader in
+            var result: [String: T] = [:]
+            result.reserveCapacity(keyReferences.count)
+            for (keyReference, valueReference) in zip(keyReferences, valueReferences) {
+                reader.position = keyReference
+                let key: String
+                do {
+                    key = try reader.decodeString()
+                } catch let error as ModelError {
+                    throw ModelError(
+                        .typeMismatch, expected: "a dictionary with string keys", found: error.found,
+                        path: error.path)
+                }
+                reader.position = valueReference
+                if let decoded = try reader.decodeMember(key, value) { result[key] = decoded }
+            }
+            return result
+        }
+    }
+
+    /// The key and value references of a dictionary object, checked to pair up.
+    func dictionaryReferences(of keys: PropertyListDictionary, uid: Int) throws -> (
+        [PropertyListValue], [PropertyListValue]
+    ) {
+        let storedKeys = keys["NS.keys"] ?? .array([])
+        let storedValues = keys["NS.objects"] ?? .array([])
+        guard case .array(let keyReferences) = storedKeys, case .array(let valueReferences) = storedValues else {
+            throw KeyedArchiveError(
+                .invalidObject(className: className(of: uid), detail: "'NS.keys' and 'NS.objects' must be arrays"),
+                objectID: uid)
+        }
+        guard keyReferences.count == valueReferences.count else {
+            throw KeyedArchiveError(
+                .invalidObject(
+                    className: className(of: uid),
+                    detail: "'NS.keys' has \(keyReferences.count) entries but 'NS.objects' has \(valueReferences.count)"),
+                objectID: uid)
+        }
+        return (keyReferences, valueReferences)
+    }
+}
+
+// The key-tree walk's access: an object's keys (a model's or a dictionary's), and an array's
+// elements.
+extension KeyedArchiveReader {
+    public mutating func peekShape() throws -> ModelValueShape {
+        switch resolved() {
+        case .null: return .null
+        case .value: return .scalar
+        case .classDescription: return .scalar
+        case .object(let archivedClass, _):
+            switch FoundationClass(chain: archivedClass.chain) {
+            case .null?: return .null
+            case let kind? where kind.isArray || kind.isSet || kind.isOrderedSet: return .array
+            case let kind? where kind.isDictionary: return .object
+            case nil: return .object
+            default: return .scalar
+            }
+        }
+    }
+
+    public mutating func readMembers(
+        of node: ModelKeyNode, expected: @autoclosure () -> String, _ member: (inout KeyedArchiveReader, Int) throws -> Void
+    ) throws {
+        guard let (uid, keys) = object() else { throw mismatch(expected()) }
+        if let (owner, info) = fieldsOf, owner == uid {
+            fieldsOf = nil
+            return try readModelMembers(uid: uid, keys: keys, info: info, member)
+        }
+        if let kind = state.document.foundationKind(of: uid), kind.isDictionary {
+            let (keyReferences, valueReferences) = try dictionaryReferences(of: keys, uid: uid)
+            try insideCollection(uid) { reader in
+                for (keyReference, valueReference) in zip(keyReferences, valueReferences) {
+                    reader.position = keyReference
+                    guard let edge = node.edgeIndex(forKey: try reader.decodeString()) else { continue }
+                    reader.position = valueReference
+                    try member(&reader, edge)
+                }
+            }
+            return
+        }
+        try insideCollection(uid) { reader in
+            for (key, value) in zip(keys.keys, keys.values) {
+                guard let edge = node.edgeIndex(forKey: key) else { continue }
+                reader.position = value
+                try member(&reader, edge)
+            }
+        }
+    }
+
+    public mutating func readIndexedElements(
+        of node: ModelKeyNode, _ element: (inout KeyedArchiveReader, Int) throws -> Void
+    ) throws -> Int {
+        guard let (uid, keys) = object(), let kind = state.document.foundationKind(of: uid),
+              kind.isArray || kind.isSet || kind.isOrderedSet
+        else { throw mismatch("an array") }
+        let references = try elementReferences(of: keys, kind: kind, uid: uid)
+        try insideCollection(uid) { reader in
+            for (index, reference) in references.enumerated() {
+                guard let edge = node.edgeByIndex[index] else { continue }
+                reader.position = reference
+                try element(&reader, edge)
+            }
+        }
+        return references.count
+    }
+}

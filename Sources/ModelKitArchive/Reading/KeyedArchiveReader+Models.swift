@@ -1,0 +1,185 @@
+import Foundation
+import ModelKitCore
+import ModelKitPropertyList
+
+// Models: the class found in the archive is resolved against the declared type (and registered
+// subtypes) before anything is created; a class instance is decoded once per object and shared;
+// a reference back to an object still being decoded, through an optional property of a class,
+// reads as nil and is set once the object exists (see `drainFixups`).
+
+extension KeyedArchiveReader {
+    public mutating func decodeModel<M: Model>(_ type: M.Type) throws -> M {
+        let info = state.readInfo(for: M.modelSchema)
+        guard case .uid(let reference) = position, reference > 0 else {
+            throw mismatch("an object of class '\(info.acceptedNames[0])'")
+        }
+        let uid = Int(truncatingIfNeeded: reference)
+        if let instance = state.instances[uid] {
+            if let model = instance as? M { return model }
+            throw KeyedArchiveError(
+                .classNotAllowed(found: state.archivedClass(of: uid)?.name ?? "\(Swift.type(of: instance))", allowed: info.acceptedNames),
+                objectID: uid)
+        }
+        guard uid < state.document.classIndexes.count, state.document.classIndexes[uid] >= 0 else {
+            throw mismatch("an object of class '\(info.acceptedNames[0])'")
+        }
+        switch info.resolution(ofClass: state.document.classIndexes[uid], in: state) {
+        case .declared:
+            return try decodeResolvedModel(M.self)
+        case .registered(let entry):
+            guard let model = try entry.decode(&self) as? M else {
+                throw KeyedArchiveError(.classNotAllowed(found: entry.name, allowed: info.acceptedNames), objectID: uid)
+            }
+            return model
+        case .notAllowed(let found):
+            throw KeyedArchiveError(.classNotAllowed(found: found, allowed: info.acceptedNames), objectID: uid)
+        }
+    }
+
+    static func schema(_ schema: ModelSchema, inherits ancestor: ModelSchema) -> Bool {
+        var current: ModelSchema? = schema
+        while let candidate = current {
+            if candidate === ancestor { return true }
+            current = candidate.superschema
+        }
+        return false
+    }
+
+    /// Decodes the object at the reader's position as `M`, its class already resolved: runs the
+    /// generated initializer, validation, preserved values and the delegate, and registers a class
+    /// instance so that other references share it.
+    mutating func decodeResolvedModel<M: Model>(_ type: M.Type) throws -> M {
+        guard case .uid(let reference) = position else { throw mismatch("an object") }
+        let uid = Int(truncatingIfNeeded: reference)
+        if let model = state.instances[uid] as? M { return model }
+        let schema = M.modelSchema
+        try enter(uid, what: "'\(schema.modelName)'")
+        let savedField = field
+        field = nil
+        defer { field = savedField }
+        var model: M
+        do {
+            model = try M(modelReader: &self)
+            let info = state.readInfo(for: schema)
+            if options.validates && info.validates { try validateModel(model) }
+            if let kept = state.preserved.removeValue(forKey: uid), info.preserves,
+               var preserving = model as? any ModelPreservingValues
+            {
+                preserving.preservedValues = ModelPreservedValues(kept)
+                if let updated = preserving as? M { model = updated }
+            }
+            if let substituted: M = try substitute(model, uid: uid) { model = substituted }
+        } catch {
+            leave(uid)
+            throw error
+        }
+        leave(uid, instance: M.self is AnyClass ? model as AnyObject : nil)
+        return model
+    }
+
+    /// Asks the delegate for a replacement of a decoded object; nil keeps it.
+    mutating func substitute<T>(_ value: T, uid: Int) throws -> T? {
+        guard let unarchiver = state.unarchiver, let delegate = unarchiver.delegate else { return nil }
+        let replacement = try delegate.unarchiver(unarchiver, didDecode: value)
+        if T.self is AnyClass, let replacement, type(of: replacement) is AnyClass,
+           replacement as AnyObject === value as AnyObject
+        {
+            return nil
+        }
+        guard let typed = replacement as? T else {
+            throw KeyedArchiveError(
+                .unencodable(
+                    detail: "the delegate replaced it with \(replacement.map { "a '\(type(of: $0))'" } ?? "nil"), not a '\(T.self)'"),
+                objectID: uid)
+        }
+        return typed
+    }
+
+    // MARK: Fields
+
+    /// Reads a model's object through the key-tree walk every format shares (null policy,
+    /// collect-all mode, error naming); a versioned model reads each key through its migration
+    /// hooks first.
+    public mutating func decodeFields<F: ModelFieldDecoder>(of schema: ModelSchema, into fields: inout F) throws {
+        guard let (uid, keys) = object() else { throw mismatch("an object of class '\(schema.modelName)'") }
+        let info = state.readInfo(for: schema)
+        let saved = position
+        let savedField = field
+        let savedFields = fieldsOf
+        defer {
+            position = saved
+            field = savedField
+            fieldsOf = savedFields
+        }
+        if let migrating = info.migrating {
+            try decodeMigratingFields(migrating, of: schema, info: info, uid: uid, keys: keys, into: &fields)
+        } else {
+            fieldsOf = (uid, info)
+            try decodeFieldsByKeyTree(of: schema, into: &fields)
+        }
+    }
+
+    /// The members of a model's object (the walk's access): each archived key of a property the
+    /// archive reads, with the reader at its value and the property's context set (for cycles).
+    /// Preserved values are kept aside, and an object a property refers to must be of a class
+    /// the property allows.
+    mutating func readModelMembers(uid: Int, keys: PropertyListDictionary, info: ModelReadInfo, _ member: (inout KeyedArchiveReader, Int) throws -> Void)
+        throws
+    {
+        let indexes = info.fieldIndexes(forKeys: keys.keys)
+        for position in indexes.indices where indexes[position] >= 0 {
+            let index = indexes[position]
+            guard try prepareField(index, value: keys.values[position], info: info, uid: uid) else { continue }
+            try member(&self, info.edgeByField[index])
+        }
+    }
+
+    /// Moves to the archived value of property `index`; false when the model preserves the
+    /// value instead (it is kept aside for the model, not decoded).
+    mutating func prepareField(_ index: Int, value: PropertyListValue, info: ModelReadInfo, uid: Int) throws -> Bool {
+        if !info.preservedFields.isEmpty && info.preservedFields.contains(index) {
+            position = value
+            field = nil
+            let kept = try decodeAnyValue()
+            state.preserved[uid, default: [:]][info.schema.properties[index].name] = isNSNull(kept) ? nil : kept
+            return false
+        }
+        if case .uid(let reference) = value, reference > 0 {
+            try checkAllowedClass(of: Int(truncatingIfNeeded: reference), field: index, of: info.schema, info: info)
+        }
+        position = value
+        field = FieldContext(owner: uid, schema: info.schemaID, index: index, canDefer: info.canDefer[index])
+        return true
+    }
+
+    /// Checks the class of the object a property refers to against the classes the property allows.
+    @inline(__always)
+    func checkAllowedClass(of target: Int, field index: Int, of schema: ModelSchema, info: ModelReadInfo) throws {
+        guard target < state.document.classIndexes.count, state.document.classIndexes[target] >= 0,
+              let allowed = info.allowed[index], let archivedClass = state.archivedClass(of: target),
+              !archivedClass.chain.contains(where: allowed.contains)
+        else { return }
+        throw KeyedArchiveError(
+            .classNotAllowed(found: archivedClass.name, allowed: info.allowedLists[index]),
+            objectID: target, key: schema.properties[index].name, modelName: schema.modelName)
+    }
+
+    /// The archive's own errors keep their kind, with the model, key and object named.
+    public func fieldError(_ error: any Error, field index: Int, of schema: ModelSchema) -> any Error {
+        guard let error = error as? KeyedArchiveError else {
+            return ModelError(.invalidValue, model: schema.modelName, property: schema.propertyName(at: index), underlying: error)
+        }
+        return error.inContext(model: schema.modelName, key: schema.propertyName(at: index), objectID: field?.owner)
+    }
+
+    /// Sets property `index` from a Swift value (migration results, additional values), checked
+    /// against the property's type.
+    mutating func setField<F: ModelFieldDecoder>(_ index: Int, to value: Any, of schema: ModelSchema, into fields: inout F)
+        throws
+    {
+        var reader = JSONObjectReader(value: value, mapping: .propertyKeys, options: options)
+        try reader.withPathComponent(.key(schema.properties[index].name)) { reader in
+            try reader.decodeNamedField(index, of: schema, into: &fields)
+        }
+    }
+}

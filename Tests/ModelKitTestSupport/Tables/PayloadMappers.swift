@@ -1,0 +1,40 @@
+import Foundation
+import ModelKit
+
+/// The JSON-object path: JSONSerialization, then `init(json:)`.
+public struct JSONObjectMapper: PayloadMapper {
+    public init() {}
+
+    public func map<M: Model>(_ type: M.Type, from json: String, options: MappingOptions) throws -> M {
+        try M(json: jsonObject(json), options: options)
+    }
+}
+
+/// The JSON-bytes path: `init(jsonData:)`.
+public struct JSONBytesMapper: PayloadMapper {
+    public init() {}
+
+    public func map<M: Model>(_ type: M.Type, from json: String, options: MappingOptions) throws -> M {
+        try M(jsonData: Data(json.utf8), options: options)
+    }
+}
+
+/// The JSON-value path: the payload parsed into a ``JSONValue``, then read by ``JSONValueReader``
+/// (what the hooks, transformers and preferences read through).
+public struct JSONValueMapper: PayloadMapper {
+    public init() {}
+
+    public func map<M: Model>(_ type: M.Type, from json: String, options: MappingOptions) throws -> M {
+        var reader = JSONValueReader(value: try JSONValue(parsing: json), options: options)
+        return try reader.decodeTopLevel(M.self)
+    }
+}
+
+/// The Codable path: Foundation's `JSONDecoder`, through the generated `init(from:)`.
+public struct CodableMapper: PayloadMapper {
+    public init() {}
+
+    public func map<M: Model>(_ type: M.Type, from json: String, options: MappingOptions) throws -> M {
+        try JSONDecoder().decode(M.self, from: Data(json.utf8))
+    }
+}
