@@ -61,25 +61,19 @@ public struct MappingOptions: Sendable {
 /// let feed = try Feed(json: payload, options: options)
 /// report.droppedElements // the errors of the elements left out
 /// ```
-public final class MappingReport: @unchecked Sendable {
-    // @unchecked: `dropped` is only touched under `lock`.
-    private let lock = NSLock()
-    private var dropped: [ModelError] = []
+public final class MappingReport: Sendable {
+    private let dropped = Locked<[ModelError]>([])
 
     /// Creates an empty report.
     public init() {}
 
     /// The errors of the elements lossy arrays dropped, in payload order.
     public var droppedElements: [ModelError] {
-        lock.lock()
-        defer { lock.unlock() }
-        return dropped
+        dropped.withLock { $0 }
     }
 
     /// Records a dropped element.
     public func recordDroppedElement(_ error: ModelError) {
-        lock.lock()
-        dropped.append(error)
-        lock.unlock()
+        dropped.withLock { $0.append(error) }
     }
 }

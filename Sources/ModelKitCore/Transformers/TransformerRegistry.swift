@@ -10,10 +10,8 @@ import Foundation
 ///     @Transform(.named("releaseDate", as: Date.self)) var releaseDate: Date
 /// }
 /// ```
-public final class TransformerRegistry: @unchecked Sendable {
-    // @unchecked: `transformers` is only touched under `lock`.
-    private let lock = NSLock()
-    private var transformers: [String: any ModelTransformer] = [:]
+public final class TransformerRegistry: Sendable {
+    private let transformers = Locked<[String: any ModelTransformer]>([:])
 
     /// The registry `.named(_:as:)` looks in.
     public static let shared = TransformerRegistry()
@@ -23,30 +21,22 @@ public final class TransformerRegistry: @unchecked Sendable {
 
     /// Registers `transformer` under `name`, replacing what was there.
     public func register<T: ModelTransformer>(_ transformer: T, as name: String) {
-        lock.lock()
-        transformers[name] = transformer
-        lock.unlock()
+        transformers.withLock { $0[name] = transformer }
     }
 
     /// Removes the transformer registered under `name`.
     public func unregister(_ name: String) {
-        lock.lock()
-        transformers[name] = nil
-        lock.unlock()
+        transformers.withLock { $0[name] = nil }
     }
 
     /// The transformer registered under `name`, if it converts values of type `V`.
     public func transformer<V>(named name: String, for type: V.Type) -> (any ModelTransformer<V>)? {
-        lock.lock()
-        defer { lock.unlock() }
-        return transformers[name] as? any ModelTransformer<V>
+        transformers.withLock { $0[name] } as? any ModelTransformer<V>
     }
 
     /// The names registered, sorted.
     public var names: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return transformers.keys.sorted()
+        transformers.withLock { $0.keys.sorted() }
     }
 }
 

@@ -66,7 +66,7 @@ final class PreferencesStorage: Sendable {
     let file: PreferencesFile
     /// The in-memory state.
     let state = Locked(State())
-    private let io = SerialLock()
+    private let io = Locked<Void>()
 
     init(file: PreferencesFile) {
         self.file = file

@@ -1,4 +1,5 @@
 import Foundation
+import ModelKitCore
 
 /// The process-wide table of live storages, one per preferences file, so that every
 /// ``Preferences`` instance for a file shares its values, pending writes and observers.

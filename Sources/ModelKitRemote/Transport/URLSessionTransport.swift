@@ -1,4 +1,5 @@
 import Foundation
+import ModelKitCore
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -59,29 +60,26 @@ public struct URLSessionTransport: HTTPTransport {
 }
 
 /// The data task of one send, cancelled when the calling task is, even before it started.
-private final class RunningTask: @unchecked Sendable {
-    // @unchecked: `task` and `cancelled` are only touched under `lock`.
-    private let lock = NSLock()
-    private var task: URLSessionDataTask?
-    private var cancelled = false
+private final class RunningTask: Sendable {
+    private let state = Locked<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
 
     /// Starts `task`, and cancels it at once when the send was cancelled already (it still
     /// calls its completion handler, with `URLError.cancelled`).
     func start(_ task: URLSessionDataTask) {
-        lock.lock()
-        self.task = task
-        let cancelled = cancelled
-        lock.unlock()
+        let cancelled = state.withLock { state in
+            state.task = task
+            return state.cancelled
+        }
         task.resume()
         if cancelled { task.cancel() }
     }
 
     /// Cancels the task, now or as soon as it is there.
     func cancel() {
-        lock.lock()
-        cancelled = true
-        let task = task
-        lock.unlock()
+        let task = state.withLock { state in
+            state.cancelled = true
+            return state.task
+        }
         task?.cancel()
     }
 }

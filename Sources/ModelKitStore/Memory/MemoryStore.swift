@@ -28,8 +28,8 @@ public final class MemoryStore: ModelStore, StoreEngine, Sendable {
         var sequence: Int
     }
 
-    private let tables = LockedValue<[String: Table]>([:])
-    let loadsInProgress = LockedValue<Set<LoadKey>>([])
+    private let tables = Locked<[String: Table]>([:])
+    let loadsInProgress = Locked<Set<LoadKey>>([])
     private let hub = StoreChangeHub()
 
     /// An empty store.

@@ -56,10 +56,10 @@ final class StoreChangeHub: Sendable {
         let continuation: AsyncStream<StoreChange>.Continuation
     }
 
-    private let subscribers = LockedValue<(next: Int, all: [Int: Subscriber])>((0, [:]))
+    private let subscribers = Locked<(next: Int, all: [Int: Subscriber])>((0, [:]))
     /// Called once, when the first sequence subscribes (the SQLite store starts observing then).
     private let start: @Sendable (StoreChangeHub) -> Void
-    private let started = LockedValue(false)
+    private let started = Locked(false)
 
     init(start: @escaping @Sendable (StoreChangeHub) -> Void = { _ in }) {
         self.start = start

@@ -110,7 +110,7 @@ final class StoreTable: Sendable {
         }
     }
 
-    private static let cache = LockedValue<[ObjectIdentifier: StoreTable]>([:])
+    private static let cache = Locked<[ObjectIdentifier: StoreTable]>([:])
 
     /// The column named `name`, for queries.
     func column(named name: String) -> Int? {
@@ -163,21 +163,4 @@ struct NoIdentifierEncoder: IdentifierEncoding {
 /// `"name"` with embedded quotes doubled: an SQL identifier.
 func quoted(_ name: String) -> String {
     "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-}
-
-/// A value behind a lock.
-final class LockedValue<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only touched under `lock`.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
 }

@@ -29,8 +29,8 @@ public final class SQLiteStore: ModelStore, StoreEngine, Sendable {
     /// The database file, or nil for an in-memory database.
     public let path: String?
     /// The tables created or brought up to date: for good, and in the transaction under way.
-    let preparedTables = LockedValue<(prepared: Set<String>, inTransaction: Set<String>)>(([], []))
-    let loadsInProgress = LockedValue<Set<LoadKey>>([])
+    let preparedTables = Locked<(prepared: Set<String>, inTransaction: Set<String>)>(([], []))
+    let loadsInProgress = Locked<Set<LoadKey>>([])
     let hub: StoreChangeHub
 
     /// Opens (creating if needed) the database file at `path`, in write-ahead-log mode.

@@ -18,7 +18,7 @@ protocol StoreEngine: ModelStore {
     /// Every column of the row stored for an identifier, by name, older columns included.
     func selectAllColumns(_ table: StoreTable, identifier: StoreValue) throws -> [String: StoreValue]
     /// The loads under way, to catch references that form a cycle.
-    var loadsInProgress: LockedValue<Set<LoadKey>> { get }
+    var loadsInProgress: Locked<Set<LoadKey>> { get }
 }
 
 /// A load under way: a context, a table and an identifier.

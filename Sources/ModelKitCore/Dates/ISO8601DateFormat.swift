@@ -211,11 +211,10 @@ public struct ISO8601DateFormat: Sendable, Hashable {
 
 /// Foundation `ISO8601DateFormatter`s for dates outside the native years, behind a lock
 /// (the formatter class is not `Sendable`), created on first use.
-final class ISO8601FallbackFormatters: @unchecked Sendable {
+final class ISO8601FallbackFormatters: Sendable {
     static let shared = ISO8601FallbackFormatters()
 
-    private let lock = NSLock()
-    private var formatters: (plain: ISO8601DateFormatter, fractional: ISO8601DateFormatter)?  // Guarded by `lock`.
+    private let formatters = Locked<(plain: ISO8601DateFormatter, fractional: ISO8601DateFormatter)?>(nil)
 
     func date(from string: String, fraction: Bool) -> Date? {
         withFormatter(fraction: fraction) { $0.date(from: string) }
@@ -226,18 +225,18 @@ final class ISO8601FallbackFormatters: @unchecked Sendable {
     }
 
     private func withFormatter<Result>(fraction: Bool, _ body: (ISO8601DateFormatter) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        let pair: (plain: ISO8601DateFormatter, fractional: ISO8601DateFormatter)
-        if let formatters {
-            pair = formatters
-        } else {
-            let plain = ISO8601DateFormatter()
-            let fractional = ISO8601DateFormatter()
-            fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            pair = (plain, fractional)
-            formatters = pair
+        formatters.withLock { formatters in
+            let pair: (plain: ISO8601DateFormatter, fractional: ISO8601DateFormatter)
+            if let formatters {
+                pair = formatters
+            } else {
+                let plain = ISO8601DateFormatter()
+                let fractional = ISO8601DateFormatter()
+                fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+                pair = (plain, fractional)
+                formatters = pair
+            }
+            return body(fraction ? pair.fractional : pair.plain)
         }
-        return body(fraction ? pair.fractional : pair.plain)
     }
 }

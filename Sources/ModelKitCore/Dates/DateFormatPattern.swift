@@ -262,11 +262,10 @@ extension DateFormatPattern: CustomStringConvertible {
 /// `DateFormatter` is not `Sendable`; this box serialises every use of its one instance, so
 /// a ``DateFormatPattern`` can be shared freely. Native patterns only reach it for dates
 /// outside the native range, so most never create it.
-final class FoundationDateFormatterBox: @unchecked Sendable {
-    private let lock = NSLock()
+final class FoundationDateFormatterBox: Sendable {
     private let pattern: String
     private let timeZone: TimeZone
-    private var formatter: DateFormatter?  // Guarded by `lock`.
+    private let formatter = Locked<DateFormatter?>(nil)
 
     init(pattern: String, timeZone: TimeZone) {
         self.pattern = pattern
@@ -284,14 +283,14 @@ final class FoundationDateFormatterBox: @unchecked Sendable {
     }
 
     private func withFormatter<Result>(_ body: (DateFormatter) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        if let formatter { return body(formatter) }
-        let created = DateFormatter()
-        created.locale = Locale(identifier: "en_US_POSIX")
-        created.timeZone = timeZone
-        created.dateFormat = pattern
-        formatter = created
-        return body(created)
+        formatter.withLock { formatter in
+            if let formatter { return body(formatter) }
+            let created = DateFormatter()
+            created.locale = Locale(identifier: "en_US_POSIX")
+            created.timeZone = timeZone
+            created.dateFormat = pattern
+            formatter = created
+            return body(created)
+        }
     }
 }
