@@ -49,6 +49,17 @@ final class IdentityTable {
         if used >= sweepAt { sweep() }
     }
 
+    /// Forgets `object` as the instance for `identifier`, if it still is (the undo of `insert`).
+    func remove(_ object: AnyObject, for identifier: IdentityKey) {
+        guard let slot = slot(for: identifier), slots[slot].load() === object else { return }
+        switch identifier {
+        case .integer(let value): integers[value] = nil
+        case .string(let value): strings[value] = nil
+        case .uuid(let value): uuids[value] = nil
+        case .other(let value): others[value] = nil
+        }
+    }
+
     /// How many instances are alive now.
     func liveCount() -> Int {
         (0..<used).reduce(0) { $0 + (slots[$1].isLive ? 1 : 0) }

@@ -32,6 +32,9 @@ public final class ModelContext: @unchecked Sendable {
     private var lastTable: (type: ObjectIdentifier, table: IdentityTable)?
     /// Where identifiers that are not live are loaded from.
     public let store: (any ModelLoading)?
+    /// How to undo what the mapping run in progress did to the context, newest last; nil
+    /// outside a run.
+    private var journal: [() -> Void]?
 
     /// A context, backed by a store when given.
     public init(store: (any ModelLoading)? = nil) {
@@ -43,6 +46,40 @@ public final class ModelContext: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return try body()
+    }
+
+    /// Runs one mapping through the context, holding its lock, all or nothing: when `body`
+    /// throws, every live instance it updated in place gets its values back and every instance
+    /// it registered is forgotten, so a payload that fails to map leaves the context as it found
+    /// it. A run inside a run is part of the outer one.
+    ///
+    /// The mapping initializers that take a context run in one; call it yourself to make several
+    /// mappings one unit:
+    ///
+    /// ```swift
+    /// try context.performMapping {
+    ///     _ = try [User](jsonData: users, context: context)
+    ///     _ = try [Status](jsonData: statuses, context: context)
+    /// }
+    /// ```
+    public func performMapping<T>(_ body: () throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        if journal != nil { return try body() }
+        journal = []
+        defer { journal = nil }
+        do {
+            return try body()
+        } catch {
+            for undo in (journal ?? []).reversed() { undo() }
+            throw error
+        }
+    }
+
+    /// Records how to undo a change of the mapping run in progress (nothing outside a run).
+    /// Call holding the lock.
+    package func recordUndo(_ undo: @escaping () -> Void) {
+        journal?.append(undo)
     }
 
     /// The live instance of `type` for `id`, without looking in the store (SwiftData's
@@ -120,7 +157,16 @@ public final class ModelContext: @unchecked Sendable {
         if live === object { return model }
         if let live = Self.cast(live, to: M.self) { return live }
         // The live instance is of another class of the hierarchy: the new one takes its place.
-        withLock { table(for: M.self, creating: true)?.insert(object, for: key) }
+        withLock {
+            guard let table = table(for: M.self, creating: true) else { return }
+            table.insert(object, for: key)
+            if journal != nil {
+                journal?.append {
+                    table.remove(object, for: key)
+                    table.insert(live, for: key)
+                }
+            }
+        }
         return model
     }
 
@@ -132,6 +178,7 @@ public final class ModelContext: @unchecked Sendable {
         guard let table = table(for: type, creating: true) else { return object }
         if let live = table.object(for: key) { return live }
         table.insert(object, for: key)
+        if journal != nil { journal?.append { table.remove(object, for: key) } }
         return object
     }
 

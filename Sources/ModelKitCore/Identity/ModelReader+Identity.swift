@@ -12,13 +12,21 @@ extension ModelReader {
         try decodeFields(of: schema, into: &probe)
         reset(to: start)
         guard let identifier = probe.identifier else { return try decodeUnidentified(M.self) }
-        return try context.withLock {
+        return try context.performMapping {
             let existing = try context.registeredModel(M.self, identifier: identifier)
                 ?? context.store?.loadModel(M.self, identifier: identifier, into: context)
             if let existing {
+                // All or nothing: a field or validation that fails gives the instance back the
+                // values it had, and so does a failure later in the run.
                 var fields = InPlaceFields(model: existing, identifierIndex: identifierIndex)
-                try decodeFields(of: existing.dynamicModelSchema, into: &fields)
-                if options.validates { try validateModel(existing) }
+                do {
+                    try decodeFields(of: existing.dynamicModelSchema, into: &fields)
+                    if options.validates { try validateModel(existing) }
+                } catch {
+                    fields.restore()
+                    throw error
+                }
+                if !fields.previous.isEmpty { context.recordUndo { fields.restore() } }
                 return existing
             }
             let model = try decodeUnidentified(M.self)
@@ -54,16 +62,32 @@ struct IdentifierProbe<M: Model>: ModelFieldDecoder {
 }
 
 /// Applies an object's values to a live instance, property by property (missing keys keep
-/// their values); the identifier is already equal.
+/// their values), remembering each property's value before, so the update can be undone; the
+/// identifier is already equal.
 struct InPlaceFields<M: Model>: ModelFieldDecoder {
     var model: M
     let identifierIndex: Int
+    /// The properties set so far and their values before, in order.
+    var previous: [(field: Int, value: Any?)] = []
+
+    init(model: M, identifierIndex: Int) {
+        self.model = model
+        self.identifierIndex = identifierIndex
+    }
 
     mutating func decodeField<R: ModelReader>(_ index: Int, from reader: inout R) throws {
         if index == identifierIndex {
             try reader.skipValue()
-        } else {
-            try model.decodeModelField(index, from: &reader)
+            return
         }
+        let before = model.fieldValue(at: index)
+        try model.decodeModelField(index, from: &reader)
+        previous.append((index, before))
+    }
+
+    /// Gives the instance back the values it had before.
+    func restore() {
+        var model = model
+        for (field, value) in previous.reversed() { model.restoreField(field, to: value) }
     }
 }

@@ -47,6 +47,21 @@ extension Model {
             || (edge.node?.edges.contains { hasValues(below: $0) } ?? false)
     }
 
+    /// The value of the property at `index` as `Any` (nil for an empty optional).
+    func fieldValue(at index: Int) -> Any? {
+        let schema = dynamicModelSchema
+        guard schema.properties.indices.contains(index) else { return nil }
+        return propertyValue(schema.properties[index])
+    }
+
+    /// Sets the property at `index` back to a value ``fieldValue(at:)`` read from it: the
+    /// property's own value, which always reads back as its type (by property key, without
+    /// transformers or validation), so there is no error to report.
+    mutating func restoreField(_ index: Int, to value: Any?) {
+        var reader = JSONObjectReader(value: value ?? NSNull(), mapping: .propertyKeys, options: .copying)
+        _ = try? decodeModelField(index, from: &reader)
+    }
+
     /// The value of a property through its key path, nil for an empty optional.
     func propertyValue(_ property: ModelProperty) -> Any? {
         guard let value = self[keyPath: property.keyPath] else { return nil }

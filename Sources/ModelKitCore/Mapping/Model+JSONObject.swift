@@ -53,9 +53,19 @@ extension Array where Element: Model {
 extension ModelReader {
     /// Reads a whole payload's value: in collect-all mode every problem found is thrown as one
     /// error at the end.
+    ///
+    /// Through an identity context (``MappingOptions/context``), the whole read is one mapping
+    /// run: all or nothing (see ``ModelContext/performMapping(_:)``).
     @inlinable
     public mutating func decodeTopLevel<T: ModelValue>(_ type: T.Type) throws -> T {
-        let name = (T.self as? any Model.Type)?.modelSchema.modelName
+        guard let context = options.context else { return try decodeWholeValue(T.self) }
+        return try context.performMapping { try decodeWholeValue(T.self) }
+    }
+
+    @inlinable
+    mutating func decodeWholeValue<T: ModelValue>(_ type: T.Type) throws -> T {
+        var name: String?
+        if case .model(let model) = T.modelValueKind { name = model.schema.modelName }
         do {
             let value = try T.read(from: &self)
             try throwCollectedProblems(model: name)
@@ -80,6 +90,6 @@ extension Model {
     public init(json: Any, context: ModelContext, options: MappingOptions = .default) throws {
         var options = options
         options.context = context
-        self = try context.withLock { try Self(json: json, options: options) }
+        self = try context.performMapping { try Self(json: json, options: options) }
     }
 }

@@ -241,7 +241,7 @@ extension Model {
     public init(jsonData data: Data, context: ModelContext, options: MappingOptions = .default) throws {
         var options = options
         options.context = context
-        self = try context.withLock { try Self(jsonData: data, options: options) }
+        self = try context.performMapping { try Self(jsonData: data, options: options) }
     }
 
     /// Maps the model at `keyPath` inside a JSON document through an identity context.
@@ -255,7 +255,7 @@ extension Model {
     {
         var options = options
         options.context = context
-        self = try context.withLock { try Self(jsonData: data, at: keyPath, options: options) }
+        self = try context.performMapping { try Self(jsonData: data, at: keyPath, options: options) }
     }
 }
 
@@ -267,6 +267,6 @@ extension Array where Element: Model {
     {
         var options = options
         options.context = context
-        self = try context.withLock { try Self(jsonData: data, at: keyPath, options: options) }
+        self = try context.performMapping { try Self(jsonData: data, at: keyPath, options: options) }
     }
 }

@@ -40,7 +40,7 @@ extension StoreEngine {
                 reason: "its references lead back to it before it is loaded")
         }
         defer { _ = loadsInProgress.withLock { $0.remove(load) } }
-        return try context.withLock { try model(M.self, from: row, table: table, context: context) }
+        return try context.performMapping { try model(M.self, from: row, table: table, context: context) }
     }
 
     public func fetchOne<M: Model, ID: Hashable & Sendable>(_ type: M.Type, id: ID, context: ModelContext?) throws
@@ -53,7 +53,7 @@ extension StoreEngine {
         let key = try table.identifierValue(id)
         guard let row = try selectRow(table, identifier: key) else { return nil }
         guard let context else { return try model(M.self, from: row, table: table, context: nil) }
-        return try context.withLock { try model(M.self, from: row, table: table, context: context) }
+        return try context.performMapping { try model(M.self, from: row, table: table, context: context) }
     }
 
     public func fetchAll<M: Model>(_ query: ModelQuery<M>, context: ModelContext?) throws -> [M] {

@@ -154,3 +154,17 @@ public final class Seat {
     @Identifier public var number: Int
     public var taken: Bool = false
 }
+
+/// An identified class that validates itself: updates of a live wallet are all or nothing.
+@Model
+public final class Wallet {
+    @Identifier public var id: Int
+    public var owner: String
+    public var balance: Int
+    public var tags: [String] = []
+    public var parent: Wallet? = nil
+
+    public func validate() throws {
+        if balance < 0 { throw ModelError.invalid(expected: "a balance of at least 0") }
+    }
+}
