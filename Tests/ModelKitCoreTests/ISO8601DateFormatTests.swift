@@ -10,22 +10,57 @@ struct ISO8601DateFormatTests {
         return formatter
     }
 
-    @Test("Formats and parses random dates like ISO8601DateFormatter", arguments: [false, true])
-    func randomDatesMatch(_ fractional: Bool) {
-        let ours = ISO8601DateFormat(includesFractionalSeconds: fractional)
-        let theirs = Self.foundation(fractional: fractional)
+    /// Whole seconds: the text of the second a date falls in (rounded down), as Foundation
+    /// writes that second.
+    @Test("Formats whole seconds like ISO8601DateFormatter")
+    func wholeSecondsMatch() {
+        let ours = ISO8601DateFormat.internetDateTime
+        let theirs = Self.foundation(fractional: false)
         var mismatches: [String] = []
-        for date in randomDates(count: 5_000, seed: fractional ? 3 : 4) {
-            let expected = theirs.string(from: date)
-            let actual = ours.string(from: date)
+        for date in randomDates(count: 5_000, seed: 4) {
+            let second = Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.rounded(.down))
+            let expected = theirs.string(from: second)
             var appended: [UInt8] = []
             ours.append(date, to: &appended)
-            let parsed = ours.date(from: expected)
-            if actual != expected || appended != Array(expected.utf8) || parsed != theirs.date(from: expected) {
-                mismatches.append("\(date.timeIntervalSince1970): \(actual) vs \(expected)")
+            if ours.string(from: date) != expected || appended != Array(expected.utf8) || ours.date(from: expected) != second {
+                mismatches.append("\(date.timeIntervalSince1970): \(ours.string(from: date)) vs \(expected)")
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches.count) mismatches: \(mismatches.prefix(3))")
+    }
+
+    /// With fractions: the fewest digits (three at least) that read back to the very same
+    /// `Date`, where Foundation keeps milliseconds; the seconds are Foundation's.
+    @Test("Fractions round-trip exactly, to the last bit")
+    func fractionsRoundTripExactly() throws {
+        let ours = ISO8601DateFormat.internetDateTimeWithFractionalSeconds
+        let theirs = Self.foundation(fractional: false)
+        var failures: [String] = []
+        for date in randomDates(count: 5_000, seed: 3) + [Date(), Date(timeIntervalSince1970: 1_700_000_000.123456789)] {
+            let text = ours.string(from: date)
+            let second = Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.rounded(.down))
+            let seconds = String(theirs.string(from: second).dropLast())
+            let fraction = text.split(separator: ".").last.map { $0.dropLast() } ?? ""
+            if ours.date(from: text) != date || !text.hasPrefix(seconds + ".") || fraction.count < 3 {
+                failures.append("\(date.timeIntervalSinceReferenceDate): \(text)")
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.count) failures: \(failures.prefix(3))")
+        let millisecond = try #require(ours.date(from: "2024-03-01T12:34:56.789Z"))
+        #expect(ours.string(from: millisecond) == "2024-03-01T12:34:56.789Z")
+    }
+
+    /// The store's text: nine digits or more and `+00:00`, so text order is time order, and exact.
+    @Test("Sortable text sorts in time order and reads back exactly")
+    func sortableText() {
+        let near2001 = (0..<200).map { Date(timeIntervalSinceReferenceDate: Double($0 - 100) * 0.731_07) }
+        let dates = randomDates(count: 2_000, seed: 9) + near2001 + [Date(), Date(timeIntervalSince1970: 0)]
+        let texts = dates.map(DateCoding.formatSortableISO8601)
+        #expect(texts.allSatisfy { $0.count >= 35 && $0.hasSuffix("+00:00") })
+        let inexact = zip(dates, texts).filter { DateCoding.parseISO8601($1) != $0 }
+        #expect(inexact.isEmpty, "\(inexact.prefix(3).map { "\($0.0.timeIntervalSinceReferenceDate) \($0.1)" })")
+        let byText = zip(dates, texts).sorted { $0.1 < $1.1 }.map(\.0)
+        #expect(byText == dates.sorted())
     }
 
     @Test("Reads offsets and fractions like ISO8601DateFormatter", arguments: [
@@ -36,11 +71,18 @@ struct ISO8601DateFormatTests {
         "2024-03-01T12:34:56.5+01", "1900-01-01T00:00:00Z", "2100-12-31T23:59:59.999Z", "2024-02-29T00:00:00Z",
         "1583-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "1500-06-01T00:00:00Z", "0001-01-01T00:00:00Z",
     ])
-    func validInput(_ text: String) {
-        let expected = Self.foundation(fractional: text.contains(".")).date(from: text)
-        #expect(expected != nil)
-        #expect(ISO8601DateFormat.internetDateTime.date(from: text) == expected)
-        #expect(ISO8601DateFormat.internetDateTimeWithFractionalSeconds.date(from: text) == expected)
+    func validInput(_ text: String) throws {
+        let expected = try #require(Self.foundation(fractional: text.contains(".")).date(from: text))
+        let plain = try #require(ISO8601DateFormat.internetDateTime.date(from: text))
+        #expect(ISO8601DateFormat.internetDateTimeWithFractionalSeconds.date(from: text) == plain)
+        guard text.contains(".") else { return #expect(plain == expected) }
+        // Foundation keeps milliseconds; ModelKit keeps every digit a `Date` can hold.
+        #expect(abs(plain.timeIntervalSince(expected)) < 0.001)
+        let digits = text.split(separator: ".")[1].prefix { $0.isNumber }
+        let exact = try #require(Decimal(string: "0." + digits))
+        let second = expected.timeIntervalSinceReferenceDate.rounded(.down)
+        let kept = Decimal(string: String(plain.timeIntervalSinceReferenceDate - second)) ?? 0
+        #expect(abs((kept - exact) as NSDecimalNumber as Decimal) < Decimal(string: "0.0000001")!, "\(text)")
     }
 
     @Test("Rejects what ISO8601DateFormatter rejects", arguments: [
@@ -85,7 +127,9 @@ struct ISO8601DateFormatTests {
             guard let date = bytes.withUnsafeBytes({ ours.date(from: $0) }) else { continue }
             accepted += 1
             let text = String(decoding: bytes, as: UTF8.self)
-            if Self.foundation(fractional: text.contains(".")).date(from: text) != date { disagreements.append(text) }
+            // Foundation keeps milliseconds of a fraction; ModelKit keeps all its digits.
+            let theirs = Self.foundation(fractional: text.contains(".")).date(from: text)
+            if theirs.map({ abs(date.timeIntervalSince($0)) >= 0.001 }) ?? true { disagreements.append(text) }
         }
         #expect(accepted > 100)
         #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")

@@ -21,8 +21,14 @@ import Testing
         let date = try plain.transformedValue("2024-03-01T12:34:56.789Z")
         #expect(abs(date.timeIntervalSince1970 - 1_709_296_496.789) < 0.0005)
         #expect(try plain.transformedValue("2024-03-01T13:34:56+01:00") == Date(timeIntervalSince1970: 1_709_296_496))
-        #expect(try plain.reverseTransformedValue(date) == "2024-03-01T12:34:56Z")
+        // What `.iso8601` reads it writes back: the fraction too, to the last digit.
+        #expect(try plain.reverseTransformedValue(date) == "2024-03-01T12:34:56.789Z")
         #expect(try fractional.reverseTransformedValue(date) == "2024-03-01T12:34:56.789Z")
+        let micro = try plain.transformedValue("2024-03-01T12:34:56.123456Z")
+        #expect(try plain.reverseTransformedValue(micro) == "2024-03-01T12:34:56.123456Z")
+        let whole = try plain.transformedValue("2024-03-01T12:34:56Z")
+        #expect(try plain.reverseTransformedValue(whole) == "2024-03-01T12:34:56Z")
+        #expect(try fractional.reverseTransformedValue(whole) == "2024-03-01T12:34:56.000Z")
         #expect(throws: ModelError.self) { try plain.transformedValue("2024-13-01T00:00:00Z") }
     }
 

@@ -76,7 +76,7 @@ struct JSONValueTests {
 
     // MARK: - Numbers
 
-    @Test("numbers map to int, uint or double", arguments: [
+    @Test("numbers map to int, uint, double or, to keep their digits, decimal", arguments: [
         ("0", JSONValue.int(0)),
         ("-0", .int(0)),
         ("42", .int(42)),
@@ -86,14 +86,18 @@ struct JSONValueTests {
         ("-9223372036854775808", .int(.min)),
         ("9223372036854775808", .uint(9_223_372_036_854_775_808)),
         ("18446744073709551615", .uint(.max)),
-        ("18446744073709551616", .double(18_446_744_073_709_551_616)),
-        ("-9223372036854775809", .double(-9_223_372_036_854_775_808)),
+        ("18446744073709551616", .decimal(Decimal(string: "18446744073709551616")!)),
+        ("-9223372036854775809", .decimal(Decimal(string: "-9223372036854775809")!)),
         ("1.0", .double(1)),
         ("1e2", .double(100)),
         ("-0.0", .double(-0.0)),
         ("0.1", .double(0.1)),
         ("1E-2", .double(0.01)),
-        ("123456789012345678901234567890", .double(1.2345678901234568e29)),
+        ("123456789012345678901234567890", .decimal(Decimal(string: "123456789012345678901234567890")!)),
+        ("0.30000000000000004", .double(0.30000000000000004)),
+        ("0.30000000000000004441", .decimal(Decimal(string: "0.30000000000000004441")!)),
+        ("1.5e300", .double(1.5e300)),
+        ("123456789012345678e250", .double(1.2345678901234568e267)),
     ])
     func numberKinds(json: String, expected: JSONValue) throws {
         let value = try JSONValue(parsing: json)

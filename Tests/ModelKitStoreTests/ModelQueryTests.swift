@@ -24,7 +24,7 @@ import Testing
         (\Status.favorited == true, #""favorited" = ?"#, [.integer(1)]),
         (\Status.inReplyToScreenName == nil, #""inReplyToScreenName" IS NULL"#, []),
         (\Status.inReplyToScreenName != nil, #""inReplyToScreenName" IS NOT NULL"#, []),
-        (\Status.createdAt > Date(timeIntervalSince1970: 0), #""createdAt" > ?"#, [.text("1970-01-01T00:00:00.000Z")]),
+        (\Status.createdAt > Date(timeIntervalSince1970: 0), #""createdAt" > ?"#, [.text("1970-01-01T00:00:00.000000000+00:00")]),
         ((\Status.lang).in(["en", "ja"]), #""lang" IN (?, ?)"#, [.text("en"), .text("ja")]),
         ((\Status.lang).in([]), "0", []),
         ((\Status.text).contains("RT"), #"instr("text", ?) > 0"#, [.text("RT")]),

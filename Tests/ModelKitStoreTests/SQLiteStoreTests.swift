@@ -26,7 +26,7 @@ import Testing
         #expect(
             book == [[
                 "isbn": "'978-0'", "title": "'Notes on 978-0'", "author": "1", "editor": "NULL", "pages": "100",
-                "price": "'12.5'", "cover": "X'000102FF'", "published": "'2023-11-14T22:13:20.250Z'",
+                "price": "'12.5'", "cover": "X'000102FF'", "published": "'2023-11-14T22:13:20.250000000+00:00'",
                 "ratings": #"'{"ada":5,"bob":3}'"#, "chapters": #"'[{"title":"One","pages":10}]'"#,
                 "link": "'https://example.com/b'", "code": "'E621E1F8-C36C-495A-93FC-0C247A3E6E5F'", "format": "'ebook'",
                 "kind": "'book'", "_version": "0",

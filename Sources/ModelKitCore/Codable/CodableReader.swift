@@ -34,7 +34,8 @@ public struct CodableReader: ModelReader {
     /// Decodes a `Decodable` value at the current position, as the decoder throws.
     private func decodeRaw<T: Decodable>(_ type: T.Type) throws -> T {
         switch position {
-        case .decoder(let decoder): return try T(from: decoder)
+        // Through a container, so the decoder's own handling of dates, data and URLs applies.
+        case .decoder(let decoder): return try decoder.singleValueContainer().decode(T.self)
         case .member(let container, let key): return try container.decode(T.self, forKey: key)
         }
     }

@@ -37,7 +37,10 @@ public struct CodableWriter: ModelWriter {
 
     private func encodeHere<T: Encodable>(_ value: T) throws {
         switch position {
-        case .encoder(let encoder): try value.encode(to: encoder)
+        case .encoder(let encoder):
+            // Through a container, so the encoder's own handling of dates, data and URLs applies.
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
         case .member(let box, let key): try box.container.encode(value, forKey: key)
         case .element(let box): try box.container.encode(value)
         }

@@ -338,6 +338,18 @@ struct DateTextWriter {
 
     /// Writes a non-negative number in decimal, zero-padded to `width` digits.
     @inline(__always)
+    /// Writes `digits` as exactly `count` decimal digits, with leading zeros.
+    mutating func fraction(_ digits: UInt64, count: Int) {
+        var divisor: UInt64 = 1
+        for _ in 1..<max(count, 1) { divisor *= 10 }
+        var rest = digits
+        while divisor > 0 {
+            byte(UInt8(truncatingIfNeeded: rest / divisor) &+ 0x30)
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+
     mutating func number(_ value: Int, width: Int) {
         if value >= 0 && value < 100 && width <= 2 {
             if value >= 10 || width == 2 { byte(UInt8(truncatingIfNeeded: value / 10) &+ 0x30) }

@@ -1,13 +1,13 @@
 import Foundation
 
-/// Fast RFC 3339 / ISO 8601 internet date-time parsing and formatting on UTF-8 bytes.
+/// Fast RFC 3339 / ISO 8601 internet date-time parsing and formatting on UTF-8 bytes, exact to
+/// the last bit of a `Date`.
 ///
 /// Parsing reads `2024-03-01T12:34:56Z`, with or without a fraction of any length
-/// (`.5`, `.123`, `.123456789`), and with the zone `Z`, `z`, `+01:00`, `+0100` or `+01`.
-/// Formatting writes UTC with `Z`, with milliseconds when ``includesFractionalSeconds``
-/// is set. Results agree with Foundation's `ISO8601DateFormatter` using
-/// `.withInternetDateTime` (and `.withFractionalSeconds`), which keeps milliseconds:
-/// further fraction digits are dropped, and formatting rounds to the nearest millisecond.
+/// (`.5`, `.123`, `.123456789`), and with the zone `Z`, `z`, `+01:00`, `+0100` or `+01`; the
+/// fraction's digits are kept (up to 17), not rounded to milliseconds. Formatting writes UTC with
+/// `Z`; with ``includesFractionalSeconds`` it writes at least milliseconds and as many more
+/// digits as the date needs to read back exactly, so `Date()` round-trips through the text.
 ///
 /// ```swift
 /// let iso = ISO8601DateFormat.internetDateTime
@@ -17,26 +17,27 @@ import Foundation
 /// // "2024-03-01T11:34:56.500Z"
 /// ```
 ///
-/// Differences from `ISO8601DateFormatter`, all deliberate:
+/// Differences from Foundation's `ISO8601DateFormatter`, all deliberate:
+/// - Fractions keep their digits: Foundation keeps milliseconds, reading `.123456` as `.123`
+///   and writing milliseconds only.
 /// - Either formatter instance reads text with and without a fraction (Foundation's plain
 ///   formatter rejects a fraction, and its fractional one requires one).
 /// - Stricter: Foundation leniently accepts and rolls over impossible dates (Feb 30),
 ///   `24:00:00`, offsets up to `+24:00`, `+01:30:15` and `+01:0`, `GMT`/`UTC` zones,
 ///   one-digit fields (`2024-3-1`), signed or five-digit years, surrounding whitespace
 ///   and even trailing garbage (`…Zx`). All of these give `nil` here.
-/// - Foundation garbles fractions of eleven or more digits; they are truncated here.
 ///
 /// Years 1583–9999 are native. Earlier years (where Foundation switches to the Julian
 /// calendar) are parsed and formatted by a lock-guarded `ISO8601DateFormatter`.
 public struct ISO8601DateFormat: Sendable, Hashable {
-    /// Whether formatting writes milliseconds (`.SSS`). Parsing accepts both forms.
+    /// Whether formatting writes a fraction: at least milliseconds (`.SSS`), and more digits
+    /// when the date needs them to read back exactly. Parsing accepts both forms.
     public var includesFractionalSeconds: Bool
 
     /// A format writing whole seconds, like `ISO8601DateFormatter` with `.withInternetDateTime`.
     public static let internetDateTime = ISO8601DateFormat()
 
-    /// A format writing milliseconds, like `ISO8601DateFormatter` with
-    /// `[.withInternetDateTime, .withFractionalSeconds]`.
+    /// A format writing fractional seconds: milliseconds, or more digits where the date has them.
     public static let internetDateTimeWithFractionalSeconds = ISO8601DateFormat(includesFractionalSeconds: true)
 
     /// Creates a format.
@@ -84,7 +85,7 @@ public struct ISO8601DateFormat: Sendable, Hashable {
     /// // "1970-01-01T00:00:00Z"
     /// ```
     public func string(from date: Date) -> String {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
             var writer = DateTextWriter(buffer)
             guard write(date, to: &writer) else {
                 return ISO8601FallbackFormatters.shared.string(from: date, fraction: includesFractionalSeconds)
@@ -100,7 +101,7 @@ public struct ISO8601DateFormat: Sendable, Hashable {
     /// ISO8601DateFormat.internetDateTime.append(Date(timeIntervalSince1970: 0), to: &out)
     /// ```
     public func append(_ date: Date, to bytes: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
             var writer = DateTextWriter(buffer)
             if write(date, to: &writer) {
                 bytes.append(contentsOf: writer.written)
@@ -137,19 +138,21 @@ public struct ISO8601DateFormat: Sendable, Hashable {
               let minute = two(14), text[16] == UInt8(ascii: ":"), let second = two(17)
         else { return .failure }
         var index = 19
-        var millisecond = 0
-        var hasFraction = false
+        var fraction: UInt64 = 0
+        var fractionDigits = 0
         if text[index] == UInt8(ascii: ".") {
             index += 1
             var digits = 0
             while index < end, let value = digit(index) {
-                if digits < 3 { millisecond = millisecond * 10 + value }
+                // Digits past the 17th are below what a `Date` can tell apart from its neighbours.
+                if digits < ExactFraction.maximumDigits {
+                    fraction = fraction * 10 + UInt64(value)
+                    fractionDigits += 1
+                }
                 digits += 1
                 index += 1
             }
             guard digits > 0 else { return .failure }
-            for _ in digits..<max(digits, 3) { millisecond *= 10 }
-            hasFraction = true
         }
         guard index < end else { return .failure }
         var offset = 0
@@ -175,18 +178,40 @@ public struct ISO8601DateFormat: Sendable, Hashable {
         guard index == end, (1...12).contains(month), day >= 1,
               hour < 24, minute < 60, second < 60
         else { return .failure }
-        guard CivilCalendar.nativeYears.contains(year) else { return .delegate(fraction: hasFraction) }
+        guard CivilCalendar.nativeYears.contains(year) else { return .delegate(fraction: fractionDigits > 0) }
         guard day <= CivilCalendar.daysInMonth(year: year, month: month) else { return .failure }
         let days = CivilCalendar.days(year: year, month: month, day: day)
-        let local = ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
-        return .success(DateMillis.date(millis: local - offset * 1000))
+        let seconds = ((days * 24 + hour) * 60 + minute) * 60 + second - offset
+        return .success(ExactFraction.date(seconds: seconds, fraction: fraction, digits: fractionDigits))
+    }
+
+    /// How many fraction digits the text of a date has.
+    enum FractionStyle {
+        /// Whole seconds.
+        case none
+        /// The fewest digits, at least `minimum`, that read back to the same date.
+        case shortest(minimum: Int)
+    }
+
+    /// The text of `date` in UTC with the fraction `style` says and `zone` for UTC (`Z`, or
+    /// `+00:00`, which sorts below every digit); nil outside years 1583–9999.
+    func string(from date: Date, fraction style: FractionStyle, zone: StaticString) -> String? {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+            var writer = DateTextWriter(buffer)
+            guard write(date, to: &writer, fraction: style, zone: zone) else { return nil }
+            return String(decoding: writer.written, as: UTF8.self)
+        }
     }
 
     /// Writes `date` in UTC; returns `false` (writing nothing) outside years 1583–9999.
     func write(_ date: Date, to writer: inout DateTextWriter) -> Bool {
-        guard let millis = DateMillis.millis(of: date) else { return false }
-        let days = CivilCalendar.floorDivide(millis, 86_400_000)
-        let inDay = millis - days * 86_400_000
+        write(date, to: &writer, fraction: includesFractionalSeconds ? .shortest(minimum: 3) : .none, zone: "Z")
+    }
+
+    func write(_ date: Date, to writer: inout DateTextWriter, fraction style: FractionStyle, zone: StaticString) -> Bool {
+        guard let split = ExactFraction(date) else { return false }
+        let days = CivilCalendar.floorDivide(split.seconds, 86_400)
+        let inDay = split.seconds - days * 86_400
         let (year, month, day) = CivilCalendar.date(days: days)
         guard CivilCalendar.nativeYears.contains(year) else { return false }
         writer.number(year, width: 4)
@@ -195,18 +220,75 @@ public struct ISO8601DateFormat: Sendable, Hashable {
         writer.byte(UInt8(ascii: "-"))
         writer.number(day, width: 2)
         writer.byte(UInt8(ascii: "T"))
-        writer.number(inDay / 3_600_000, width: 2)
+        writer.number(inDay / 3600, width: 2)
         writer.byte(UInt8(ascii: ":"))
-        writer.number(inDay / 60_000 % 60, width: 2)
+        writer.number(inDay / 60 % 60, width: 2)
         writer.byte(UInt8(ascii: ":"))
-        writer.number(inDay / 1000 % 60, width: 2)
-        if includesFractionalSeconds {
+        writer.number(inDay % 60, width: 2)
+        switch style {
+        case .none:
+            break
+        case .shortest(let minimum):
+            let (digits, count) = split.shortestDigits(minimum: minimum)
             writer.byte(UInt8(ascii: "."))
-            writer.number(inDay % 1000, width: 3)
+            writer.fraction(digits, count: count)
         }
-        writer.byte(UInt8(ascii: "Z"))
+        writer.text(zone)
         return true
     }
+}
+
+/// A date as whole seconds since 1970 and the exact fraction of a second after them, and the
+/// shortest decimal digits that give the same date back.
+///
+/// Text reads back as `Double(whole seconds since 2001) + digits / 10^count`: two correctly
+/// rounded steps that writing checks, so the digits written always read back to the same `Date`.
+struct ExactFraction {
+    /// Seconds since 1970, rounded down.
+    let seconds: Int
+    /// The date's `timeIntervalSinceReferenceDate`.
+    let interval: Double
+    /// `interval` rounded down.
+    let whole: Double
+
+    /// The most fraction digits read or written: finer digits cannot change a `Date`.
+    static let maximumDigits = 17
+
+    /// Powers of ten that a `Double` holds exactly.
+    static let powers: [Double] = (0...maximumDigits).map { exponent in
+        (0..<exponent).reduce(1.0) { value, _ in value * 10 }
+    }
+
+    /// Splits a date; nil when it is not finite or beyond ±3 million years.
+    init?(_ date: Date) {
+        let interval = date.timeIntervalSinceReferenceDate
+        guard interval > -1e14, interval < 1e14 else { return nil }  // Also false for NaN.
+        let whole = interval.rounded(.down)
+        self.interval = interval
+        self.whole = whole
+        self.seconds = Int(whole) + Int(DateMillis.referenceDateOffset)
+    }
+
+    /// The date of `seconds` since 1970 and a fraction of `count` decimal digits.
+    static func date(seconds: Int, fraction: UInt64, digits count: Int) -> Date {
+        let whole = Double(seconds - Int(DateMillis.referenceDateOffset))
+        guard count > 0 else { return Date(timeIntervalSinceReferenceDate: whole) }
+        return Date(timeIntervalSinceReferenceDate: whole + Double(fraction) / powers[count])
+    }
+
+    /// The fewest fraction digits, `minimum` or more, that read back to this date exactly; 17
+    /// digits (the nearest) for the few dates within a second of 2001 that no digits give back.
+    func shortestDigits(minimum: Int) -> (digits: UInt64, count: Int) {
+        let fraction = interval - whole
+        for count in max(minimum, 1)...Self.maximumDigits {
+            let scaled = (fraction * Self.powers[count]).rounded()
+            guard scaled < Self.powers[count] else { continue }
+            if whole + scaled / Self.powers[count] == interval { return (UInt64(scaled), count) }
+        }
+        let count = Self.maximumDigits
+        return (UInt64(min((fraction * Self.powers[count]).rounded(), Self.powers[count] - 1)), count)
+    }
+
 }
 
 /// Foundation `ISO8601DateFormatter`s for dates outside the native years, behind a lock

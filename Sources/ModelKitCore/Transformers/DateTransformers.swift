@@ -32,12 +32,14 @@ public struct DateFormatTransformer: ModelTransformer {
     }
 }
 
-/// Dates as ISO 8601 text: `2024-03-01T12:34:56Z`, fractional seconds accepted on input.
+/// Dates as ISO 8601 text: `2024-03-01T12:34:56Z`, with the fraction of a second a date has
+/// (`2024-03-01T12:34:56.789Z`): what it reads, it writes back, to the last digit a `Date` holds.
 public struct ISO8601Transformer: ModelTransformer {
-    /// Whether output carries milliseconds (`2024-03-01T12:34:56.789Z`).
+    /// Whether output always carries a fraction, milliseconds at least, even for whole seconds
+    /// (`2024-03-01T12:34:56.000Z`).
     public let writesFractionalSeconds: Bool
 
-    /// A transformer writing whole seconds, or milliseconds with `fractionalSeconds`.
+    /// A transformer writing the fraction a date has, or always one with `fractionalSeconds`.
     public init(fractionalSeconds: Bool = false) {
         self.writesFractionalSeconds = fractionalSeconds
     }

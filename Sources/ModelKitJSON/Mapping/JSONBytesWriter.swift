@@ -120,9 +120,7 @@ public struct JSONBytesWriter: ModelWriter {
     public mutating func encodeDate(_ value: Date) throws {
         flush()
         scratch.removeAll(keepingCapacity: true)
-        let fraction = value.timeIntervalSince1970.rounded(.down) != value.timeIntervalSince1970
-        (fraction ? ISO8601DateFormat.internetDateTimeWithFractionalSeconds : .internetDateTime)
-            .append(value, to: &scratch)
+        DateCoding.appendISO8601(value, to: &scratch)
         scratch.withUnsafeBytes { writer.writeString(utf8: $0) }
     }
 

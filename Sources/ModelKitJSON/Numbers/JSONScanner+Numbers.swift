@@ -1,3 +1,4 @@
+import Foundation
 import ModelKitCore
 
 /// Reading numbers with ``JSONScanner``.
@@ -152,7 +153,20 @@ extension JSONScanner {
         let value = doubleValue(literal)
         guard value.isFinite else { throw valueError(.numberOutOfRange(type: "Double"), at: literal.start) }
         position = literal.end
+        // A Double keeps 15 significant digits of any number; past that, keep the number as
+        // written when the Double would say another one.
+        if literal.digitCount > 15, let exact = exactDecimal(literal, near: value) { return .decimal(exact) }
         return .double(value)
+    }
+
+    /// The literal as a `Decimal` when no `Double` says the same number (its shortest
+    /// description differs) and a `Decimal` holds it; nil when `double` says it already.
+    func exactDecimal(_ literal: NumberLiteral, near double: Double) -> Decimal? {
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: input[literal.start..<literal.end]), as: UTF8.self)
+        guard let decimal = Decimal(string: text, locale: posixLocale), !decimal.isNaN,
+              decimal != Decimal(exactly: double)
+        else { return nil }
+        return decimal
     }
 
     // MARK: - Slow paths

@@ -201,13 +201,14 @@ struct StoreRowWriter: ModelWriter {
     }
 }
 
-/// The store's text form of dates: ISO 8601 in UTC with milliseconds, so text order is time order.
+/// The store's text form of dates: ISO 8601 in UTC with nanoseconds, fixed width, so text order
+/// is time order and `Date()` reads back exactly (rows written with milliseconds still read).
 enum StoreDates {
     static func format(_ date: Date) -> String {
-        ISO8601DateFormat.internetDateTimeWithFractionalSeconds.string(from: date)
+        DateCoding.formatSortableISO8601(date)
     }
 
     static func parse(_ text: String) -> Date? {
-        ISO8601DateFormat.internetDateTime.date(from: text)
+        DateCoding.parseISO8601(text)
     }
 }

@@ -168,3 +168,31 @@ public final class Wallet {
         if balance < 0 { throw ModelError.invalid(expected: "a balance of at least 0") }
     }
 }
+
+/// Dates and decimals where every format keeps them: a column each, and nested in JSON text.
+@Model
+public struct Moment: Sendable {
+    @Identifier public var id: Int
+    public var at: Date
+    public var history: [Date] = []
+    public var amount: Decimal = 0
+    public var amounts: [String: Decimal] = [:]
+
+    public init(id: Int, at: Date, history: [Date] = [], amount: Decimal = 0, amounts: [String: Decimal] = [:]) {
+        self.id = id
+        self.at = at
+        self.history = history
+        self.amount = amount
+        self.amounts = amounts
+    }
+
+    /// A moment with `Date()` and values no format may round: sub-millisecond dates, and
+    /// decimals with more digits than a `Double` keeps.
+    public static func exacting() -> Moment {
+        let now = Date()
+        let digits = Decimal(string: "12345678901234567.891")!
+        return Moment(
+            id: 1, at: now, history: [now.addingTimeInterval(0.000_001_5), Date(timeIntervalSince1970: 1_700_000_000.123456)],
+            amount: digits, amounts: ["tiny": Decimal(string: "0.30000000000000004441")!, "big": digits])
+    }
+}

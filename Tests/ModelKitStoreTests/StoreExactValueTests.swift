@@ -1,0 +1,32 @@
+import Foundation
+import ModelKit
+import ModelKitStore
+import ModelKitTestSupport
+import Testing
+
+@Suite struct StoreExactValueTests {
+    /// A date saved and fetched is the date saved, to the last bit (not to the millisecond), in a
+    /// column and inside JSON text; a decimal keeps every digit.
+    @Test(arguments: StoreKind.allCases)
+    func aMomentRoundTripsThroughTheStore(_ kind: StoreKind) throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        let moment = Moment.exacting()
+        try store.save(moment)
+        #expect(try store.fetchOne(Moment.self, id: 1) == moment)
+    }
+
+    /// Stored dates sort in time order, so `<` on dates compares instants, sub-millisecond too.
+    @Test func storedDatesCompareInTimeOrder() throws {
+        let store = try SQLiteStore()
+        let base = Date(timeIntervalSince1970: 1_700_000_000)
+        let offsets = [0.000_000_3, 0.5, 0, 0.000_2, 0.25, 0.000_000_25]
+        for (index, offset) in offsets.enumerated() {
+            try store.save(Moment(id: index, at: base.addingTimeInterval(offset)))
+        }
+        let later = try store.fetchAll(ModelQuery<Moment>().filter(\.at > base.addingTimeInterval(0.000_000_3)))
+        #expect(Set(later.map(\.id)) == [1, 3, 4])
+        let ordered = try store.fetchAll(ModelQuery<Moment>().order(by: \.at))
+        #expect(ordered.map(\.id) == [2, 5, 0, 3, 4, 1])
+    }
+}
