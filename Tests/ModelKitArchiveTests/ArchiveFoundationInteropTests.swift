@@ -99,3 +99,37 @@ final class LegacyPerson: NSObject, NSCoding {
         age = coder.decodeInteger(forKey: "age")
     }
 }
+
+/// Foundation's collection classes decode to their elements, whatever keys each class keeps
+/// them under; an object that lacks them is an error, never an empty collection.
+@Suite struct ArchiveFoundationCollectionTests {
+    /// `NSCountedSet` keeps its members as `NS.object0…` with counts `NS.count0…`, not
+    /// `NS.objects`: typed decoding reads the members (a set once each, an array as often as
+    /// counted), generic decoding gives the counted set, and the dump lists them.
+    @Test func countedSetsDecodeToTheirMembers() throws {
+        let counted = NSCountedSet(array: ["a", "b", "a", "c", "a"])
+        let data = try NSKeyedArchiver.archivedData(withRootObject: counted, requiringSecureCoding: false)
+        #expect(try KeyedUnarchiver.unarchive(Set<String>.self, from: data) == ["a", "b", "c"])
+        #expect(try KeyedUnarchiver.unarchive([String].self, from: data).sorted() == ["a", "a", "a", "b", "c"])
+        let generic = try #require(try KeyedUnarchiver.unarchiveObject(from: data) as? NSCountedSet)
+        #expect(generic.count(for: "a") == 3 && generic.count(for: "b") == 1 && generic.count == 3)
+        let dump = try ArchiveDump.text(KeyedArchiveDocument(data: data))
+        #expect(dump.contains("NSCountedSet") && dump.contains(#""a""#) && dump.contains(#""c""#), "\(dump)")
+        // ModelKit writes counted sets Foundation reads back with their counts.
+        let rewritten = try KeyedArchiver.archivedData(withRootObject: generic as Any)
+        let unarchiver = try NSKeyedUnarchiver(forReadingFrom: rewritten)
+        unarchiver.requiresSecureCoding = false
+        let back = try #require(unarchiver.decodeObject(forKey: "root") as? NSCountedSet)
+        #expect(back.count(for: "a") == 3 && back.count == 3)
+    }
+
+    /// A collection object without its elements' key is malformed, for every class.
+    @Test(arguments: ["NSArray", "NSSet", "NSCountedSet", "NSDictionary"])
+    func aCollectionWithoutItsElementsIsAnError(_ className: String) throws {
+        let archiver = KeyedArchiver()
+        try archiver.encodeObject(ArchivedObject(className: className, values: [("other", 1)]), forKey: "root")
+        let data = try archiver.finishEncoding()
+        let error = #expect(throws: KeyedArchiveError.self) { _ = try KeyedUnarchiver.unarchiveObject(from: data) }
+        #expect(error?.description.contains("is missing") == true, "\(String(describing: error))")
+    }
+}

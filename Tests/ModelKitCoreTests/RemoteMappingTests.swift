@@ -107,7 +107,7 @@ import Testing
         #expect(event.uuid == uuid && event.payload == Data("hello".utf8))
         #expect(event.small == -128 && event.unsigned == 4_294_967_295 && event.ratio == 0.25)
         let back = try #require(try event.jsonObject as? [String: Any])
-        #expect(back["at"] as? Double == 1_700_000_000_123)
+        #expect(back["at"] as? Int == 1_700_000_000_123)
         #expect(back["payload"] as? String == "aGVsbG8=" && back["uuid"] as? String == uuid.uuidString)
         #expect(try Event(json: back) == event)
         #expect(modelError { _ = try Event(json: ["at": 0, "unsigned": -1]) }?.code == .numberOutOfRange)

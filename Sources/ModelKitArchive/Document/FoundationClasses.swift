@@ -13,6 +13,10 @@ extension ArchivedClass {
     public static let nsSet = ArchivedClass(name: "NSSet", chain: ["NSSet", "NSObject"])
     /// `NSMutableSet`.
     public static let nsMutableSet = ArchivedClass(name: "NSMutableSet", chain: ["NSMutableSet", "NSSet", "NSObject"])
+    /// `NSCountedSet`: a set whose members each have a count (`NS.count`, then `NS.object0`,
+    /// `NS.count0`, `NS.object1`, ...).
+    public static let nsCountedSet = ArchivedClass(
+        name: "NSCountedSet", chain: ["NSCountedSet", "NSMutableSet", "NSSet", "NSObject"])
     /// `NSOrderedSet`: an ordered set (`NS.object.0`, `NS.object.1`, ...).
     public static let nsOrderedSet = ArchivedClass(name: "NSOrderedSet", chain: ["NSOrderedSet", "NSObject"])
     /// `NSMutableOrderedSet`.
@@ -47,6 +51,7 @@ enum FoundationClass: String {
     case mutableArray = "NSMutableArray"
     case set = "NSSet"
     case mutableSet = "NSMutableSet"
+    case countedSet = "NSCountedSet"
     case orderedSet = "NSOrderedSet"
     case mutableOrderedSet = "NSMutableOrderedSet"
     case dictionary = "NSDictionary"
@@ -74,7 +79,7 @@ enum FoundationClass: String {
     }
 
     var isArray: Bool { self == .array || self == .mutableArray }
-    var isSet: Bool { self == .set || self == .mutableSet }
+    var isSet: Bool { self == .set || self == .mutableSet || self == .countedSet }
     var isOrderedSet: Bool { self == .orderedSet || self == .mutableOrderedSet }
     var isDictionary: Bool { self == .dictionary || self == .mutableDictionary }
     var isString: Bool { self == .string || self == .mutableString }

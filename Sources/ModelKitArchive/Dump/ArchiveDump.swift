@@ -171,19 +171,20 @@ struct DumpWalker {
             }
             visited.insert(uid)
             let shared = (referenceCounts[uid] ?? 0) > 1
-            if let kind, kind.isArray || kind.isSet || kind.isOrderedSet {
-                let elements = orderedElements(keys, ordered: kind.isOrderedSet)
+            if let kind, kind.isArray || kind.isSet || kind.isOrderedSet,
+               case .success(let members) = FoundationCollections.members(of: keys, kind: kind)
+            {
+                // A counted set's members as often as it counts them.
+                let elements = members.flatMap { repeatElement($0.reference, count: $0.count) }
                 let container = DumpContainer.list(className: archivedClass.name, uid: uid, count: elements.count, shared: shared)
                 renderer.open(label, container, depth: depth)
                 return Frame(container: container, children: elements.enumerated().map { (.index($0.offset), $0.element) })
             }
-            if let kind, kind.isDictionary, case .array(let keyReferences)? = keys["NS.keys"],
-               case .array(let valueReferences)? = keys["NS.objects"], keyReferences.count == valueReferences.count
-            {
+            if let kind, kind.isDictionary, case .success(let entries) = FoundationCollections.entries(of: keys) {
                 let container = DumpContainer.dictionary(
-                    className: archivedClass.name, uid: uid, count: keyReferences.count, shared: shared)
+                    className: archivedClass.name, uid: uid, count: entries.keys.count, shared: shared)
                 renderer.open(label, container, depth: depth)
-                let children = zip(keyReferences, valueReferences).map { (DumpLabel.key(keyText($0.0)), $0.1) }
+                let children = zip(entries.keys, entries.values).map { (DumpLabel.key(keyText($0.0)), $0.1) }
                 return Frame(container: container, children: children)
             }
             let container = DumpContainer.object(className: archivedClass.name, uid: uid, shared: shared)
@@ -191,16 +192,6 @@ struct DumpWalker {
             let children = keys.filter { $0.key != "$class" }.map { (DumpLabel.key(KeyedArchiver.unescapeKey($0.key)), $0.value) }
             return Frame(container: container, children: children)
         }
-    }
-
-    private func orderedElements(_ keys: PropertyListDictionary, ordered: Bool) -> [PropertyListValue] {
-        if ordered {
-            var elements: [PropertyListValue] = []
-            while let next = keys["NS.object.\(elements.count)"] { elements.append(next) }
-            return elements
-        }
-        if case .array(let elements)? = keys["NS.objects"] { return elements }
-        return []
     }
 
     /// A plain value, following one reference.

@@ -109,9 +109,11 @@ extension KeyedArchiveReader {
         case .decimalNumber: return try decodeDecimal()
         case .null: return NSNull()
         case .number: return try decodeGenericObject(uid: uid, archivedClass: archivedClass, keys: keys)
-        case .array, .mutableArray, .orderedSet, .mutableOrderedSet, .set, .mutableSet:
+        case .array, .mutableArray, .orderedSet, .mutableOrderedSet, .set, .mutableSet, .countedSet:
             let references = try elementReferences(of: keys, kind: kind, uid: uid)
             let elements = try decodeAnyElements(references, uid: uid, what: archivedClass.name)
+            // A counted set keeps its counts: Foundation's own class, as Swift has none.
+            if kind == .countedSet { return NSCountedSet(array: elements) }
             guard kind.isSet else { return elements }
             var set = Set<AnyHashable>()
             for element in elements {

@@ -37,24 +37,16 @@ extension KeyedArchiveReader {
         return try body(&self)
     }
 
-    /// The element references of an array, set or ordered set object.
+    /// The element references of an array, set, ordered set or counted set object (a counted
+    /// set's members as often as it counts them, so that a set reads its members and an array
+    /// reads the bag).
     func elementReferences(of keys: PropertyListDictionary, kind: FoundationClass, uid: Int) throws -> [PropertyListValue] {
-        if kind.isOrderedSet {
-            var references: [PropertyListValue] = []
-            while let next = keys["NS.object.\(references.count)"] {
-                references.append(next)
-            }
-            return references
+        switch FoundationCollections.members(of: keys, kind: kind) {
+        case .success(let members):
+            return members.flatMap { repeatElement($0.reference, count: $0.count) }
+        case .failure(let malformed):
+            throw KeyedArchiveError(.invalidObject(className: className(of: uid), detail: malformed.detail), objectID: uid)
         }
-        guard let stored = keys["NS.objects"] else {
-            return []
-        }
-        guard case .array(let references) = stored else {
-            throw KeyedArchiveError(
-                .invalidObject(className: className(of: uid), detail: "'NS.objects' is \(Self.describe(stored)), not an array"),
-                objectID: uid)
-        }
-        return references
     }
 
     public mutating func decodeDictionary<T>(_ value: (inout KeyedArchiveReader) throws -> T) throws -> [String: T] {
@@ -86,21 +78,11 @@ extension KeyedArchiveReader {
     func dictionaryReferences(of keys: PropertyListDictionary, uid: Int) throws -> (
         [PropertyListValue], [PropertyListValue]
     ) {
-        let storedKeys = keys["NS.keys"] ?? .array([])
-        let storedValues = keys["NS.objects"] ?? .array([])
-        guard case .array(let keyReferences) = storedKeys, case .array(let valueReferences) = storedValues else {
-            throw KeyedArchiveError(
-                .invalidObject(className: className(of: uid), detail: "'NS.keys' and 'NS.objects' must be arrays"),
-                objectID: uid)
+        switch FoundationCollections.entries(of: keys) {
+        case .success(let entries): return (entries.keys, entries.values)
+        case .failure(let malformed):
+            throw KeyedArchiveError(.invalidObject(className: className(of: uid), detail: malformed.detail), objectID: uid)
         }
-        guard keyReferences.count == valueReferences.count else {
-            throw KeyedArchiveError(
-                .invalidObject(
-                    className: className(of: uid),
-                    detail: "'NS.keys' has \(keyReferences.count) entries but 'NS.objects' has \(valueReferences.count)"),
-                objectID: uid)
-        }
-        return (keyReferences, valueReferences)
     }
 }
 

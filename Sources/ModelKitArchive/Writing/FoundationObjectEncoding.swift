@@ -148,6 +148,8 @@ extension KeyedArchiveWriter {
             try body.writeURL(url as URL, into: slot)
         case let array as NSArray:
             try body.writeCollection(array.map { $0 }, as: object is NSMutableArray ? .nsMutableArray : .nsArray, into: slot)
+        case let counted as NSCountedSet:
+            try body.writeCountedSet(counted, into: slot)
         case let set as NSSet:
             try body.writeCollection(set.allObjects, as: object is NSMutableSet ? .nsMutableSet : .nsSet, into: slot)
         case let dictionary as NSDictionary:
@@ -202,6 +204,20 @@ extension KeyedArchiveWriter {
             references.append(writer.result)
         }
         state.entries[slot] = state.objectEntry(keys: keys, values: references, classSlot: state.classSlot(archivedClass))
+        result = .uid(UInt64(slot))
+    }
+
+    /// Writes a counted set (`NS.count`, then `NS.object<i>` and `NS.count<i>`) into `slot`.
+    private mutating func writeCountedSet(_ set: NSCountedSet, into slot: Int) throws {
+        var keys = ["NS.count"]
+        var values = [PropertyListValue.integer(PropertyListInteger(Int64(set.count)))]
+        for (index, member) in set.allObjects.enumerated() {
+            var writer = elementWriter()
+            do { try writer.encodeAny(member) } catch let error as ModelError { throw error.prefixed(by: .index(index)) }
+            keys += ["NS.object\(index)", "NS.count\(index)"]
+            values += [writer.result, .integer(PropertyListInteger(Int64(set.count(for: member))))]
+        }
+        state.entries[slot] = state.objectEntry(keys: keys, values: values, classSlot: state.classSlot(.nsCountedSet))
         result = .uid(UInt64(slot))
     }
 

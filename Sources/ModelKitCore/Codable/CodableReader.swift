@@ -97,13 +97,14 @@ public struct CodableReader: ModelReader {
     private func decodeInteger64<T: FixedWidthInteger & Decodable>(_ type: T.Type) throws -> T {
         do {
             return try decodeRaw(T.self)
-        } catch let error as DecodingError {
-            switch try? decodeRaw(JSONValue.self) {
-            case .uint(let value): throw integerRange(T.self, "\(value)")
-            case .int(let value): throw integerRange(T.self, "\(value)")
-            case .double(let value) where value.rounded() == value: throw integerRange(T.self, "\(value)")
-            default: throw translate(error, expected: "an integer")
+        } catch {
+            // A whole number as written (decoders read decimals from the number's text); some
+            // decoders throw errors of their own for numbers beyond 64 bits.
+            if let number = try? decodeRaw(Decimal.self), number.isWholeNumber {
+                throw integerRange(T.self, number.description)
             }
+            guard let error = error as? DecodingError else { throw error }
+            throw translate(error, expected: "an integer")
         }
     }
 

@@ -103,6 +103,17 @@ public struct EpochTransformer: ModelTransformer {
         let seconds = date.timeIntervalSince1970
         return unit == .seconds ? seconds : (seconds * 1000).rounded()
     }
+
+    /// Writes a whole number as an integer (`1372701600000`, not `1372701600000.0`), so an
+    /// integer read from a payload is written back as one.
+    public func write<W: ModelWriter>(_ date: Date, to writer: inout W) throws {
+        let number = try reverseTransformedValue(date)
+        if number.rounded() == number, let integer = Int64(exactly: number) {
+            try writer.encodeInt64(integer)
+        } else {
+            try writer.encodeDouble(number)
+        }
+    }
 }
 
 extension ModelTransformer where Self == DateFormatTransformer {

@@ -4,7 +4,7 @@ import ModelKit
 /// A way to map a JSON payload into a model: the JSON-object path, the JSON-bytes path, ...
 ///
 /// The same tables run against every path, so every path reports the same errors.
-public protocol PayloadMapper {
+public protocol PayloadMapper: Sendable {
     func map<M: Model>(_ type: M.Type, from json: String, options: MappingOptions) throws -> M
 }
 
