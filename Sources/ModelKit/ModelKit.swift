@@ -16,9 +16,12 @@
 ///   - keys: How property names become remote keys where no `@Key` says otherwise.
 ///   - version: The model's version, recorded by archives and the store for migrations.
 ///   - nulls: Whether `null` on a property with a default is an error or takes the default.
+///   - unknownKeys: Whether payload keys no property reads are skipped or errors (strict mode).
 @attached(member, conformances: Model, Hashable, CustomStringConvertible, names: arbitrary)
 @attached(extension, conformances: Model, Hashable, CustomStringConvertible, names: arbitrary)
-public macro Model(keys: KeyStrategy? = nil, version: Int = 0, nulls: NullPolicy = .error) =
+public macro Model(
+    keys: KeyStrategy? = nil, version: Int = 0, nulls: NullPolicy = .error, unknownKeys: UnknownKeyPolicy = .ignore
+) =
     #externalMacro(module: "ModelKitMacros", type: "ModelMacro")
 
 /// The property's remote key path, and fallbacks tried in order: `@Key("id_str", "id")`.
@@ -27,6 +30,17 @@ public macro Model(keys: KeyStrategy? = nil, version: Int = 0, nulls: NullPolicy
 @attached(peer)
 public macro Key(_ path: String, _ fallbacks: String...) =
     #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
+
+/// The property's remote key paths and what `null` means for it: with `.useDefault`, `null`
+/// counts as missing, so the property's default applies (`@Key("volume", null: .useDefault)`).
+@attached(peer)
+public macro Key(_ path: String, _ fallbacks: String..., null: NullPolicy) =
+    #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
+
+/// What `null` means for the property, its key given by the model's key strategy:
+/// `@Key(null: .useDefault) var volume: Double = 0.5`.
+@attached(peer)
+public macro Key(null: NullPolicy) = #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
 
 /// The property that identifies the model (one live instance per identifier, store key).
 @attached(peer)

@@ -105,8 +105,11 @@ extension KeyedArchiveReader {
         }
     }
 
+    /// An archive's objects hold the keys their classes write (with `$class` and versions beside
+    /// the properties), so unknown keys are not reported.
     public mutating func readMembers(
-        of node: ModelKeyNode, expected: @autoclosure () -> String, _ member: (inout KeyedArchiveReader, Int) throws -> Void
+        of node: ModelKeyNode, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
+        _ member: (inout KeyedArchiveReader, Int) throws -> Void, unknown: (inout KeyedArchiveReader, String) throws -> Void
     ) throws {
         guard let (uid, keys) = object() else { throw mismatch(expected()) }
         if let (owner, info) = fieldsOf, owner == uid {

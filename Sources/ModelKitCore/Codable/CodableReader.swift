@@ -185,7 +185,8 @@ public struct CodableReader: ModelReader {
     }
 
     public mutating func readMembers(
-        of node: ModelKeyNode, expected: @autoclosure () -> String, _ member: (inout CodableReader, Int) throws -> Void
+        of node: ModelKeyNode, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
+        _ member: (inout CodableReader, Int) throws -> Void, unknown: (inout CodableReader, String) throws -> Void
     ) throws {
         let container = try keyedContainer(expected: expected())
         let saved = position
@@ -195,6 +196,12 @@ public struct CodableReader: ModelReader {
             guard container.contains(key) else { continue }
             position = .member(container, key)
             try member(&self, index)
+        }
+        guard reportingUnknownKeys else { return }
+        for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
+        where node.edgeIndex(forKey: key.stringValue) == nil {
+            position = .member(container, key)
+            try unknown(&self, key.stringValue)
         }
     }
 

@@ -91,7 +91,7 @@ public struct ModelError: Error, CustomStringConvertible, Sendable {
                 + problems.map(\.description).joined(separator: "; ")
         }
         var subject = "cannot map"
-        if code == .readOnlyProperty || code == .unknownKey { subject = "cannot set" }
+        if code == .readOnlyProperty || (code == .unknownKey && propertyName != nil) { subject = "cannot set" }
         if code == .invalidModel { subject = "invalid" }
         var text = subject
         if let modelName {
@@ -115,7 +115,8 @@ public struct ModelError: Error, CustomStringConvertible, Sendable {
         case .readOnlyProperty:
             return "the property is read-only"
         case .unknownKey:
-            return "no such property"
+            // A property key given to set (dictionaries, KVC), or a key of a payload (strict mode).
+            return propertyName != nil ? "no such property" : "unknown key"
         case .multiple:
             return problems.map(\.reason).joined(separator: "; ")
         default:

@@ -26,6 +26,9 @@ public struct MappingOptions: Sendable {
     public var nilEncoding = NilEncoding.null
     /// Write object keys sorted (JSON output).
     public var sortsKeys = false
+    /// What payload keys no property reads mean for this run: nil follows each model's
+    /// `@Model(unknownKeys:)`, `.reject` makes every model strict, `.ignore` none.
+    public var unknownKeys: UnknownKeyPolicy?
     /// The deepest nesting of objects and arrays a reader or writer accepts.
     public var maxDepth = 512
     /// The longest string, in bytes as written, that a reader of bytes (JSON) accepts. No

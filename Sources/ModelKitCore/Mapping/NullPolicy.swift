@@ -10,3 +10,19 @@ public enum NullPolicy: Hashable, Sendable {
     /// `null` counts as missing, so the default applies.
     case useDefault
 }
+
+/// What a key in a payload that no property reads means (strict mode finds a mistyped `@Key`).
+///
+/// ```swift
+/// @Model(unknownKeys: .reject) struct Config { var retries: Int = 3 }
+/// try Config(json: ["retires": 5])  // cannot map 'Config' at 'retires': unknown key
+///
+/// var options = MappingOptions()
+/// options.unknownKeys = .reject    // for one call, whatever the model says
+/// ```
+public enum UnknownKeyPolicy: Hashable, Sendable {
+    /// Unknown keys are skipped (the default).
+    case ignore
+    /// An unknown key is an error naming it (every one, in collect-all mode).
+    case reject
+}

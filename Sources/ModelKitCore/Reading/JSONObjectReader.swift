@@ -139,8 +139,13 @@ public struct JSONObjectReader: ModelTreeReader {
     /// payload has many keys no property wants).
     @inlinable
     public mutating func readMembers(
-        of keys: ModelKeyNode, expected: @autoclosure () -> String, _ member: (inout JSONObjectReader, Int) throws -> Void
+        of keys: ModelKeyNode, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
+        _ member: (inout JSONObjectReader, Int) throws -> Void, unknown: (inout JSONObjectReader, String) throws -> Void
     ) throws {
+        if reportingUnknownKeys {
+            return try readTreeMembers(
+                of: keys, expected: expected(), reportingUnknownKeys: true, member, unknown: unknown)
+        }
         guard let object = node as? [String: Any] else { throw mismatch(expected()) }
         try nested { reader in
             let names = keys.keys

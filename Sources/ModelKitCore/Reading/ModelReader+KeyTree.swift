@@ -30,7 +30,8 @@ extension ModelReader {
     ) throws {
         let plainLeaves = node.plainLeaves
         let direct = options.readsPlainFieldsDirectly
-        try readMembers(of: node, expected: expected()) { reader, position in
+        let strict = (options.unknownKeys ?? schema.unknownKeys) == .reject
+        try readMembers(of: node, expected: expected(), reportingUnknownKeys: strict) { reader, position in
             // Plain properties: no closures, no edge object; the key joins an error's path here.
             if direct, let leaf = plainLeaves[position] {
                 do {
@@ -46,6 +47,10 @@ extension ModelReader {
             try reader.withPathComponent(.key(edge.key)) { reader in
                 try reader.walkEdge(edge, schema: schema, fields: &fields, priorities: &priorities)
             }
+        } unknown: { reader, key in
+            let error = ModelError(.unknownKey, model: schema.modelName, path: ModelPath([.key(key)]))
+            guard reader.options.collectsAllErrors else { throw error }
+            reader.record(error)
         }
     }
 

@@ -65,9 +65,11 @@ public protocol ModelReader {
     /// Reads the object at the current position: calls `member` once for each member whose key
     /// has an edge in `node`, with the reader at the member's value and the edge's position in
     /// `node.edges`; `member` reads or skips that value. Members `node` does not name are
-    /// skipped. A value that is not an object is a type mismatch expecting `expected`.
+    /// skipped, after `unknown` is called with their key when `reportingUnknownKeys` is set
+    /// (strict mode). A value that is not an object is a type mismatch expecting `expected`.
     mutating func readMembers(
-        of node: ModelKeyNode, expected: @autoclosure () -> String, _ member: (inout Self, Int) throws -> Void
+        of node: ModelKeyNode, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
+        _ member: (inout Self, Int) throws -> Void, unknown: (inout Self, String) throws -> Void
     ) throws
     /// Reads the array at the current position: calls `element` for each element whose index
     /// has an edge in `node` (``ModelKeyNode/edgeByIndex``), with the reader at the element and

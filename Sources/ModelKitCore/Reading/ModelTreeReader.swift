@@ -94,22 +94,28 @@ extension ModelTreeReader {
 
     @inlinable
     public mutating func readMembers(
-        of keys: ModelKeyNode, expected: @autoclosure () -> String, _ member: (inout Self, Int) throws -> Void
+        of keys: ModelKeyNode, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
+        _ member: (inout Self, Int) throws -> Void, unknown: (inout Self, String) throws -> Void
     ) throws {
-        try readTreeMembers(of: keys, expected: expected(), member)
+        try readTreeMembers(
+            of: keys, expected: expected(), reportingUnknownKeys: reportingUnknownKeys, member, unknown: unknown)
     }
 
-    /// The default of ``readMembers(of:expected:_:)``: each member of the object, matched
-    /// against `keys` (for readers that read some objects another way).
+    /// The default of ``readMembers(of:expected:reportingUnknownKeys:_:unknown:)``: each member of
+    /// the object, matched against `keys` (for readers that read some objects another way).
     @inlinable
     public mutating func readTreeMembers(
-        of keys: ModelKeyNode, expected: @autoclosure () -> String, _ member: (inout Self, Int) throws -> Void
+        of keys: ModelKeyNode, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
+        _ member: (inout Self, Int) throws -> Void, unknown: (inout Self, String) throws -> Void
     ) throws {
         let object = node
         try nested { reader in
             let isObject = try reader.forEachMember(of: object) { key, value in
-                guard let edge = keys.edgeIndex(forKey: key) else { return }
                 reader.node = value
+                guard let edge = keys.edgeIndex(forKey: key) else {
+                    if reportingUnknownKeys { try unknown(&reader, key) }
+                    return
+                }
                 try member(&reader, edge)
             }
             if !isObject {

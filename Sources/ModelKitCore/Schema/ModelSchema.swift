@@ -30,6 +30,9 @@ public final class ModelSchema: Sendable {
     public let keyStrategy: KeyStrategy
     /// The model's version (archives and the store record it; migration hooks receive it).
     public let version: Int
+    /// What payload keys no property reads mean (`@Model(unknownKeys:)`; a subclass inherits its
+    /// parent's unless it says otherwise).
+    public let unknownKeys: UnknownKeyPolicy
     /// The names of the non-transient properties, in order (PSPDFModel's `propertyKeys`).
     public let propertyKeys: [String]
     /// The index of the `@Identifier` property.
@@ -68,6 +71,7 @@ public final class ModelSchema: Sendable {
         inheriting superschema: ModelSchema? = nil,
         keyStrategy: KeyStrategy? = nil,
         nullsUseDefaults: Bool = false,
+        unknownKeys: UnknownKeyPolicy? = nil,
         version: Int = 0,
         hooks: Hooks = [],
         properties own: [ModelProperty]
@@ -87,6 +91,7 @@ public final class ModelSchema: Sendable {
         self.superschema = superschema
         self.keyStrategy = strategy
         self.version = version
+        self.unknownKeys = unknownKeys ?? superschema?.unknownKeys ?? .ignore
         self.hooks = hooks.union(superschema?.hooks ?? [])
         self.properties = all
         self.propertyKeys = all.filter { !$0.isTransient }.map(\.name)

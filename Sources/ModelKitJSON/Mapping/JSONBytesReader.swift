@@ -203,7 +203,8 @@ public struct JSONBytesReader: ModelReader {
     /// without being decoded.
     @inlinable
     public mutating func readMembers(
-        of node: ModelKeyNode, expected: @autoclosure () -> String, _ member: (inout JSONBytesReader, Int) throws -> Void
+        of node: ModelKeyNode, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
+        _ member: (inout JSONBytesReader, Int) throws -> Void, unknown: (inout JSONBytesReader, String) throws -> Void
     ) throws {
         let start = scanner.checkpoint()
         do {
@@ -211,8 +212,17 @@ public struct JSONBytesReader: ModelReader {
         } catch {
             throw mappingError(error, expected: expected(), at: start)
         }
-        while let match = try scanner.nextKey({ node.edgeIndex(forKeyBytes: $0) }) {
+        var unknownKey: String?
+        while let match = try scanner.nextKey({ bytes -> Int? in
+            let position = node.edgeIndex(forKeyBytes: bytes)
+            if position == nil && reportingUnknownKeys { unknownKey = String(decoding: bytes, as: UTF8.self) }
+            return position
+        }) {
             guard let position = match else {
+                if let key = unknownKey {
+                    unknownKey = nil
+                    try unknown(&self, key)
+                }
                 try scanner.skipValue()
                 continue
             }

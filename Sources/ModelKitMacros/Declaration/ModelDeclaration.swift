@@ -25,6 +25,8 @@ struct ModelDeclaration {
     var version: String?
     /// `@Model(nulls: .useDefault)`.
     var nullsUseDefaults = false
+    /// `@Model(unknownKeys:)`, as written.
+    var unknownKeys: String?
     /// The global actor the type is isolated to (`@MainActor`): its conformances are isolated too.
     var globalActor: String?
     var properties: [StoredProperty] = []
@@ -136,6 +138,7 @@ struct ModelDeclarationParser {
             case "keys": model.keyStrategy = value
             case "version": model.version = value
             case "nulls": model.nullsUseDefaults = value.hasSuffix("useDefault")
+            case "unknownKeys": model.unknownKeys = value
             default: break
             }
         }

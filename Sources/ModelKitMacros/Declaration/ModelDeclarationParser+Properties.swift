@@ -67,6 +67,10 @@ extension ModelDeclarationParser {
         let name = property.name
         if let key = PropertyAttribute.key.find(in: variable.attributes) {
             property.remoteKeyPaths = readKeyPaths(key)
+            property.nullUsesDefault =
+                key.arguments?.as(LabeledExprListSyntax.self)?.contains {
+                    $0.label?.text == "null" && $0.expression.trimmedDescription.hasSuffix("useDefault")
+                } ?? false
         }
         if let transform = PropertyAttribute.transform.find(in: variable.attributes) {
             property.transformer = transform.arguments?.as(LabeledExprListSyntax.self)?.first?.expression.trimmedDescription
@@ -97,10 +101,19 @@ extension ModelDeclarationParser {
 
     /// Splits and checks the string literals of `@Key("a.b", "c")`.
     private mutating func readKeyPaths(_ attribute: AttributeSyntax) -> [[String]]? {
-        guard let arguments = attribute.arguments?.as(LabeledExprListSyntax.self), !arguments.isEmpty else {
+        let arguments = attribute.arguments?.as(LabeledExprListSyntax.self).map(Array.init) ?? []
+        let paths = arguments.filter { $0.label?.text != "null" }
+        // `@Key(null: .useDefault)` alone keeps the key the strategy gives.
+        if paths.isEmpty && paths.count < arguments.count { return nil }
+        guard !paths.isEmpty else {
             diagnose(attribute, .invalidKeyPath(path: "", reason: "'@Key' needs at least one path"))
             return nil
         }
+        return splitKeyPaths(paths)
+    }
+
+    /// Splits and checks `@Key`'s path literals.
+    private mutating func splitKeyPaths(_ arguments: [LabeledExprSyntax]) -> [[String]]? {
         var paths: [[String]] = []
         for argument in arguments {
             guard let literal = argument.expression.as(StringLiteralExprSyntax.self),

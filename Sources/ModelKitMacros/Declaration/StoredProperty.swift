@@ -23,6 +23,8 @@ struct StoredProperty {
     var remoteKeyPaths: [[String]]?
     /// The transformer expression from `@Transform`.
     var transformer: String?
+    /// `@Key(..., null: .useDefault)`: `null` counts as missing, so the default applies.
+    var nullUsesDefault = false
 
     /// The transformer the generated code uses: none for a transient property, which is not
     /// mapped (its `@Transform` only gets a warning).
@@ -56,6 +58,7 @@ struct StoredProperty {
         if isReadOnly { flags.append(".readOnly") }
         if isLet && !isReadOnly { flags.append(".constant") }
         if initializer != nil { flags.append(".hasDefault") }
+        if nullUsesDefault { flags.append(".nullUsesDefault") }
         return "[" + flags.joined(separator: ", ") + "]"
     }
 }

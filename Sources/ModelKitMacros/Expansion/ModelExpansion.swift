@@ -116,6 +116,7 @@ struct ModelExpansion {
         }
         if let keys = model.keyStrategy { arguments.append("keyStrategy: \(keys)") }
         if model.nullsUseDefaults { arguments.append("nullsUseDefaults: true") }
+        if let unknownKeys = model.unknownKeys { arguments.append("unknownKeys: \(unknownKeys)") }
         if let version = model.version { arguments.append("version: \(version)") }
         if !model.hooks.isEmpty { arguments.append("hooks: [\(model.hooks.joined(separator: ", "))]") }
         let list = properties.map(propertyLiteral).joined(separator: ",\n")

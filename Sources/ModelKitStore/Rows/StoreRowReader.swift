@@ -111,9 +111,13 @@ struct StoreRowReader: ModelTreeReader {
     /// that cannot hold nil is missing, so its default applies). Inside JSON text: the members
     /// `keys` names.
     mutating func readMembers(
-        of keys: ModelKeyNode, expected: @autoclosure () -> String, _ member: (inout StoreRowReader, Int) throws -> Void
+        of keys: ModelKeyNode, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
+        _ member: (inout StoreRowReader, Int) throws -> Void, unknown: (inout StoreRowReader, String) throws -> Void
     ) throws {
-        guard case .row = node else { return try readTreeMembers(of: keys, expected: expected(), member) }
+        guard case .row = node else {
+            return try readTreeMembers(
+                of: keys, expected: expected(), reportingUnknownKeys: reportingUnknownKeys, member, unknown: unknown)
+        }
         defer { node = .row }
         for (index, column) in table.columns.enumerated() {
             guard let edge = column.readingEdge, column.isOptional || row[index] != .null else { continue }

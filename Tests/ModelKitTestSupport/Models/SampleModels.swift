@@ -196,3 +196,19 @@ public struct Moment: Sendable {
             amount: digits, amounts: ["tiny": Decimal(string: "0.30000000000000004441")!, "big": digits])
     }
 }
+
+/// A strict model: a key it does not read is an error, so a mistyped key is found.
+@Model(keys: .snakeCase, unknownKeys: .reject)
+public struct StrictConfig: Sendable {
+    public var retries: Int = 3
+    @Key("server.host") public var host: String = "localhost"
+    public var tags: [Tag] = []
+}
+
+/// Per-property null policies: `null` takes the default for some properties, not others.
+@Model
+public struct Mixer: Sendable {
+    @Key(null: .useDefault) public var volume: Double = 0.5
+    @Key("is_muted", null: .useDefault) public var muted: Bool = false
+    public var balance: Double = 0
+}
