@@ -35,3 +35,10 @@ import Testing
         #expect(error?.description == "cannot map 'Item.quantity' at 'quantity': expected a number that fits 'Int64', found \(number)")
     }
 }
+
+@Suite struct JSONCycleTests {
+    @Test func jsonBytesRefuseACycle() throws {
+        let error = modelError { _ = try Tree.cyclic().jsonData() }
+        #expect(error?.description.hasPrefix("cannot map 'Node' at 'root.children[0].parent': expected a graph without cycles") == true)
+    }
+}

@@ -30,3 +30,16 @@ import Testing
         #expect(ordered.map(\.id) == [2, 5, 0, 3, 4, 1])
     }
 }
+
+@Suite struct StoreCycleTests {
+    /// Non-identified class instances go to JSON text; one that contains itself is refused with
+    /// the store's error, and nothing is saved.
+    @Test(arguments: StoreKind.allCases)
+    func aCycleIsRefused(_ kind: StoreKind) throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        let error = #expect(throws: StoreError.self) { try store.save(Tree.cyclic()) }
+        #expect(error?.description.contains("expected a graph without cycles") == true, "\(String(describing: error))")
+        #expect(try store.fetchAll(Tree.self).isEmpty)
+    }
+}

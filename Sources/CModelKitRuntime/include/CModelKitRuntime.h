@@ -21,6 +21,11 @@ extern void swift_unownedRelease(void *object);
 /// Whether `object` is being (or has been) deinitialized.
 extern _Bool swift_isDeallocating(void *object);
 
+/// The calling thread's list of class instances being written (ModelKit's cycle check), or NULL.
+extern void *_Nullable modelkit_writes_in_progress(void);
+/// Sets the calling thread's list of class instances being written.
+extern void modelkit_set_writes_in_progress(void *_Nullable list);
+
 #pragma clang assume_nonnull end
 
 #endif

@@ -11,10 +11,18 @@ extension ModelWriter {
 
     /// Writes a model as an object by its schema's key tree for this writer's mapping (sorted
     /// when ``MappingOptions/sortsKeys`` is set).
+    ///
+    /// A class instance that contains itself (a cycle) is an error naming it, where the walk
+    /// would go on without end.
     @inlinable
     public mutating func encodeModelObject<M: Model>(_ model: M) throws {
         let schema = model.dynamicModelSchema
         let keys = schema.writingKeys(mapping, sorted: options.sortsKeys)
+        guard M.self is AnyObject.Type else {
+            return try encodeObject { writer in try writer.walkMembers(keys, of: model, schema: schema) }
+        }
+        let writes = try WritesInProgress.enter(model as AnyObject, schema: schema)
+        defer { writes.leave() }
         try encodeObject { writer in try writer.walkMembers(keys, of: model, schema: schema) }
     }
 

@@ -212,3 +212,24 @@ public struct Mixer: Sendable {
     @Key("is_muted", null: .useDefault) public var muted: Bool = false
     public var balance: Double = 0
 }
+
+/// A stored tree of non-identified class instances (its nodes go to one JSON column).
+@Model
+public struct Tree {
+    @Identifier public var id: Int
+    public var root: Node
+
+    public init(id: Int, root: Node) {
+        self.id = id
+        self.root = root
+    }
+
+    /// A root whose child refers back to it: a cycle every writer but the archiver refuses.
+    public static func cyclic() throws -> Tree {
+        let root = try Node(json: ["name": "root"])
+        let child = try Node(json: ["name": "child"])
+        root.children = [child]
+        child.parent = root
+        return Tree(id: 1, root: root)
+    }
+}
