@@ -36,10 +36,45 @@ struct ArchiveSecureDecodingTests {
         let decoded = try KeyedUnarchiver.unarchive(Canvas.self, from: data, registry: registry)
         #expect((decoded.shapes[0] as? Circle)?.radius == 2)
         #expect(type(of: decoded.shapes[1]) == Shape.self)
-        // Unregistered, a subclass decodes as the first class of its chain the declared type allows.
-        let plain = try KeyedUnarchiver.unarchive(Canvas.self, from: data)
-        #expect(type(of: plain.shapes[0]) == Shape.self)
-        #expect(plain.shapes[0].name == "c")
+    }
+
+    /// An unregistered subclass is never decoded as its base class (which would drop what the
+    /// subclass stores): it is an error naming it, unless the delegate names a type for it.
+    @Test func unregisteredSubclassesAreErrorsOrWhatTheDelegateNames() throws {
+        let canvas = Canvas(shapes: [Circle(name: "c", radius: 2), Shape(name: "s")])
+        let data = try KeyedArchiver.archivedData(withRootObject: canvas)
+        let error = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver.unarchive(Canvas.self, from: data) }
+        #expect(error.kind == .unknownSubclass(name: "Circle", classes: ["Circle", "Shape", "NSObject"]))
+        #expect(error.className == "Circle")
+        #expect(error.description.hasPrefix("cannot decode 'Shape' (object "))
+        #expect(error.description.hasSuffix(
+            "class 'Circle' ('Circle' < 'Shape' < 'NSObject') is not registered; register the model for it, or name a type in the delegate's cannotDecodeObjectOfClassName"))
+
+        final class Namer: KeyedUnarchiverDelegate {
+            var asked: [(String, [String])] = []
+            func unarchiver(
+                _ unarchiver: KeyedUnarchiver, cannotDecodeObjectOfClassName name: String, originalClasses classes: [String]
+            ) -> (any Model.Type)? {
+                asked.append((name, classes))
+                return name == "Circle" ? Circle.self : nil
+            }
+        }
+        let namer = Namer()
+        let unarchiver = try KeyedUnarchiver(data: data)
+        unarchiver.delegate = namer
+        let decoded = try unarchiver.decode(Canvas.self, forKey: "root")
+        #expect((decoded.shapes[0] as? Circle)?.radius == 2 && decoded.shapes[1].name == "s")
+        #expect(namer.asked.map(\.0) == ["Circle"] && namer.asked.first?.1 == ["Circle", "Shape", "NSObject"])
+        // A delegate that names nothing, or a type that is not a 'Shape', leaves the error.
+        final class Refuser: KeyedUnarchiverDelegate {
+            func unarchiver(
+                _ unarchiver: KeyedUnarchiver, cannotDecodeObjectOfClassName name: String, originalClasses classes: [String]
+            ) -> (any Model.Type)? { Person.self }
+        }
+        let refusing = try KeyedUnarchiver(data: data)
+        let refuser = Refuser()
+        refusing.delegate = refuser
+        #expect(throws: KeyedArchiveError.self) { try refusing.decode(Canvas.self, forKey: "root") }
     }
 
     @Test func declaredAllowedClassesReplaceTheDerivedOnes() throws {

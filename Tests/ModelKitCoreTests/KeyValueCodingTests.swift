@@ -70,3 +70,29 @@ import Testing
         #expect(circle.name == "d" && circle.radius == 3)
     }
 }
+
+/// `setValue(_:forKeyPath:)`: Instant Cocoa's key-path setter, through nested models.
+@Suite struct KeyPathSettingTests {
+    @Test func setsThroughNestedStructsAndClasses() throws {
+        var resident = try Resident(json: ["name": "Ada", "home": ["city": "London"]])
+        try resident.setValue("Paris", forKeyPath: "home.city")
+        try resident.setValue("75001", forKeyPath: "home.zip")
+        try resident.setValue("Ada L.", forKeyPath: "name")
+        #expect(resident.home.city == "Paris" && resident.home.zip == "75001" && resident.name == "Ada L.")
+        #expect(resident.value(forKeyPath: "home.city") as? String == "Paris")
+        let tree = try Tree(id: 1, root: Node(json: ["name": "root", "children": [["name": "leaf"]]]))
+        try tree.root.setValue("trunk", forKeyPath: "name")
+        #expect(tree.root.name == "trunk")
+    }
+
+    @Test func errorsNameThePathAndWhatIsWrong() throws {
+        var resident = try Resident(json: ["name": "Ada", "home": ["city": "London"]])
+        let wrongType = modelError { try resident.setValue(7, forKeyPath: "home.city") }
+        #expect(wrongType?.description == "cannot map 'Address.city' at 'home.city': expected a string, found 7")
+        let missing = modelError { try resident.setValue("x", forKeyPath: "work.city") }
+        #expect(missing?.description == "cannot map 'Resident.work' at 'work': expected a model to set 'city' on, found nil")
+        let unknown = modelError { try resident.setValue("x", forKeyPath: "home.country") }
+        #expect(unknown?.description == "cannot set 'Address.country' at 'home': no such property")
+        #expect(resident.home.city == "London")
+    }
+}

@@ -117,3 +117,31 @@ import Testing
         #expect(writer.result as? Int == 50)
     }
 }
+
+/// Mantle's value-mapping transformer: a table both ways, with defaults for what it lacks.
+@Suite struct ValueMappingTransformerTests {
+    @Test func payloadValuesMapThroughTheTable() throws {
+        let article = try Article(json: ["stage": "published", "word": 1])
+        #expect(article.stage == .live && article.word == "one")
+        let object = try #require(try article.jsonObject as? [String: Any])
+        #expect(object["stage"] as? String == "published" && object["word"] as? Int == 1)
+        #expect(try Article(jsonData: article.jsonData()) == article)
+    }
+
+    @Test func defaultsCoverWhatTheTableLacks() throws {
+        // Unknown payload value: the default; a value no entry has: the reverse default.
+        #expect(try Article(json: ["stage": "someday"]).stage == .draft)
+        let transformer = ValueMappingTransformer(["a": 1, "b": 2], default: 0, reverseDefault: "?")
+        #expect(try transformer.reverseTransformedValue(9) == "?")
+        #expect(try transformer.transformedValue("z") == 0)
+    }
+
+    @Test func withoutDefaultsTheTableIsStrict() throws {
+        let error = modelError { _ = try Article(json: ["stage": "draft", "word": 2]) }
+        #expect(error?.description == "cannot map 'Article.word' at 'word': expected one of 0, 1, found 2")
+        let transformer = ValueMappingTransformer(["a": 1, "b": 2])
+        #expect(throws: ModelError.self) { try transformer.reverseTransformedValue(3) }
+        // Two payload values for one property value: the first in sorted order is written.
+        #expect(try ValueMappingTransformer(["y": 1, "x": 1]).reverseTransformedValue(1) == "x")
+    }
+}

@@ -52,6 +52,10 @@ public struct KeyedArchiveError: Error, CustomStringConvertible, Sendable {
         case notAnObject(found: String)
         /// The object's class is not one the declared type (or the registry) allows.
         case classNotAllowed(found: String, allowed: [String])
+        /// The object's class is a subclass of the declared type that is not registered, and the
+        /// delegate named no type for it (Apple's `cannotDecodeObjectOfClassName`): decoding it as
+        /// its base class would lose what the subclass stores. `classes` is its archived chain.
+        case unknownSubclass(name: String, classes: [String])
         /// An object of a known class lacks what its class stores (`detail` says what).
         case invalidObject(className: String, detail: String)
         /// An object refers back to itself where the cycle cannot be closed (`detail` says through what).
@@ -86,6 +90,7 @@ public struct KeyedArchiveError: Error, CustomStringConvertible, Sendable {
     public var className: String? {
         switch kind {
         case .classNotAllowed(let found, _): return found
+        case .unknownSubclass(let name, _): return name
         case .invalidObject(let name, _): return name
         default: return nil
         }
@@ -168,6 +173,9 @@ extension KeyedArchiveError.Kind {
         case let .classNotAllowed(found, allowed):
             let list = allowed.isEmpty ? "none" : allowed.map { "'\($0)'" }.joined(separator: ", ")
             return "class '\(found)' is not allowed; allowed: \(list)"
+        case let .unknownSubclass(name, classes):
+            return "class '\(name)' (\(classes.map { "'\($0)'" }.joined(separator: " < "))) is not registered; "
+                + "register the model for it, or name a type in the delegate's cannotDecodeObjectOfClassName"
         case let .invalidObject(className, detail): return "invalid '\(className)' object: \(detail)"
         case .unresolvableCycle(let detail): return "reference cycle \(detail)"
         case let .limitExceeded(limit, value): return "\(limit.noun) exceeds the limit '\(limit)' (\(value))"

@@ -180,6 +180,9 @@ final class ModelReadInfo {
         case declared
         /// A registered subtype.
         case registered(ArchiveClassRegistry.Entry)
+        /// A subclass of the declared type (or of a registered subtype) that is not registered:
+        /// only the delegate can say what to decode it as.
+        case unknownSubclass(ArchivedClass)
         /// Not allowed; the class name found.
         case notAllowed(String)
     }
@@ -192,17 +195,20 @@ final class ModelReadInfo {
         if let known = resolutions[classIndex] { return known }
         let archivedClass = state.document.classList[Int(classIndex)]
         var result = Resolution.notAllowed(archivedClass.name)
-        for name in archivedClass.chain {
+        for (position, name) in archivedClass.chain.enumerated() {
+            var found: Resolution?
             if name == acceptedNames[0] || name == schema.modelName {
-                result = .declared
-                break
-            }
-            if let entry = state.registry.entry(named: name), let subschema = entry.schema,
-               KeyedArchiveReader.schema(subschema, inherits: schema)
+                found = .declared
+            } else if let entry = state.registry.entry(named: name), let subschema = entry.schema,
+                KeyedArchiveReader.schema(subschema, inherits: schema)
             {
-                result = .registered(entry)
-                break
+                found = .registered(entry)
             }
+            guard let found else { continue }
+            // The object's own class must be known: a known class further up its chain is only
+            // its base, which would drop what the subclass stores.
+            result = position == 0 ? found : .unknownSubclass(archivedClass)
+            break
         }
         resolutions[classIndex] = result
         return result

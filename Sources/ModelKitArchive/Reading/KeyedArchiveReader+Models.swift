@@ -31,9 +31,31 @@ extension KeyedArchiveReader {
                 throw KeyedArchiveError(.classNotAllowed(found: entry.name, allowed: info.acceptedNames), objectID: uid)
             }
             return model
+        case .unknownSubclass(let archivedClass):
+            return try decodeUnknownSubclass(archivedClass, as: M.self, uid: uid)
         case .notAllowed(let found):
             throw KeyedArchiveError(.classNotAllowed(found: found, allowed: info.acceptedNames), objectID: uid)
         }
+    }
+
+    /// Decodes an object of an unregistered subclass as the type the delegate names for it, which
+    /// must be `M` or a subtype; without one, it is an error.
+    mutating func decodeUnknownSubclass<M: Model>(_ archivedClass: ArchivedClass, as type: M.Type, uid: Int) throws -> M {
+        let unknown = KeyedArchiveError(
+            .unknownSubclass(name: archivedClass.name, classes: archivedClass.chain), objectID: uid,
+            modelName: M.modelSchema.modelName)
+        guard let unarchiver = state.unarchiver,
+              let named = unarchiver.delegate?.unarchiver(
+                  unarchiver, cannotDecodeObjectOfClassName: archivedClass.name, originalClasses: archivedClass.chain),
+              Self.schema(named.modelSchema, inherits: M.modelSchema)
+        else { throw unknown }
+        guard let model = try decodeResolved(named) as? M else { throw unknown }
+        return model
+    }
+
+    /// `decodeResolvedModel` for a type known at run time.
+    private mutating func decodeResolved<S: Model>(_ type: S.Type) throws -> Any {
+        try decodeResolvedModel(S.self)
     }
 
     static func schema(_ schema: ModelSchema, inherits ancestor: ModelSchema) -> Bool {

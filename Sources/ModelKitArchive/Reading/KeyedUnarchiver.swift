@@ -174,4 +174,29 @@ public protocol KeyedUnarchiverDelegate: AnyObject {
     /// object itself to keep it, or a replacement of a type the reference accepts. Every other
     /// reference to the same archived object gets the replacement.
     func unarchiver(_ unarchiver: KeyedUnarchiver, didDecode object: Any) throws -> Any?
+
+    /// Names the model type to decode an object of an unregistered subclass of the declared type
+    /// as (Apple's `unarchiver(_:cannotDecodeObjectOfClassName:originalClasses:)`); nil makes
+    /// it an error. `classes` is the archived class chain, the object's own class first. The
+    /// default returns nil: an unknown subclass is never decoded as its base class silently.
+    ///
+    /// ```swift
+    /// func unarchiver(_ unarchiver: KeyedUnarchiver, cannotDecodeObjectOfClassName name: String,
+    ///                 originalClasses classes: [String]) -> (any Model.Type)? {
+    ///     name == "LegacySquare" ? Square.self : nil
+    /// }
+    /// ```
+    func unarchiver(
+        _ unarchiver: KeyedUnarchiver, cannotDecodeObjectOfClassName name: String, originalClasses classes: [String]
+    ) -> (any Model.Type)?
+}
+
+extension KeyedUnarchiverDelegate {
+    public func unarchiver(_ unarchiver: KeyedUnarchiver, didDecode object: Any) throws -> Any? { object }
+
+    public func unarchiver(
+        _ unarchiver: KeyedUnarchiver, cannotDecodeObjectOfClassName name: String, originalClasses classes: [String]
+    ) -> (any Model.Type)? {
+        nil
+    }
 }

@@ -51,6 +51,40 @@ extension Model {
         try setModelValues(keyedValues)
     }
 
+    /// Sets the property at a dotted key path through nested models (Instant Cocoa's
+    /// `setValue:forKeyPath:`), checking the value's type like mapping does. A nested struct is
+    /// changed and set back; a nested class instance is changed in place.
+    ///
+    /// ```swift
+    /// try status.setValue("ada", forKeyPath: "user.screenName")
+    /// ```
+    public mutating func setValue(_ value: Any?, forKeyPath keyPath: String) throws {
+        let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        try setModelValue(value, forKeyPath: keys[...], whole: keyPath)
+    }
+
+    mutating func setModelValue(_ value: Any?, forKeyPath keys: ArraySlice<String>, whole: String) throws {
+        guard let key = keys.first else { return }
+        let rest = keys.dropFirst()
+        if rest.isEmpty { return try setModelValue(value, forKey: key) }
+        let schema = dynamicModelSchema
+        guard let property = schema[key] else {
+            throw ModelError(.unknownKey, model: schema.modelName, property: key)
+        }
+        guard var nested = propertyValue(property) as? any Model else {
+            let found = propertyValue(property).map { "a '\(type(of: $0))'" } ?? "nil"
+            throw ModelError(
+                .typeMismatch, expected: "a model to set '\(rest.joined(separator: "."))' on", found: found,
+                model: schema.modelName, property: key, path: ModelPath([.key(key)]))
+        }
+        do {
+            try nested.setModelValue(value, forKeyPath: rest, whole: whole)
+        } catch let error as ModelError {
+            throw error.prefixed(by: .key(key))
+        }
+        try setModelValue(nested, forKey: key)
+    }
+
     mutating func setModelValue(_ value: Any?, forKey key: String) throws {
         let schema = dynamicModelSchema
         guard let index = schema.index(ofProperty: key) else {
@@ -110,6 +144,14 @@ extension Model where Self: AnyObject {
     public func setValuesForKeys(_ keyedValues: [String: Any]) throws {
         var instance = self
         try instance.setModelValues(keyedValues)
+    }
+
+    /// Sets the property at a dotted key path on this instance (see
+    /// ``Model/setValue(_:forKeyPath:)``).
+    public func setValue(_ value: Any?, forKeyPath keyPath: String) throws {
+        var instance = self
+        let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        try instance.setModelValue(value, forKeyPath: keys[...], whole: keyPath)
     }
 }
 

@@ -233,3 +233,28 @@ public struct Tree {
         return Tree(id: 1, root: root)
     }
 }
+
+/// A stage of an article, mapped from payload strings by a table.
+public enum Stage: Hashable, Sendable { case draft, live, archived }
+
+/// Values looked up in tables both ways, with and without defaults.
+@Model
+public struct Article: Sendable {
+    @Transform(.valueMapping(["draft": Stage.draft, "published": .live, "gone": .archived], default: .draft, reverseDefault: "draft"))
+    public var stage: Stage
+    @Transform(.valueMapping([0: "zero", 1: "one"])) public var word: String = "zero"
+}
+
+/// A struct nested in a struct, for key-path access.
+@Model
+public struct Address: Sendable {
+    public var city: String
+    public var zip: String? = nil
+}
+
+@Model
+public struct Resident: Sendable {
+    public var name: String
+    public var home: Address
+    public var work: Address? = nil
+}
