@@ -4,10 +4,14 @@ import ModelKitTestSupport
 import Testing
 
 @Suite struct ModelErrorTests {
+    /// The error table on the JSON-object path and the Codable path (Foundation's `JSONDecoder`
+    /// through the generated `init(from:)`): the same messages, word for word.
     @Test(arguments: MappingErrorCase.all)
     func errorsNameModelPropertyPathAndValue(_ testCase: MappingErrorCase) {
-        let error = testCase.run(JSONObjectMapper())
-        #expect((error as? ModelError)?.description == testCase.message)
+        for mapper in [JSONObjectMapper(), CodableMapper()] as [any PayloadMapper] {
+            let error = testCase.run(mapper)
+            #expect((error as? ModelError)?.description == testCase.message, "\(type(of: mapper))")
+        }
     }
 
     @Test func collectAllModeReportsEveryProblem() throws {

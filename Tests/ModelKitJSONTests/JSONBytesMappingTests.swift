@@ -4,10 +4,14 @@ import ModelKitTestSupport
 import Testing
 
 @Suite struct JSONBytesMappingTests {
+    /// The error table on the JSON-bytes path and the JSON-value path (what hooks, transformers
+    /// and preferences read through).
     @Test(arguments: MappingErrorCase.all)
     func errorsMatchTheJSONObjectPath(_ testCase: MappingErrorCase) {
-        let error = testCase.run(JSONBytesMapper())
-        #expect((error as? ModelError)?.description == testCase.message)
+        for mapper in [JSONBytesMapper(), JSONValueMapper()] as [any PayloadMapper] {
+            let error = testCase.run(mapper)
+            #expect((error as? ModelError)?.description == testCase.message, "\(type(of: mapper))")
+        }
     }
 
     @Test func collectAllModeMatchesTheJSONObjectPath() {

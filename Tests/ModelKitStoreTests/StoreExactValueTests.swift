@@ -1,6 +1,6 @@
 import Foundation
 import ModelKit
-import ModelKitStore
+@testable import ModelKitStore
 import ModelKitTestSupport
 import Testing
 
@@ -41,5 +41,21 @@ import Testing
         let error = #expect(throws: StoreError.self) { try store.save(Tree.cyclic()) }
         #expect(error?.description.contains("expected a graph without cycles") == true, "\(String(describing: error))")
         #expect(try store.fetchAll(Tree.self).isEmpty)
+    }
+}
+
+/// A store's nested columns: JSON text, read by property keys (no key paths or transformers).
+struct StoreColumnMapper: PayloadMapper {
+    func map<M: Model>(_ type: M.Type, from json: String, options: MappingOptions) throws -> M {
+        try StoreRowReader.decodeColumn(M.self, from: .text(json))
+    }
+}
+
+@Suite struct StoreErrorTableTests {
+    /// The error table's cases that apply to property keys, on the store's nested columns.
+    @Test(arguments: MappingErrorCase.all.filter { $0.reach != .remoteOnly })
+    func nestedColumnsReportTheTablesErrors(_ testCase: MappingErrorCase) {
+        let error = testCase.run(StoreColumnMapper())
+        #expect((error as? ModelError)?.description == testCase.message)
     }
 }

@@ -73,6 +73,15 @@ public struct KeyedArchiveObjectDecoder: ModelStoredValues {
         try decodeIfPresent(T.self, forKey: key) ?? defaultValue()
     }
 
+    /// Reads the archive's root object as `T`: errors' paths start inside it, as a JSON
+    /// document's do (`name`, not `root.name`).
+    mutating func decodeRootValue<T: ModelValue>(_ type: T.Type) throws -> T {
+        guard let value = keys[KeyedArchiver.rootKey] else {
+            throw ModelError(.missingValue, property: KeyedArchiver.rootKey)
+        }
+        return try read(value, key: KeyedArchiver.rootKey, pathPrefix: false) { try T.read(from: &$0) }
+    }
+
     /// Reads the value for `key` as `T`, or nil when the key is missing.
     public mutating func decodeIfPresent<T: ModelValue>(_ type: T.Type, forKey key: String) throws -> T? {
         guard let value = keys[KeyedArchiver.escapeKey(key)] else { return nil }
@@ -146,12 +155,14 @@ public struct KeyedArchiveObjectDecoder: ModelStoredValues {
     }
 
     /// Runs `body` with a reader at `value`, naming `key` in errors.
-    private func read<T>(_ value: PropertyListValue, key: String, _ body: (inout KeyedArchiveReader) throws -> T) throws -> T {
+    private func read<T>(
+        _ value: PropertyListValue, key: String, pathPrefix: Bool = true, _ body: (inout KeyedArchiveReader) throws -> T
+    ) throws -> T {
         var reader = KeyedArchiveReader(state: state, position: value, depth: depth)
         do {
             return try body(&reader)
         } catch let error as ModelError {
-            throw error.prefixed(by: .key(key))
+            throw pathPrefix ? error.prefixed(by: .key(key)) : error
         } catch let error as KeyedArchiveError {
             throw error.inContext(model: archivedClass?.name, key: key, objectID: objectID == 0 ? nil : objectID)
         }

@@ -123,6 +123,11 @@ public final class KeyedUnarchiver {
     }
 
     /// Runs a root decoding, then sets the references left for later (cycles, deep chains).
+    /// Reads the root object (`unarchive(_:from:)`), with error paths that start inside it.
+    func decodeRoot<T: ModelValue>(_ type: T.Type) throws -> T {
+        try topLevel { try root.decodeRootValue(T.self) }
+    }
+
     private func topLevel<T>(_ body: () throws -> T) throws -> T {
         do {
             let value = try body()
@@ -149,7 +154,7 @@ public final class KeyedUnarchiver {
         guard unarchiver.contains(KeyedArchiver.rootKey) else {
             throw ModelError(.missingValue, property: KeyedArchiver.rootKey)
         }
-        return try unarchiver.decode(T.self, forKey: KeyedArchiver.rootKey)
+        return try unarchiver.decodeRoot(T.self)
     }
 
     /// Reads the value archived under `root` without a declared type.

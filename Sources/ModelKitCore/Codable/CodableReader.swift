@@ -25,10 +25,30 @@ public struct CodableReader: ModelReader {
         init(from decoder: any Decoder) throws {}
     }
 
+    /// The decoder the reader started at: a generated `init(from:)` reads its model there.
+    let top: any Decoder
+
     /// A reader at the top of a decoder.
     public init(decoder: any Decoder, options: MappingOptions = .default) {
         self.position = .decoder(decoder)
+        self.top = decoder
         self.options = options
+    }
+
+    /// Reads a model's object; at the top, a value that is not an object names the model, as a
+    /// whole payload's does on the other paths.
+    public mutating func decodeFields<F: ModelFieldDecoder>(of schema: ModelSchema, into fields: inout F) throws {
+        do {
+            try decodeFieldsByKeyTree(of: schema, into: &fields)
+        } catch let error as ModelError where error.modelName == nil && isAtTop {
+            throw error.naming(model: schema.modelName, property: nil)
+        }
+    }
+
+    /// Whether the reader is at the decoder it started at.
+    private var isAtTop: Bool {
+        guard case .decoder(let decoder) = position else { return false }
+        return ObjectIdentifier(decoder as AnyObject) == ObjectIdentifier(top as AnyObject)
     }
 
     /// Decodes a `Decodable` value at the current position, as the decoder throws.
@@ -100,7 +120,10 @@ public struct CodableReader: ModelReader {
         } catch {
             // A whole number as written (decoders read decimals from the number's text); some
             // decoders throw errors of their own for numbers beyond 64 bits.
-            if let number = try? decodeRaw(Decimal.self), number.isWholeNumber {
+            if let number = try? decodeRaw(Decimal.self) {
+                guard number.isWholeNumber else {
+                    throw ModelError.mismatch(expected: "an integer", found: describeCurrentValue())
+                }
                 throw integerRange(T.self, number.description)
             }
             guard let error = error as? DecodingError else { throw error }

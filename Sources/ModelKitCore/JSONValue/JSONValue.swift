@@ -66,4 +66,12 @@ extension JSONValue {
         if case .null = self { return true }
         return false
     }
+
+    /// Whether this is an array or an object.
+    public var isContainer: Bool {
+        switch self {
+        case .array, .object: return true
+        default: return false
+        }
+    }
 }

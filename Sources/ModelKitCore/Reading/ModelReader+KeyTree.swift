@@ -44,8 +44,13 @@ extension ModelReader {
                 return
             }
             let edge = node.edges[position]
-            try reader.withPathComponent(.key(edge.key)) { reader in
-                try reader.walkEdge(edge, schema: schema, fields: &fields, priorities: &priorities)
+            do {
+                try reader.withPathComponent(.key(edge.key)) { reader in
+                    try reader.walkEdge(edge, schema: schema, fields: &fields, priorities: &priorities)
+                }
+            } catch let error as ModelError where error.modelName == nil {
+                // A key path's value that is not an object: no property claims it, the model does.
+                throw error.naming(model: schema.modelName, property: nil)
             }
         } unknown: { reader, key in
             let error = ModelError(.unknownKey, model: schema.modelName, path: ModelPath([.key(key)]))

@@ -151,11 +151,4 @@ extension JSONValue {
         }
     }
 
-    /// Whether this is an array or an object.
-    private var isContainer: Bool {
-        switch self {
-        case .array, .object: return true
-        default: return false
-        }
-    }
 }

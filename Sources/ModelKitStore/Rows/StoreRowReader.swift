@@ -25,7 +25,8 @@ struct StoreRowReader: ModelTreeReader {
     let options: MappingOptions
     var collectedProblems: [ModelError] = []
     let row: [StoreValue]
-    let table: StoreTable
+    /// The table of the row; nil when reading a lone column's value.
+    let table: StoreTable?
     var node = Position.row
     var depth = 0
     /// Where references that are not live are loaded from.
@@ -33,7 +34,7 @@ struct StoreRowReader: ModelTreeReader {
     /// The context references resolve through: the caller's, or one made for this read.
     var context: ModelContext?
 
-    init(row: [StoreValue], table: StoreTable, context: ModelContext?, loader: (any ModelLoading)?) {
+    init(row: [StoreValue], table: StoreTable?, context: ModelContext?, loader: (any ModelLoading)?) {
         self.row = row
         self.table = table
         self.context = context
@@ -43,8 +44,17 @@ struct StoreRowReader: ModelTreeReader {
         self.options = options
     }
 
+    /// Reads a value from a lone column, as the store reads a column of a row: JSON text for
+    /// nested models, collections and `Codable` values (the error tables run through it).
+    package static func decodeColumn<T: ModelValue>(_ type: T.Type, from value: StoreValue) throws -> T {
+        var reader = StoreRowReader(row: [value], table: nil, context: nil, loader: nil)
+        reader.node = .column(0)
+        return try reader.decodeTopLevel(T.self)
+    }
+
     /// The row's identifier, as the model's identifier property reads it.
     mutating func decodeIdentifier<M: Model>(_ type: M.Type) throws -> AnyHashable {
+        guard let table else { throw mismatch("a row") }
         node = .column(table.identifierColumn)
         defer { node = .row }
         return try M.decodeModelIdentifier(from: &self)
@@ -102,7 +112,12 @@ struct StoreRowReader: ModelTreeReader {
     func describe(_ node: Position) -> String {
         switch node {
         case .row: return "a row"
-        case .column(let index): return row[index].quotedDescription
+        case .column(let index):
+            // JSON text holding an array or an object is described as what it holds.
+            if case .text(let text) = row[index], let value = try? JSONValue(parsing: text), value.isContainer {
+                return ModelError.describe(value)
+            }
+            return row[index].quotedDescription
         case .json(let value): return ModelError.describe(value)
         }
     }
@@ -114,7 +129,7 @@ struct StoreRowReader: ModelTreeReader {
         of keys: ModelKeyNode, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
         _ member: (inout StoreRowReader, Int) throws -> Void, unknown: (inout StoreRowReader, String) throws -> Void
     ) throws {
-        guard case .row = node else {
+        guard case .row = node, let table else {
             return try readTreeMembers(
                 of: keys, expected: expected(), reportingUnknownKeys: reportingUnknownKeys, member, unknown: unknown)
         }

@@ -14,10 +14,27 @@ public struct MappingErrorCase: Sendable, CustomStringConvertible {
         case item, post, event, gallery, feed, order, drawing, account
     }
 
+    /// The paths a case runs on. Property-key formats (a store's nested columns, archives) read
+    /// property keys without transformers or hooks, so cases about key paths, key strategies,
+    /// transformers and type choice are for remote mapping only; an archive's root is an object
+    /// of a class, so it describes a wrong root by its class.
+    public enum Reach: Sendable {
+        case everyPath, notArchives, remoteOnly
+    }
+
     public let name: String
     public let target: Target
     public let payload: String
     public let message: String
+    public let reach: Reach
+
+    init(name: String, target: Target, payload: String, message: String, reach: Reach = .remoteOnly) {
+        self.name = name
+        self.target = target
+        self.payload = payload
+        self.message = message
+        self.reach = reach
+    }
 
     public var description: String { name }
 
@@ -46,13 +63,13 @@ public struct MappingErrorCase: Sendable, CustomStringConvertible {
     public static let all: [MappingErrorCase] = [
         .init(
             name: "missing key", target: .item, payload: "{}",
-            message: "cannot map 'Item.name' at 'name': missing key"),
+            message: "cannot map 'Item.name' at 'name': missing key", reach: .everyPath),
         .init(
             name: "null on a non-optional", target: .item, payload: #"{"name": null}"#,
-            message: "cannot map 'Item.name' at 'name': expected a string, found null"),
+            message: "cannot map 'Item.name' at 'name': expected a string, found null", reach: .everyPath),
         .init(
             name: "wrong type", target: .item, payload: #"{"name": 42}"#,
-            message: "cannot map 'Item.name' at 'name': expected a string, found 42"),
+            message: "cannot map 'Item.name' at 'name': expected a string, found 42", reach: .everyPath),
         .init(
             name: "wrong type at a nested key path", target: .post,
             payload: #"{"id": 1, "title": "t", "author": {"name": true}, "published_at": "2024-03-01T12:34:56Z"}"#,
@@ -71,30 +88,30 @@ public struct MappingErrorCase: Sendable, CustomStringConvertible {
             message: "cannot map 'Post.tags' at 'posts[1].tags[1]': expected a string, found 7"),
         .init(
             name: "missing key inside an array of models", target: .order, payload: #"{"items": [{"quantity": 2}]}"#,
-            message: "cannot map 'Item.name' at 'items[0].name': missing key"),
+            message: "cannot map 'Item.name' at 'items[0].name': missing key", reach: .everyPath),
         .init(
             name: "number out of range", target: .event, payload: #"{"at": 0, "small": 300}"#,
             message: "cannot map 'Event.small' at 'small': expected a number that fits 'Int8', found 300"),
         .init(
             name: "fraction for an integer", target: .item, payload: #"{"name": "a", "quantity": 1.5}"#,
-            message: "cannot map 'Item.quantity' at 'quantity': expected an integer, found 1.5"),
+            message: "cannot map 'Item.quantity' at 'quantity': expected an integer, found 1.5", reach: .everyPath),
         .init(
             name: "boolean for an integer", target: .item, payload: #"{"name": "a", "quantity": true}"#,
-            message: "cannot map 'Item.quantity' at 'quantity': expected an integer, found true"),
+            message: "cannot map 'Item.quantity' at 'quantity': expected an integer, found true", reach: .everyPath),
         .init(
             name: "not an object where a key path goes on", target: .post,
             payload: #"{"id": 1, "title": "t", "author": "a", "published_at": "2024-03-01T12:34:56Z"}"#,
             message: "cannot map 'Post' at 'author': expected an object, found \"a\""),
         .init(
             name: "not an object at the top", target: .item, payload: "[1]",
-            message: "cannot map 'Item': expected an object, found an array of 1 element"),
+            message: "cannot map 'Item': expected an object, found an array of 1 element", reach: .notArchives),
         .init(
             name: "property validation", target: .post,
             payload: #"{"id": 1, "title": "", "author": {"name": "a"}, "published_at": "2024-03-01T12:34:56Z"}"#,
             message: "cannot map 'Post.title' at 'title': expected a non-empty title, found \"\""),
         .init(
             name: "model validation", target: .account, payload: #"{"owner": "o", "balance": -1}"#,
-            message: "invalid 'Account': expected a balance of at least 0"),
+            message: "invalid 'Account': expected a balance of at least 0", reach: .everyPath),
         .init(
             name: "missing key in the chosen subclass", target: .drawing,
             payload: #"{"title": "d", "shapes": [{"kind": "circle", "name": "c"}]}"#,
