@@ -88,7 +88,7 @@ let package = Package(
         // Models, payloads and tables the test targets share.
         .target(
             name: "ModelKitTestSupport",
-            dependencies: ["ModelKit"],
+            dependencies: ["ModelKit", "ModelKitPreferences"],
             path: "Tests/ModelKitTestSupport",
             resources: [.copy("Fixtures")]
         ),
@@ -113,7 +113,9 @@ let package = Package(
                 "ModelKit", "ModelKitRemote", "ModelKitStore", "ModelKitTestSupport",
             ]
         ),
-        .testTarget(name: "ModelKitToolTests", dependencies: ["ModelKitTool", "ModelKitTestSupport"]),
+        // Every `modelkit` command, run as the built binary.
+        .testTarget(
+            name: "ModelKitToolTests", dependencies: ["ModelKitTool", "ModelKit", "ModelKitPreferences", "ModelKitTestSupport"]),
         // The macros' expansions and diagnostics, through the built ModelKitMacros plugin over the
         // compiler plugin protocol: no swift-syntax is built for the tests.
         .testTarget(name: "ModelKitMacrosTests", dependencies: ["ModelKitTestSupport"]),

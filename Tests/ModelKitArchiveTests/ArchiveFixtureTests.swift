@@ -7,7 +7,7 @@ import ModelKitTestSupport
 /// typed where the class is known and generic where it is not, with the contents the fixtures'
 /// README describes.
 struct ArchiveFixtureTests {
-    static let goodFixtures = Fixtures.wellFormed.filter { !ArchiveMalformedTests.malformed.keys.contains($0.description) }
+    static let goodFixtures = Fixtures.goodArchives
 
     func unarchiver(_ path: String, registry: ArchiveClassRegistry = ArchiveClassRegistry()) throws -> KeyedUnarchiver {
         try KeyedUnarchiver(data: Data(Fixtures.named(path).bytes), registry: registry)

@@ -121,7 +121,7 @@ struct ArchiveXMLReproductionTests {
     }
 
     /// XML fixtures read and written again through the property-list layer give the same bytes.
-    @Test(arguments: Fixtures.xml.filter { ArchiveMalformedTests.malformed[$0.description] == nil })
+    @Test(arguments: Fixtures.xml.filter { Fixtures.malformedArchives[$0.description] == nil })
     func rereadXMLFixtureGivesTheSameBytes(_ file: Fixtures.File) throws {
         let document = try KeyedArchiveDocument(data: Data(file.bytes))
         #expect(try [UInt8](document.propertyList.xmlData()) == file.bytes)

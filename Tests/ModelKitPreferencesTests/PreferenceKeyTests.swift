@@ -2,6 +2,7 @@ import Foundation
 import ModelKit
 import ModelKitPreferences
 import Testing
+import ModelKitTestSupport
 
 /// One typed value stored and read back, and how it looks in the file.
 struct RoundTrip: Sendable, CustomTestStringConvertible {

@@ -2,6 +2,7 @@ import Foundation
 import ModelKit
 import ModelKitPreferences
 import Testing
+import ModelKitTestSupport
 
 /// A declared preferences type: a `@Model` struct of settings with defaults, read and written
 /// as a whole.

@@ -2,6 +2,7 @@ import Foundation
 import ModelKit
 import ModelKitPreferences
 import Testing
+import ModelKitTestSupport
 
 /// RVS_PersistentPrefs's surface: a name, initial values, `values`, the String subscript,
 /// declared keys, `lastError`.

@@ -4,17 +4,19 @@ import Testing
 
 @Suite struct JSONCommandTests {
     @Test func validFilesPass() throws {
-        let twitter = try ToolProcess.temporaryFile("twitter.json", String(decoding: fixtureData("twitter.json"), as: UTF8.self))
-        let small = try ToolProcess.temporaryFile("small.json", #"{"a": [1, 2.5e3, "x", null, true]}"#)
+        let directory = try TemporaryDirectory()
+        let twitter = try directory.file("twitter.json", contents: String(decoding: fixtureData("twitter.json"), as: UTF8.self))
+        let small = try directory.file("small.json", contents: #"{"a": [1, 2.5e3, "x", null, true]}"#)
         let result = try ModelKitTool.run(["json", "check", twitter.path, small.path])
         #expect(result.status == 0)
         #expect(result.output == "\(twitter.path): valid JSON (631515 bytes)\n\(small.path): valid JSON (34 bytes)\n")
     }
 
     @Test func theFirstInvalidFileStopsWithItsPositionAndReason() throws {
-        let good = try ToolProcess.temporaryFile("good.json", "[]")
-        let bad = try ToolProcess.temporaryFile("bad.json", "{\n  \"a\": [1, 2,]\n}")
-        let never = try ToolProcess.temporaryFile("never.json", "[")
+        let directory = try TemporaryDirectory()
+        let good = try directory.file("good.json", contents: "[]")
+        let bad = try directory.file("bad.json", contents: "{\n  \"a\": [1, 2,]\n}")
+        let never = try directory.file("never.json", contents: "[")
         let result = try ModelKitTool.run(["json", "check", good.path, bad.path, never.path])
         #expect(result.status == 1)
         #expect(result.output == "\(good.path): valid JSON (2 bytes)\n")
@@ -24,9 +26,10 @@ import Testing
     }
 
     @Test func unreadableFilesAndDepthLimits() throws {
+        let directory = try TemporaryDirectory()
         let missing = try ModelKitTool.run(["json", "check", "/nonexistent/file.json"])
         #expect(missing.status == 1 && missing.errorOutput.hasPrefix("/nonexistent/file.json: cannot read the file"))
-        let deep = try ToolProcess.temporaryFile("deep.json", String(repeating: "[", count: 5) + String(repeating: "]", count: 5))
+        let deep = try directory.file("deep.json", contents: String(repeating: "[", count: 5) + String(repeating: "]", count: 5))
         #expect(try ModelKitTool.run(["json", "check", "--max-depth", "5", deep.path]).status == 0)
         let shallow = try ModelKitTool.run(["json", "check", "--max-depth", "4", deep.path])
         #expect(shallow.status == 1 && shallow.errorOutput.contains("'maxDepth'"))
@@ -35,10 +38,8 @@ import Testing
 
 @Suite struct DemoCommandTests {
     @Test func demoMapsIntoAStoreThenLoadsItBack() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("modelkit-demo-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let db = directory.appendingPathComponent("demo.sqlite").path
+        let directory = try TemporaryDirectory()
+        let db = directory.path("demo.sqlite")
 
         let first = try ModelKitTool.run(["demo", "--db", db])
         #expect(first.status == 0, "\(first.errorOutput)")

@@ -55,6 +55,29 @@ public enum Fixtures {
     public static let binary: [File] = wellFormed.filter(\.isBinary)
     public static let xml: [File] = wellFormed.filter { !$0.isBinary }
 
+    /// Each malformed fixture and the exact error it gets.
+    public static let malformedArchives: [String: String] = [
+        "go-ios/missing_archiver.xml": "not a keyed archive: '$archiver' is missing",
+        "go-ios/wrong_archiver.xml": "not a keyed archive: '$archiver' is 'DummyArchiver', expected 'NSKeyedArchiver'",
+        "go-ios/missing_version.xml": "unsupported keyed archive: '$version' is missing",
+        "go-ios/wrong_version.xml": "unsupported keyed archive: '$version' is 18, expected 100000",
+        "go-ios/missing_top.xml": "not a keyed archive: '$top' is missing",
+        "go-ios/missing_objects.xml": "not a keyed archive: '$objects' is missing",
+        "go-ios/broken_plist.xml":
+            "cannot read keyed archive: invalid xml property list at line 1, column 1: unexpected text '=\"1.0\" encoding=\"UTF' where an element was expected",
+        "bpylist2/invalid_type_archive.plist":
+            "not a keyed archive: '$archiver' is 'NSArchiver', expected 'NSKeyedArchiver'",
+        "bpylist2/invalid_version_archive.plist": "unsupported keyed archive: '$version' is 10000, expected 100000",
+        "bpylist2/invalid_uid_archive.plist": "invalid keyed archive at '$top.root': reference 10 is out of range (3 objects)",
+        "bpylist2/missing_uid_archive.plist": "invalid keyed archive at object 1: the object has no '$class'",
+        "bpylist2/no_class_meta_archive.plist":
+            "invalid keyed archive at object 1: '$class' refers to object 3, a string, not a class description",
+        "bpylist2/no_top_archive.plist": "not a keyed archive: '$top' is missing",
+    ]
+
+    /// Every fixture that is a well-formed keyed archive.
+    public static let goodArchives = wellFormed.filter { !malformedArchives.keys.contains($0.description) }
+
     public static func named(_ path: String) -> File {
         let parts = path.split(separator: "/", maxSplits: 1).map(String.init)
         return File(group: parts[0], name: parts[1])

@@ -4,12 +4,18 @@ import ModelKitTestSupport
 import Testing
 
 /// `modelkit archive dump` and `convert`, run as the built `modelkit` binary on every fixture.
-struct ArchiveToolTests {
-    func temporaryURL(_ name: String) -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("modelkit-archive-\(UUID().uuidString)-\(name)")
+struct ArchiveCommandTests {
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory("ArchiveCommandTests")
     }
 
-    @Test(arguments: ArchiveFixtureTests.goodFixtures)
+    func temporaryURL(_ name: String) -> URL {
+        directory.file(name)
+    }
+
+    @Test(arguments: Fixtures.goodArchives)
     func dumpPrintsEveryGoodFixture(_ file: Fixtures.File) throws {
         let text = try ModelKitTool.run(["archive", "dump", file.url.path])
         #expect(text.status == 0, "\(text.errorOutput)")
@@ -21,15 +27,15 @@ struct ArchiveToolTests {
         #expect(parsed?.keys.sorted() == document.topKeys.map(KeyedArchiver.unescapeKey).sorted())
     }
 
-    @Test(arguments: ArchiveMalformedTests.malformed.keys.sorted())
+    @Test(arguments: Fixtures.malformedArchives.keys.sorted())
     func dumpRejectsEveryMalformedFixture(_ path: String) throws {
         let result = try ModelKitTool.run(["archive", "dump", Fixtures.named(path).url.path])
         #expect(result.status == 1)
         #expect(result.outputData.isEmpty)
-        #expect(result.errorOutput == "modelkit: \(ArchiveMalformedTests.malformed[path] ?? "")\n")
+        #expect(result.errorOutput == "modelkit: \(Fixtures.malformedArchives[path] ?? "")\n")
     }
 
-    @Test(arguments: ArchiveFixtureTests.goodFixtures)
+    @Test(arguments: Fixtures.goodArchives)
     func convertRoundTripsEveryGoodFixture(_ file: Fixtures.File) throws {
         let document = try KeyedArchiveDocument(data: Data(file.bytes))
         let binary = temporaryURL("binary.plist")
