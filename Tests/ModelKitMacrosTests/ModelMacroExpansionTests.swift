@@ -347,4 +347,221 @@ import Testing
                 }
                 """#)
     }
+
+    /// A subclass of a `@Model` class: its own properties after its parent's, everything the
+    /// parent generated overridden.
+    @Test func aSubclassExtendsItsParentsSchema() {
+        expectModelExpansion(
+            of: """
+                @Model
+                final class Circle: Shape {
+                    var radius: Double
+                }
+                """,
+            members: #"""
+                override class var modelSchema: ModelKitCore.ModelSchema { __modelKitSchema_Circle }
+                private static let __modelKitSchema_Circle: ModelKitCore.ModelSchema = ModelKitCore.ModelSchema(
+                    name: "Circle",
+                    type: Circle.self,
+                    inheriting: Shape.modelSchema,
+                    properties: [
+                        ModelKitCore.ModelProperty("radius", keyPath: \Circle.radius, typeName: "Double", declaredIn: "Circle", flags: [])
+                    ]
+                )
+
+                struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
+                    var radius: Optional<Double> = nil
+                    var _super = Shape.__ModelKitFields()
+                    init() {}
+                    mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                        let own = index - Circle.__modelKitBase
+                        guard own >= 0 else {
+                            try _super.decodeField(index, from: &reader)
+                            return
+                        }
+                        switch own {
+                        case 0:
+                            radius = try reader.decodeValue((Double).self)
+                        default:
+                            break
+                        }
+                    }
+                }
+
+                init(modelFields fields: __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
+                    guard let radius = fields.radius else {
+                        var missing: [Int] = []
+                        if fields.radius == nil { missing.append(Circle.__modelKitBase + 0) }
+                        throw ModelKitCore.ModelError.missingValues(missing, in: Circle.modelSchema, mapping: mapping)
+                    }
+                    self.radius = radius
+                    try super.init(modelFields: fields._super, mapping: mapping)
+                }
+
+                required convenience init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
+                    var fields = __ModelKitFields()
+                    try reader.decodeFields(of: Circle.modelSchema, into: &fields)
+                    try self.init(modelFields: fields, mapping: reader.mapping)
+                }
+
+                override func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
+                    let own = index - Circle.__modelKitBase
+                    guard own >= 0 else {
+                        try super.encodeModelField(index, to: &writer)
+                        return
+                    }
+                    switch own {
+                    case 0:
+                        try writer.encodeValue(self.radius)
+                    default:
+                        break
+                    }
+                }
+
+                override func decodeModelField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                    let own = index - Circle.__modelKitBase
+                    guard own >= 0 else {
+                        try super.decodeModelField(index, from: &reader)
+                        return
+                    }
+                    switch own {
+                    case 0:
+                        self.radius = try reader.decodeValue((Double).self)
+                    default:
+                        throw ModelKitCore.ModelError.readOnly(index, in: Circle.modelSchema)
+                    }
+                }
+
+                static let __modelKitBase = Shape.modelSchema.properties.count
+
+                override func isModelEqual(to other: AnyObject) -> Bool {
+                    guard let other = other as? Circle, super.isModelEqual(to: other) else { return false }
+                    return ModelKitCore.modelValuesEqual(self.radius, other.radius)
+                }
+
+                override func hash(into hasher: inout Hasher) {
+                    super.hash(into: &hasher)
+                    ModelKitCore.modelHashValue(self.radius, into: &hasher)
+                }
+
+                required convenience init(from decoder: any Decoder) throws {
+                    var reader = ModelKitCore.CodableReader(decoder: decoder)
+                    try self.init(modelReader: &reader)
+                    try reader.validateModel(self)
+                }
+                """#,
+            extensions: "",
+            conformancesOfOtherTypes: ["Shape": ["Model", "Hashable", "CustomStringConvertible"]])
+    }
+
+    /// `@Archive` sets a property's archive behaviour; `@Key(null:)` and
+    /// `@Model(unknownKeys:)` go to the schema.
+    @Test func archiveNullAndUnknownKeyPoliciesGoToTheSchema() {
+        expectModelExpansion(
+            of: """
+                @Model(unknownKeys: .reject)
+                struct Note {
+                    @Archive(.conditional) var link: String?
+                    @Key("vol", null: .useDefault) var volume: Double = 1
+                    @Key(null: .useDefault) var title: String = ""
+                }
+                """,
+            members: "",
+            extensions: #"""
+                extension Note: ModelKitCore.Model, Hashable, CustomStringConvertible {
+                    static let modelSchema: ModelKitCore.ModelSchema = ModelKitCore.ModelSchema(
+                        name: "Note",
+                        type: Note.self,
+                        unknownKeys: .reject,
+                        properties: [
+                            ModelKitCore.ModelProperty("link", keyPath: \Note.link, typeName: "String?", declaredIn: "Note", flags: [.optional], archive: .conditional),
+                            ModelKitCore.ModelProperty("volume", keyPath: \Note.volume, typeName: "Double", declaredIn: "Note", remote: [["vol"]], flags: [.hasDefault, .nullUsesDefault], defaultExpression: "1"),
+                            ModelKitCore.ModelProperty("title", keyPath: \Note.title, typeName: "String", declaredIn: "Note", flags: [.hasDefault, .nullUsesDefault], defaultExpression: "\"\"")
+                        ]
+                    )
+
+                    struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
+                        var link: Optional<String?> = nil
+                        var volume: Optional<Double> = nil
+                        var title: Optional<String> = nil
+                        init() {}
+                        mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                            switch index {
+                            case 0:
+                                link = try reader.decodeValue((String?).self)
+                            case 1:
+                                volume = try reader.decodeValue((Double).self)
+                            case 2:
+                                title = try reader.decodeValue((String).self)
+                            default:
+                                break
+                            }
+                        }
+                    }
+
+                    init(modelFields fields: __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
+                        self.link = fields.link ?? nil
+                        self.volume = fields.volume ?? (1)
+                        self.title = fields.title ?? ("")
+                    }
+
+                    init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
+                        var fields = __ModelKitFields()
+                        try reader.decodeFields(of: Note.modelSchema, into: &fields)
+                        try self.init(modelFields: fields, mapping: reader.mapping)
+                    }
+
+                    func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
+                        switch index {
+                        case 0:
+                            try writer.encodeValue(self.link)
+                        case 1:
+                            try writer.encodeValue(self.volume)
+                        case 2:
+                            try writer.encodeValue(self.title)
+                        default:
+                            break
+                        }
+                    }
+
+                    mutating func decodeModelField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                        switch index {
+                        case 0:
+                            self.link = try reader.decodeValue((String?).self)
+                        case 1:
+                            self.volume = try reader.decodeValue((Double).self)
+                        case 2:
+                            self.title = try reader.decodeValue((String).self)
+                        default:
+                            throw ModelKitCore.ModelError.readOnly(index, in: Note.modelSchema)
+                        }
+                    }
+
+                    static func == (lhs: Note, rhs: Note) -> Bool {
+                        ModelKitCore.modelValuesEqual(lhs.link, rhs.link)
+                            && ModelKitCore.modelValuesEqual(lhs.volume, rhs.volume)
+                            && ModelKitCore.modelValuesEqual(lhs.title, rhs.title)
+                    }
+
+                    func hash(into hasher: inout Hasher) {
+                        ModelKitCore.modelHashValue(self.link, into: &hasher)
+                        ModelKitCore.modelHashValue(self.volume, into: &hasher)
+                        ModelKitCore.modelHashValue(self.title, into: &hasher)
+                    }
+
+                    init(from decoder: any Decoder) throws {
+                        var reader = ModelKitCore.CodableReader(decoder: decoder)
+                        try self.init(modelReader: &reader)
+                        try reader.validateModel(self)
+                    }
+
+                    func encode(to encoder: any Encoder) throws {
+                        var writer = ModelKitCore.CodableWriter(encoder: encoder)
+                        try writer.encodeModel(self)
+                    }
+
+                    var description: String { modelDescription }
+                }
+                """#)
+    }
 }

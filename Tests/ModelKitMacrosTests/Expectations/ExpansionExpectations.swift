@@ -12,9 +12,13 @@ import Testing
 /// A plugin that is missing, crashes or answers nonsense fails the test with what happened.
 func expectModelExpansion(
     of source: String, members: String = "", extensions: String = "", diagnostics: [ExpectedDiagnostic] = [],
-    fixedSource: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    fixedSource: String? = nil, conformancesOfOtherTypes: [String: [String]] = [:],
+    sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    guard let expansion = expandModelKitMacros(in: source, sourceLocation: sourceLocation) else { return }
+    guard
+        let expansion = expandModelKitMacros(
+            in: source, conformancesOfOtherTypes: conformancesOfOtherTypes, sourceLocation: sourceLocation)
+    else { return }
     let model = expansion.roles.filter { $0.macro == "Model" }
     let declarations = Set(model.map(\.declaration))
     guard declarations.count == 1, let declaration = declarations.first else {
@@ -40,10 +44,12 @@ func expectModelExpansion(
 
 /// Expands every macro attribute of `source` with a plugin of its own, then lets the plugin exit;
 /// nil, with the failure recorded, when the plugin or the source cannot be used.
-func expandModelKitMacros(in source: String, sourceLocation: SourceLocation = #_sourceLocation) -> SourceExpansion? {
+func expandModelKitMacros(
+    in source: String, conformancesOfOtherTypes: [String: [String]] = [:], sourceLocation: SourceLocation = #_sourceLocation
+) -> SourceExpansion? {
     do {
         let plugin = try MacroPluginClient()
-        let expansion = try MacroExpansionHost().expand(source, with: plugin)
+        let expansion = try MacroExpansionHost(conformancesOfOtherTypes: conformancesOfOtherTypes).expand(source, with: plugin)
         try plugin.finish()
         return expansion
     } catch {

@@ -59,9 +59,13 @@ struct SourceExpansion: Sendable {
 /// declaration it is on. Each gets the enclosing types as its lexical context.
 struct MacroExpansionHost {
     let macros: [String: MacroDeclaration]
+    /// Conformances of types declared elsewhere (a `@Model` superclass), which swiftc would know:
+    /// a declaration inheriting from one of them does not miss what it already conforms to.
+    let conformancesOfOtherTypes: [String: [String]]
 
-    init(macros: [String: MacroDeclaration] = MacroDeclaration.modelKit) {
+    init(macros: [String: MacroDeclaration] = MacroDeclaration.modelKit, conformancesOfOtherTypes: [String: [String]] = [:]) {
         self.macros = macros
+        self.conformancesOfOtherTypes = conformancesOfOtherTypes
     }
 
     /// Expands every macro attribute of `source` through `plugin`.
@@ -104,7 +108,8 @@ struct MacroExpansionHost {
             declSyntax: outline.payload(.declaration, tokens: declaration.tokens),
             lexicalContext: enclosing.reversed().compactMap(outline.lexicalContext))
         if role == .member || role == .extension {
-            let missing = macro.conformances.filter { !declaration.inheritedNames.contains($0) }
+            let inherited = declaration.inheritedNames.flatMap { [$0] + (conformancesOfOtherTypes[$0] ?? []) }
+            let missing = macro.conformances.filter { !inherited.contains($0) }
             if !missing.isEmpty {
                 request.conformanceListSyntax = SyntaxPayload(
                     kind: .declaration, source: "struct Placeholder: \(missing.joined(separator: ", ")) {}",
