@@ -156,11 +156,7 @@ extension KeyedArchiveReader {
         var result: [Any] = []
         result.reserveCapacity(references.count)
         for (index, reference) in references.enumerated() {
-            do {
-                result.append(try nested(reference) { try $0.decodeAnyValue() })
-            } catch let error as ModelError {
-                throw error.prefixed(by: .index(index))
-            }
+            result.append(try prefixingErrors(with: .index(index)) { try nested(reference) { try $0.decodeAnyValue() } })
         }
         return result
     }

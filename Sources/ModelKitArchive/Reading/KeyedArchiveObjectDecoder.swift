@@ -119,7 +119,7 @@ public struct KeyedArchiveObjectDecoder: ModelStoredValues {
         for (index, reference) in references.enumerated() {
             result.append(
                 try read(reference, key: key) { reader in
-                    do { return try reader.decodeAnyValue() } catch let error as ModelError { throw error.prefixed(by: .index(index)) }
+                    return try prefixingErrors(with: .index(index)) { try reader.decodeAnyValue() }
                 })
         }
         return result

@@ -185,7 +185,7 @@ extension KeyedArchiveWriter {
         references.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
             var writer = elementWriter()
-            do { try writer.encodeAny(element) } catch let error as ModelError { throw error.prefixed(by: .index(index)) }
+            try prefixingErrors(with: .index(index)) { try writer.encodeAny(element) }
             references.append(writer.result)
         }
         state.entries[slot] = state.objectEntry(
@@ -199,7 +199,7 @@ extension KeyedArchiveWriter {
         var references: [PropertyListValue] = []
         for (index, element) in elements.enumerated() {
             var writer = elementWriter()
-            do { try writer.encodeAny(element) } catch let error as ModelError { throw error.prefixed(by: .index(index)) }
+            try prefixingErrors(with: .index(index)) { try writer.encodeAny(element) }
             keys.append("NS.object.\(index)")
             references.append(writer.result)
         }
@@ -213,7 +213,7 @@ extension KeyedArchiveWriter {
         var values = [PropertyListValue.integer(PropertyListInteger(Int64(set.count)))]
         for (index, member) in set.allObjects.enumerated() {
             var writer = elementWriter()
-            do { try writer.encodeAny(member) } catch let error as ModelError { throw error.prefixed(by: .index(index)) }
+            try prefixingErrors(with: .index(index)) { try writer.encodeAny(member) }
             keys += ["NS.object\(index)", "NS.count\(index)"]
             values += [writer.result, .integer(PropertyListInteger(Int64(set.count(for: member))))]
         }

@@ -94,7 +94,7 @@ public struct KeyedArchiveObjectEncoder {
         for (index, object) in objects.enumerated() {
             var writer = writer(inline: false)
             try contextual(key) {
-                do { try writer.encodeAny(object) } catch let error as ModelError { throw error.prefixed(by: .index(index)) }
+                try prefixingErrors(with: .index(index)) { try writer.encodeAny(object) }
             }
             references.append(writer.result)
         }

@@ -152,11 +152,7 @@ public struct KeyedArchiveWriter: ModelWriter {
         var index = 0
         for value in elements {
             var writer = elementWriter()
-            do {
-                try element(&writer, value)
-            } catch let error as ModelError {
-                throw error.prefixed(by: .index(index))
-            }
+            try prefixingErrors(with: .index(index)) { try element(&writer, value) }
             references.append(writer.result)
             index += 1
         }
@@ -186,11 +182,7 @@ public struct KeyedArchiveWriter: ModelWriter {
         valueReferences.reserveCapacity(values.count)
         for (key, member) in zip(keys, values) {
             var writer = elementWriter()
-            do {
-                try value(&writer, member)
-            } catch let error as ModelError {
-                throw error.prefixed(by: .key(key))
-            }
+            try prefixingErrors(with: .key(key)) { try value(&writer, member) }
             valueReferences.append(writer.result)
         }
         state.entries[slot] = state.objectEntry(

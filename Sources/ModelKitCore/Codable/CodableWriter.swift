@@ -95,7 +95,7 @@ public struct CodableWriter: ModelWriter {
         defer { position = saved }
         for (index, value) in elements.enumerated() {
             position = .element(box)
-            do { try element(&self, value) } catch let error as ModelError { throw error.prefixed(by: .index(index)) }
+            try prefixingErrors(with: .index(index)) { try element(&self, value) }
         }
     }
 
@@ -107,7 +107,7 @@ public struct CodableWriter: ModelWriter {
         defer { position = saved }
         for (key, value) in dictionary {
             position = .member(box, AnyCodingKey(key))
-            do { try body(&self, value) } catch let error as ModelError { throw error.prefixed(by: .key(key)) }
+            try prefixingErrors(with: .key(key)) { try body(&self, value) }
         }
     }
 

@@ -65,3 +65,22 @@ extension String {
         return result
     }
 }
+
+/// Runs `body` for the value at `component` (an element or member being read or written): a
+/// ``ModelError`` it throws gets the component in front of its path, so errors say where.
+///
+/// ```swift
+/// for (index, element) in elements.enumerated() {
+///     try prefixingErrors(with: .index(index)) { try writer.encodeValue(element) }
+/// }
+/// ```
+@inlinable
+public func prefixingErrors<T>(with component: @autoclosure () -> ModelPath.Component, _ body: () throws -> T) rethrows
+    -> T
+{
+    do {
+        return try body()
+    } catch let error as ModelError {
+        throw error.prefixed(by: component())
+    }
+}

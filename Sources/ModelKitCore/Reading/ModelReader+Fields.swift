@@ -134,21 +134,20 @@ extension ModelReader {
     /// is recorded and skipped (nil).
     @inlinable
     public mutating func decodeElement<T>(at index: Int, _ body: (inout Self) throws -> T) throws -> T? {
-        try withPathComponent(.index(index)) { reader in
-            guard reader.options.collectsAllErrors else { return try body(&reader) }
-            switch try reader.recover(body) {
-            case .success(let value): return value
-            case .failure(let error):
-                reader.record(error)
-                return nil
-            }
-        }
+        try decodeNested(.index(index), body)
     }
 
     /// Reads one dictionary member one level down the path (see ``decodeElement(at:_:)``).
     @inlinable
     public mutating func decodeMember<T>(_ key: String, _ body: (inout Self) throws -> T) throws -> T? {
-        try withPathComponent(.key(key)) { reader in
+        try decodeNested(.key(key), body)
+    }
+
+    /// Reads the value at `component`, one level down the path; in collect-all mode a failure
+    /// is recorded and the value skipped (nil).
+    @inlinable
+    mutating func decodeNested<T>(_ component: ModelPath.Component, _ body: (inout Self) throws -> T) throws -> T? {
+        try withPathComponent(component) { reader in
             guard reader.options.collectsAllErrors else { return try body(&reader) }
             switch try reader.recover(body) {
             case .success(let value): return value

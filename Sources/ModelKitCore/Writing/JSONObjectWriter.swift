@@ -84,7 +84,7 @@ public struct JSONObjectWriter: ModelWriter {
         array.reserveCapacity(elements.count)
         for (index, value) in elements.enumerated() {
             var writer = try child()
-            do { try element(&writer, value) } catch let error as ModelError { throw error.prefixed(by: .index(index)) }
+            try prefixingErrors(with: .index(index)) { try element(&writer, value) }
             array.append(writer.result ?? NSNull())
         }
         result = array
@@ -98,7 +98,7 @@ public struct JSONObjectWriter: ModelWriter {
         object.reserveCapacity(dictionary.count)
         for (key, value) in dictionary {
             var writer = try child()
-            do { try body(&writer, value) } catch let error as ModelError { throw error.prefixed(by: .key(key)) }
+            try prefixingErrors(with: .key(key)) { try body(&writer, value) }
             if let written = writer.result { object[key] = written }
         }
         result = object

@@ -70,7 +70,7 @@ public struct JSONValueWriter: ModelWriter {
         array.reserveCapacity(elements.count)
         for (index, item) in elements.enumerated() {
             var writer = try child()
-            do { try element(&writer, item) } catch let error as ModelError { throw error.prefixed(by: .index(index)) }
+            try prefixingErrors(with: .index(index)) { try element(&writer, item) }
             array.append(writer.value)
         }
         storage = .array(array)
@@ -86,7 +86,7 @@ public struct JSONValueWriter: ModelWriter {
         for key in dictionary.keys.sorted() {
             guard let item = dictionary[key] else { continue }
             var writer = try child()
-            do { try body(&writer, item) } catch let error as ModelError { throw error.prefixed(by: .key(key)) }
+            try prefixingErrors(with: .key(key)) { try body(&writer, item) }
             if let value = writer.storage { members.append(JSONMember(key, value)) }
         }
         storage = .object(members)

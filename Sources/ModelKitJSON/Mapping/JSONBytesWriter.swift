@@ -149,7 +149,7 @@ public struct JSONBytesWriter: ModelWriter {
         writer.beginArray()
         var index = 0
         for value in elements {
-            do { try element(&self, value) } catch let error as ModelError { throw error.prefixed(by: .index(index)) }
+            try prefixingErrors(with: .index(index)) { try element(&self, value) }
             index &+= 1
         }
         writer.endArray()
@@ -170,7 +170,7 @@ public struct JSONBytesWriter: ModelWriter {
             } else {
                 writer.writeKey(key)
             }
-            do { try body(&self, value) } catch let error as ModelError { throw error.prefixed(by: .key(key)) }
+            try prefixingErrors(with: .key(key)) { try body(&self, value) }
         }
         writer.endObject()
         depth &-= 1

@@ -129,7 +129,7 @@ struct StoreRowWriter: ModelWriter {
         try beginJSON()
         json.writer.beginArray()
         for (index, value) in elements.enumerated() {
-            do { try element(&self, value) } catch let error as ModelError { throw error.prefixed(by: .index(index)) }
+            try prefixingErrors(with: .index(index)) { try element(&self, value) }
         }
         json.writer.endArray()
         endJSON()
@@ -143,7 +143,7 @@ struct StoreRowWriter: ModelWriter {
         // Sorted, so the same dictionary is always the same text.
         for key in dictionary.keys.sorted() {
             json.writer.writeKey(key)
-            do { try body(&self, dictionary[key]!) } catch let error as ModelError { throw error.prefixed(by: .key(key)) }
+            try prefixingErrors(with: .key(key)) { try body(&self, dictionary[key]!) }
         }
         json.writer.endObject()
         endJSON()
