@@ -12,7 +12,12 @@ import Foundation
 /// [Tag]?.modelValueKind       // .optional(.array(.model(AnyModelType(Tag.self))))
 /// User.modelSchema["createdAt"]?.valueKind // .date
 /// ```
-public indirect enum ModelValueKind: Sendable {
+///
+/// Only the nesting cases are `indirect`: with ``model(_:)`` stored inline, Swift keeps the
+/// case tag beside the boxes' pointers rather than in their high bits, so leak checkers
+/// (LeakSanitizer in the fuzz harnesses) can follow them; a wholly `indirect` enum made every
+/// schema's nested kinds look leaked.
+public enum ModelValueKind: Sendable {
     /// `Bool`.
     case bool
     /// A fixed-width integer (`Int`, `Int8`, ..., `UInt64`).
@@ -34,13 +39,13 @@ public indirect enum ModelValueKind: Sendable {
     /// ``JSONValue``: any JSON.
     case json
     /// An optional of a kind.
-    case optional(ModelValueKind)
+    indirect case optional(ModelValueKind)
     /// An array of a kind.
-    case array(ModelValueKind)
+    indirect case array(ModelValueKind)
     /// A set of a kind.
-    case set(ModelValueKind)
+    indirect case set(ModelValueKind)
     /// A string-keyed dictionary of a kind.
-    case dictionary(ModelValueKind)
+    indirect case dictionary(ModelValueKind)
     /// A `@Model` type.
     case model(AnyModelType)
     /// Any other `Codable` type: formats keep it as JSON.
