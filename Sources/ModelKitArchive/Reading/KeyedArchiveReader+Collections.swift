@@ -12,7 +12,13 @@ extension KeyedArchiveReader {
         else { throw mismatch("an array") }
         let references = try elementReferences(of: keys, kind: kind, uid: uid)
         return try insideCollection(uid) { reader in
-            try reader.decodeElements(at: references, moving: { $0.position = $1 }, element)
+            var result: [T] = []
+            result.reserveCapacity(references.count)
+            for (index, reference) in references.enumerated() {
+                reader.position = reference
+                if let decoded = try reader.decodeElement(at: index, element) { result.append(decoded) }
+            }
+            return result
         }
     }
 

@@ -137,7 +137,12 @@ extension KeyedArchiveReader {
             try decodeMigratingFields(migrating, of: schema, info: info, uid: uid, keys: keys, into: &fields)
         } else {
             fieldsOf = (uid, info)
-            try decodeFieldsByKeyTree(of: schema, into: &fields)
+            // The walk is compiled for this reader only when its decoder type is known here:
+            // `fields` arrives unspecialised (through `unarchive`), so it goes behind one
+            // concrete type and the model's own decoder is called through it.
+            var erased = ErasedFieldDecoder(base: fields)
+            defer { if let decoded = erased.base as? F { fields = decoded } }
+            try decodeFieldsByKeyTree(of: schema, into: &erased)
         }
     }
 
@@ -203,5 +208,16 @@ extension KeyedArchiveReader {
         try reader.withPathComponent(.key(schema.properties[index].name)) { reader in
             try reader.decodeNamedField(index, of: schema, into: &fields)
         }
+    }
+}
+
+/// A model's field decoder behind one concrete type, so the shared key-tree walk is specialised
+/// for ``KeyedArchiveReader`` (a walk generic over an unknown decoder ran unspecialised, a third
+/// slower on archives).
+struct ErasedFieldDecoder: ModelFieldDecoder {
+    var base: any ModelFieldDecoder
+
+    mutating func decodeField<R: ModelReader>(_ index: Int, from reader: inout R) throws {
+        try base.decodeField(index, from: &reader)
     }
 }

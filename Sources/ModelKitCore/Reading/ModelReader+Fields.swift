@@ -137,21 +137,6 @@ extension ModelReader {
         try decodeNested(.index(index), body)
     }
 
-    /// Reads the elements at `positions` in order, for readers that can point at any element:
-    /// `move` points the reader at one, `body` reads it (see ``decodeElement(at:_:)``).
-    @inlinable
-    public mutating func decodeElements<Positions: Collection, T>(
-        at positions: Positions, moving move: (inout Self, Positions.Element) -> Void, _ body: (inout Self) throws -> T
-    ) throws -> [T] {
-        var result: [T] = []
-        result.reserveCapacity(positions.count)
-        for (index, position) in positions.enumerated() {
-            move(&self, position)
-            if let decoded = try decodeElement(at: index, body) { result.append(decoded) }
-        }
-        return result
-    }
-
     /// Reads one dictionary member one level down the path (see ``decodeElement(at:_:)``).
     @inlinable
     public mutating func decodeMember<T>(_ key: String, _ body: (inout Self) throws -> T) throws -> T? {

@@ -61,7 +61,13 @@ extension ModelTreeReader {
     public mutating func decodeArray<T>(_ element: (inout Self) throws -> T) throws -> [T] {
         guard let elements = try elements(of: node) else { throw mismatch("an array") }
         return try nested { reader in
-            try reader.decodeElements(at: elements, moving: { $0.node = $1 }, element)
+            var result: [T] = []
+            result.reserveCapacity(elements.count)
+            for (index, item) in elements.enumerated() {
+                reader.node = item
+                if let decoded = try reader.decodeElement(at: index, element) { result.append(decoded) }
+            }
+            return result
         }
     }
 

@@ -64,9 +64,10 @@ package struct BinaryPropertyListOutput {
     }
 
     /// Writes an array or dictionary object: its marker and its references.
-    package mutating func appendContainer<References: Collection<Int>>(
-        isDictionary: Bool, references: References, referenceSize: Int
-    ) {
+    ///
+    /// A concrete slice, not a generic collection: the keyed archiver calls this from another
+    /// module, where a generic would run unspecialised (a tenth of an archive's writing time).
+    package mutating func appendContainer(isDictionary: Bool, references: ArraySlice<Int>, referenceSize: Int) {
         typealias Nibble = BinaryPropertyListFormat.TypeNibble
         let count = isDictionary ? references.count / 2 : references.count
         appendMarker(isDictionary ? Nibble.dictionary : Nibble.array, count: count)
