@@ -84,9 +84,15 @@ public struct JSONObjectReader: ModelTreeReader {
         }
     }
 
-    public mutating func decodeInt64() throws -> Int64 { try number("an integer").int64Value() }
+    public mutating func decodeInt64() throws -> Int64 {
+        if case .int(let integer) = FoundationNumber(value) { return integer }  // the common case, no JSONValue
+        return try number("an integer").int64Value()
+    }
     public mutating func decodeUInt64() throws -> UInt64 { try number("an integer").uint64Value() }
-    public mutating func decodeDouble() throws -> Double { try number("a number").doubleValue() }
+    public mutating func decodeDouble() throws -> Double {
+        if case .double(let double) = FoundationNumber(value) { return double }
+        return try number("a number").doubleValue()
+    }
     public mutating func decodeDecimal() throws -> Decimal { try number("a number").decimalValue() }
 
     public mutating func decodeDate() throws -> Date {

@@ -153,8 +153,12 @@ package struct BinaryPropertyListOutput {
 
     /// The low `size` bytes of `value`, most significant first.
     private mutating func appendBigEndian(_ value: UInt64, size: Int) {
-        withUnsafeBytes(of: value.bigEndian) { big in
-            bytes.append(contentsOf: big[(8 - size)...])
+        // Byte by byte: appending a slice of the value's bytes went through the generic
+        // slice-copying path, a call per byte.
+        var shift = (size - 1) * 8
+        while shift >= 0 {
+            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            shift -= 8
         }
     }
 
