@@ -11,39 +11,35 @@ import ModelKitPropertyList
 ///
 /// An object that lacks them is malformed, never an empty collection.
 enum FoundationCollections {
-    /// One element of a collection object: its reference and how many times it is in it.
-    struct Member {
-        let reference: PropertyListValue
-        let count: Int
-    }
-
-    /// The members of an array, set, ordered set or counted set object, or why there are none.
-    static func members(of keys: PropertyListDictionary, kind: FoundationClass) -> Result<[Member], Malformed> {
+    /// The element references of an array, set, ordered set or counted set object, a counted
+    /// set's members as often as it counts them (a set reads its members, an array the bag), or
+    /// why there are none.
+    static func elements(of keys: PropertyListDictionary, kind: FoundationClass) -> Result<[PropertyListValue], Malformed> {
         switch kind {
         case .orderedSet, .mutableOrderedSet:
-            var members: [Member] = []
-            while let next = keys["NS.object.\(members.count)"] { members.append(Member(reference: next, count: 1)) }
-            return .success(members)
+            var elements: [PropertyListValue] = []
+            while let next = keys["NS.object.\(elements.count)"] { elements.append(next) }
+            return .success(elements)
         case .countedSet:
             guard let total = keys["NS.count"]?.int64Value, total >= 0, total <= Int64(keys.count) else {
                 return .failure(Malformed("'NS.count' is missing or not a member count"))
             }
-            var members: [Member] = []
+            var elements: [PropertyListValue] = []
             for index in 0..<Int(total) {
                 guard let reference = keys["NS.object\(index)"] else { return .failure(Malformed("'NS.object\(index)' is missing")) }
                 let count = keys["NS.count\(index)"]?.int64Value ?? 1
                 guard count >= 1, count <= Int64(Int32.max) else {
                     return .failure(Malformed("'NS.count\(index)' is not a count"))
                 }
-                members.append(Member(reference: reference, count: Int(count)))
+                elements.append(contentsOf: repeatElement(reference, count: Int(count)))
             }
-            return .success(members)
+            return .success(elements)
         default:
             guard let stored = keys["NS.objects"] else { return .failure(Malformed("'NS.objects' is missing")) }
             guard case .array(let references) = stored else {
                 return .failure(Malformed("'NS.objects' is \(KeyedArchiveReader.describe(stored)), not an array"))
             }
-            return .success(references.map { Member(reference: $0, count: 1) })
+            return .success(references)
         }
     }
 

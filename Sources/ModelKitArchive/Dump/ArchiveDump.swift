@@ -172,10 +172,8 @@ struct DumpWalker {
             visited.insert(uid)
             let shared = (referenceCounts[uid] ?? 0) > 1
             if let kind, kind.isArray || kind.isSet || kind.isOrderedSet,
-               case .success(let members) = FoundationCollections.members(of: keys, kind: kind)
+               case .success(let elements) = FoundationCollections.elements(of: keys, kind: kind)
             {
-                // A counted set's members as often as it counts them.
-                let elements = members.flatMap { repeatElement($0.reference, count: $0.count) }
                 let container = DumpContainer.list(className: archivedClass.name, uid: uid, count: elements.count, shared: shared)
                 renderer.open(label, container, depth: depth)
                 return Frame(container: container, children: elements.enumerated().map { (.index($0.offset), $0.element) })

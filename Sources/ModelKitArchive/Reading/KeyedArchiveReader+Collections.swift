@@ -41,9 +41,8 @@ extension KeyedArchiveReader {
     /// set's members as often as it counts them, so that a set reads its members and an array
     /// reads the bag).
     func elementReferences(of keys: PropertyListDictionary, kind: FoundationClass, uid: Int) throws -> [PropertyListValue] {
-        switch FoundationCollections.members(of: keys, kind: kind) {
-        case .success(let members):
-            return members.flatMap { repeatElement($0.reference, count: $0.count) }
+        switch FoundationCollections.elements(of: keys, kind: kind) {
+        case .success(let elements): return elements
         case .failure(let malformed):
             throw KeyedArchiveError(.invalidObject(className: className(of: uid), detail: malformed.detail), objectID: uid)
         }

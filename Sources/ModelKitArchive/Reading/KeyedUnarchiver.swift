@@ -122,12 +122,12 @@ public final class KeyedUnarchiver {
         try topLevel { try root.decodeObject() }
     }
 
-    /// Runs a root decoding, then sets the references left for later (cycles, deep chains).
     /// Reads the root object (`unarchive(_:from:)`), with error paths that start inside it.
     func decodeRoot<T: ModelValue>(_ type: T.Type) throws -> T {
         try topLevel { try root.decodeRootValue(T.self) }
     }
 
+    /// Runs a root decoding, then sets the references left for later (cycles, deep chains).
     private func topLevel<T>(_ body: () throws -> T) throws -> T {
         do {
             let value = try body()

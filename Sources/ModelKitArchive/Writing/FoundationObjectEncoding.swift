@@ -184,9 +184,7 @@ extension KeyedArchiveWriter {
         var references: [PropertyListValue] = []
         references.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
-            var writer = elementWriter()
-            try prefixingErrors(with: .index(index)) { try writer.encodeAny(element) }
-            references.append(writer.result)
+            references.append(try elementReference(element, at: index))
         }
         state.entries[slot] = state.objectEntry(
             keys: ["NS.objects"], values: [.array(references)], classSlot: state.classSlot(archivedClass))
@@ -198,13 +196,18 @@ extension KeyedArchiveWriter {
         var keys: [String] = []
         var references: [PropertyListValue] = []
         for (index, element) in elements.enumerated() {
-            var writer = elementWriter()
-            try prefixingErrors(with: .index(index)) { try writer.encodeAny(element) }
             keys.append("NS.object.\(index)")
-            references.append(writer.result)
+            references.append(try elementReference(element, at: index))
         }
         state.entries[slot] = state.objectEntry(keys: keys, values: references, classSlot: state.classSlot(archivedClass))
         result = .uid(UInt64(slot))
+    }
+
+    /// The reference to one element of a collection being written; its errors name its index.
+    private func elementReference(_ element: Any, at index: Int) throws -> PropertyListValue {
+        var writer = elementWriter()
+        try prefixingErrors(with: .index(index)) { try writer.encodeAny(element) }
+        return writer.result
     }
 
     /// Writes a counted set (`NS.count`, then `NS.object<i>` and `NS.count<i>`) into `slot`.
@@ -212,10 +215,8 @@ extension KeyedArchiveWriter {
         var keys = ["NS.count"]
         var values = [PropertyListValue.integer(PropertyListInteger(Int64(set.count)))]
         for (index, member) in set.allObjects.enumerated() {
-            var writer = elementWriter()
-            try prefixingErrors(with: .index(index)) { try writer.encodeAny(member) }
             keys += ["NS.object\(index)", "NS.count\(index)"]
-            values += [writer.result, .integer(PropertyListInteger(Int64(set.count(for: member))))]
+            values += [try elementReference(member, at: index), .integer(PropertyListInteger(Int64(set.count(for: member))))]
         }
         state.entries[slot] = state.objectEntry(keys: keys, values: values, classSlot: state.classSlot(.nsCountedSet))
         result = .uid(UInt64(slot))

@@ -59,11 +59,15 @@ extension Model {
     /// try status.setValue("ada", forKeyPath: "user.screenName")
     /// ```
     public mutating func setValue(_ value: Any?, forKeyPath keyPath: String) throws {
-        let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        try setModelValue(value, forKeyPath: keys[...], whole: keyPath)
+        try setModelValue(value, forKeyPath: keyPath)
     }
 
-    mutating func setModelValue(_ value: Any?, forKeyPath keys: ArraySlice<String>, whole: String) throws {
+    mutating func setModelValue(_ value: Any?, forKeyPath keyPath: String) throws {
+        try setModelValue(value, forKeys: keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)[...])
+    }
+
+    /// Sets the property at the end of `keys`, each key a property of the model the one before names.
+    private mutating func setModelValue(_ value: Any?, forKeys keys: ArraySlice<String>) throws {
         guard let key = keys.first else { return }
         let rest = keys.dropFirst()
         if rest.isEmpty { return try setModelValue(value, forKey: key) }
@@ -77,11 +81,7 @@ extension Model {
                 .typeMismatch, expected: "a model to set '\(rest.joined(separator: "."))' on", found: found,
                 model: schema.modelName, property: key, path: ModelPath([.key(key)]))
         }
-        do {
-            try nested.setModelValue(value, forKeyPath: rest, whole: whole)
-        } catch let error as ModelError {
-            throw error.prefixed(by: .key(key))
-        }
+        try prefixingErrors(with: .key(key)) { try nested.setModelValue(value, forKeys: rest) }
         try setModelValue(nested, forKey: key)
     }
 
@@ -150,8 +150,7 @@ extension Model where Self: AnyObject {
     /// ``Model/setValue(_:forKeyPath:)``).
     public func setValue(_ value: Any?, forKeyPath keyPath: String) throws {
         var instance = self
-        let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        try instance.setModelValue(value, forKeyPath: keys[...], whole: keyPath)
+        try instance.setModelValue(value, forKeyPath: keyPath)
     }
 }
 
