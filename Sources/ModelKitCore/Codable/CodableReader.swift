@@ -45,10 +45,12 @@ public struct CodableReader: ModelReader {
         }
     }
 
-    /// Whether the reader is at the decoder it started at.
+    /// Whether the reader is at the decoder it started at. Only class decoders have an identity
+    /// to compare (Foundation's are classes); a struct decoder boxed for `===` would get a new
+    /// box each time, which could even reuse the last one's address.
     private var isAtTop: Bool {
-        guard case .decoder(let decoder) = position else { return false }
-        return ObjectIdentifier(decoder as AnyObject) == ObjectIdentifier(top as AnyObject)
+        guard case .decoder(let decoder) = position, type(of: decoder) is AnyObject.Type else { return false }
+        return (decoder as AnyObject) === (top as AnyObject)
     }
 
     /// Decodes a `Decodable` value at the current position, as the decoder throws.
