@@ -75,7 +75,10 @@ package enum FoundationNumber {
     @usableFromInline
     package init?(_ value: Any) {
         let type = Swift.type(of: value)
-        if type is NSDecimalNumber.Type, let number = value as? NSDecimalNumber {
+        if type == NSNumber.self || type == booleanNumberType, let number = value as? NSNumber {
+            // What JSONSerialization makes, told apart without walking the class hierarchy.
+            self.init(number: number)
+        } else if type is NSDecimalNumber.Type, let number = value as? NSDecimalNumber {
             self = .decimal(number.decimalValue)
         } else if type is NSNumber.Type, let number = value as? NSNumber {
             self.init(number: number)

@@ -90,8 +90,11 @@ public struct JSONObjectReader: ModelTreeReader {
     }
     public mutating func decodeUInt64() throws -> UInt64 { try number("an integer").uint64Value() }
     public mutating func decodeDouble() throws -> Double {
-        if case .double(let double) = FoundationNumber(value) { return double }
-        return try number("a number").doubleValue()
+        switch FoundationNumber(value) {  // the common cases, no JSONValue
+        case .double(let double): return double
+        case .int(let integer): return Double(integer)
+        default: return try number("a number").doubleValue()
+        }
     }
     public mutating func decodeDecimal() throws -> Decimal { try number("a number").decimalValue() }
 
@@ -148,18 +151,48 @@ public struct JSONObjectReader: ModelTreeReader {
         of keys: ModelKeyNode, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
         _ member: (inout JSONObjectReader, Int) throws -> Void, unknown: (inout JSONObjectReader, String) throws -> Void
     ) throws {
+        try lookUpMembers(
+            of: keys, orNull: false, expected: expected(), reportingUnknownKeys: reportingUnknownKeys, member,
+            unknown: unknown)
+    }
+
+    /// Checks for `null` only when the value is not a dictionary: one cast for the common case.
+    @inlinable
+    public mutating func readMembersOrNull(
+        of keys: ModelKeyNode, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
+        _ member: (inout JSONObjectReader, Int) throws -> Void, unknown: (inout JSONObjectReader, String) throws -> Void
+    ) throws {
+        try lookUpMembers(
+            of: keys, orNull: true, expected: expected(), reportingUnknownKeys: reportingUnknownKeys, member,
+            unknown: unknown)
+    }
+
+    @inlinable
+    mutating func lookUpMembers(
+        of keys: ModelKeyNode, orNull: Bool, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
+        _ member: (inout JSONObjectReader, Int) throws -> Void, unknown: (inout JSONObjectReader, String) throws -> Void
+    ) throws {
         if reportingUnknownKeys {
+            if orNull && isNullValue(node) { return }
             return try readTreeMembers(
                 of: keys, expected: expected(), reportingUnknownKeys: true, member, unknown: unknown)
         }
-        guard let object = node as? [String: Any] else { throw mismatch(expected()) }
-        try nested { reader in
-            let names = keys.keys
-            for position in names.indices {
-                guard let child = object[names[position]] else { continue }
-                reader.node = consume child
-                try member(&reader, position)
-            }
+        guard let object = node as? [String: Any] else {
+            if orNull && isNullValue(node) { return }
+            throw mismatch(expected())
+        }
+        // Not `nested(_:)`: no closure call per object, and the object goes back as it came.
+        try checkNesting(depth, options.maxDepth)
+        depth += 1
+        defer {
+            depth -= 1
+            node = object
+        }
+        let names = keys.keys
+        for position in names.indices {
+            guard let child = object[names[position]] else { continue }
+            node = consume child
+            try member(&self, position)
         }
     }
 

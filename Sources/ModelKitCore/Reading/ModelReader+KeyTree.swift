@@ -22,16 +22,31 @@ extension ModelReader {
         try walkObject(keys, schema: schema, fields: &fields, priorities: &priorities, expected: "an object")
     }
 
-    /// Reads the members of the object at the current position that `node` names.
+    /// The default of ``readMembersOrNull(of:expected:reportingUnknownKeys:_:unknown:)``.
+    @inlinable
+    public mutating func readMembersOrNull(
+        of node: ModelKeyNode, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
+        _ member: (inout Self, Int) throws -> Void, unknown: (inout Self, String) throws -> Void
+    ) throws {
+        if try peekShape() == .null {
+            _ = try decodeNil()
+            return
+        }
+        try readMembers(
+            of: node, expected: expected(), reportingUnknownKeys: reportingUnknownKeys, member, unknown: unknown)
+    }
+
+    /// Reads the members of the object at the current position that `node` names; with
+    /// `orNull`, `null` there reads none.
     @inlinable
     mutating func walkObject<F: ModelFieldDecoder>(
         _ node: ModelKeyNode, schema: ModelSchema, fields: inout F, priorities: inout FieldPriorities,
-        expected: @autoclosure () -> String
+        orNull: Bool = false, expected: @autoclosure () -> String
     ) throws {
         let plainLeaves = node.plainLeaves
         let direct = options.readsPlainFieldsDirectly
         let strict = (options.unknownKeys ?? schema.unknownKeys) == .reject
-        try readMembers(of: node, expected: expected(), reportingUnknownKeys: strict) { reader, position in
+        func member(_ reader: inout Self, _ position: Int) throws {
             // Plain properties: no closures, no edge object; the key joins an error's path here.
             if direct, let leaf = plainLeaves[position] {
                 do {
@@ -52,10 +67,16 @@ extension ModelReader {
                 // A key path's value that is not an object: no property claims it, the model does.
                 throw error.naming(model: schema.modelName, property: nil)
             }
-        } unknown: { reader, key in
+        }
+        func unknown(_ reader: inout Self, _ key: String) throws {
             let error = ModelError(.unknownKey, model: schema.modelName, path: ModelPath([.key(key)]))
             guard reader.options.collectsAllErrors else { throw error }
             reader.record(error)
+        }
+        if orNull {
+            try readMembersOrNull(of: node, expected: expected(), reportingUnknownKeys: strict, member, unknown: unknown)
+        } else {
+            try readMembers(of: node, expected: expected(), reportingUnknownKeys: strict, member, unknown: unknown)
         }
     }
 
@@ -86,8 +107,13 @@ extension ModelReader {
     mutating func walkNested<F: ModelFieldDecoder>(
         _ node: ModelKeyNode, schema: ModelSchema, fields: inout F, priorities: inout FieldPriorities
     ) throws {
+        guard node.hasIndexEdges else {
+            // The common case: an object or `null`, told apart by the reader as it opens it.
+            return try walkObject(
+                node, schema: schema, fields: &fields, priorities: &priorities, orNull: true, expected: "an object")
+        }
         switch try peekShape() {
-        case .array where node.hasIndexEdges:
+        case .array:
             let count = try readIndexedElements(of: node) { reader, position in
                 let edge = node.edges[position]
                 try reader.withPathComponent(.index(edge.index ?? 0)) { reader in
@@ -100,9 +126,7 @@ extension ModelReader {
         case .null:
             _ = try decodeNil()
         default:
-            try walkObject(
-                node, schema: schema, fields: &fields, priorities: &priorities,
-                expected: node.hasIndexEdges ? "an object or an array" : "an object")
+            try walkObject(node, schema: schema, fields: &fields, priorities: &priorities, expected: "an object or an array")
         }
     }
 }

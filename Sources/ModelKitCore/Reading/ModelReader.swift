@@ -71,6 +71,14 @@ public protocol ModelReader {
         of node: ModelKeyNode, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
         _ member: (inout Self, Int) throws -> Void, unknown: (inout Self, String) throws -> Void
     ) throws
+    /// Like ``readMembers(of:expected:reportingUnknownKeys:_:unknown:)``, except that `null` at
+    /// the current position reads no member (every field below it is missing). The default
+    /// checks ``peekShape()`` first; a reader that can tell `null` more cheaply after failing to
+    /// open an object does so.
+    mutating func readMembersOrNull(
+        of node: ModelKeyNode, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
+        _ member: (inout Self, Int) throws -> Void, unknown: (inout Self, String) throws -> Void
+    ) throws
     /// Reads the array at the current position: calls `element` for each element whose index
     /// has an edge in `node` (``ModelKeyNode/edgeByIndex``), with the reader at the element and
     /// the edge's position; skips the others. Returns the number of elements.

@@ -47,28 +47,40 @@ extension ModelTreeReader {
     /// current node.
     @inlinable
     public mutating func nested<T>(_ body: (inout Self) throws -> T) throws -> T {
-        try checkNesting(depth, options.maxDepth)
-        let saved = node
-        depth += 1
-        defer {
-            depth -= 1
-            node = saved
-        }
+        let saved = try enterNested()
+        defer { leaveNested(restoring: saved) }
         return try body(&self)
+    }
+
+    /// Goes one container down, within ``MappingOptions/maxDepth``; returns the current node for
+    /// ``leaveNested(restoring:)``. The closure-free form of ``nested(_:)``, for the loops that
+    /// run once per member or element.
+    @inlinable
+    public mutating func enterNested() throws -> Node {
+        try checkNesting(depth, options.maxDepth)
+        depth += 1
+        return node
+    }
+
+    /// Comes back up from ``enterNested()`` to `saved`.
+    @inlinable
+    public mutating func leaveNested(restoring saved: consuming Node) {
+        depth -= 1
+        node = saved
     }
 
     @inlinable
     public mutating func decodeArray<T>(_ element: (inout Self) throws -> T) throws -> [T] {
         guard let elements = try elements(of: node) else { throw mismatch("an array") }
-        return try nested { reader in
-            var result: [T] = []
-            result.reserveCapacity(elements.count)
-            for (index, item) in elements.enumerated() {
-                reader.node = item
-                if let decoded = try reader.decodeElement(at: index, element) { result.append(decoded) }
-            }
-            return result
+        let saved = try enterNested()
+        defer { leaveNested(restoring: saved) }
+        var result: [T] = []
+        result.reserveCapacity(elements.count)
+        for index in elements.indices {
+            node = elements[index]
+            if let decoded = try decodeElement(at: index, element) { result.append(decoded) }
         }
+        return result
     }
 
     @inlinable

@@ -103,6 +103,10 @@ public struct MappingErrorCase: Sendable, CustomStringConvertible {
             payload: #"{"id": 1, "title": "t", "author": "a", "published_at": "2024-03-01T12:34:56Z"}"#,
             message: "cannot map 'Post' at 'author': expected an object, found \"a\""),
         .init(
+            name: "null where a key path goes on", target: .post,
+            payload: #"{"id": 1, "title": "t", "author": null, "published_at": "2024-03-01T12:34:56Z"}"#,
+            message: "cannot map 'Post.authorName' at 'author.name': missing key"),
+        .init(
             name: "not an object at the top", target: .item, payload: "[1]",
             message: "cannot map 'Item': expected an object, found an array of 1 element", reach: .notArchives),
         .init(
