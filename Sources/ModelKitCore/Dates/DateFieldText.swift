@@ -336,20 +336,24 @@ struct DateTextWriter {
         for offset in 0..<length { byte(value.utf8Start[offset]) }
     }
 
-    /// Writes a non-negative number in decimal, zero-padded to `width` digits.
+    /// Writes `digits` as exactly `count` decimal digits, with leading zeros (a fraction's
+    /// digits, or a number's once its width is known).
     @inline(__always)
-    /// Writes `digits` as exactly `count` decimal digits, with leading zeros.
     mutating func fraction(_ digits: UInt64, count: Int) {
-        var divisor: UInt64 = 1
-        for _ in 1..<max(count, 1) { divisor *= 10 }
+        let count = max(count, 1)
+        guard self.count + count <= buffer.count else { return }
         var rest = digits
-        while divisor > 0 {
-            byte(UInt8(truncatingIfNeeded: rest / divisor) &+ 0x30)
-            rest %= divisor
-            divisor /= 10
+        var position = self.count + count
+        while position > self.count {
+            position -= 1
+            buffer[position] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
+            rest /= 10
         }
+        self.count += count
     }
 
+    /// Writes a non-negative number in decimal, zero-padded to `width` digits.
+    @inline(__always)
     mutating func number(_ value: Int, width: Int) {
         if value >= 0 && value < 100 && width <= 2 {
             if value >= 10 || width == 2 { byte(UInt8(truncatingIfNeeded: value / 10) &+ 0x30) }
@@ -363,6 +367,12 @@ struct DateTextWriter {
             byte(UInt8(truncatingIfNeeded: value % 10) &+ 0x30)
             return
         }
+        anyNumber(value, width: width)
+    }
+
+    /// ``number(_:width:)`` for numbers of any size.
+    @inline(never)
+    private mutating func anyNumber(_ value: Int, width: Int) {
         let value = max(value, 0)
         var digits = 1
         var scale = 10
@@ -375,15 +385,7 @@ struct DateTextWriter {
             byte(0x30)
             padding -= 1
         }
-        guard count + digits <= buffer.count else { return }
-        var rest = value
-        var position = count + digits
-        while position > count {
-            position -= 1
-            buffer[position] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
-            rest /= 10
-        }
-        count += digits
+        fraction(UInt64(value), count: digits)
     }
 
     /// Writes `+HH`, `+HHmm` or `+HH:mm` (with the sign of `seconds`); `hoursOnlyWhenWhole`

@@ -15,7 +15,7 @@ import Foundation
 /// }
 /// let post = try Post(json: ["id": 1, "title": "Hi", "published_at": "2024-03-01T12:00:00Z"])
 /// ```
-public protocol Model: ModelValue {
+public protocol Model: ModelValue, ModelFieldEncoder {
     /// The type's schema, built once.
     static var modelSchema: ModelSchema { get }
 
@@ -100,4 +100,39 @@ extension Model {
 public protocol ModelFieldDecoder {
     /// Decodes the property at `index` from the reader's current value.
     mutating func decodeField<R: ModelReader>(_ index: Int, from reader: inout R) throws
+}
+
+/// What the key-tree walk writes a model's fields from: the model itself (every ``Model`` is
+/// one), or a model behind one concrete type (``ErasedModelFields``) so that the walk is
+/// compiled for a writer whose callers know the model only generically.
+public protocol ModelFieldEncoder {
+    /// Writes the property at `index` of the model's schema to a writer.
+    func encodeModelField<W: ModelWriter>(_ index: Int, to writer: inout W) throws
+    /// Whether any field whose key path goes through `edge` holds a value.
+    func hasValues(below edge: ModelKeyEdge) -> Bool
+}
+
+/// A model of any type behind one concrete type: writers whose entry points are generic (a
+/// store's `save`) walk it with a key-tree walk specialised for themselves.
+///
+/// ```swift
+/// try writer.encodeModelObject(ErasedModelFields(model), schema: model.dynamicModelSchema, instance: nil)
+/// ```
+public struct ErasedModelFields: ModelFieldEncoder {
+    public let model: any Model
+
+    @inlinable
+    public init(_ model: any Model) {
+        self.model = model
+    }
+
+    @inlinable
+    public func encodeModelField<W: ModelWriter>(_ index: Int, to writer: inout W) throws {
+        try model.encodeModelField(index, to: &writer)
+    }
+
+    @inlinable
+    public func hasValues(below edge: ModelKeyEdge) -> Bool {
+        model.hasValues(below: edge)
+    }
 }

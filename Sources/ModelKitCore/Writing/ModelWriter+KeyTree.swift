@@ -16,19 +16,29 @@ extension ModelWriter {
     /// would go on without end.
     @inlinable
     public mutating func encodeModelObject<M: Model>(_ model: M) throws {
-        let schema = model.dynamicModelSchema
+        try encodeModelObject(
+            model, schema: model.dynamicModelSchema, instance: M.self is AnyObject.Type ? model as AnyObject : nil)
+    }
+
+    /// Writes the fields of a model of `schema` as an object; `instance` is the model when it is
+    /// a class instance, for the cycle check. A writer whose callers are generic passes
+    /// ``ErasedModelFields`` so the walk is compiled for the writer.
+    @inlinable
+    public mutating func encodeModelObject<M: ModelFieldEncoder>(_ model: M, schema: ModelSchema, instance: AnyObject?)
+        throws
+    {
         let keys = schema.writingKeys(mapping, sorted: options.sortsKeys)
-        guard M.self is AnyObject.Type else {
+        guard let instance else {
             return try encodeObject { writer in try writer.walkMembers(keys, of: model, schema: schema) }
         }
-        let writes = try WritesInProgress.enter(model as AnyObject, schema: schema)
+        let writes = try WritesInProgress.enter(instance, schema: schema)
         defer { writes.leave() }
         try encodeObject { writer in try writer.walkMembers(keys, of: model, schema: schema) }
     }
 
     /// Writes the members `node` names.
     @inlinable
-    mutating func walkMembers<M: Model>(_ node: ModelKeyNode, of model: M, schema: ModelSchema) throws {
+    mutating func walkMembers<M: ModelFieldEncoder>(_ node: ModelKeyNode, of model: M, schema: ModelSchema) throws {
         let omitsNils = options.nilEncoding == .omit
         for edge in node.edges {
             do {
@@ -47,7 +57,7 @@ extension ModelWriter {
     /// Writes what a key path segment opens: an array when every key below is an array index,
     /// an object otherwise.
     @inlinable
-    mutating func walkNested<M: Model>(_ node: ModelKeyNode, of model: M, schema: ModelSchema) throws {
+    mutating func walkNested<M: ModelFieldEncoder>(_ node: ModelKeyNode, of model: M, schema: ModelSchema) throws {
         guard !node.edges.isEmpty, node.edges.allSatisfy({ $0.index != nil }) else {
             try encodeObject { writer in try writer.walkMembers(node, of: model, schema: schema) }
             return

@@ -78,7 +78,7 @@ extension ModelWriter {
 
     /// Writes the field of `leaf` of `model`, naming the model and property in errors.
     @inlinable
-    public mutating func encodeField<M: Model>(_ field: Int, of model: M, schema: ModelSchema) throws {
+    public mutating func encodeField<M: ModelFieldEncoder>(_ field: Int, of model: M, schema: ModelSchema) throws {
         do {
             try model.encodeModelField(field, to: &self)
         } catch let error as ModelError {

@@ -6,7 +6,7 @@ internal import CModelKitRuntime
 ///
 /// Writing is synchronous, so the list lives with the thread; it holds object identities only.
 @usableFromInline
-final class WritesInProgress {
+package final class WritesInProgress {
     private var objects: [ObjectIdentifier] = []
 
     /// The current thread's list, created on first use (and kept for the thread's life).
@@ -22,7 +22,7 @@ final class WritesInProgress {
     /// Marks `object` (a model of schema `schema`) as being written by this thread; throws when it
     /// already is. Call ``leave()`` on the list returned when its writing ends.
     @usableFromInline
-    static func enter(_ object: AnyObject, schema: ModelSchema) throws -> WritesInProgress {
+    package static func enter(_ object: AnyObject, schema: ModelSchema) throws -> WritesInProgress {
         let identity = ObjectIdentifier(object)
         let list = current
         if list.objects.contains(identity) {
@@ -37,7 +37,7 @@ final class WritesInProgress {
 
     /// Ends the writing of the object ``enter(_:schema:)`` marked last.
     @usableFromInline
-    func leave() {
+    package func leave() {
         objects.removeLast()
     }
 }

@@ -23,32 +23,35 @@ struct StoreRowWriter: ModelWriter {
     var json = JSONBytesWriter(mapping: .propertyKeys)
     /// Identified class models written as identifiers, to save with the row.
     var references: [any Model] = []
-    /// The row being written: its object's members are its columns.
-    var row = Row.none
-
-    enum Row {
-        case none
-        /// `writeRow` started; the next object opened is the row's.
-        case pending(StoreTable)
-        /// The row's object is open: its members go to columns.
-        case open(StoreTable)
-    }
 
     init(columnCount: Int, options: MappingOptions = .default) {
         self.values = Array(repeating: .null, count: columnCount)
         self.options = options
     }
 
-    /// Writes every column of `model`'s row: the model's object, whose members are the columns.
+    /// Writes every column of `model`'s row.
+    ///
+    /// The row is the model's object with property keys, which have no paths: its members are
+    /// the table's columns, one per stored property, so they are written column by column (as
+    /// ``StoreRowReader`` reads them). Values inside a column (nested models, collections) go
+    /// through the key-tree walk as JSON text.
     mutating func writeRow<M: Model>(_ model: M, table: StoreTable) throws {
         if values.count != table.columns.count {
             values = Array(repeating: .null, count: table.columns.count)
         }
         references.removeAll(keepingCapacity: true)
-        nesting = 0
-        row = .pending(table)
-        defer { row = .none }
-        try encodeModelObject(model)
+        let schema = table.schema
+        let writes = M.self is AnyObject.Type ? try WritesInProgress.enter(model as AnyObject, schema: schema) : nil
+        defer { writes?.leave() }
+        for index in table.columns.indices {
+            column = index
+            nesting = 0
+            do {
+                try encodeField(table.columns[index].field, of: model, schema: schema)
+            } catch let error as ModelError {
+                throw error.prefixed(by: .key(table.columns[index].name))
+            }
+        }
     }
 
     @inline(__always)
@@ -157,18 +160,21 @@ struct StoreRowWriter: ModelWriter {
             try encodeField(identifierIndex, of: model, schema: schema)
             return
         }
-        try encodeModelObject(model)
+        try encodeErased(model)
+    }
+
+    /// Writes a model through the key-tree walk compiled for this writer: the store's entry
+    /// points are generic over the model, which would leave the walk unspecialised.
+    mutating func encodeErased<M: Model>(_ model: M) throws {
+        try encodeModelObject(
+            ErasedModelFields(model), schema: model.dynamicModelSchema,
+            instance: M.self is AnyObject.Type ? model as AnyObject : nil)
     }
 
     // MARK: Sink for the key-tree walk
 
-    /// The row's own object writes columns; any other object is JSON text.
+    /// An object inside a column is JSON text.
     mutating func encodeObject(_ members: (inout StoreRowWriter) throws -> Void) throws {
-        if case .pending(let table) = row {
-            row = .open(table)
-            try members(&self)
-            return
-        }
         try beginJSON()
         json.writer.beginObject()
         try members(&self)
@@ -177,11 +183,6 @@ struct StoreRowWriter: ModelWriter {
     }
 
     mutating func encodeMember(_ edge: ModelKeyEdge, _ value: (inout StoreRowWriter) throws -> Void) throws {
-        if case .open(let table) = row, nesting == 0, let field = edge.leaves.first?.field {
-            column = table.columnByField[field]
-            try value(&self)
-            return
-        }
         json.writer.writeKey(edge.key)
         try value(&self)
     }
