@@ -34,6 +34,21 @@ struct ArchiveMalformedTests {
         }
     }
 
+    /// An archive whose top-level keys do not include `root`: both one-shot reads throw the
+    /// archive's own error (the generic read returned nil, the typed one threw a ModelError).
+    @Test func anArchiveWithoutARootIsTheSameArchiveErrorForBothOneShotReads() throws {
+        let archiver = KeyedArchiver()
+        try archiver.encodeObject("settings", forKey: "title")
+        let data = try archiver.finishEncoding()
+        let typed = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver.unarchive(String.self, from: data) }
+        let generic = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver.unarchiveObject(from: data) }
+        #expect(typed.kind == .missingRoot(key: "root") && generic.kind == .missingRoot(key: "root"))
+        #expect(
+            generic.description
+                == "cannot decode: '$top' has no 'root' (no root object; read the archive's other keys with a KeyedUnarchiver)")
+        #expect(try KeyedUnarchiver(data: data).decode(String.self, forKey: "title") == "settings")
+    }
+
     @Test func everyFixtureIsCoveredOnce() {
         let good = Set(Fixtures.goodArchives.map(\.description))
         let bad = Set(Fixtures.malformedArchives.keys)

@@ -36,6 +36,9 @@ public struct KeyedArchiveError: Error, CustomStringConvertible, Sendable {
         case missingTop
         /// `$top` is not a dictionary.
         case invalidTop(found: String)
+        /// `$top` has no entry for the root key a one-shot read asked for (`root` unless the
+        /// archive was written with other top-level keys).
+        case missingRoot(key: String)
         /// The root dictionary has no `$objects`.
         case missingObjects
         /// `$objects` is not an array that starts with `$null` (`detail` says how).
@@ -162,6 +165,8 @@ extension KeyedArchiveError.Kind {
         case .unsupportedVersion(let found): return "'$version' is \(found), expected 100000"
         case .missingTop: return "'$top' is missing"
         case .invalidTop(let found): return "'$top' is \(found), not a dictionary"
+        case .missingRoot(let key):
+            return "'$top' has no '\(key)' (no root object; read the archive's other keys with a KeyedUnarchiver)"
         case .missingObjects: return "'$objects' is missing"
         case .invalidObjects(let detail): return detail
         case let .referenceOutOfRange(reference, objects):

@@ -150,18 +150,31 @@ public final class KeyedUnarchiver {
         _ type: T.Type, from data: Data, registry: ArchiveClassRegistry = ArchiveClassRegistry(),
         limits: KeyedArchiveLimits = .default
     ) throws -> T {
-        let unarchiver = try KeyedUnarchiver(data: data, registry: registry, limits: limits)
-        guard unarchiver.contains(KeyedArchiver.rootKey) else {
-            throw ModelError(.missingValue, property: KeyedArchiver.rootKey)
-        }
-        return try unarchiver.decodeRoot(T.self)
+        try rootReader(data, registry: registry, limits: limits).decodeRoot(T.self)
     }
 
-    /// Reads the value archived under `root` without a declared type.
+    /// Reads the value archived under `root` without a declared type; nil only for an archived
+    /// nil (`$null`).
+    ///
+    /// ```swift
+    /// let object = try KeyedUnarchiver.unarchiveObject(from: data) as? [String: Any]
+    /// ```
     public static func unarchiveObject(
         from data: Data, registry: ArchiveClassRegistry = ArchiveClassRegistry(), limits: KeyedArchiveLimits = .default
     ) throws -> Any? {
-        try KeyedUnarchiver(data: data, registry: registry, limits: limits).decodeObject(forKey: KeyedArchiver.rootKey)
+        try rootReader(data, registry: registry, limits: limits).decodeObject(forKey: KeyedArchiver.rootKey)
+    }
+
+    /// An unarchiver of an archive that has a root object; an archive without one is a
+    /// ``KeyedArchiveError/Kind/missingRoot(key:)`` for both one-shot reads.
+    private static func rootReader(
+        _ data: Data, registry: ArchiveClassRegistry, limits: KeyedArchiveLimits
+    ) throws -> KeyedUnarchiver {
+        let unarchiver = try KeyedUnarchiver(data: data, registry: registry, limits: limits)
+        guard unarchiver.contains(KeyedArchiver.rootKey) else {
+            throw KeyedArchiveError(.missingRoot(key: KeyedArchiver.rootKey))
+        }
+        return unarchiver
     }
 }
 
