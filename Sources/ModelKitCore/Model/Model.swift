@@ -136,3 +136,12 @@ public struct ErasedModelFields: ModelFieldEncoder {
         model.hasValues(below: edge)
     }
 }
+
+extension Model {
+    /// The model as an object when it is a class instance (the identity a cycle check tracks);
+    /// nil for a value type.
+    @inlinable
+    package var classInstance: AnyObject? {
+        Self.self is AnyObject.Type ? self as AnyObject : nil
+    }
+}

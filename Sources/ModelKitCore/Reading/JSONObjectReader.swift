@@ -172,22 +172,15 @@ public struct JSONObjectReader: ModelTreeReader {
         of keys: ModelKeyNode, orNull: Bool, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
         _ member: (inout JSONObjectReader, Int) throws -> Void, unknown: (inout JSONObjectReader, String) throws -> Void
     ) throws {
-        if reportingUnknownKeys {
+        guard !reportingUnknownKeys, let object = node as? [String: Any] else {
             if orNull && isNullValue(node) { return }
+            guard reportingUnknownKeys else { throw mismatch(expected()) }
             return try readTreeMembers(
                 of: keys, expected: expected(), reportingUnknownKeys: true, member, unknown: unknown)
         }
-        guard let object = node as? [String: Any] else {
-            if orNull && isNullValue(node) { return }
-            throw mismatch(expected())
-        }
         // Not `nested(_:)`: no closure call per object, and the object goes back as it came.
-        try checkNesting(depth, options.maxDepth)
-        depth += 1
-        defer {
-            depth -= 1
-            node = object
-        }
+        try enterNested()
+        defer { leaveNested(restoring: object) }
         let names = keys.keys
         for position in names.indices {
             guard let child = object[names[position]] else { continue }

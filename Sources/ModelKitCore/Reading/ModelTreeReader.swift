@@ -47,22 +47,23 @@ extension ModelTreeReader {
     /// current node.
     @inlinable
     public mutating func nested<T>(_ body: (inout Self) throws -> T) throws -> T {
-        let saved = try enterNested()
+        let saved = node
+        try enterNested()
         defer { leaveNested(restoring: saved) }
         return try body(&self)
     }
 
-    /// Goes one container down, within ``MappingOptions/maxDepth``; returns the current node for
+    /// Goes one container down, within ``MappingOptions/maxDepth``; pair it with
     /// ``leaveNested(restoring:)``. The closure-free form of ``nested(_:)``, for the loops that
     /// run once per member or element.
     @inlinable
-    public mutating func enterNested() throws -> Node {
+    public mutating func enterNested() throws {
         try checkNesting(depth, options.maxDepth)
         depth += 1
-        return node
     }
 
-    /// Comes back up from ``enterNested()`` to `saved`.
+    /// Comes back up from ``enterNested()`` to the container `saved` (the node it was entered
+    /// from).
     @inlinable
     public mutating func leaveNested(restoring saved: consuming Node) {
         depth -= 1
@@ -72,7 +73,8 @@ extension ModelTreeReader {
     @inlinable
     public mutating func decodeArray<T>(_ element: (inout Self) throws -> T) throws -> [T] {
         guard let elements = try elements(of: node) else { throw mismatch("an array") }
-        let saved = try enterNested()
+        let saved = node
+        try enterNested()
         defer { leaveNested(restoring: saved) }
         var result: [T] = []
         result.reserveCapacity(elements.count)

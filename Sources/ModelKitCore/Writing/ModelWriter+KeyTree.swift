@@ -16,8 +16,7 @@ extension ModelWriter {
     /// would go on without end.
     @inlinable
     public mutating func encodeModelObject<M: Model>(_ model: M) throws {
-        try encodeModelObject(
-            model, schema: model.dynamicModelSchema, instance: M.self is AnyObject.Type ? model as AnyObject : nil)
+        try encodeModelObject(model, schema: model.dynamicModelSchema, instance: model.classInstance)
     }
 
     /// Writes the fields of a model of `schema` as an object; `instance` is the model when it is
@@ -28,11 +27,9 @@ extension ModelWriter {
         throws
     {
         let keys = schema.writingKeys(mapping, sorted: options.sortsKeys)
-        guard let instance else {
-            return try encodeObject { writer in try writer.walkMembers(keys, of: model, schema: schema) }
-        }
-        let writes = try WritesInProgress.enter(instance, schema: schema)
-        defer { writes.leave() }
+        // A value type cannot contain itself: no call into the cycle check for it.
+        let writes = try instance.map { try WritesInProgress.enter($0, schema: schema) }
+        defer { writes?.leave() }
         try encodeObject { writer in try writer.walkMembers(keys, of: model, schema: schema) }
     }
 

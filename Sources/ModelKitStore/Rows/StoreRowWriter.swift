@@ -41,7 +41,7 @@ struct StoreRowWriter: ModelWriter {
         }
         references.removeAll(keepingCapacity: true)
         let schema = table.schema
-        let writes = M.self is AnyObject.Type ? try WritesInProgress.enter(model as AnyObject, schema: schema) : nil
+        let writes = try model.classInstance.map { try WritesInProgress.enter($0, schema: schema) }
         defer { writes?.leave() }
         for index in table.columns.indices {
             column = index
@@ -166,9 +166,7 @@ struct StoreRowWriter: ModelWriter {
     /// Writes a model through the key-tree walk compiled for this writer: the store's entry
     /// points are generic over the model, which would leave the walk unspecialised.
     mutating func encodeErased<M: Model>(_ model: M) throws {
-        try encodeModelObject(
-            ErasedModelFields(model), schema: model.dynamicModelSchema,
-            instance: M.self is AnyObject.Type ? model as AnyObject : nil)
+        try encodeModelObject(ErasedModelFields(model), schema: model.dynamicModelSchema, instance: model.classInstance)
     }
 
     // MARK: Sink for the key-tree walk
