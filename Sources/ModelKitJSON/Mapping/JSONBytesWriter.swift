@@ -19,6 +19,9 @@ public struct JSONBytesWriter: ModelWriter {
     /// A key not written yet, in `.omit` mode: written when a value follows it, dropped when
     /// the value is nil.
     @usableFromInline var pendingKey: PendingKey?
+    /// Whether `pendingKey` holds a key: a plain flag, so the check before every value costs
+    /// no optional-enum copy.
+    @usableFromInline var hasPendingKey = false
     @usableFromInline var depth = 0
     @usableFromInline let omitsNils: Bool
     @usableFromInline var scratch: [UInt8] = []
@@ -45,8 +48,14 @@ public struct JSONBytesWriter: ModelWriter {
     }
 
     /// Writes the key held back, now that a value follows it.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func flush() {
+        if hasPendingKey { writePendingKey() }
+    }
+
+    @usableFromInline
+    mutating func writePendingKey() {
+        hasPendingKey = false
         guard let key = pendingKey else { return }
         pendingKey = nil
         switch key {
@@ -74,7 +83,8 @@ public struct JSONBytesWriter: ModelWriter {
 
     @inlinable
     public mutating func encodeNil() throws {
-        if pendingKey != nil {
+        if hasPendingKey {
+            hasPendingKey = false
             pendingKey = nil
             return
         }
@@ -167,6 +177,7 @@ public struct JSONBytesWriter: ModelWriter {
             guard let value = dictionary[key] else { continue }
             if omitsNils {
                 pendingKey = .name(key)
+                hasPendingKey = true
             } else {
                 writer.writeKey(key)
             }
@@ -190,12 +201,16 @@ public struct JSONBytesWriter: ModelWriter {
 
     @inlinable
     public mutating func encodeMember(_ edge: ModelKeyEdge, _ value: (inout JSONBytesWriter) throws -> Void) throws {
-        if omitsNils {
-            pendingKey = .edge(edge)
-        } else {
+        guard omitsNils else {
             writeKey(edge)
+            return try value(&self)
         }
+        pendingKey = .edge(edge)
+        hasPendingKey = true
         try value(&self)
-        pendingKey = nil
+        if hasPendingKey {
+            hasPendingKey = false
+            pendingKey = nil
+        }
     }
 }
