@@ -38,7 +38,8 @@ public macro Key(_ path: String, _ fallbacks: String..., null: NullPolicy) =
     #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
 
 /// What `null` means for the property, its key given by the model's key strategy:
-/// `@Key(null: .useDefault) var volume: Double = 0.5`.
+/// `@Key(null: .useDefault) var volume: Double = 0.5`; `.error` keeps `null` an error for this
+/// property under `@Model(nulls: .useDefault)`.
 @attached(peer)
 public macro Key(null: NullPolicy) = #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
 

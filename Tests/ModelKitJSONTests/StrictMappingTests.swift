@@ -58,4 +58,15 @@ import Testing
         }
         #expect(error?.description == "cannot map 'Mixer.balance' at 'balance': expected a number, found null")
     }
+
+    /// `@Key(null: .error)` overrides `@Model(nulls: .useDefault)` for that property.
+    @Test(arguments: 0..<mappers.count)
+    func aPropertyRefusesNullUnderALenientModel(mapper: Int) throws {
+        let mixer = try Self.mappers[mapper].map(LenientMixer.self, from: #"{"volume": null}"#, options: .default)
+        #expect(mixer.volume == 0.5 && mixer.balance == 0)
+        let error = modelError {
+            _ = try Self.mappers[mapper].map(LenientMixer.self, from: #"{"volume": 1, "balance": null}"#, options: .default)
+        }
+        #expect(error?.description == "cannot map 'LenientMixer.balance' at 'balance': expected a number, found null")
+    }
 }

@@ -33,6 +33,9 @@ public final class ModelProperty: @unchecked Sendable {
         /// `null` in a payload counts as missing, so the default applies (`@Key(..., null: .useDefault)`
         /// or the model's null policy).
         public static let nullUsesDefault = Flags(rawValue: 1 << 7)
+        /// `null` in a payload is an error even when the model's policy is `.useDefault`
+        /// (`@Key(..., null: .error)`).
+        public static let nullIsError = Flags(rawValue: 1 << 8)
     }
 
     /// How a property is written to a keyed archive (PSPDFModel's encoding behaviours).

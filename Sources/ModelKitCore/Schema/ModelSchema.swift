@@ -82,7 +82,8 @@ public final class ModelSchema: Sendable {
                 property.remoteKeyPaths.isEmpty
                 ? [RemoteKeyPath(segments: [strategy.key(for: property.name)])] : property.remoteKeyPaths
             let extra: ModelProperty.Flags =
-                nullsUseDefaults && property.flags.contains(.hasDefault) ? .nullUsesDefault : []
+                nullsUseDefaults && property.flags.contains(.hasDefault) && !property.flags.contains(.nullIsError)
+                ? .nullUsesDefault : []
             return ModelProperty(property, remoteKeyPaths: paths, extraFlags: extra)
         }
         let all = (superschema?.properties ?? []) + resolved

@@ -67,10 +67,10 @@ extension ModelDeclarationParser {
         let name = property.name
         if let key = PropertyAttribute.key.find(in: variable.attributes) {
             property.remoteKeyPaths = readKeyPaths(key)
-            property.nullUsesDefault =
-                key.arguments?.as(LabeledExprListSyntax.self)?.contains {
-                    $0.label?.text == "null" && $0.expression.trimmedDescription.hasSuffix("useDefault")
-                } ?? false
+            let policy = key.arguments?.as(LabeledExprListSyntax.self)?.first { $0.label?.text == "null" }
+            property.nullPolicy = policy.map {
+                $0.expression.trimmedDescription.hasSuffix("useDefault") ? .useDefault : .error
+            }
         }
         if let transform = PropertyAttribute.transform.find(in: variable.attributes) {
             property.transformer = transform.arguments?.as(LabeledExprListSyntax.self)?.first?.expression.trimmedDescription

@@ -23,8 +23,16 @@ struct StoredProperty {
     var remoteKeyPaths: [[String]]?
     /// The transformer expression from `@Transform`.
     var transformer: String?
-    /// `@Key(..., null: .useDefault)`: `null` counts as missing, so the default applies.
-    var nullUsesDefault = false
+    /// `@Key(..., null:)`: what `null` means for this property, over the model's `nulls:` policy.
+    var nullPolicy: NullArgument?
+
+    /// The cases of `NullPolicy` as written in `@Key(null:)`.
+    enum NullArgument {
+        /// `.useDefault`: `null` counts as missing, so the default applies.
+        case useDefault
+        /// `.error`: `null` is an error, whatever the model's policy says.
+        case error
+    }
 
     /// The transformer the generated code uses: none for a transient property, which is not
     /// mapped (its `@Transform` only gets a warning).
@@ -58,7 +66,11 @@ struct StoredProperty {
         if isReadOnly { flags.append(".readOnly") }
         if isLet && !isReadOnly { flags.append(".constant") }
         if initializer != nil { flags.append(".hasDefault") }
-        if nullUsesDefault { flags.append(".nullUsesDefault") }
+        switch nullPolicy {
+        case .useDefault?: flags.append(".nullUsesDefault")
+        case .error?: flags.append(".nullIsError")
+        case nil: break
+        }
         return "[" + flags.joined(separator: ", ") + "]"
     }
 }

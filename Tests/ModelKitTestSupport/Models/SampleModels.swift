@@ -213,6 +213,13 @@ public struct Mixer: Sendable {
     public var balance: Double = 0
 }
 
+/// A per-property policy wins over the model's: `null` is an error for `balance` alone.
+@Model(nulls: .useDefault)
+public struct LenientMixer: Sendable {
+    public var volume: Double = 0.5
+    @Key(null: .error) public var balance: Double = 0
+}
+
 /// A stored tree of non-identified class instances (its nodes go to one JSON column).
 @Model
 public struct Tree {
