@@ -1,5 +1,6 @@
 import Foundation
 import ModelKit
+import ModelKitCore
 import ModelKitTestSupport
 import Testing
 
@@ -35,5 +36,33 @@ import Testing
         // Once the cycle is gone, the same thread writes the graph again.
         root.children[0].parent = nil
         #expect(try Tree(id: 2, root: root).jsonObject is [String: Any])
+    }
+
+    /// The per-thread list of instances being written goes with its thread.
+    @Test func aThreadsWriteListIsReleasedWhenTheThreadExits() throws {
+        let before = WritesInProgress.liveLists.withLock { $0 }
+        let threads = 40
+        let done = DispatchSemaphore(value: 0)
+        let written = Locked(0)
+        for _ in 0..<threads {
+            let thread = Thread {
+                if (try? Tree(id: 1, root: Node(json: ["name": "n"])).jsonObject) != nil {
+                    written.withLock { $0 += 1 }
+                }
+                done.signal()
+            }
+            thread.start()
+            done.wait()
+        }
+        #expect(written.withLock { $0 } == threads)
+        // A thread's destructors run just after its body returns; other tests' threads may hold
+        // a few lists meanwhile, never one per thread started here.
+        let deadline = Date().addingTimeInterval(5)
+        var live = WritesInProgress.liveLists.withLock { $0 }
+        while live - before >= threads / 4 && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+            live = WritesInProgress.liveLists.withLock { $0 }
+        }
+        #expect(live - before < threads / 4, "\(live - before) lists still alive after \(threads) threads exited")
     }
 }

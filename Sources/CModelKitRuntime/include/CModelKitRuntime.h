@@ -23,7 +23,8 @@ extern _Bool swift_isDeallocating(void *object);
 
 /// The calling thread's list of class instances being written (ModelKit's cycle check), or NULL.
 extern void *_Nullable modelkit_writes_in_progress(void);
-/// Sets the calling thread's list of class instances being written.
+/// Sets the calling thread's list of class instances being written; takes over one retain of
+/// `list`, released when the thread exits (or the list is replaced).
 extern void modelkit_set_writes_in_progress(void *_Nullable list);
 
 #pragma clang assume_nonnull end

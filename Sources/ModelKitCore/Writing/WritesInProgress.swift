@@ -9,7 +9,14 @@ internal import CModelKitRuntime
 package final class WritesInProgress {
     private var objects: [ObjectIdentifier] = []
 
-    /// The current thread's list, created on first use (and kept for the thread's life).
+    /// How many threads' lists are alive: a list is made on a thread's first class-model write
+    /// and released when the thread exits.
+    package static let liveLists = Locked(0)
+
+    private init() { Self.liveLists.withLock { $0 += 1 } }
+    deinit { Self.liveLists.withLock { $0 -= 1 } }
+
+    /// The current thread's list, created on first use (released when the thread exits).
     private static var current: WritesInProgress {
         if let list = modelkit_writes_in_progress() {
             return Unmanaged<WritesInProgress>.fromOpaque(list).takeUnretainedValue()
