@@ -41,13 +41,13 @@ import Testing
                         mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                             switch index {
                             case 0:
-                                id = try reader.decodeValue((Int).self)
+                                self.id = try reader.decodeValue((Int).self)
                             case 1:
-                                label = try reader.decodeValue((String).self)
+                                self.label = try reader.decodeValue((String).self)
                             case 2:
-                                createdAt = try reader.decodeValue((Date?).self, transformer: Tag.__modelKitTransformer_createdAt)
+                                self.createdAt = try reader.decodeValue((Date?).self, transformer: Tag.__modelKitTransformer_createdAt)
                             case 3:
-                                count = try reader.decodeValue((Int).self)
+                                self.count = try reader.decodeValue((Int).self)
                             default:
                                 break
                             }
@@ -55,14 +55,14 @@ import Testing
                     }
 
                     init(modelFields fields: __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
-                        guard let id = fields.id, let label = fields.label else {
+                        guard let __id = fields.id, let __label = fields.label else {
                             var missing: [Int] = []
                             if fields.id == nil { missing.append(0) }
                             if fields.label == nil { missing.append(1) }
                             throw ModelKitCore.ModelError.missingValues(missing, in: Tag.modelSchema, mapping: mapping)
                         }
-                        self.id = id
-                        self.label = label
+                        self.id = __id
+                        self.label = __label
                         self.createdAt = fields.createdAt ?? nil
                         self.count = fields.count ?? (0)
                     }
@@ -171,7 +171,7 @@ import Testing
                         mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                             switch index {
                             case 0:
-                                at = try reader.decodeValue((Date).self, transformer: Outer.Inner.__modelKitTransformer_at)
+                                self.at = try reader.decodeValue((Date).self, transformer: Outer.Inner.__modelKitTransformer_at)
                             default:
                                 break
                             }
@@ -179,12 +179,12 @@ import Testing
                     }
 
                     init(modelFields fields: __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
-                        guard let at = fields.at else {
+                        guard let __at = fields.at else {
                             var missing: [Int] = []
                             if fields.at == nil { missing.append(0) }
                             throw ModelKitCore.ModelError.missingValues(missing, in: Outer.Inner.modelSchema, mapping: mapping)
                         }
-                        self.at = at
+                        self.at = __at
                     }
 
                     init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
@@ -264,9 +264,9 @@ import Testing
                     mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                         switch index {
                         case 0:
-                            name = try reader.decodeValue((String).self)
+                            self.name = try reader.decodeValue((String).self)
                         case 1:
-                            parent = try reader.decodeValue((Shape?).self)
+                            self.parent = try reader.decodeValue((Shape?).self)
                         default:
                             break
                         }
@@ -274,12 +274,12 @@ import Testing
                 }
 
                 init(modelFields fields: __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
-                    guard let name = fields.name else {
+                    guard let __name = fields.name else {
                         var missing: [Int] = []
                         if fields.name == nil { missing.append(0) }
                         throw ModelKitCore.ModelError.missingValues(missing, in: Shape.modelSchema, mapping: mapping)
                     }
-                    self.name = name
+                    self.name = __name
                     self.parent = fields.parent ?? nil
                 }
 
@@ -381,7 +381,7 @@ import Testing
                         }
                         switch own {
                         case 0:
-                            radius = try reader.decodeValue((Double).self)
+                            self.radius = try reader.decodeValue((Double).self)
                         default:
                             break
                         }
@@ -389,12 +389,12 @@ import Testing
                 }
 
                 init(modelFields fields: __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
-                    guard let radius = fields.radius else {
+                    guard let __radius = fields.radius else {
                         var missing: [Int] = []
                         if fields.radius == nil { missing.append(Circle.__modelKitBase + 0) }
                         throw ModelKitCore.ModelError.missingValues(missing, in: Circle.modelSchema, mapping: mapping)
                     }
-                    self.radius = radius
+                    self.radius = __radius
                     try super.init(modelFields: fields._super, mapping: mapping)
                 }
 
@@ -488,11 +488,11 @@ import Testing
                         mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                             switch index {
                             case 0:
-                                link = try reader.decodeValue((String?).self)
+                                self.link = try reader.decodeValue((String?).self)
                             case 1:
-                                volume = try reader.decodeValue((Double).self)
+                                self.volume = try reader.decodeValue((Double).self)
                             case 2:
-                                title = try reader.decodeValue((String).self)
+                                self.title = try reader.decodeValue((String).self)
                             default:
                                 break
                             }

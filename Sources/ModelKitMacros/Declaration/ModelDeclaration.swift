@@ -50,6 +50,9 @@ struct ModelDeclaration {
     }
     var generatesHash: Bool { (missingConformances.contains("Hashable") || isSubclass) && !declaresHash }
     var generatesDescription: Bool { missingConformances.contains("CustomStringConvertible") && !declaresDescription }
+    /// A stored property is named `description` (Twitter's users have one): the type keeps it
+    /// as data and is not made `CustomStringConvertible` (`modelDescription` still describes it).
+    var storesDescription: Bool { properties.contains { $0.name == "description" } }
     var generatesCodable: Bool { !declaresDecodingInit }
 }
 

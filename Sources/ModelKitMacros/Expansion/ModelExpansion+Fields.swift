@@ -35,7 +35,7 @@ extension ModelExpansion {
             slots.append("var _super = \(superclass).__ModelKitFields()")
         }
         let cases = ownProperties.filter { $0.property.isMappedIn }.map { position, property in
-            "case \(position):\n\(indented(readStatements(property, into: property.name)))"
+            "case \(position):\n\(indented(readStatements(property, into: "self.\(property.name)")))"
         }
         let body = ownSwitch(cases, inherited: "try _super.decodeField(index, from: &reader)", fallback: "break")
         return """
@@ -57,7 +57,8 @@ extension ModelExpansion {
             let checks = required.map { position, property in
                 "if fields.\(property.name) == nil { missing.append(\(index(position))) }"
             }
-            let bindings = required.map { "let \($0.property.name) = fields.\($0.property.name)" }
+            // Bound under a prefix: a property may be named like a local here (`fields`, `mapping`).
+            let bindings = required.map { "let __\($0.property.name) = fields.\($0.property.name)" }
             lines.append(
                 """
                 guard \(bindings.joined(separator: ", ")) else {
@@ -69,7 +70,7 @@ extension ModelExpansion {
         }
         for (_, property) in mapped {
             if !property.hasDefault {
-                lines.append("self.\(property.name) = \(property.name)")
+                lines.append("self.\(property.name) = __\(property.name)")
             } else if let initializer = property.initializer {
                 lines.append("self.\(property.name) = fields.\(property.name) ?? (\(initializer))")
             } else {

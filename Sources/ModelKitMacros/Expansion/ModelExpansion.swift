@@ -96,7 +96,9 @@ struct ModelExpansion {
     func conformances() -> [String] {
         var list: [String] = []
         if model.missingConformances.contains("Model") { list.append(isolated("\(core)Model")) }
-        for name in ["Hashable", "CustomStringConvertible"] where model.missingConformances.contains(name) {
+        var names = ["Hashable", "CustomStringConvertible"]
+        if model.storesDescription { names.removeLast() }
+        for name in names where model.missingConformances.contains(name) {
             list.append(isolated(name))
         }
         return list
