@@ -53,6 +53,27 @@ import Testing
         // The warning's property is not mapped, so the schema names no transformer for it.
         #expect(!generated.contains("__modelKitTransformer_seen"))
     }
+
+    /// The macro sees hooks only in the type's body, so it gives the type empty ones for the
+    /// rest: a hook declared in an extension is then swiftc's "invalid redeclaration" error on
+    /// that line (swiftc 6.3 reports `invalid redeclaration of 'rewriteJSON'` at the extension's declaration)
+    /// instead of a hook that is never called.
+    @Test func hooksNotInTheBodyGetEmptyOnesSoAnExtensionsHookIsAnError() {
+        let source = """
+            @Model
+            struct Checked {
+                var value: Int
+                func validate() throws {}
+            }
+            """
+        guard let expansion = expandModelKitMacros(in: source) else { return }
+        #expect(expansion.diagnostics.isEmpty)
+        let generated = expansion.roles.filter { $0.macro == "Model" }.compactMap(\.result.expandedSource).joined()
+        #expect(generated.contains("static func rewriteJSON(_ json: inout ModelKitCore.JSONValue) throws {}"))
+        #expect(generated.contains("static func modelType(for json: ModelKitCore.JSONValue) throws"))
+        #expect(!generated.contains("func validate() throws {}"))
+        #expect(generated.contains("hooks: [.validates]"))
+    }
 }
 
 /// A declaration `@Model` rejects, the diagnostics it gets, and the source once every fix-it is

@@ -107,6 +107,15 @@ import Testing
 
                     static let __modelKitTransformer_createdAt = ModelKitCore.modelTransformer(for: (Date?).self, .iso8601)
 
+                    // '@Model' found no 'rewriteJSON(_:)' in the body of 'Tag': hooks are declared in the type's body.
+                    static func rewriteJSON(_ json: inout ModelKitCore.JSONValue) throws {}
+
+                    // '@Model' found no 'modelType(for:)' in the body of 'Tag': hooks are declared in the type's body.
+                    static func modelType(for json: ModelKitCore.JSONValue) throws -> (any ModelKitCore.Model.Type)? { nil }
+
+                    // '@Model' found no 'validate()' in the body of 'Tag': hooks are declared in the type's body.
+                    func validate() throws {}
+
                     static func decodeModelIdentifier<R: ModelKitCore.ModelReader>(from reader: inout R) throws -> AnyHashable {
                         AnyHashable(try reader.decodeValue((Int).self))
                     }
@@ -213,6 +222,15 @@ import Testing
 
                     static let __modelKitTransformer_at = ModelKitCore.modelTransformer(for: (Date).self, .iso8601)
 
+                    // '@Model' found no 'rewriteJSON(_:)' in the body of 'Inner': hooks are declared in the type's body.
+                    static func rewriteJSON(_ json: inout ModelKitCore.JSONValue) throws {}
+
+                    // '@Model' found no 'modelType(for:)' in the body of 'Inner': hooks are declared in the type's body.
+                    static func modelType(for json: ModelKitCore.JSONValue) throws -> (any ModelKitCore.Model.Type)? { nil }
+
+                    // '@Model' found no 'validate()' in the body of 'Inner': hooks are declared in the type's body.
+                    func validate() throws {}
+
                     static func == (lhs: Outer.Inner, rhs: Outer.Inner) -> Bool {
                         ModelKitCore.modelValuesEqual(lhs.at, rhs.at)
                     }
@@ -310,6 +328,15 @@ import Testing
                         throw ModelKitCore.ModelError.readOnly(index, in: Shape.modelSchema)
                     }
                 }
+
+                // '@Model' found no 'rewriteJSON(_:)' in the body of 'Shape': hooks are declared in the type's body.
+                class func rewriteJSON(_ json: inout ModelKitCore.JSONValue) throws {}
+
+                // '@Model' found no 'modelType(for:)' in the body of 'Shape': hooks are declared in the type's body.
+                class func modelType(for json: ModelKitCore.JSONValue) throws -> (any ModelKitCore.Model.Type)? { nil }
+
+                // '@Model' found no 'validate()' in the body of 'Shape': hooks are declared in the type's body.
+                func validate() throws {}
 
                 func isModelEqual(to other: AnyObject) -> Bool {
                     guard let other = other as? Shape else { return false }
@@ -536,6 +563,15 @@ import Testing
                             throw ModelKitCore.ModelError.readOnly(index, in: Note.modelSchema)
                         }
                     }
+
+                    // '@Model' found no 'rewriteJSON(_:)' in the body of 'Note': hooks are declared in the type's body.
+                    static func rewriteJSON(_ json: inout ModelKitCore.JSONValue) throws {}
+
+                    // '@Model' found no 'modelType(for:)' in the body of 'Note': hooks are declared in the type's body.
+                    static func modelType(for json: ModelKitCore.JSONValue) throws -> (any ModelKitCore.Model.Type)? { nil }
+
+                    // '@Model' found no 'validate()' in the body of 'Note': hooks are declared in the type's body.
+                    func validate() throws {}
 
                     static func == (lhs: Note, rhs: Note) -> Bool {
                         ModelKitCore.modelValuesEqual(lhs.link, rhs.link)

@@ -93,3 +93,45 @@ extension ModelExpansion {
         ]
     }
 }
+
+extension ModelExpansion {
+    /// Empty hooks for those the type's body does not declare, as the type's own witnesses.
+    ///
+    /// The macro sees only the body: a hook declared in an extension would never be called
+    /// (the schema says the type has none). With these in place it is an "invalid
+    /// redeclaration" error on the user's line instead. A class that subclasses may extend gets
+    /// them as `class` members, so a subclass overrides a hook (`override class func`); a
+    /// subclass inherits its parent's.
+    func hookStubs() -> [String] {
+        guard !model.isSubclass else { return [] }
+        let overridable = model.kind == .openableClass
+        let typeMember = overridable ? "\(memberAccess)class func" : "\(access)static func"
+        let instanceMember = overridable ? "\(memberAccess)func" : "\(access)func"
+        func note(_ hook: String) -> String {
+            "// '@Model' found no '\(hook)' in the body of '\(name)': hooks are declared in the type's body."
+        }
+        var stubs: [String] = []
+        if !model.hooks.contains(".rewritesJSON") {
+            stubs.append(
+                """
+                \(note("rewriteJSON(_:)"))
+                \(typeMember) rewriteJSON(_ json: inout \(core)JSONValue) throws {}
+                """)
+        }
+        if !model.hooks.contains(".choosesType") {
+            stubs.append(
+                """
+                \(note("modelType(for:)"))
+                \(typeMember) modelType(for json: \(core)JSONValue) throws -> (any \(core)Model.Type)? { nil }
+                """)
+        }
+        if !model.hooks.contains(".validates") {
+            stubs.append(
+                """
+                \(note("validate()"))
+                \(instanceMember) validate() throws {}
+                """)
+        }
+        return stubs
+    }
+}

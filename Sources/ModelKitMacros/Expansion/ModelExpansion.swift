@@ -53,6 +53,7 @@ struct ModelExpansion {
     func members() -> [String] {
         var members = [schema(), fieldsStruct(), initFromFields(), initFromReader(), encodeField(), decodeModelField()]
         members += transformers()
+        members += hookStubs()
         if let identifier = properties.first(where: \.isIdentifier), !model.isSubclass {
             members.append(
                 """

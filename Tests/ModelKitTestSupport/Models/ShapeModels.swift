@@ -59,3 +59,28 @@ public struct Drawing {
 /// field switches have nothing but a default.
 @Model
 public final class Dot: Shape {}
+
+/// A parent without hooks: a subclass adds validation by overriding the `validate()` that
+/// `@Model` gives its parent (before that, a subclass's own `validate()` was never called).
+@Model
+public class Member {
+    public var name: String
+
+    public init(name: String) {
+        self.name = name
+    }
+}
+
+@Model
+public final class AdminMember: Member {
+    public var level: Int
+
+    public init(name: String, level: Int) {
+        self.level = level
+        super.init(name: name)
+    }
+
+    public override func validate() throws {
+        if level < 0 { throw ModelError.invalid(expected: "a level of at least 0", found: "\(level)") }
+    }
+}
