@@ -71,6 +71,9 @@ let package = Package(
             name: "ModelKit",
             dependencies: ["ModelKitCore", "ModelKitJSON", "ModelKitPropertyList", "ModelKitArchive", "ModelKitMacros"]),
 
+        // `modelkit generate`: `@Model` declarations inferred from a sample JSON payload.
+        .target(name: "ModelKitGenerator", dependencies: ["ModelKitCore", "ModelKitJSON", "ModelKitShared"]),
+
         // `modelkit`: demo, and the tools later issues add.
         .executableTarget(
             name: "ModelKitTool",

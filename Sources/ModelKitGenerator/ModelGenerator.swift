@@ -1,0 +1,133 @@
+import ModelKitCore
+import ModelKitJSON
+
+/// Writes `@Model` declarations that map a sample JSON payload: `modelkit generate`.
+///
+/// One model per object shape: the root (an object, or the elements of an array of objects)
+/// gets ``rootName``, nested objects and the elements of arrays of objects get names from their
+/// keys (see ``TypeNamer``), properties get lowerCamelCase names from their keys with `@Key`
+/// where the key strategy does not give the key back, and types follow ``TypeInference``. The
+/// output depends only on the payload: models and properties come in order of first appearance.
+///
+/// ```swift
+/// let source = try ModelGenerator(rootName: "Timeline").generate(fromJSON: data)
+/// ```
+package struct ModelGenerator: Sendable {
+    /// The name of the top-level model.
+    package var rootName: String
+
+    /// A generator naming the top-level model `rootName`.
+    package init(rootName: String = "Root") {
+        self.rootName = rootName
+    }
+
+    /// The declarations for a JSON document in UTF-8 bytes.
+    ///
+    /// Throws ``JSONSyntaxError`` (or ``JSONValueError``) for a document that is not JSON, and
+    /// ``GeneratorError`` for a bad root name or a top level that is not an object or an array of
+    /// objects.
+    package func generate(fromJSON bytes: some Collection<UInt8>) throws -> String {
+        try generate(from: JSONValue(parsing: bytes))
+    }
+
+    /// The declarations for a parsed payload.
+    package func generate(from payload: JSONValue) throws -> String {
+        guard SwiftNames.isPlainIdentifier(rootName), SwiftNames.isUsableType(rootName) else {
+            throw GeneratorError.invalidRootName(rootName)
+        }
+        let root = try rootShape(of: payload)
+        var namer = TypeNamer(rootName: rootName)
+        namer.name(root)
+        let names = namer
+        let inference = TypeInference(modelName: { names.modelName(of: $0) })
+        var plans: [String: ModelPlan] = [:]
+        for type in namer.types {
+            plans[type.name] = ModelPlan(name: type.name, shape: type.shape, inference: inference)
+        }
+        return SwiftSource.render(Self.reachable(from: rootName, in: plans))
+    }
+
+    /// The shape of the objects at the top level: the object, or every element of the array.
+    private func rootShape(of payload: JSONValue) throws -> ObjectShape {
+        let shape = ValueShape()
+        switch payload {
+        case .object:
+            shape.observe(payload, path: "")
+        case .array(let elements):
+            guard !elements.isEmpty else { throw GeneratorError.unsupportedTopLevel("an empty array") }
+            for element in elements {
+                guard case .object = element else {
+                    throw GeneratorError.unsupportedTopLevel("an array holding \(GeneratorError.kindName(element))")
+                }
+                shape.observe(element, path: "[]")
+            }
+        default:
+            throw GeneratorError.unsupportedTopLevel(GeneratorError.kindName(payload))
+        }
+        guard let object = shape.object else { throw GeneratorError.unsupportedTopLevel("no object") }
+        return object
+    }
+
+    /// The plans the root model reaches, in the order a walk through their properties first meets
+    /// them, each marked as a class when it holds itself through properties that are not arrays.
+    static func reachable(from root: String, in plans: [String: ModelPlan]) -> [ModelPlan] {
+        var order: [String] = []
+        var seen: Set<String> = []
+        func visit(_ name: String) {
+            guard seen.insert(name).inserted, let plan = plans[name] else { return }
+            order.append(name)
+            for property in plan.properties {
+                if let model = property.type.model { visit(model) }
+            }
+        }
+        visit(root)
+        return order.compactMap { name in
+            guard var plan = plans[name] else { return nil }
+            plan.isClass = holdsItself(name, in: plans)
+            return plan
+        }
+    }
+
+    /// Whether the model `name` reaches itself through properties that hold a model directly or
+    /// as an optional: a struct cannot contain itself, a class can.
+    static func holdsItself(_ name: String, in plans: [String: ModelPlan]) -> Bool {
+        var stack = plans[name]?.properties.compactMap(\.type.directModel) ?? []
+        var seen: Set<String> = []
+        while let next = stack.popLast() {
+            if next == name { return true }
+            guard seen.insert(next).inserted else { continue }
+            stack += plans[next]?.properties.compactMap(\.type.directModel) ?? []
+        }
+        return false
+    }
+}
+
+/// A payload or an option `modelkit generate` cannot work with.
+package enum GeneratorError: Error, Equatable, CustomStringConvertible {
+    /// The top level is not an object or a non-empty array of objects; carries what it is.
+    case unsupportedTopLevel(String)
+    /// The root type name is not a plain Swift identifier, or one the generated code needs.
+    case invalidRootName(String)
+
+    package var description: String {
+        switch self {
+        case .unsupportedTopLevel(let found):
+            return "cannot generate models from \(found): the top level must be an object or an array of objects"
+        case .invalidRootName(let name):
+            return "invalid root type name '\(name)': use letters, digits and underscores, not starting with a digit, "
+                + "and not a keyword or a standard type"
+        }
+    }
+
+    /// `a string`, `an array`, ... for a value.
+    static func kindName(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .int, .uint, .double, .decimal: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
