@@ -79,6 +79,7 @@ let package = Package(
             name: "ModelKitTool",
             dependencies: [
                 "ModelKit",
+                "ModelKitGenerator",
                 "ModelKitPreferences",
                 "ModelKitStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -6,6 +6,9 @@ struct ModelKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "modelkit",
         abstract: "Map, check and inspect data with ModelKit.",
-        subcommands: [DemoCommand.self, JSONCommand.self, StoreCommand.self, ArchiveCommand.self, PrefsCommand.self]
+        subcommands: [
+            DemoCommand.self, JSONCommand.self, GenerateCommand.self, StoreCommand.self, ArchiveCommand.self,
+            PrefsCommand.self,
+        ]
     )
 }
