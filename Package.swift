@@ -117,9 +117,10 @@ let package = Package(
                 "ModelKit", "ModelKitRemote", "ModelKitStore", "ModelKitTestSupport",
             ]
         ),
-        // Every `modelkit` command, run as the built binary.
+        // Every `modelkit` command, run as the built binary; the generator's rules also in process.
         .testTarget(
-            name: "ModelKitToolTests", dependencies: ["ModelKitTool", "ModelKit", "ModelKitPreferences", "ModelKitTestSupport"]),
+            name: "ModelKitToolTests",
+            dependencies: ["ModelKitTool", "ModelKit", "ModelKitGenerator", "ModelKitPreferences", "ModelKitTestSupport"]),
         // The macros' expansions and diagnostics, through the built ModelKitMacros plugin over the
         // compiler plugin protocol: no swift-syntax is built for the tests.
         .testTarget(name: "ModelKitMacrosTests", dependencies: ["ModelKitTestSupport"]),

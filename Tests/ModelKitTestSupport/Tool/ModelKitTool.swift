@@ -19,14 +19,16 @@ import Darwin
 public enum ModelKitTool {
     /// Starts the tool without waiting for it. With `fileSizeLimit`, it runs under `ulimit -f`
     /// (512-byte blocks) with SIGXFSZ ignored, so that writing past the limit fails with EFBIG
-    /// as on a full disk.
+    /// as on a full disk. With `standardInput`, it reads that file on its standard input.
     public static func start(
-        _ arguments: [String], fileSizeLimit: Int? = nil, environment: [String: String]? = nil
+        _ arguments: [String], fileSizeLimit: Int? = nil, environment: [String: String]? = nil,
+        standardInput: URL? = nil
     ) throws -> RunningTool {
         let process = Process()
         (process.executableURL, process.arguments) = try ModelKitToolLocation.invocation(
             arguments, fileSizeLimit: fileSizeLimit)
         if let environment { process.environment = environment }
+        if let standardInput { process.standardInput = try FileHandle(forReadingFrom: standardInput) }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -37,9 +39,11 @@ public enum ModelKitTool {
 
     /// Runs the tool to its end, blocking the calling thread.
     public static func run(
-        _ arguments: [String], fileSizeLimit: Int? = nil, environment: [String: String]? = nil
+        _ arguments: [String], fileSizeLimit: Int? = nil, environment: [String: String]? = nil,
+        standardInput: URL? = nil
     ) throws -> ToolResult {
-        try start(arguments, fileSizeLimit: fileSizeLimit, environment: environment).wait()
+        try start(arguments, fileSizeLimit: fileSizeLimit, environment: environment, standardInput: standardInput)
+            .wait()
     }
 
     /// Runs the tool to its end, waiting off the cooperative thread pool.

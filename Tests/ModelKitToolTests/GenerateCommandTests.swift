@@ -1,0 +1,94 @@
+import Foundation
+import ModelKitTestSupport
+import Testing
+
+/// `modelkit generate`, run as the built binary.
+@Suite struct GenerateCommandTests {
+    /// `Generated/TwitterTimeline.swift` without its header comment: the command's output for
+    /// `twitter.json` with `--root TwitterTimeline`.
+    static func checkedInTwitterModels() throws -> String {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Generated/TwitterTimeline.swift")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        while let first = lines.first, first.hasPrefix("//") { lines.removeFirst() }
+        if lines.first == "" { lines.removeFirst() }
+        return lines.joined(separator: "\n")
+    }
+
+    @Test func twitterJSONGivesTheCheckedInModels() throws {
+        let directory = try TemporaryDirectory()
+        let twitter = directory.file("twitter.json")
+        try fixtureData("twitter.json").write(to: twitter)
+        let result = try ModelKitTool.run(["generate", "--root", "TwitterTimeline", twitter.path])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.errorOutput == "")
+        let expected = try Self.checkedInTwitterModels()
+        #expect(expected.hasPrefix("import Foundation\nimport ModelKit\n"))
+        #expect(result.output == expected)
+    }
+
+    @Test(arguments: [[], ["-"]])
+    func standardInputWhenTheFileIsOmittedOrADash(_ file: [String]) throws {
+        let directory = try TemporaryDirectory()
+        let input = try directory.file("in.json", contents: #"{"screen_name": "ada", "tags": [{"text": "x"}]}"#)
+        let result = try ModelKitTool.run(["generate"] + file, standardInput: input)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(
+            result.output == """
+                import Foundation
+                import ModelKit
+
+                /// The payload's top-level object.
+                @Model(keys: .snakeCase)
+                struct Root {
+                    var screenName: String
+                    var tags: [Tag]
+                }
+
+                /// The objects at 'tags[]'.
+                @Model
+                struct Tag {
+                    var text: String
+                }
+
+                """)
+    }
+
+    @Test func invalidJSONFailsWithItsPositionAndReason() throws {
+        let directory = try TemporaryDirectory()
+        let bad = try directory.file("bad.json", contents: "{\n  \"a\": [1, 2,]\n}")
+        let result = try ModelKitTool.run(["generate", bad.path])
+        #expect(result.status == 1)
+        #expect(result.output == "")
+        #expect(
+            result.errorOutput
+                == "modelkit: '\(bad.path)': invalid JSON at line 2, column 14 (byte 15): a trailing comma is not allowed before ']'\n"
+        )
+        let fromInput = try ModelKitTool.run(["generate"], standardInput: bad)
+        #expect(fromInput.status == 1)
+        #expect(fromInput.errorOutput.hasPrefix("modelkit: standard input: invalid JSON at line 2, column 14"))
+    }
+
+    @Test func unreadableFilesUnsupportedPayloadsAndBadRootNames() throws {
+        let missing = try ModelKitTool.run(["generate", "/nonexistent/payload.json"])
+        #expect(missing.status == 1)
+        #expect(missing.errorOutput == "modelkit: cannot read '/nonexistent/payload.json': no such file\n")
+
+        let directory = try TemporaryDirectory()
+        let numbers = try directory.file("numbers.json", contents: "[1, 2]")
+        let scalar = try ModelKitTool.run(["generate", numbers.path])
+        #expect(scalar.status == 1)
+        #expect(
+            scalar.errorOutput
+                == "modelkit: cannot generate models from an array holding a number: the top level must be an object or an array of objects\n"
+        )
+
+        let object = try directory.file("object.json", contents: #"{"a": 1}"#)
+        let badRoot = try ModelKitTool.run(["generate", "--root", "class", object.path])
+        #expect(badRoot.status == 1)
+        #expect(badRoot.errorOutput.hasPrefix("modelkit: invalid root type name 'class': "))
+        let named = try ModelKitTool.run(["generate", "--root", "Settings", object.path])
+        #expect(named.status == 0 && named.output.contains("struct Settings {\n    var a: Int\n}\n"))
+    }
+}
