@@ -4,11 +4,11 @@ import Testing
 
 /// `modelkit generate`, run as the built binary.
 @Suite struct GenerateCommandTests {
-    /// `Generated/TwitterTimeline.swift` without its header comment: the command's output for
-    /// `twitter.json` with `--root TwitterTimeline`.
-    static func checkedInTwitterModels() throws -> String {
+    /// `Generated/<name>.swift` without its header comment: the command's output for its payload
+    /// (`TwitterTimeline`: `twitter.json` with `--root TwitterTimeline`).
+    static func checkedInModels(_ name: String) throws -> String {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Generated/TwitterTimeline.swift")
+            .appendingPathComponent("Generated/\(name).swift")
         let text = try String(contentsOf: file, encoding: .utf8)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         while let first = lines.first, first.hasPrefix("//") { lines.removeFirst() }
@@ -23,7 +23,7 @@ import Testing
         let result = try ModelKitTool.run(["generate", "--root", "TwitterTimeline", twitter.path])
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(result.errorOutput == "")
-        let expected = try Self.checkedInTwitterModels()
+        let expected = try Self.checkedInModels("TwitterTimeline")
         #expect(expected.hasPrefix("import Foundation\nimport ModelKit\n"))
         #expect(result.output == expected)
     }

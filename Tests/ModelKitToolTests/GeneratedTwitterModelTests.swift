@@ -9,7 +9,7 @@ import Testing
 @Suite struct GeneratedTwitterModelTests {
     @Test func theGeneratorStillWritesTheCheckedInFile() throws {
         let source = try ModelGenerator(rootName: "TwitterTimeline").generate(fromJSON: fixtureData("twitter.json"))
-        #expect(source == (try GenerateCommandTests.checkedInTwitterModels()))
+        #expect(source == (try GenerateCommandTests.checkedInModels("TwitterTimeline")))
     }
 
     @Test func theGeneratedModelsMapTwitterJSON() throws {
@@ -52,5 +52,42 @@ import Testing
         // The Foundation path reads what the bytes path wrote, to the same models.
         let object = try JSONSerialization.jsonObject(with: written)
         #expect(try TwitterTimeline(json: object) == timeline)
+    }
+}
+
+/// The models generated for a payload of awkward keys and values (`Generated/OddKeys.swift`):
+/// renamed keywords and `@Model` members, escaped keys, dates, a mixed array, a self-holding class.
+@Suite struct GeneratedOddKeysModelTests {
+    static let payload = #"""
+        {"Self": {"a": 1}, "type": {"b": 2}, "class": "c", "description": "d", "hash": 7, "copy": "x",
+         "index": 3, "mapping": "m", "value": 1, "dash-key": true, "a.b": "dot", "3d": [1.5, 2],
+         "say \"hi\"": "q", "URL": "u", "userName": "camel", "created_at": "2024-03-01T12:34:56.5Z",
+         "updated_at": 1409444955, "seen_time": 1409444955123, "mixed": [1, "one", null], "": "empty",
+         "rows": [{"id": 1, "tag": null}, {"id": 2, "tag": "t", "extra": {"x": 1}}],
+         "node": {"v": 1, "node": {"v": 2, "node": null}}}
+        """#
+
+    @Test func theGeneratorStillWritesTheCheckedInFile() throws {
+        let source = try ModelGenerator(rootName: "OddKeys").generate(fromJSON: Array(Self.payload.utf8))
+        #expect(source == (try GenerateCommandTests.checkedInModels("OddKeys")))
+    }
+
+    @Test func theGeneratedModelsMapThePayloadAndBack() throws {
+        let odd = try OddKeys(jsonString: Self.payload)
+        #expect((odd.selfValue.a, odd.type.b, odd.classText, odd.descriptionText) == (1, 2, "c", "d"))
+        #expect((odd.hashField, odd.copyText, odd.indexValue, odd.mappingText, odd.value) == (7, "x", 3, "m", 1))
+        #expect(odd.dashKey && odd.aB == "dot" && odd._3d == [1.5, 2] && odd.sayHi == "q")
+        #expect((odd.url, odd.userName) == ("u", "camel"))
+        #expect(odd.createdAt == Date(timeIntervalSince1970: 1_709_296_496.5))
+        #expect(odd.updatedAt == Date(timeIntervalSince1970: 1_409_444_955))
+        #expect(odd.seenTime == Date(timeIntervalSince1970: 1_409_444_955.123))
+        #expect(odd.mixed == [.int(1), .string("one"), nil])
+        #expect(odd.rows.map(\.tag) == [nil, "t"] && odd.rows[1].extra?.x == 1)
+        #expect(odd.node.v == 1 && odd.node.node?.v == 2 && odd.node.node?.node == nil)
+
+        let written = try JSONValue(parsing: odd.jsonData())
+        #expect(written["a.b"] == .string("dot") && written["say \"hi\""] == .string("q"))
+        #expect(written["description"] == .string("d") && written["seen_time"] == .int(1_409_444_955_123))
+        #expect(try OddKeys(jsonData: odd.jsonData()) == odd)
     }
 }
