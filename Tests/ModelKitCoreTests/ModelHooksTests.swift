@@ -43,10 +43,10 @@ import Testing
     /// A subclass overrides the `validate()` `@Model` gives its parent; it used to be skipped,
     /// the parent's conformance calling the protocol's empty default.
     @Test func aSubclassValidatesThroughItsOverride() throws {
-        #expect(try AdminMember(json: ["name": "a", "level": 2]).level == 2)
-        let error = modelError { _ = try AdminMember(json: ["name": "a", "level": -1]) }
-        #expect(error?.description == "invalid 'AdminMember': expected a level of at least 0, found -1")
+        #expect(try AdminStaff(json: ["name": "a", "level": 2]).level == 2)
+        let error = modelError { _ = try AdminStaff(json: ["name": "a", "level": -1]) }
+        #expect(error?.description == "invalid 'AdminStaff': expected a level of at least 0, found -1")
         // The parent itself has nothing to check.
-        #expect(modelError { _ = try Member.self.init(json: ["name": "b"]) } == nil)
+        #expect(modelError { _ = try Staff.self.init(json: ["name": "b"]) } == nil)
     }
 }

@@ -63,7 +63,7 @@ public final class Dot: Shape {}
 /// A parent without hooks: a subclass adds validation by overriding the `validate()` that
 /// `@Model` gives its parent (before that, a subclass's own `validate()` was never called).
 @Model
-public class Member {
+public class Staff {
     public var name: String
 
     public init(name: String) {
@@ -72,7 +72,7 @@ public class Member {
 }
 
 @Model
-public final class AdminMember: Member {
+public final class AdminStaff: Staff {
     public var level: Int
 
     public init(name: String, level: Int) {
