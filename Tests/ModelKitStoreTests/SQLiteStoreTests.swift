@@ -64,6 +64,28 @@ import Testing
         #expect(reopened.path == path)
     }
 
+    /// `close()` ends the connection at a point the caller chooses: the write-ahead log is folded
+    /// into the file (and removed), later calls are `.closed` errors, change sequences end.
+    @Test func closingEndsTheConnectionAndLaterCallsAreErrors() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("closed.sqlite")
+        let store = try SQLiteStore(path: path)
+        let changes = store.changes(to: Seat.self)
+        try store.save((0..<10).map { Seat(number: $0, taken: $0 % 2 == 0) })
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        try store.close()
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        try store.close()
+        let error = #expect(throws: StoreError.self) { try store.fetchCount(ModelQuery(Seat.self)) }
+        #expect(error?.kind == .closed)
+        #expect(error?.description == "cannot use the store: it was closed ('\(path)')")
+        #expect(throws: StoreError.self) { try store.save(Seat(number: 11, taken: false)) }
+        var seen = 0
+        for await change in changes { seen += change.saved }
+        #expect(seen == 10)
+        #expect(try SQLiteStore(path: path).fetchCount(ModelQuery(Seat.self)) == 10)
+    }
+
     @Test func unopenableFilesAreStoreErrors() throws {
         let error = #expect(throws: StoreError.self) { try SQLiteStore(path: "/nonexistent/directory/file.sqlite") }
         #expect(error?.kind == .cannotOpen)

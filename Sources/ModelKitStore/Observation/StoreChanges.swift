@@ -101,7 +101,12 @@ final class StoreChangeHub: Sendable {
         }
     }
 
-    deinit {
+    /// Ends every sequence (the store closed or went away).
+    func finish() {
         for subscriber in subscribers.withLock({ Array($0.all.values) }) { subscriber.continuation.finish() }
+    }
+
+    deinit {
+        finish()
     }
 }

@@ -36,9 +36,10 @@ extension SQLiteStore {
     func prepareIfNeeded(_ table: StoreTable) throws {
         if preparedTables.withLock({ $0.prepared.contains(table.name) }) { return }
         do {
+            try checkOpen()
             try database.write { db in try prepare(table, in: db) }
         } catch {
-            throw StoreError.wrapping(error, table: table.name, sql: table.createSQL)
+            throw accessError(error, table: table.name, sql: table.createSQL)
         }
     }
 }

@@ -32,6 +32,8 @@ public final class SQLiteStore: ModelStore, StoreEngine, Sendable {
     let preparedTables = Locked<(prepared: Set<String>, inTransaction: Set<String>)>(([], []))
     let loadsInProgress = Locked<Set<LoadKey>>([])
     let hub: StoreChangeHub
+    /// Set once by ``close()``; every access checks it first.
+    private let isClosed = Locked(false)
 
     /// Opens (creating if needed) the database file at `path`, in write-ahead-log mode.
     ///
@@ -75,27 +77,62 @@ public final class SQLiteStore: ModelStore, StoreEngine, Sendable {
         hub.subscribe(table: M.modelSchema.modelName)
     }
 
+    /// Closes the database now: later calls throw ``StoreError`` of kind `.closed`, and the
+    /// change sequences end. A store also closes when it is released; calling this twice is
+    /// harmless.
+    ///
+    /// ```swift
+    /// let store = try SQLiteStore(path: path)
+    /// try store.save(user)
+    /// try store.close()   // the file is complete and unlocked; other processes may open it
+    /// ```
+    public func close() throws {
+        guard isClosed.withLock({ closed in defer { closed = true }; return !closed }) else { return }
+        hub.finish()
+        do {
+            try database.close()
+        } catch {
+            throw StoreError.wrapping(error, table: nil)
+        }
+    }
+
+    /// Throws `.closed` once ``close()`` has run.
+    func checkOpen() throws {
+        if isClosed.withLock({ $0 }) {
+            throw StoreError(.closed, reason: "it was closed" + (path.map { " ('\($0)')" } ?? ""))
+        }
+    }
+
+    /// What a database access threw, as a ``StoreError``: `.closed` when the store was closed
+    /// while the access waited for the connection.
+    func accessError(_ error: any Error, table: String, sql: String?) -> StoreError {
+        do { try checkOpen() } catch let closed as StoreError { return closed } catch {}
+        return StoreError.wrapping(error, table: table, sql: sql)
+    }
+
     // MARK: Access
 
     /// Runs a read, turning GRDB's errors into ``StoreError``s.
     func read<T>(_ table: StoreTable, sql: String, _ body: (Database) throws -> T) throws -> T {
         try prepareIfNeeded(table)
         do {
+            try checkOpen()
             return try database.read(body)
         } catch {
-            throw StoreError.wrapping(error, table: table.name, sql: sql)
+            throw accessError(error, table: table.name, sql: sql)
         }
     }
 
     /// Runs a write in one transaction, turning GRDB's errors into ``StoreError``s.
     func write<T>(_ table: StoreTable, sql: String?, _ body: (Database) throws -> T) throws -> T {
         do {
+            try checkOpen()
             return try database.write { db in
                 try prepare(table, in: db)
                 return try body(db)
             }
         } catch {
-            throw StoreError.wrapping(error, table: table.name, sql: sql)
+            throw accessError(error, table: table.name, sql: sql)
         }
     }
 }

@@ -32,6 +32,8 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case cannotOpen
         /// SQLite reported an error.
         case database
+        /// The store was closed (``SQLiteStore/close()``) before the call.
+        case closed
     }
 
     /// The kind of problem.
@@ -70,6 +72,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case .migrationFailed: subject = "cannot migrate"
         case .cannotOpen: subject = "cannot open the store"
         case .database: subject = "database error"
+        case .closed: subject = "cannot use the store"
         }
         if let table { subject += kind == .database ? " in '\(table)'" : " '\(table)'" }
         if let identifier { subject += " \(identifier)" }
