@@ -39,12 +39,62 @@ public struct ModelPredicate<M: Model>: Sendable {
     /// The column a key path names: a stored property of `M`.
     static func column(of keyPath: AnyKeyPath) throws -> String {
         let schema = M.modelSchema
-        guard let index = schema.index(of: keyPath), !schema.properties[index].isTransient else {
-            throw StoreError(
-                .unknownKeyPath, table: schema.modelName,
-                reason: "the key path '\(keyPath)' is not one of its stored properties")
+        if let index = schema.index(of: keyPath), !schema.properties[index].isTransient {
+            return schema.properties[index].name
         }
-        return schema.properties[index].name
+        throw StoreError(.unknownKeyPath, table: schema.modelName, reason: whyNotAColumn(keyPath))
+    }
+
+    /// Why a key path names no column, naming it as written as far as Swift can print it.
+    static func whyNotAColumn(_ keyPath: AnyKeyPath) -> String {
+        let schema = M.modelSchema
+        let text = keyPathText(keyPath)
+        if schema.index(of: keyPath) != nil {
+            return "'\(text)' is '@Transient', so it has no column"
+        }
+        for property in schema.properties where !property.isTransient {
+            let stored = keyPathText(property.keyPath)
+            guard text.hasPrefix(stored + ".") else { continue }
+            return "the key path '\(text)' goes inside the stored property '\(property.name)'; "
+                + "a query names a stored property itself, like '\(stored)'"
+        }
+        return "the key path '\(text)' is not one of its stored properties"
+    }
+
+    /// A key path as Swift prints it, each computed component shown by its type: Linux prints
+    /// `\Performance.prices.<computed 0x55cc2e774a30 (Int)>`, which becomes
+    /// `\Performance.prices.<computed Int>` (a computed property's name is not kept at run time).
+    static func keyPathText(_ keyPath: AnyKeyPath) -> String {
+        var text = Substring("\(keyPath)")
+        var result = ""
+        while let start = text.range(of: "<computed ") {
+            result += text[..<start.lowerBound]
+            let rest = text[start.upperBound...]
+            guard let open = rest.firstIndex(of: "("), let close = matchingParenthesis(in: rest, from: open),
+                rest.index(after: close) < rest.endIndex, rest[rest.index(after: close)] == ">"
+            else {
+                result += text[start]
+                text = rest
+                continue
+            }
+            result += "<computed \(rest[rest.index(after: open)..<close])>"
+            text = rest[rest.index(close, offsetBy: 2)...]
+        }
+        return result + text
+    }
+
+    private static func matchingParenthesis(in text: Substring, from open: String.Index) -> String.Index? {
+        var depth = 0
+        for index in text[open...].indices {
+            switch text[index] {
+            case "(": depth += 1
+            case ")":
+                depth -= 1
+                if depth == 0 { return index }
+            default: break
+            }
+        }
+        return nil
     }
 
     /// Encodes a query operand as the store writes the property.
