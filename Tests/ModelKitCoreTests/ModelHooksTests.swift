@@ -11,6 +11,14 @@ import Testing
         #expect(many.items.count == 2)
     }
 
+    /// A model's own `init(from:)` rewrites too (JSONDecoder at the top skipped the hook).
+    @Test func rewriteHookRunsThroughJSONDecoder() throws {
+        let single = try JSONDecoder().decode(Order.self, from: Data(#"{"item": {"name": "tea"}}"#.utf8))
+        #expect(single.items == [Item(name: "tea")])
+        let nested = try JSONDecoder().decode([Order].self, from: Data(#"[{"item": {"name": "a"}}, {"items": []}]"#.utf8))
+        #expect(nested.map(\.items.count) == [1, 0])
+    }
+
     @Test func thePayloadChoosesTheSubclass() throws {
         let drawing = try Drawing(json: jsonObject(
             """

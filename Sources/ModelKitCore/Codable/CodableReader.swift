@@ -38,11 +38,28 @@ public struct CodableReader: ModelReader {
     /// Reads a model's object; at the top, a value that is not an object names the model, as a
     /// whole payload's does on the other paths.
     public mutating func decodeFields<F: ModelFieldDecoder>(of schema: ModelSchema, into fields: inout F) throws {
+        if schema.hooks.contains(.rewritesJSON), let type = schema.modelType as? any Model.Type {
+            return try decodeRewrittenFields(of: schema, type: type, into: &fields)
+        }
         do {
             try decodeFieldsByKeyTree(of: schema, into: &fields)
         } catch let error as ModelError where error.modelName == nil && isAtTop {
             throw error.naming(model: schema.modelName, property: nil)
         }
+    }
+
+    /// Reads a model that rewrites its payload: as a JSON value, rewritten, then mapped. Nested
+    /// models take that path before they get here; this is a model's own `init(from:)`, which
+    /// skipped the hook before.
+    private mutating func decodeRewrittenFields<F: ModelFieldDecoder>(
+        of schema: ModelSchema, type: any Model.Type, into fields: inout F
+    ) throws {
+        var json = try decodeJSONValue()
+        try rewritePayload(&json, for: type)
+        var reader = JSONValueReader(value: json, mapping: .remote, options: options)
+        reader.collectedProblems = collectedProblems
+        defer { collectedProblems = reader.collectedProblems }
+        try reader.decodeFields(of: schema, into: &fields)
     }
 
     /// Whether the reader is at the decoder it started at. Only class decoders have an identity

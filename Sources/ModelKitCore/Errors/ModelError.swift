@@ -1,3 +1,5 @@
+import Foundation
+
 /// An error a format reports for input that is not well-formed (JSON syntax, a broken property
 /// list); mapping names the model and property where it happened and reports it as
 /// ``ModelError/Code/malformedInput``.
@@ -124,7 +126,8 @@ public struct ModelError: Error, CustomStringConvertible, Sendable {
             if let expected { text = "expected \(expected)" }
             if let found { text += text.isEmpty ? "found \(found)" : ", found \(found)" }
             if let underlying, !(underlying is ModelError) {
-                let detail = String(describing: underlying)
+                // A user's own error: a `LocalizedError`'s description, else how it prints.
+                let detail = (underlying as? any LocalizedError)?.errorDescription ?? String(describing: underlying)
                 text += text.isEmpty ? detail : " (\(detail))"
             }
             return text.isEmpty ? "invalid value" : text

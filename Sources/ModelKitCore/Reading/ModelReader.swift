@@ -192,17 +192,20 @@ func integerRange<T>(_ type: T.Type, _ found: String) -> ModelError {
     ModelError(.numberOutOfRange, expected: "a number that fits '\(T.self)'", found: found)
 }
 
+/// Runs a model type's ``Model/rewriteJSON(_:)`` on its payload, naming the model in what it throws.
+package func rewritePayload(_ json: inout JSONValue, for type: any Model.Type) throws {
+    do { try type.rewriteJSON(&json) } catch let error as ModelError {
+        throw error.naming(model: type.modelSchema.modelName, property: nil)
+    } catch {
+        throw ModelError(.invalidValue, model: type.modelSchema.modelName, underlying: error)
+    }
+}
+
 /// Maps a model from a generic JSON value, applying the type's rewrite and type-choice hooks.
 package func decodeModel<M: Model>(
     _ type: M.Type, fromJSON json: inout JSONValue, options: MappingOptions, problems: inout [ModelError]
 ) throws -> M {
-    if M.modelSchema.hooks.contains(.rewritesJSON) {
-        do { try M.rewriteJSON(&json) } catch let error as ModelError {
-            throw error.naming(model: M.modelSchema.modelName, property: nil)
-        } catch {
-            throw ModelError(.invalidValue, model: M.modelSchema.modelName, underlying: error)
-        }
-    }
+    if M.modelSchema.hooks.contains(.rewritesJSON) { try rewritePayload(&json, for: M.self) }
     var reader = JSONValueReader(value: json, mapping: .remote, options: options)
     reader.collectedProblems = problems
     defer { problems = reader.collectedProblems }
