@@ -20,6 +20,11 @@ public enum ModelMacro: MemberMacro, ExtensionMacro {
         conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
+        if let function = enclosingFunction(context) {
+            context.diagnose(
+                Diagnostic(node: node, message: ModelDiagnostic.localType(name: typeName(declaration), function: function)))
+            return []
+        }
         var parser = ModelDeclarationParser()
         let model = parser.parse(declaration, attribute: node, missingConformances: protocols)
         for diagnostic in parser.diagnostics { context.diagnose(diagnostic) }
@@ -34,6 +39,7 @@ public enum ModelMacro: MemberMacro, ExtensionMacro {
         conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
+        guard enclosingFunction(context) == nil else { return [] }
         var parser = ModelDeclarationParser()
         guard let model = parser.parse(declaration, attribute: node, missingConformances: protocols),
             !parser.hasErrors
@@ -50,6 +56,27 @@ public enum ModelMacro: MemberMacro, ExtensionMacro {
             """
         guard let extensionDecl = source.as(ExtensionDeclSyntax.self) else { return [] }
         return [extensionDecl]
+    }
+}
+
+extension ModelMacro {
+    /// The function or closure a local type is declared in (`'makeUser()'`, `a closure`): Swift
+    /// attaches no extension macro to a local type, so `@Model` cannot work there.
+    static func enclosingFunction(_ context: some MacroExpansionContext) -> String? {
+        for scope in context.lexicalContext {
+            if let function = scope.as(FunctionDeclSyntax.self) {
+                let labels = function.signature.parameterClause.parameters.map { "\($0.firstName.text):" }
+                return "'\(function.name.text)(\(labels.joined()))'"
+            }
+            if scope.is(InitializerDeclSyntax.self) { return "an initializer" }
+            if scope.is(AccessorDeclSyntax.self) { return "an accessor" }
+            if scope.is(ClosureExprSyntax.self) { return "a closure" }
+        }
+        return nil
+    }
+
+    static func typeName(_ declaration: some DeclGroupSyntax) -> String {
+        declaration.as(StructDeclSyntax.self)?.name.text ?? declaration.as(ClassDeclSyntax.self)?.name.text ?? "the type"
     }
 }
 

@@ -54,6 +54,31 @@ import Testing
         #expect(!generated.contains("__modelKitTransformer_seen"))
     }
 
+    /// swiftc refuses extension macros on a local type ("local type cannot have attached
+    /// extension macro", on the type's name); `@Model` says why and what to do, on the attribute.
+    @Test(arguments: [
+        ("func makeNote() {", "'makeNote()'"),
+        ("func render(_ title: String, into lines: inout [String]) {", "'render(_:into:)'"),
+        ("init() {", "an initializer"),
+    ])
+    func aLocalTypeIsDiagnosed(scope: String, named: String) {
+        expectModelExpansion(
+            of: """
+                struct Screen {
+                    \(scope)
+                        @Model struct Note {
+                            var text: String
+                        }
+                    }
+                }
+                """,
+            diagnostics: [
+                ExpectedDiagnostic(
+                    "'@Model' cannot apply to 'Note', a type declared inside \(named): Swift gives local types no extension macros; declare 'Note' at file scope or inside another type",
+                    line: 3, column: 9)
+            ])
+    }
+
     /// The macro sees hooks only in the type's body, so it gives the type empty ones for the
     /// rest: a hook declared in an extension is then swiftc's "invalid redeclaration" error on
     /// that line (swiftc 6.3 reports `invalid redeclaration of 'rewriteJSON'` at the extension's declaration)

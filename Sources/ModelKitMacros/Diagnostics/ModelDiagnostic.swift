@@ -16,6 +16,7 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
     case transformOnTransient(property: String)
     case unownedProperty(property: String)
     case conflictingAttributes(property: String, first: String, second: String)
+    case localType(name: String, function: String)
 
     public var message: String {
         switch self {
@@ -45,6 +46,9 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
             return "unowned property '\(property)' cannot be mapped; use 'weak' or mark it '@Transient'"
         case .conflictingAttributes(let property, let first, let second):
             return "'\(property)' cannot be both '@\(first)' and '@\(second)'"
+        case .localType(let name, let function):
+            return "'@Model' cannot apply to '\(name)', a type declared inside \(function): Swift gives local types no "
+                + "extension macros; declare '\(name)' at file scope or inside another type"
         }
     }
 
@@ -64,6 +68,7 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
         case .transformOnTransient: name = "transformOnTransient"
         case .unownedProperty: name = "unownedProperty"
         case .conflictingAttributes: name = "conflictingAttributes"
+        case .localType: name = "localType"
         }
         return MessageID(domain: "ModelKit", id: name)
     }

@@ -9,8 +9,8 @@ struct OutlinedAttribute: Sendable, Equatable {
 }
 
 /// A declaration of a test source: its attributes, its keyword and name, and for a type or an
-/// extension, its inheritance clause and members. Bodies of functions and accessors are not
-/// looked into.
+/// extension, its inheritance clause and members; for a function or initializer, the
+/// declarations in its body (a local type). Accessor bodies are not looked into.
 struct OutlinedDeclaration: Sendable {
     /// `struct`, `class`, `var`, `case`, ...; nil for a statement that is not a declaration.
     let keyword: String?
@@ -19,14 +19,14 @@ struct OutlinedDeclaration: Sendable {
     let attributes: [OutlinedAttribute]
     /// Its tokens, by index, attributes included.
     let tokens: Range<Int>
-    /// The `{` and `}` of a type's or extension's members, by index.
+    /// The `{` and `}` of a type's or extension's members, or of a function's body, by index.
     let memberBraces: (open: Int, close: Int)?
     /// The names in the inheritance clause (`Hashable`, `Model`, ...).
     let inheritedNames: [String]
     let members: [OutlinedDeclaration]
 
     /// A struct, class, enum, actor, protocol or extension: what member and extension macros attach to.
-    var isTypeOrExtension: Bool { memberBraces != nil }
+    var isTypeOrExtension: Bool { memberBraces != nil && keyword.map(SourceOutline.typeKeywords.contains) == true }
 
     /// `struct Tag`, `var id`: how failure messages name it.
     var summary: String { [keyword, name].compactMap { $0 }.joined(separator: " ") }
@@ -74,8 +74,9 @@ struct SourceOutline: Sendable {
         return SyntaxPayload(kind: kind, source: file.text(in: range), location: file.location(of: range.lowerBound))
     }
 
-    /// A type as the lexical context of what it contains: the declaration with its members
-    /// removed (`@Model\nstruct User {}`), as swift-syntax's `asMacroLexicalContext()` makes it.
+    /// A type or function as the lexical context of what it contains: the declaration with its
+    /// members or body removed (`@Model\nstruct User {}`, `func make() {}`), as swift-syntax's
+    /// `asMacroLexicalContext()` makes it.
     func lexicalContext(_ type: OutlinedDeclaration) -> SyntaxPayload? {
         guard let braces = type.memberBraces else { return nil }
         let start = tokens[type.tokens.lowerBound].leadingTriviaStart
@@ -114,13 +115,14 @@ private struct OutlineParser {
         let keywordIndex = self.keyword(from: index, limit: limit)
         let keyword = keywordIndex.map { tokens[$0].text }
         let isType = keyword.map(SourceOutline.typeKeywords.contains) ?? false
+        let hasBody = isType || keyword == "func" || keyword == "init"
         var depth = 0
         var braces: (open: Int, close: Int?)?
         var end = keywordIndex ?? index
         while end < limit {
             let token = tokens[end]
             if token.kind == .punctuation, ["(", "[", "{"].contains(token.text) {
-                if isType, depth == 0, token.text == "{", braces == nil { braces = (end, nil) }
+                if hasBody, depth == 0, token.text == "{", braces == nil { braces = (end, nil) }
                 depth += 1
             } else if token.kind == .punctuation, [")", "]", "}"].contains(token.text) {
                 depth -= 1
