@@ -48,6 +48,14 @@ extension ModelReader {
     public mutating func decodeValue<T: Decodable>(into target: inout T) throws {
         target = try decodeCodable(T.self)
     }
+
+    /// What the generated code of a property whose type ModelKit cannot read resolves to, so
+    /// that the compiler's error says what would work instead of "no exact matches".
+    @available(*, unavailable, message: "a '@Model' property's type must be a standard value (String, Int, Double, Bool, Date, Data, URL, UUID, Decimal), a '@Model' type, Codable, or an optional, array or dictionary of those: make the type Codable, give the property a '@Transform', or mark it '@Transient'")
+    @_disfavoredOverload
+    public mutating func decodeValue<T>(_ type: T.Type) throws -> T {
+        throw ModelError(.typeMismatch, expected: "a mappable type")
+    }
 }
 
 extension ModelWriter {
@@ -61,5 +69,12 @@ extension ModelWriter {
     @inlinable
     public mutating func encodeValue<T: Encodable>(_ value: T) throws {
         if isNullValue(value) { try encodeNil() } else { try encodeCodable(value) }
+    }
+
+    /// The writing side of ``ModelReader/decodeValue(_:)-(T.Type)``'s fallback.
+    @available(*, unavailable, message: "a '@Model' property's type must be a standard value (String, Int, Double, Bool, Date, Data, URL, UUID, Decimal), a '@Model' type, Codable, or an optional, array or dictionary of those: make the type Codable, give the property a '@Transform', or mark it '@Transient'")
+    @_disfavoredOverload
+    public mutating func encodeValue<T>(_ value: T) throws {
+        throw ModelError(.typeMismatch, expected: "a mappable type")
     }
 }

@@ -77,6 +77,15 @@ public func modelTransformer<V, T: ModelTransformer>(for type: V.Type, _ transfo
     transformer
 }
 
+/// What the generated code resolves to when a `@Transform`'s transformer converts another type
+/// than the property's, so that the compiler's error says so instead of "requires the types
+/// 'Int' and 'Date' be equivalent".
+@available(*, unavailable, message: "the '@Transform' transformer converts a type other than the property's: use a transformer whose 'Value' is the property's type (a date transformer for a 'Date' property), or change the property's type")
+@_disfavoredOverload
+public func modelTransformer<V, T: ModelTransformer>(for type: V.Type, _ transformer: T) -> T {
+    transformer
+}
+
 /// Same as ``modelTransformer(for:_:)-(_,T)`` for an optional property whose transformer
 /// handles the wrapped type.
 @inlinable
