@@ -26,6 +26,7 @@ public enum ModelMacro: MemberMacro, ExtensionMacro {
             return []
         }
         var parser = ModelDeclarationParser()
+        parser.locate = { sourceLocationDirective(of: $0, in: context) }
         let model = parser.parse(declaration, attribute: node, missingConformances: protocols)
         for diagnostic in parser.diagnostics { context.diagnose(diagnostic) }
         guard let model, !parser.hasErrors, model.isClass else { return [] }
@@ -41,6 +42,7 @@ public enum ModelMacro: MemberMacro, ExtensionMacro {
     ) throws -> [ExtensionDeclSyntax] {
         guard enclosingFunction(context) == nil else { return [] }
         var parser = ModelDeclarationParser()
+        parser.locate = { sourceLocationDirective(of: $0, in: context) }
         guard let model = parser.parse(declaration, attribute: node, missingConformances: protocols),
             !parser.hasErrors
         else { return [] }
@@ -73,6 +75,14 @@ extension ModelMacro {
             if scope.is(ClosureExprSyntax.self) { return "a closure" }
         }
         return nil
+    }
+
+    /// `#sourceLocation(file: "/path/User.swift", line: 12)` for a node of the user's source.
+    static func sourceLocationDirective(of node: Syntax, in context: some MacroExpansionContext) -> String? {
+        guard let location = context.location(of: node, at: .afterLeadingTrivia, filePathMode: .filePath) else {
+            return nil
+        }
+        return "#sourceLocation(file: \(location.file.trimmedDescription), line: \(location.line.trimmedDescription))"
     }
 
     static func typeName(_ declaration: some DeclGroupSyntax) -> String {

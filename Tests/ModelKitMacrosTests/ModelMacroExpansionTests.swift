@@ -41,13 +41,21 @@ import Testing
                         mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                             switch index {
                             case 0:
+                                #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
                                 self.id = try reader.decodeValue((Int).self)
+                                #sourceLocation()
                             case 1:
+                                #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
                                 self.label = try reader.decodeValue((String).self)
+                                #sourceLocation()
                             case 2:
+                                #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 5)
                                 self.createdAt = try reader.decodeValue((Date?).self, transformer: Tag.__modelKitTransformer_createdAt)
+                                #sourceLocation()
                             case 3:
+                                #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 6)
                                 self.count = try reader.decodeValue((Int).self)
+                                #sourceLocation()
                             default:
                                 break
                             }
@@ -76,13 +84,21 @@ import Testing
                     func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
                         switch index {
                         case 0:
+                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
                             try writer.encodeValue(self.id)
+                            #sourceLocation()
                         case 1:
+                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
                             try writer.encodeValue(self.label)
+                            #sourceLocation()
                         case 2:
+                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 5)
                             try writer.encodeValue(self.createdAt, transformer: Tag.__modelKitTransformer_createdAt)
+                            #sourceLocation()
                         case 3:
+                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 6)
                             try writer.encodeValue(self.count)
+                            #sourceLocation()
                         default:
                             break
                         }
@@ -91,21 +107,33 @@ import Testing
                     mutating func decodeModelField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                         switch index {
                         case 0:
+                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
                             self.id = try reader.decodeValue((Int).self)
+                            #sourceLocation()
                         case 1:
+                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
                             self.label = try reader.decodeValue((String).self)
+                            #sourceLocation()
                         case 2:
+                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 5)
                             self.createdAt = try reader.decodeValue((Date?).self, transformer: Tag.__modelKitTransformer_createdAt)
+                            #sourceLocation()
                         case 3:
+                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 6)
                             self.count = try reader.decodeValue((Int).self)
+                            #sourceLocation()
                         case 4:
+                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 7)
                             self.cache = try reader.decodeValue((String?).self)
+                            #sourceLocation()
                         default:
                             throw ModelKitCore.ModelError.readOnly(index, in: Tag.modelSchema)
                         }
                     }
 
+                    #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 5)
                     static let __modelKitTransformer_createdAt = ModelKitCore.modelTransformer(for: (Date?).self, .iso8601)
+                    #sourceLocation()
 
                     // '@Model' found no 'rewriteJSON(_:)' in the body of 'Tag': hooks are declared in the type's body.
                     static func rewriteJSON(_ json: inout ModelKitCore.JSONValue) throws {}
@@ -180,7 +208,9 @@ import Testing
                         mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                             switch index {
                             case 0:
+                                #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
                                 self.at = try reader.decodeValue((Date).self, transformer: Outer.Inner.__modelKitTransformer_at)
+                                #sourceLocation()
                             default:
                                 break
                             }
@@ -205,7 +235,9 @@ import Testing
                     func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
                         switch index {
                         case 0:
+                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
                             try writer.encodeValue(self.at, transformer: Outer.Inner.__modelKitTransformer_at)
+                            #sourceLocation()
                         default:
                             break
                         }
@@ -214,13 +246,17 @@ import Testing
                     mutating func decodeModelField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                         switch index {
                         case 0:
+                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
                             self.at = try reader.decodeValue((Date).self, transformer: Outer.Inner.__modelKitTransformer_at)
+                            #sourceLocation()
                         default:
                             throw ModelKitCore.ModelError.readOnly(index, in: Outer.Inner.modelSchema)
                         }
                     }
 
+                    #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
                     static let __modelKitTransformer_at = ModelKitCore.modelTransformer(for: (Date).self, .iso8601)
+                    #sourceLocation()
 
                     // '@Model' found no 'rewriteJSON(_:)' in the body of 'Inner': hooks are declared in the type's body.
                     static func rewriteJSON(_ json: inout ModelKitCore.JSONValue) throws {}
@@ -282,9 +318,13 @@ import Testing
                     mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                         switch index {
                         case 0:
+                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
                             self.name = try reader.decodeValue((String).self)
+                            #sourceLocation()
                         case 1:
+                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
                             self.parent = try reader.decodeValue((Shape?).self)
+                            #sourceLocation()
                         default:
                             break
                         }
@@ -310,9 +350,13 @@ import Testing
                 func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
                     switch index {
                     case 0:
+                        #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
                         try writer.encodeValue(self.name)
+                        #sourceLocation()
                     case 1:
+                        #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
                         try writer.encodeValue(self.parent)
+                        #sourceLocation()
                     default:
                         break
                     }
@@ -321,9 +365,13 @@ import Testing
                 func decodeModelField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                     switch index {
                     case 0:
+                        #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
                         self.name = try reader.decodeValue((String).self)
+                        #sourceLocation()
                     case 1:
+                        #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
                         self.parent = try reader.decodeValue((Shape?).self)
+                        #sourceLocation()
                     default:
                         throw ModelKitCore.ModelError.readOnly(index, in: Shape.modelSchema)
                     }
@@ -408,7 +456,9 @@ import Testing
                         }
                         switch own {
                         case 0:
+                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
                             self.radius = try reader.decodeValue((Double).self)
+                            #sourceLocation()
                         default:
                             break
                         }
@@ -439,7 +489,9 @@ import Testing
                     }
                     switch own {
                     case 0:
+                        #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
                         try writer.encodeValue(self.radius)
+                        #sourceLocation()
                     default:
                         break
                     }
@@ -453,7 +505,9 @@ import Testing
                     }
                     switch own {
                     case 0:
+                        #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
                         self.radius = try reader.decodeValue((Double).self)
+                        #sourceLocation()
                     default:
                         throw ModelKitCore.ModelError.readOnly(index, in: Circle.modelSchema)
                     }
@@ -515,11 +569,17 @@ import Testing
                         mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                             switch index {
                             case 0:
+                                #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
                                 self.link = try reader.decodeValue((String?).self)
+                                #sourceLocation()
                             case 1:
+                                #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
                                 self.volume = try reader.decodeValue((Double).self)
+                                #sourceLocation()
                             case 2:
+                                #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 5)
                                 self.title = try reader.decodeValue((String).self)
+                                #sourceLocation()
                             default:
                                 break
                             }
@@ -541,11 +601,17 @@ import Testing
                     func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
                         switch index {
                         case 0:
+                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
                             try writer.encodeValue(self.link)
+                            #sourceLocation()
                         case 1:
+                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
                             try writer.encodeValue(self.volume)
+                            #sourceLocation()
                         case 2:
+                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 5)
                             try writer.encodeValue(self.title)
+                            #sourceLocation()
                         default:
                             break
                         }
@@ -554,11 +620,17 @@ import Testing
                     mutating func decodeModelField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                         switch index {
                         case 0:
+                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
                             self.link = try reader.decodeValue((String?).self)
+                            #sourceLocation()
                         case 1:
+                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
                             self.volume = try reader.decodeValue((Double).self)
+                            #sourceLocation()
                         case 2:
+                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 5)
                             self.title = try reader.decodeValue((String).self)
+                            #sourceLocation()
                         default:
                             throw ModelKitCore.ModelError.readOnly(index, in: Note.modelSchema)
                         }

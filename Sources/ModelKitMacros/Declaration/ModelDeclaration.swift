@@ -59,6 +59,9 @@ struct ModelDeclaration {
 /// Reads a declaration into a ``ModelDeclaration``, collecting diagnostics for misuse.
 struct ModelDeclarationParser {
     var diagnostics: [Diagnostic] = []
+    /// The `#sourceLocation(file:line:)` directive for a node of the user's source, or nil where
+    /// the compiler gave no location.
+    var locate: (Syntax) -> String? = { _ in nil }
 
     mutating func diagnose(_ node: some SyntaxProtocol, _ message: ModelDiagnostic, fixIts: [FixIt] = []) {
         diagnostics.append(Diagnostic(node: Syntax(node), message: message, fixIts: fixIts))

@@ -51,6 +51,7 @@ extension ModelDeclarationParser {
                 diagnose(binding.pattern, .missingTypeAnnotation(property: name))
                 continue
             }
+            property.sourceLocation = locate(Syntax(binding))
             readPropertyAttributes(variable, into: &property, model: model)
             if property.isTransient && property.initializer == nil && !(property.isOptional && !property.isLet) {
                 var fixIts: [FixIt] = []

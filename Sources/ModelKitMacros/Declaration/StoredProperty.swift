@@ -43,6 +43,9 @@ struct StoredProperty {
     var hasValidationMethod = false
     /// The declaration, for diagnostics.
     var declaration: VariableDeclSyntax
+    /// `#sourceLocation(file: ..., line: ...)` of the declaration: generated code that uses the
+    /// property's type is attributed to the user's line, so a type error shows there.
+    var sourceLocation: String?
 
     /// A `let` with an initial value: it cannot be set by any initializer, so it is only written.
     var isReadOnly: Bool { isLet && initializer != nil }

@@ -28,9 +28,10 @@ extension ModelExpansion {
     func encodeField() -> String {
         let cases = ownProperties.filter { !$0.property.isTransient }.map { position, property -> String in
             if property.mappedTransformer != nil {
-                return "case \(position):\n    try writer.encodeValue(self.\(property.name), transformer: \(typeName).\(transformerName(property)))"
+                let call = "try writer.encodeValue(self.\(property.name), transformer: \(typeName).\(transformerName(property)))"
+                return "case \(position):\n\(indented(located(property, call)))"
             }
-            return "case \(position):\n    try writer.encodeValue(self.\(property.name))"
+            return "case \(position):\n\(indented(located(property, "try writer.encodeValue(self.\(property.name))")))"
         }
         let body = ownSwitch(
             cases, inherited: "try super.encodeModelField(index, to: &writer)", fallback: "break")
@@ -46,7 +47,7 @@ extension ModelExpansion {
             if property.isLet {
                 return "case \(position):\n    throw \(core)ModelError.readOnly(\(index(position)), in: \(typeName).modelSchema)"
             }
-            return "case \(position):\n\(indented(readStatements(property, into: "self.\(property.name)")))"
+            return "case \(position):\n\(indented(located(property, readStatements(property, into: "self.\(property.name)"))))"
         }
         let body = ownSwitch(
             cases, inherited: "try super.decodeModelField(index, from: &reader)",

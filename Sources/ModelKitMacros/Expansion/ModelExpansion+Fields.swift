@@ -27,6 +27,13 @@ extension ModelExpansion {
             """
     }
 
+    /// `code` attributed to the property's declaration in the user's source (see
+    /// ``StoredProperty/sourceLocation``), so that a type error in it is reported on that line.
+    func located(_ property: StoredProperty, _ code: String) -> String {
+        guard let directive = property.sourceLocation else { return code }
+        return "\(directive)\n\(code)\n#sourceLocation()"
+    }
+
     func fieldsStruct() -> String {
         var slots = ownProperties.filter { $0.property.isMappedIn }.map { _, property in
             "var \(property.name): Optional<\(property.typeText ?? "_")> = nil"
@@ -35,7 +42,7 @@ extension ModelExpansion {
             slots.append("var _super = \(superclass).__ModelKitFields()")
         }
         let cases = ownProperties.filter { $0.property.isMappedIn }.map { position, property in
-            "case \(position):\n\(indented(readStatements(property, into: "self.\(property.name)")))"
+            "case \(position):\n\(indented(located(property, readStatements(property, into: "self.\(property.name)"))))"
         }
         let body = ownSwitch(cases, inherited: "try _super.decodeField(index, from: &reader)", fallback: "break")
         return """

@@ -158,7 +158,9 @@ struct ModelExpansion {
     func transformers() -> [String] {
         properties.compactMap { property in
             guard let transformer = property.mappedTransformer else { return nil }
-            return "static let \(transformerName(property)) = \(core)modelTransformer(for: (\(property.typeText ?? "_")).self, \(transformer))"
+            return located(
+                property,
+                "static let \(transformerName(property)) = \(core)modelTransformer(for: (\(property.typeText ?? "_")).self, \(transformer))")
         }
     }
 
