@@ -93,3 +93,46 @@ import Testing
         #expect(throws: SnippetError.self) { try DocumentationExamples.snippet("a", in: "// snippet: a-start\nx") }
     }
 }
+
+/// The README tells a newcomer how to depend on ModelKit and where each capability is explained:
+/// its package snippet names products the package has, and its links reach existing articles.
+@Suite struct ReadmeTests {
+    static let root = DocumentationExamples.packageRoot()
+
+    static func text(_ path: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// The quoted names after `marker` in `text`: `.library(name: "ModelKit"` gives `ModelKit`.
+    static func names(after marker: String, in text: String) -> Set<String> {
+        var names: Set<String> = []
+        var rest = Substring(text)
+        while let range = rest.range(of: marker) {
+            rest = rest[range.upperBound...]
+            if let end = rest.firstIndex(of: "\"") { names.insert(String(rest[..<end])) }
+        }
+        return names
+    }
+
+    @Test func thePackageSnippetNamesProductsThePackageHas() throws {
+        let readme = try Self.text("README.md")
+        #expect(readme.contains("## Add it to your package"))
+        let used = Self.names(after: ".product(name: \"", in: readme)
+        let products = Self.names(after: ".library(name: \"", in: try Self.text("Package.swift"))
+        #expect(!used.isEmpty && used.isSubset(of: products), "README uses \(used), Package.swift has \(products)")
+        // The first screen points to it.
+        let firstScreen = readme.split(separator: "\n", omittingEmptySubsequences: false).prefix(20).joined(separator: "\n")
+        #expect(firstScreen.contains("(#add-it-to-your-package)"))
+    }
+
+    @Test func everyLinkedArticleExists() throws {
+        let readme = try Self.text("README.md")
+        let links = Self.names(after: "](Sources/ModelKit/ModelKit.docc/", in: readme.replacingOccurrences(of: ")", with: "\""))
+        let articles = Set(links.map { $0.split(separator: "#").first.map(String.init) ?? $0 })
+        #expect(articles.count >= 9, "\(articles.sorted())")
+        for article in articles {
+            let path = "Sources/ModelKit/ModelKit.docc/" + article
+            #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(path).path), "\(path)")
+        }
+    }
+}
