@@ -33,7 +33,7 @@ struct ArchiveDumpCommand: AsyncParsableCommand {
     var format: Format = .text
 
     func run() async throws {
-        try ArchiveTool.reportingFailure {
+        try ToolFailure.reporting {
             let document = try ArchiveTool.readDocument(at: file)
             let output = format == .json ? try ArchiveDump.json(document) : try ArchiveDump.text(document)
             FileHandle.standardOutput.write(Data(output.utf8))
@@ -63,7 +63,7 @@ struct ArchiveConvertCommand: AsyncParsableCommand {
     var output: String
 
     func run() async throws {
-        try ArchiveTool.reportingFailure {
+        try ToolFailure.reporting {
             let document = try ArchiveTool.readDocument(at: file)
             let data: Data
             switch to {
@@ -73,13 +73,13 @@ struct ArchiveConvertCommand: AsyncParsableCommand {
                 do {
                     data = try document.propertyList.xmlData()
                 } catch let error as PropertyListError {
-                    throw ArchiveTool.Failure("cannot write '\(output)' as xml: \(error.kind.message)")
+                    throw ToolFailure("cannot write '\(output)' as xml: \(error.kind.message)")
                 }
             }
             do {
                 try data.write(to: URL(fileURLWithPath: output))
             } catch {
-                throw ArchiveTool.Failure("cannot write '\(output)': \(ArchiveTool.reason(error))")
+                throw ToolFailure("cannot write '\(output)': \(ToolFailure.reason(error))")
             }
         }
     }

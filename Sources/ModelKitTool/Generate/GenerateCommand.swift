@@ -20,14 +20,14 @@ struct GenerateCommand: AsyncParsableCommand {
     var root = "Root"
 
     func run() async throws {
-        try ArchiveTool.reportingFailure {
+        try ToolFailure.reporting {
             let (data, source) = try readInput()
             do {
                 print(try ModelGenerator(rootName: root).generate(fromJSON: data), terminator: "")
             } catch let error as GeneratorError {
                 throw error
             } catch {
-                throw ArchiveTool.Failure("\(source): \(error)")
+                throw ToolFailure("\(source): \(error)")
             }
         }
     }
@@ -40,7 +40,7 @@ struct GenerateCommand: AsyncParsableCommand {
         do {
             return (try Data(contentsOf: URL(fileURLWithPath: file)), "'\(file)'")
         } catch {
-            throw ArchiveTool.Failure("cannot read '\(file)': \(ArchiveTool.reason(error))")
+            throw ToolFailure("cannot read '\(file)': \(ToolFailure.reason(error))")
         }
     }
 }
