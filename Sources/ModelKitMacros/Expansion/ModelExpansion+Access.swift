@@ -47,7 +47,7 @@ extension ModelExpansion {
             if property.isLet {
                 return "case \(position):\n    throw \(core)ModelError.readOnly(\(index(position)), in: \(typeName).modelSchema)"
             }
-            return "case \(position):\n\(indented(located(property, readStatements(property, into: "self.\(property.name)"))))"
+            return "case \(position):\n\(indented(readStatements(property)))"
         }
         let body = ownSwitch(
             cases, inherited: "try super.decodeModelField(index, from: &reader)",

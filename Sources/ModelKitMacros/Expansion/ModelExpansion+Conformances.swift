@@ -107,31 +107,17 @@ extension ModelExpansion {
         let overridable = model.kind == .openableClass
         let typeMember = overridable ? "\(memberAccess)class func" : "\(access)static func"
         let instanceMember = overridable ? "\(memberAccess)func" : "\(access)func"
-        func note(_ hook: String) -> String {
-            "// '@Model' found no '\(hook)' in the body of '\(name)': hooks are declared in the type's body."
+        // Each hook: its schema flag (as `ModelDeclaration.hooks` lists it), name and empty body.
+        let hooks = [
+            (".rewritesJSON", "rewriteJSON(_:)", "\(typeMember) rewriteJSON(_ json: inout \(core)JSONValue) throws {}"),
+            (
+                ".choosesType", "modelType(for:)",
+                "\(typeMember) modelType(for json: \(core)JSONValue) throws -> (any \(core)Model.Type)? { nil }"
+            ),
+            (".validates", "validate()", "\(instanceMember) validate() throws {}"),
+        ]
+        return hooks.filter { !model.hooks.contains($0.0) }.map { _, hook, declaration in
+            "// '@Model' found no '\(hook)' in the body of '\(name)': hooks are declared in the type's body.\n\(declaration)"
         }
-        var stubs: [String] = []
-        if !model.hooks.contains(".rewritesJSON") {
-            stubs.append(
-                """
-                \(note("rewriteJSON(_:)"))
-                \(typeMember) rewriteJSON(_ json: inout \(core)JSONValue) throws {}
-                """)
-        }
-        if !model.hooks.contains(".choosesType") {
-            stubs.append(
-                """
-                \(note("modelType(for:)"))
-                \(typeMember) modelType(for json: \(core)JSONValue) throws -> (any \(core)Model.Type)? { nil }
-                """)
-        }
-        if !model.hooks.contains(".validates") {
-            stubs.append(
-                """
-                \(note("validate()"))
-                \(instanceMember) validate() throws {}
-                """)
-        }
-        return stubs
     }
 }

@@ -15,16 +15,20 @@ extension ModelExpansion {
         return "try reader.decodeValue((\(type)).self)"
     }
 
-    /// Statements that read a property's value into `target`, validating it when the type
-    /// declares `validate<Name>(_:)`.
-    func readStatements(_ property: StoredProperty, into target: String) -> String {
-        if property.typeText == nil { return "try reader.decodeValue(into: &\(target))" }
-        guard property.hasValidationMethod else { return "\(target) = \(readExpression(property))" }
-        return """
+    /// Statements that read a property's value into `self.<name>` (of the model, or of the
+    /// fields struct), validating it when the type declares `validate<Name>(_:)`, attributed to
+    /// the property's line.
+    func readStatements(_ property: StoredProperty) -> String {
+        let target = "self.\(property.name)"
+        if property.typeText == nil { return located(property, "try reader.decodeValue(into: &\(target))") }
+        guard property.hasValidationMethod else { return located(property, "\(target) = \(readExpression(property))") }
+        return located(
+            property,
+            """
             let value = \(readExpression(property))
             try reader.validateField(value, \(typeName).validate\(property.capitalizedName))
             \(target) = value
-            """
+            """)
     }
 
     /// `code` attributed to the property's declaration in the user's source (see
@@ -42,7 +46,7 @@ extension ModelExpansion {
             slots.append("var _super = \(superclass).__ModelKitFields()")
         }
         let cases = ownProperties.filter { $0.property.isMappedIn }.map { position, property in
-            "case \(position):\n\(indented(located(property, readStatements(property, into: "self.\(property.name)"))))"
+            "case \(position):\n\(indented(readStatements(property)))"
         }
         let body = ownSwitch(cases, inherited: "try _super.decodeField(index, from: &reader)", fallback: "break")
         return """

@@ -96,18 +96,21 @@ public final class SQLiteStore: ModelStore, StoreEngine, Sendable {
         }
     }
 
+    /// The `.closed` error once ``close()`` has run, else nil.
+    private var closedError: StoreError? {
+        guard isClosed.withLock({ $0 }) else { return nil }
+        return StoreError(.closed, reason: "it was closed" + (path.map { " ('\($0)')" } ?? ""))
+    }
+
     /// Throws `.closed` once ``close()`` has run.
     func checkOpen() throws {
-        if isClosed.withLock({ $0 }) {
-            throw StoreError(.closed, reason: "it was closed" + (path.map { " ('\($0)')" } ?? ""))
-        }
+        if let closedError { throw closedError }
     }
 
     /// What a database access threw, as a ``StoreError``: `.closed` when the store was closed
     /// while the access waited for the connection.
     func accessError(_ error: any Error, table: String, sql: String?) -> StoreError {
-        do { try checkOpen() } catch let closed as StoreError { return closed } catch {}
-        return StoreError.wrapping(error, table: table, sql: sql)
+        closedError ?? StoreError.wrapping(error, table: table, sql: sql)
     }
 
     // MARK: Access
