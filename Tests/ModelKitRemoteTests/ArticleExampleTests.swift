@@ -52,7 +52,7 @@ struct FixtureTransport: HTTPTransport {
             let client = RemoteClient(baseURL: URL(string: "https://api.example.com/v1")!, store: store, transport: transport)
 
             let bugs = try await client.fetchAll(Bug.self)                 // GET /v1/bugs, saved to the store
-            print(bugs.map(\.title), try store.fetchCount(Bug.self))  // ["crash", "typo"] 2
+            print(bugs.map(\.title), try await store.fetchCount(Bug.self))  // ["crash", "typo"] 2
             let first = try await client.fetch(Bug.self, id: 1)            // GET /v1/bugs/1: the live instance, updated
             print(first === bugs[0], bugs[0].title, bugs[0].isOpen)  // true crash on launch false
             do {

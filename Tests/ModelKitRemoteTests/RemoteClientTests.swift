@@ -74,8 +74,8 @@ import Testing
         // Another store on the same file, another context: everything the fetch saved is there.
         let store = try SQLiteStore(path: path)
         let context = ModelContext(store: store)
-        #expect(try store.fetchCount(Status.self) == expected.statuses)
-        #expect(try store.fetchCount(TwitterUser.self) == expected.users)
+        #expect(try await store.fetchCount(Status.self) == expected.statuses)
+        #expect(try await store.fetchCount(TwitterUser.self) == expected.users)
         let status = try #require(try context.model(Status.self, for: expected.id))
         #expect(status.text == expected.text)
         #expect(context.registeredModel(TwitterUser.self, for: status.user.id) === status.user)
@@ -89,7 +89,7 @@ import Testing
             // A new client and context over the same store: the fetch updates the stored model.
             let fetched = try await server.client(store: store).fetch(TwitterUser.self, id: user.id)
             #expect(fetched !== user && fetched.location == "Tokyo")
-            #expect(try store.fetchOne(TwitterUser.self, id: user.id)?.location == "Tokyo")
+            #expect(try await store.fetchOne(TwitterUser.self, id: user.id)?.location == "Tokyo")
         }
     }
 
@@ -102,7 +102,7 @@ import Testing
             #expect(created === user)
             #expect(user.followersCount == 1000)   // set by the server
             #expect(client.context.registeredModel(TwitterUser.self, for: "1") === user)
-            #expect(try store.fetchOne(TwitterUser.self, id: "1")?.followersCount == 1000)
+            #expect(try await store.fetchOne(TwitterUser.self, id: "1")?.followersCount == 1000)
 
             let request = try #require(await server.log.entries.last)
             #expect(request.method == "POST" && request.path == "/users")
@@ -135,11 +135,11 @@ import Testing
             let store = try SQLiteStore()
             let client = server.client(store: store)
             let user = try await newUser(server)
-            try store.save(user)
+            try await store.save(user)
             try await client.delete(user)
             let request = try #require(await server.log.entries.last)
             #expect(request.method == "DELETE" && request.path == "/users/1")
-            #expect(try store.fetchOne(TwitterUser.self, id: "1") == nil)
+            #expect(try await store.fetchOne(TwitterUser.self, id: "1") == nil)
             try await client.delete(TwitterUser.self, id: "a b/c")
             #expect(try #require(await server.log.entries.last).path == "/users/a%20b%2Fc")
         }

@@ -33,8 +33,8 @@ private func print(_ items: Any..., separator: String = " ", terminator: String 
 // snippet: store-end
 
 @Suite struct StoreArticleExampleTests {
-    @Test func store() throws {
-        let output = try ExampleOutput.capture {
+    @Test func store() async throws {
+        let output = try await ExampleOutput.capture {
             // snippet: store-start
             let path = NSTemporaryDirectory() + "memos-\(UUID()).sqlite"
             let store = try SQLiteStore(path: path)             // or SQLiteStore() in memory, or MemoryStore()
@@ -44,10 +44,10 @@ private func print(_ items: Any..., separator: String = " ", terminator: String 
                  {"id": 2, "text": "call Bob", "owner": {"id": 7, "name": "Ada"}}]
                 """
             let memos = try [Memo](jsonData: Data(json.utf8), context: context)
-            try store.save(memos)                                // memos and their owner: one transaction
-            print(try store.fetchCount(Memo.self), try store.fetchCount(Owner.self))  // 2 1
+            try await store.save(memos)                                // memos and their owner: one transaction
+            print(try await store.fetchCount(Memo.self), try await store.fetchCount(Owner.self))  // 2 1
 
-            let starred = try store.fetchAll(ModelQuery(Memo.self).filter(\Memo.stars > 0), context: context)
+            let starred = try await store.fetchAll(ModelQuery(Memo.self).filter(\Memo.stars > 0), context: context)
             print(starred.map(\.text), starred[0] === memos[0])  // ["buy milk"] true
 
             let later = ModelContext(store: try SQLiteStore(path: path))   // another context, the same file

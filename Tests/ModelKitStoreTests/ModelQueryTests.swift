@@ -39,14 +39,14 @@ import Testing
     ]
 
     @Test(arguments: 0..<predicates.count)
-    func predicatesBecomeSQLWithBoundArguments(index: Int) throws {
+    func predicatesBecomeSQLWithBoundArguments(index: Int) async throws {
         let (predicate, condition, arguments) = Self.predicates[index]
         let statement = try ModelQuery(Status.self).filter(predicate).selectSQL()
         #expect(statement.sql == "\(Self.select) WHERE \(condition)")
         #expect(statement.arguments == arguments)
     }
 
-    @Test func ordersLimitsOffsetsCountsAndDeletes() throws {
+    @Test func ordersLimitsOffsetsCountsAndDeletes() async throws {
         let query = ModelQuery(Status.self)
             .filter(\Status.retweetCount > 10)
             .filter(\Status.lang == "ja")
@@ -73,7 +73,7 @@ import Testing
         #expect(try ModelQuery(Status.self).filter(\Status.user == user).selectSQL().arguments == [.text("7")])
     }
 
-    @Test func keyPathsThatAreNotStoredPropertiesAreErrors() throws {
+    @Test func keyPathsThatAreNotStoredPropertiesAreErrors() async throws {
         let nested = #expect(throws: StoreError.self) { try ModelQuery(Status.self).filter(\Status.user.name == "x").selectSQL() }
         #expect(nested?.kind == .unknownKeyPath)
         #expect(
@@ -115,18 +115,18 @@ import Testing
     ]
 
     @Test(arguments: StoreKind.allCases, 0..<queries.count)
-    func queriesSelectWhatSwiftWouldOnEveryStore(kind: StoreKind, index: Int) throws {
+    func queriesSelectWhatSwiftWouldOnEveryStore(kind: StoreKind, index: Int) async throws {
         let directory = try TemporaryDirectory()
         let store = try kind.make(in: directory)
         let timeline = try twitterTimeline(context: ModelContext())
-        try store.save(timeline.statuses)
-        let all = try store.fetchAll(Status.self)
+        try await store.save(timeline.statuses)
+        let all = try await store.fetchAll(Status.self)
         let (query, expected) = Self.queries[index]
         let ids = expected(all)
         #expect(!ids.isEmpty && ids.count < all.count)
-        #expect(try store.fetchAll(query).map(\.id) == ids)
-        #expect(try store.fetchCount(query) == ids.count)
-        #expect(try store.deleteAll(query) == ids.count)
-        #expect(try store.fetchCount(Status.self) == all.count - ids.count)
+        #expect(try await store.fetchAll(query).map(\.id) == ids)
+        #expect(try await store.fetchCount(query) == ids.count)
+        #expect(try await store.deleteAll(query) == ids.count)
+        #expect(try await store.fetchCount(Status.self) == all.count - ids.count)
     }
 }

@@ -7,15 +7,15 @@ import Testing
 /// Save, fetch, count and delete, the same on every store.
 @Suite struct ModelStoreTests {
     @Test(arguments: StoreKind.allCases)
-    func savedModelsReadBackWithEveryValue(kind: StoreKind) throws {
+    func savedModelsReadBackWithEveryValue(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         let store = try kind.make(in: directory)
         let author = Author(id: 1, name: "Ada", born: Date(timeIntervalSince1970: -4_000_000_000), tags: ["math", "poetry"],
             address: Address(city: "London", zip: nil), rating: 4.5)
         let book = makeBook(author: author)
-        try store.save(book)
+        try await store.save(book)
 
-        let loaded = try #require(try store.fetchOne(Book.self, id: "978-0"))
+        let loaded = try #require(try await store.fetchOne(Book.self, id: "978-0"))
         #expect(loaded !== book)
         #expect(loaded.title == book.title && loaded.pages == 100 && loaded.price == Decimal(string: "12.50"))
         #expect(loaded.cover == Data([0, 1, 2, 255]) && loaded.published == book.published)
@@ -25,76 +25,76 @@ import Testing
         #expect(loaded.author.name == "Ada" && loaded.author.tags == ["math", "poetry"])
         #expect(loaded.author.address?.city == "London" && loaded.author.address?.zip == nil)
         #expect(loaded.author.born == author.born && loaded.author.rating == 4.5 && loaded.author.visits == 0)
-        #expect(try store.fetchCount(Author.self) == 1)
+        #expect(try await store.fetchCount(Author.self) == 1)
     }
 
     @Test(arguments: StoreKind.allCases)
-    func saveManyFetchAllCountAndDelete(kind: StoreKind) throws {
+    func saveManyFetchAllCountAndDelete(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         let store = try kind.make(in: directory)
         let counters = (0..<50).map { Counter(id: "c\($0)", count: $0) }
-        try store.save(counters)
-        #expect(try store.fetchCount(Counter.self) == 50)
-        #expect(try store.fetchAll(Counter.self).map(\.count) == Array(0..<50))
-        #expect(try store.fetchOne(Counter.self, id: "c7")?.count == 7)
-        #expect(try store.fetchOne(Counter.self, id: "none") == nil)
+        try await store.save(counters)
+        #expect(try await store.fetchCount(Counter.self) == 50)
+        #expect(try await store.fetchAll(Counter.self).map(\.count) == Array(0..<50))
+        #expect(try await store.fetchOne(Counter.self, id: "c7")?.count == 7)
+        #expect(try await store.fetchOne(Counter.self, id: "none") == nil)
 
         // Saving again replaces the row.
         counters[7].count = 700
-        try store.save(counters[7])
-        #expect(try store.fetchOne(Counter.self, id: "c7")?.count == 700)
-        #expect(try store.fetchCount(Counter.self) == 50)
+        try await store.save(counters[7])
+        #expect(try await store.fetchOne(Counter.self, id: "c7")?.count == 700)
+        #expect(try await store.fetchCount(Counter.self) == 50)
 
-        #expect(try store.deleteOne(Counter.self, id: "c7"))
-        #expect(try !store.deleteOne(Counter.self, id: "c7"))
-        #expect(try store.delete(counters[8]))
-        #expect(try store.fetchCount(Counter.self) == 48)
-        #expect(try store.deleteAll(Counter.self) == 48)
-        #expect(try store.fetchCount(Counter.self) == 0)
-        #expect(try store.fetchAll(Counter.self).isEmpty)
+        #expect(try await store.deleteOne(Counter.self, id: "c7"))
+        #expect(try await !store.deleteOne(Counter.self, id: "c7"))
+        #expect(try await store.delete(counters[8]))
+        #expect(try await store.fetchCount(Counter.self) == 48)
+        #expect(try await store.deleteAll(Counter.self) == 48)
+        #expect(try await store.fetchCount(Counter.self) == 0)
+        #expect(try await store.fetchAll(Counter.self).isEmpty)
     }
 
     @Test(arguments: StoreKind.allCases)
-    func identifiersOfEveryKind(kind: StoreKind) throws {
+    func identifiersOfEveryKind(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         let store = try kind.make(in: directory)
         let uuid = UUID()
-        try store.save(Ticket(id: uuid, title: "a"))
-        try store.save([Seat(number: 12, taken: true), Seat(number: 13)])
-        try store.save(Note(id: uuid, text: "struct", pinned: true))
-        #expect(try store.fetchOne(Ticket.self, id: uuid)?.title == "a")
-        #expect(try store.fetchOne(Seat.self, id: 12)?.taken == true)
-        #expect(try store.fetchOne(Seat.self, id: 13)?.taken == false)
-        #expect(try store.fetchOne(Note.self, id: uuid)?.pinned == true)
+        try await store.save(Ticket(id: uuid, title: "a"))
+        try await store.save([Seat(number: 12, taken: true), Seat(number: 13)])
+        try await store.save(Note(id: uuid, text: "struct", pinned: true))
+        #expect(try await store.fetchOne(Ticket.self, id: uuid)?.title == "a")
+        #expect(try await store.fetchOne(Seat.self, id: 12)?.taken == true)
+        #expect(try await store.fetchOne(Seat.self, id: 13)?.taken == false)
+        #expect(try await store.fetchOne(Note.self, id: uuid)?.pinned == true)
     }
 
     @Test(arguments: StoreKind.allCases)
-    func aBatchThatFailsSavesNothing(kind: StoreKind) throws {
+    func aBatchThatFailsSavesNothing(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         let store = try kind.make(in: directory)
-        try store.save(Author(id: 1, name: "kept"))
+        try await store.save(Author(id: 1, name: "kept"))
         let batch = [Author(id: 2, name: "b"), Author(id: 3, name: "c", rating: .nan), Author(id: 4, name: "d")]
-        let error = #expect(throws: StoreError.self) { try store.save(batch) }
+        let error = await #expect(throws: StoreError.self) { try await store.save(batch) }
         #expect(error?.kind == .unencodableValue)
         #expect(error?.description == "cannot save 'Author' 3: cannot map 'Author.rating' at 'rating': expected a number, found nan")
-        #expect(try store.fetchAll(Author.self).map(\.name) == ["kept"])
+        #expect(try await store.fetchAll(Author.self).map(\.name) == ["kept"])
     }
 
     @Test(arguments: StoreKind.allCases)
-    func modelsWithoutIdentifierHaveNoRow(kind: StoreKind) throws {
+    func modelsWithoutIdentifierHaveNoRow(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         let store = try kind.make(in: directory)
-        let error = #expect(throws: StoreError.self) { try store.save(Loose(text: "x")) }
+        let error = await #expect(throws: StoreError.self) { try await store.save(Loose(text: "x")) }
         #expect(error?.description == "cannot store 'Loose': the model has no '@Identifier' property")
     }
 
     @Test(arguments: StoreKind.allCases)
-    func aDanglingReferenceAndACycleAreErrors(kind: StoreKind) throws {
+    func aDanglingReferenceAndACycleAreErrors(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         let store = try kind.make(in: directory)
-        try store.save(makeBook("978-1", author: Author(id: 9, name: "Gone")))
-        try store.deleteOne(Author.self, id: 9)
-        let missing = #expect(throws: StoreError.self) { try store.fetchOne(Book.self, id: "978-1") }
+        try await store.save(makeBook("978-1", author: Author(id: 9, name: "Gone")))
+        try await store.deleteOne(Author.self, id: 9)
+        let missing = await #expect(throws: StoreError.self) { try await store.fetchOne(Book.self, id: "978-1") }
         #expect(missing?.kind == .missingReference)
         #expect(missing?.description.hasPrefix("cannot load 'Book' \"978-1\": cannot map 'Book.author'") == true)
         #expect(missing?.description.hasSuffix("cannot load 'Author' 9: no such row in the store") == true)
@@ -102,9 +102,9 @@ import Testing
         let first = Link(id: "a")
         let second = Link(id: "b", next: first)
         first.next = second
-        try store.save(first)
-        #expect(try store.fetchCount(Link.self) == 2)
-        let cycle = #expect(throws: StoreError.self) { try store.fetchOne(Link.self, id: "a") }
+        try await store.save(first)
+        #expect(try await store.fetchCount(Link.self) == 2)
+        let cycle = await #expect(throws: StoreError.self) { try await store.fetchOne(Link.self, id: "a") }
         #expect(cycle?.kind == .cyclicReference)
         first.next = nil
     }

@@ -7,10 +7,10 @@ import Testing
 
 /// The SQLite layout: what someone opening the file with `sqlite3` finds.
 @Suite struct SQLiteStoreTests {
-    @Test func aTablePerTypeAColumnPerStoredProperty() throws {
+    @Test func aTablePerTypeAColumnPerStoredProperty() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.path("books.sqlite"))
-        try store.save(makeBook(author: Author(id: 1, name: "Ada", tags: ["math"], address: Address(city: "London"))))
+        try await store.save(makeBook(author: Author(id: 1, name: "Ada", tags: ["math"], address: Address(city: "London"))))
 
         let tables = try rawRows(store, "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
         #expect(tables.map { $0["name"] } == ["'Author'", "'Book'"])
@@ -35,32 +35,32 @@ import Testing
         #expect(author == [["tags": #"'["math"]'"#, "address": #"'{"city":"London","zip":null}'"#, "born": "NULL", "t": "'real'"]])
     }
 
-    @Test func newPropertiesBecomeNewColumnsAndOldRowsTakeDefaults() throws {
+    @Test func newPropertiesBecomeNewColumnsAndOldRowsTakeDefaults() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("counters.sqlite")
         do {
             let database = try DatabaseQueue(path: path)
-            try database.write { db in
+            try await database.write { db in
                 try db.execute(sql: #"CREATE TABLE "Counter" ("id" TEXT PRIMARY KEY NOT NULL)"#)
                 try db.execute(sql: #"INSERT INTO "Counter" ("id") VALUES ('old')"#)
             }
         }
         let store = try SQLiteStore(path: path)
-        #expect(try store.fetchOne(Counter.self, id: "old")?.count == 0)
-        let columns = try store.database.read { db in try db.columns(in: "Counter").map { "\($0.name) \($0.type)" } }
+        #expect(try await store.fetchOne(Counter.self, id: "old")?.count == 0)
+        let columns = try await store.database.read { db in try db.columns(in: "Counter").map { "\($0.name) \($0.type)" } }
         #expect(columns == ["id TEXT", "count INTEGER", "_version INTEGER"])
     }
 
-    @Test func theFileIsInWriteAheadLogModeAndReopens() throws {
+    @Test func theFileIsInWriteAheadLogModeAndReopens() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("wal.sqlite")
         do {
             let store = try SQLiteStore(path: path)
-            try store.save((0..<10).map { Seat(number: $0, taken: $0 % 2 == 0) })
+            try await store.save((0..<10).map { Seat(number: $0, taken: $0 % 2 == 0) })
             #expect(try rawRows(store, "PRAGMA journal_mode") == [["journal_mode": "'wal'"]])
         }
         let reopened = try SQLiteStore(path: path)
-        #expect(try reopened.fetchCount(ModelQuery(Seat.self).filter(\Seat.taken == true)) == 5)
+        #expect(try await reopened.fetchCount(ModelQuery(Seat.self).filter(\Seat.taken == true)) == 5)
         #expect(reopened.path == path)
     }
 
@@ -71,32 +71,32 @@ import Testing
         let path = directory.path("closed.sqlite")
         let store = try SQLiteStore(path: path)
         let changes = store.changes(to: Seat.self)
-        try store.save((0..<10).map { Seat(number: $0, taken: $0 % 2 == 0) })
+        try await store.save((0..<10).map { Seat(number: $0, taken: $0 % 2 == 0) })
         #expect(FileManager.default.fileExists(atPath: path + "-wal"))
         try store.close()
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
         try store.close()
-        let error = #expect(throws: StoreError.self) { try store.fetchCount(ModelQuery(Seat.self)) }
+        let error = await #expect(throws: StoreError.self) { try await store.fetchCount(ModelQuery(Seat.self)) }
         #expect(error?.kind == .closed)
         #expect(error?.description == "cannot use the store: it was closed ('\(path)')")
-        #expect(throws: StoreError.self) { try store.save(Seat(number: 11, taken: false)) }
+        await #expect(throws: StoreError.self) { try await store.save(Seat(number: 11, taken: false)) }
         var seen = 0
         for await change in changes { seen += change.saved }
         #expect(seen == 10)
-        #expect(try SQLiteStore(path: path).fetchCount(ModelQuery(Seat.self)) == 10)
+        #expect(try await SQLiteStore(path: path).fetchCount(ModelQuery(Seat.self)) == 10)
     }
 
-    @Test func unopenableFilesAreStoreErrors() throws {
+    @Test func unopenableFilesAreStoreErrors() async throws {
         let error = #expect(throws: StoreError.self) { try SQLiteStore(path: "/nonexistent/directory/file.sqlite") }
         #expect(error?.kind == .cannotOpen)
         #expect(error?.description.hasPrefix("cannot open the store: '/nonexistent/directory/file.sqlite': ") == true)
     }
 
-    @Test func rowsThatDoNotFitTheModelAreStoreErrors() throws {
+    @Test func rowsThatDoNotFitTheModelAreStoreErrors() async throws {
         let store = try SQLiteStore()
-        try store.save(Seat(number: 1))
-        try store.database.write { db in try db.execute(sql: #"UPDATE "Seat" SET "taken" = 'yes'"#) }
-        let error = #expect(throws: StoreError.self) { try store.fetchOne(Seat.self, id: 1) }
+        try await store.save(Seat(number: 1))
+        try await store.database.write { db in try db.execute(sql: #"UPDATE "Seat" SET "taken" = 'yes'"#) }
+        let error = await #expect(throws: StoreError.self) { try await store.fetchOne(Seat.self, id: 1) }
         #expect(error?.kind == .undecodableRow)
         #expect(error?.description == #"cannot load 'Seat' 1: cannot map 'Seat.taken' at 'taken': expected a boolean, found "yes""#)
     }

@@ -11,8 +11,8 @@ import Testing
     func tasksMappingAndLoadingOverlappingModelsShareInstances(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         let store = try kind.make(in: directory)
-        try store.save((0..<100).map { Counter(id: "c\($0)", count: $0) })
-        let context = ModelContext(store: store)
+        try await store.save((0..<100).map { Counter(id: "c\($0)", count: $0) })
+        let context = ModelContext(store: store as? any ModelLoading)
         let keeper = Keeper<Counter>()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for task in 0..<6 {
@@ -23,7 +23,7 @@ import Testing
                         keeper.keep(try [Counter](jsonData: Data(payload.utf8), context: context))
                     } else {
                         keeper.keep(try (0..<100).compactMap { try context.model(Counter.self, for: "c\(($0 * task) % 100)") })
-                        keeper.keep(try store.fetchAll(Counter.self, context: context))
+                        keeper.keep(try await store.fetchAll(Counter.self, context: context))
                     }
                 }
             }
@@ -53,8 +53,8 @@ import Testing
         let firstTaskUserIDs: Set<String> = Set(statuses.prefix(100).map { $0.user.id })
         #expect(byID.count == firstTaskUserIDs.count)
         #expect(byID.values.allSatisfy { group in group.allSatisfy { $0 === group[0] } })
-        try store.save(statuses)
-        #expect(try store.fetchCount(TwitterUser.self) == 115)
+        try await store.save(statuses)
+        #expect(try await store.fetchCount(TwitterUser.self) == 115)
     }
 }
 

@@ -8,25 +8,25 @@ import Testing
     /// A date saved and fetched is the date saved, to the last bit (not to the millisecond), in a
     /// column and inside JSON text; a decimal keeps every digit.
     @Test(arguments: StoreKind.allCases)
-    func aMomentRoundTripsThroughTheStore(_ kind: StoreKind) throws {
+    func aMomentRoundTripsThroughTheStore(_ kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         let store = try kind.make(in: directory)
         let moment = Moment.exacting()
-        try store.save(moment)
-        #expect(try store.fetchOne(Moment.self, id: 1) == moment)
+        try await store.save(moment)
+        #expect(try await store.fetchOne(Moment.self, id: 1) == moment)
     }
 
     /// Stored dates sort in time order, so `<` on dates compares instants, sub-millisecond too.
-    @Test func storedDatesCompareInTimeOrder() throws {
+    @Test func storedDatesCompareInTimeOrder() async throws {
         let store = try SQLiteStore()
         let base = Date(timeIntervalSince1970: 1_700_000_000)
         let offsets = [0.000_000_3, 0.5, 0, 0.000_2, 0.25, 0.000_000_25]
         for (index, offset) in offsets.enumerated() {
-            try store.save(Moment(id: index, at: base.addingTimeInterval(offset)))
+            try await store.save(Moment(id: index, at: base.addingTimeInterval(offset)))
         }
-        let later = try store.fetchAll(ModelQuery<Moment>().filter(\.at > base.addingTimeInterval(0.000_000_3)))
+        let later = try await store.fetchAll(ModelQuery<Moment>().filter(\.at > base.addingTimeInterval(0.000_000_3)))
         #expect(Set(later.map(\.id)) == [1, 3, 4])
-        let ordered = try store.fetchAll(ModelQuery<Moment>().order(by: \.at))
+        let ordered = try await store.fetchAll(ModelQuery<Moment>().order(by: \.at))
         #expect(ordered.map(\.id) == [2, 5, 0, 3, 4, 1])
     }
 }
@@ -35,12 +35,12 @@ import Testing
     /// Non-identified class instances go to JSON text; one that contains itself is refused with
     /// the store's error, and nothing is saved.
     @Test(arguments: StoreKind.allCases)
-    func aCycleIsRefused(_ kind: StoreKind) throws {
+    func aCycleIsRefused(_ kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         let store = try kind.make(in: directory)
-        let error = #expect(throws: StoreError.self) { try store.save(Tree.cyclic()) }
+        let error = await #expect(throws: StoreError.self) { try await store.save(Tree.cyclic()) }
         #expect(error?.description.contains("expected a graph without cycles") == true, "\(String(describing: error))")
-        #expect(try store.fetchAll(Tree.self).isEmpty)
+        #expect(try await store.fetchAll(Tree.self).isEmpty)
     }
 }
 
@@ -54,7 +54,7 @@ struct StoreColumnMapper: PayloadMapper {
 @Suite struct StoreErrorTableTests {
     /// The error table's cases that apply to property keys, on the store's nested columns.
     @Test(arguments: MappingErrorCase.all.filter { $0.reach != .remoteOnly })
-    func nestedColumnsReportTheTablesErrors(_ testCase: MappingErrorCase) {
+    func nestedColumnsReportTheTablesErrors(_ testCase: MappingErrorCase) async {
         let error = testCase.run(StoreColumnMapper())
         #expect((error as? ModelError)?.description == testCase.message)
     }

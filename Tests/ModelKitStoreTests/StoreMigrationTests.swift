@@ -49,38 +49,38 @@ extension Person: ModelMigrating {
         return path
     }
 
-    @Test func olderRowsGoThroughTheMigrationHook() throws {
+    @Test func olderRowsGoThroughTheMigrationHook() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: try oldFile(in: directory))
-        let ada = try #require(try store.fetchOne(Person.self, id: 1))
+        let ada = try #require(try await store.fetchOne(Person.self, id: 1))
         #expect(ada.firstName == "Ada" && ada.lastName == "Lovelace" && ada.nickname == "ada" && ada.age == 36)
-        let grace = try #require(try store.fetchOne(Person.self, id: 2))
+        let grace = try #require(try await store.fetchOne(Person.self, id: 2))
         #expect(grace.firstName == "Grace" && grace.lastName == "Brewster Hopper" && grace.nickname == "amazing grace")
         #expect(grace.age == 0)
 
         // The new columns were added to the old table; the old ones stay.
-        let columns = try store.database.read { db in try db.columns(in: "Person").map(\.name) }
+        let columns = try await store.database.read { db in try db.columns(in: "Person").map(\.name) }
         #expect(columns == ["id", "name", "nick", "nickname", "age", "_version", "firstName", "lastName"])
 
         // Saving writes the current version; loading it again needs no migration.
-        try store.save(ada)
+        try await store.save(ada)
         let rows = try rawRows(store, #"SELECT "firstName", "_version" FROM "Person" WHERE "id" = 1"#)
         #expect(rows == [["firstName": "'Ada'", "_version": "2"]])
-        #expect(try store.fetchOne(Person.self, id: 1)?.lastName == "Lovelace")
+        #expect(try await store.fetchOne(Person.self, id: 1)?.lastName == "Lovelace")
     }
 
-    @Test func aHookThatThrowsIsAMigrationError() throws {
+    @Test func aHookThatThrowsIsAMigrationError() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: try oldFile(in: directory))
-        let error = #expect(throws: StoreError.self) { try store.fetchOne(Person.self, id: 3) }
+        let error = await #expect(throws: StoreError.self) { try await store.fetchOne(Person.self, id: 3) }
         #expect(error?.kind == .migrationFailed)
         #expect(error?.description.hasPrefix("cannot migrate 'Person' 3: from version 0 to 2: ") == true)
     }
 
-    @Test func queriesSeeMigratedModels() throws {
+    @Test func queriesSeeMigratedModels() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: try oldFile(in: directory))
-        let people = try store.fetchAll(ModelQuery(Person.self).filter(\Person.id < 3).order(by: \Person.id))
+        let people = try await store.fetchAll(ModelQuery(Person.self).filter(\Person.id < 3).order(by: \Person.id))
         #expect(people.map(\.lastName) == ["Lovelace", "Brewster Hopper"])
         #expect(Person.modelSchema.version == 2)
     }

@@ -55,7 +55,7 @@ extension RemoteClient {
     ///
     /// The instance stays live in the context for as long as something references it.
     public func delete<M: RemoteModel>(_ model: M) async throws {
-        try await delete(M.self, path: instancePath(of: model, .delete)) { try $0.delete(model) }
+        try await delete(M.self, path: instancePath(of: model, .delete)) { try await $0.delete(model) }
     }
 
     /// DELETEs the endpoint for `id`, then its row from the store when the client has one.
@@ -65,20 +65,20 @@ extension RemoteClient {
     /// ```
     public func delete<M: RemoteModel, ID: Hashable & Sendable>(_ type: M.Type, id: ID) async throws {
         let path = M.instancePath(for: RemotePath.text(of: AnyHashable(id)))
-        try await delete(M.self, path: path) { try $0.deleteOne(M.self, id: id) }
+        try await delete(M.self, path: path) { try await $0.deleteOne(M.self, id: id) }
     }
 
     // MARK: Internals
 
     /// Sends a DELETE to `path`, then runs `deleteRow` on the store when the client has one.
     private func delete<M: RemoteModel>(
-        _ type: M.Type, path: String, deleteRow: (any ModelStore) throws -> Bool
+        _ type: M.Type, path: String, deleteRow: (any ModelStore) async throws -> Bool
     ) async throws {
         let request = try makeRequest(M.self, .delete, .delete, path: path)
         let response = try await send(request)
         guard let store else { return }
         do {
-            _ = try deleteRow(store)
+            _ = try await deleteRow(store)
         } catch {
             throw RemoteError.store(error, request, response)
         }
@@ -98,8 +98,8 @@ extension RemoteClient {
         request.headers["Content-Type"] = "application/json"
         let live = adopt(model)
         let response = try await send(request)
-        guard response.body.isEmpty else { return try mapOne(response, of: request) }
-        try save(CollectionOfOne(live), response, of: request)
+        guard response.body.isEmpty else { return try await mapOne(response, of: request) }
+        try await save(CollectionOfOne(live), response, of: request)
         return live
     }
 

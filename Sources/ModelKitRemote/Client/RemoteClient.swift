@@ -55,7 +55,7 @@ public struct RemoteClient: Sendable {
     ) {
         self.baseURL = baseURL
         self.store = store
-        self.context = context ?? ModelContext(store: store)
+        self.context = context ?? ModelContext(store: store as? any ModelLoading)
         self.timeout = timeout
         self.headers = headers
         self.options = options
@@ -76,7 +76,7 @@ public struct RemoteClient: Sendable {
         let models = try map(response, of: request) { data, options in
             try [M](jsonData: data, at: M.responseKeyPath.nonEmpty, context: context, options: options)
         }
-        try save(models, response, of: request)
+        try await save(models, response, of: request)
         return models
     }
 
@@ -165,19 +165,19 @@ public struct RemoteClient: Sendable {
 
     /// Sends a request for one object and maps the response.
     func exchangeOne<M: RemoteModel>(_ request: RemoteRequest) async throws -> M {
-        try mapOne(await send(request), of: request)
+        try await mapOne(await send(request), of: request)
     }
 
     // MARK: Mapping and saving
 
     /// Maps one object (at ``RemoteModel/instanceKeyPath``) through the context, saving it when
     /// the client has a store.
-    func mapOne<M: RemoteModel>(_ response: RemoteResponse, of request: RemoteRequest) throws -> M {
+    func mapOne<M: RemoteModel>(_ response: RemoteResponse, of request: RemoteRequest) async throws -> M {
         let model = try map(response, of: request) { data, options in
             try M.instanceKeyPath.nonEmpty.map { try M(jsonData: data, at: $0, context: context, options: options) }
                 ?? M(jsonData: data, context: context, options: options)
         }
-        try save(CollectionOfOne(model), response, of: request)
+        try await save(CollectionOfOne(model), response, of: request)
         return model
     }
 
@@ -194,11 +194,11 @@ public struct RemoteClient: Sendable {
     }
 
     /// Saves `models` to the store, when there is one, in one transaction.
-    func save<S: Sequence>(_ models: S, _ response: RemoteResponse, of request: RemoteRequest) throws
+    func save<S: Sequence>(_ models: S, _ response: RemoteResponse, of request: RemoteRequest) async throws
     where S.Element: Model {
         guard let store else { return }
         do {
-            try store.save(models)
+            try await store.save(models)
         } catch {
             throw RemoteError.store(error, request, response)
         }

@@ -16,7 +16,7 @@ import ModelKitCore
 public struct ModelObservation<M: Model>: AsyncSequence, Sendable {
     public typealias Element = [M]
     let changes: StoreChanges
-    let store: any ModelFetching
+    let store: any ModelStore
     let query: ModelQuery<M>
     let context: ModelContext?
 
@@ -27,7 +27,7 @@ public struct ModelObservation<M: Model>: AsyncSequence, Sendable {
     /// Fetches the results first, then again after each change.
     public struct Iterator: AsyncIteratorProtocol {
         var changes: AsyncStream<StoreChange>.Iterator
-        let store: any ModelFetching
+        let store: any ModelStore
         let query: ModelQuery<M>
         let context: ModelContext?
         var started = false
@@ -35,24 +35,10 @@ public struct ModelObservation<M: Model>: AsyncSequence, Sendable {
         public mutating func next() async throws -> [M]? {
             if !started {
                 started = true
-                return try store.fetchAll(query, context: context)
+                return try await store.fetchAll(query, context: context)
             }
             guard await changes.next() != nil else { return nil }
-            return try store.fetchAll(query, context: context)
+            return try await store.fetchAll(query, context: context)
         }
-    }
-}
-
-extension ModelObserving where Self: ModelFetching {
-    /// The results of `query` now and after every committed change to its model type, fetched
-    /// through `context` when given (so identity holds across results).
-    ///
-    /// ```swift
-    /// for try await japanese in store.observe(ModelQuery(Status.self).filter(\Status.lang == "ja")) {
-    ///     print(japanese.map(\.text))
-    /// }
-    /// ```
-    public func observe<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) -> ModelObservation<M> {
-        ModelObservation(changes: changes(to: M.self), store: self, query: query, context: context)
     }
 }

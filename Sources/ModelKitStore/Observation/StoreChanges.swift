@@ -50,7 +50,7 @@ public struct StoreChanges: AsyncSequence, Sendable {
 }
 
 /// Hands committed changes to the sequences that asked for them.
-final class StoreChangeHub: Sendable {
+package final class StoreChangeHub: Sendable {
     private struct Subscriber {
         let table: String
         let continuation: AsyncStream<StoreChange>.Continuation
@@ -61,12 +61,12 @@ final class StoreChangeHub: Sendable {
     private let start: @Sendable (StoreChangeHub) -> Void
     private let started = Locked(false)
 
-    init(start: @escaping @Sendable (StoreChangeHub) -> Void = { _ in }) {
+    package init(start: @escaping @Sendable (StoreChangeHub) -> Void = { _ in }) {
         self.start = start
     }
 
     /// A new sequence of the changes to `table`.
-    func subscribe(table: String) -> StoreChanges {
+    package func subscribe(table: String) -> StoreChanges {
         if started.withLock({ started in
             defer { started = true }
             return !started
@@ -86,12 +86,12 @@ final class StoreChangeHub: Sendable {
     }
 
     /// Whether any sequence is listening.
-    var isObserved: Bool {
+    package var isObserved: Bool {
         subscribers.withLock { !$0.all.isEmpty }
     }
 
     /// Yields each change to the sequences of its table.
-    func post(_ changes: [StoreChange]) {
+    package func post(_ changes: [StoreChange]) {
         guard !changes.isEmpty else { return }
         let targets = subscribers.withLock { Array($0.all.values) }
         for change in changes {
@@ -102,7 +102,7 @@ final class StoreChangeHub: Sendable {
     }
 
     /// Ends every sequence (the store closed or went away).
-    func finish() {
+    package func finish() {
         for subscriber in subscribers.withLock({ Array($0.all.values) }) { subscriber.continuation.finish() }
     }
 

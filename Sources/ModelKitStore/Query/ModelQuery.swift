@@ -71,10 +71,10 @@ public enum StoreOrder: Hashable, Sendable {
 }
 
 /// A query as stores run it: a table, a condition over columns, orderings, a limit and an offset.
-struct ResolvedQuery {
-    let table: StoreTable
-    let condition: StoreExpression?
-    let orderings: [(column: String, order: StoreOrder)]
-    let limit: Int?
-    let offset: Int
+package struct ResolvedQuery {
+    package let table: StoreTable
+    package let condition: StoreExpression?
+    package let orderings: [(column: String, order: StoreOrder)]
+    package let limit: Int?
+    package let offset: Int
 }

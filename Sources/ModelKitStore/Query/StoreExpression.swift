@@ -3,7 +3,7 @@ import Foundation
 /// A query's condition over columns and stored values: what a ``ModelPredicate`` becomes once
 /// its key paths are columns and its values are encoded. SQLite gets it as SQL with bound
 /// arguments; the in-memory store evaluates it with SQLite's rules.
-indirect enum StoreExpression: Hashable, Sendable {
+package indirect enum StoreExpression: Hashable, Sendable {
     /// A comparison of a column with a value.
     case compare(column: String, StoreComparison, StoreValue)
     /// The column's value is one of the values.
@@ -52,7 +52,7 @@ indirect enum StoreExpression: Hashable, Sendable {
     /// Whether a row matches, by SQLite's rules: text compares by UTF-8 bytes, integers and reals
     /// by value, and a comparison with `NULL` is unknown (nil), which `NOT` keeps unknown and
     /// which never matches.
-    func matches(_ value: (String) -> StoreValue) -> Bool? {
+    package func matches(_ value: (String) -> StoreValue) -> Bool? {
         switch self {
         case .compare(let column, let comparison, let operand):
             let stored = value(column)
@@ -105,10 +105,10 @@ indirect enum StoreExpression: Hashable, Sendable {
 }
 
 /// A comparison operator of a query.
-enum StoreComparison: Hashable, Sendable {
+package enum StoreComparison: Hashable, Sendable {
     case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
 
-    var sqlOperator: String {
+    package var sqlOperator: String {
         switch self {
         case .equal: return "="
         case .notEqual: return "IS NOT"

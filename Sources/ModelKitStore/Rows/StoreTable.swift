@@ -6,40 +6,42 @@ import ModelKitCore
 ///
 /// Built once per type from ``ModelSchema/properties`` and shared by every store. The SQL the
 /// SQLite store runs for the type is built here once too.
-final class StoreTable: Sendable {
+package final class StoreTable: Sendable {
     /// One column: a stored property.
-    struct Column: Sendable {
+    package struct Column: Sendable {
         /// The property's name, which is the column's name.
-        let name: String
+        package let name: String
         /// The property's index in the schema.
-        let field: Int
+        package let field: Int
         /// The SQLite type: `INTEGER`, `REAL`, `TEXT` or `BLOB`.
-        let sqlType: String
+        package let sqlType: String
+        /// The property's value kind, for engines with richer column types than SQLite's.
+        package let kind: ModelValueKind
         /// Whether the property is optional (nil is stored as `NULL`).
-        let isOptional: Bool
+        package let isOptional: Bool
         /// The property's edge in the schema's property-key reading tree (its position in
         /// `edges`); nil for read-only properties, which are never read back.
-        let readingEdge: Int?
+        package let readingEdge: Int?
     }
 
     /// The column holding each row's model version.
-    static let versionColumn = "_version"
+    package static let versionColumn = "_version"
 
     /// The table's name: the model's name.
-    let name: String
-    let schema: ModelSchema
-    let columns: [Column]
+    package let name: String
+    package let schema: ModelSchema
+    package let columns: [Column]
     /// The index in ``columns`` of the identifier.
-    let identifierColumn: Int
+    package let identifierColumn: Int
     /// Whether the model is a class (identity goes through a context).
-    let isClass: Bool
+    package let isClass: Bool
     /// The column of each schema property, -1 for transient ones.
     let columnByField: [Int]
     /// Encodes an identifier of the identifier property's own type, without `AnyHashable`; nil
     /// for a value of another type.
     private let identifierEncoder: any IdentifierEncoding
 
-    let quotedName: String
+    package let quotedName: String
     let createSQL: String
     let upsertSQL: String
     let selectSQL: String
@@ -60,6 +62,7 @@ final class StoreTable: Sendable {
             columns.append(
                 Column(
                     name: property.name, field: field, sqlType: property.valueKind.sqliteColumnType,
+                    kind: property.valueKind,
                     isOptional: property.isOptional,
                     readingEdge: readingKeys.keys.firstIndex(of: property.name)))
         }
@@ -99,7 +102,7 @@ final class StoreTable: Sendable {
     }
 
     /// The table of a model type, built once.
-    static func of<M: Model>(_ type: M.Type) throws -> StoreTable {
+    package static func of<M: Model>(_ type: M.Type) throws -> StoreTable {
         let key = ObjectIdentifier(M.self)
         if let table = cache.withLock({ $0[key] }) { return table }
         let table = try StoreTable(M.self)
@@ -113,7 +116,7 @@ final class StoreTable: Sendable {
     private static let cache = Locked<[ObjectIdentifier: StoreTable]>([:])
 
     /// The column named `name`, for queries.
-    func column(named name: String) -> Int? {
+    package func column(named name: String) -> Int? {
         schema.index(ofProperty: name).map { columnByField[$0] }.flatMap { $0 >= 0 ? $0 : nil }
     }
 
@@ -122,13 +125,13 @@ final class StoreTable: Sendable {
     }
 
     /// The stored form of an identifier, written as the identifier property writes it.
-    func identifierValue<ID: Hashable>(_ identifier: ID) throws -> StoreValue {
+    package func identifierValue<ID: Hashable>(_ identifier: ID) throws -> StoreValue {
         if let value = try? identifierEncoder.encode(identifier) { return value }
         return try identifierValue(AnyHashable(identifier))
     }
 
     /// The stored form of a type-erased identifier.
-    func identifierValue(_ identifier: AnyHashable) throws -> StoreValue {
+    package func identifierValue(_ identifier: AnyHashable) throws -> StoreValue {
         do {
             if let value = try identifierEncoder.encode(identifier.base) { return value }
             guard let value = try StoreValue(encodingAny: identifier.base) else {

@@ -31,15 +31,4 @@ extension SQLiteStore {
             onCommit: { _ in prepared.withLock { $0.prepared.formUnion($0.inTransaction); $0.inTransaction = [] } },
             onRollback: { _ in prepared.withLock { $0.inTransaction = [] } })
     }
-
-    /// Prepares the model's table before a read, in a write of its own the first time.
-    func prepareIfNeeded(_ table: StoreTable) throws {
-        if preparedTables.withLock({ $0.prepared.contains(table.name) }) { return }
-        do {
-            try checkOpen()
-            try database.write { db in try prepare(table, in: db) }
-        } catch {
-            throw accessError(error, table: table.name, sql: table.createSQL)
-        }
-    }
 }

@@ -23,15 +23,16 @@ import ModelKitCore
 /// try store.save(timeline.statuses)
 /// let user = try context.model(TwitterUser.self, for: "42")   // live, or loaded from the file
 /// ```
-public final class SQLiteStore: ModelStore, StoreEngine, Sendable {
+public final class SQLiteStore: ModelStore, SynchronousStoreEngine, Sendable {
     /// The GRDB connection, for raw SQL next to the store (`sqlite3` can read the same file).
     public let database: DatabaseQueue
     /// The database file, or nil for an in-memory database.
     public let path: String?
     /// The tables created or brought up to date: for good, and in the transaction under way.
     let preparedTables = Locked<(prepared: Set<String>, inTransaction: Set<String>)>(([], []))
-    let loadsInProgress = Locked<Set<LoadKey>>([])
     let hub: StoreChangeHub
+    /// Transactions take turns on it: one `BEGIN` ... `COMMIT` on the connection at a time.
+    let gate = StoreGate()
     /// Set once by ``close()``; every access checks it first.
     private let isClosed = Locked(false)
 
@@ -44,6 +45,8 @@ public final class SQLiteStore: ModelStore, StoreEngine, Sendable {
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(10)
+        // A transaction spans several accesses to the queue (the store's gate keeps others out).
+        configuration.allowsUnsafeTransactions = true
         do {
             try self.init(database: DatabaseQueue(path: path, configuration: configuration), path: path)
         } catch {
@@ -58,13 +61,17 @@ public final class SQLiteStore: ModelStore, StoreEngine, Sendable {
     /// ```
     public convenience init() throws {
         do {
-            try self.init(database: DatabaseQueue(), path: nil)
+            var configuration = Configuration()
+            configuration.allowsUnsafeTransactions = true
+            try self.init(database: DatabaseQueue(configuration: configuration), path: nil)
         } catch {
             throw StoreError(.cannotOpen, reason: "an in-memory database: \(error)".lowercasedFirst, underlying: error)
         }
     }
 
-    /// A store over a GRDB connection that is already open.
+    /// A store over a GRDB connection that is already open. Its configuration must set
+    /// `allowsUnsafeTransactions` (a store transaction spans several accesses to the queue);
+    /// transactions on one that does not throw.
     public init(database: DatabaseQueue, path: String? = nil) {
         self.database = database
         self.path = path
@@ -109,34 +116,35 @@ public final class SQLiteStore: ModelStore, StoreEngine, Sendable {
 
     /// What a database access threw, as a ``StoreError``: `.closed` when the store was closed
     /// while the access waited for the connection.
-    func accessError(_ error: any Error, table: String, sql: String?) -> StoreError {
+    func accessError(_ error: any Error, table: String?, sql: String?) -> StoreError {
         closedError ?? StoreError.wrapping(error, table: table, sql: sql)
     }
 
-    // MARK: Access
+    // MARK: Transactions
 
-    /// Runs a read, turning GRDB's errors into ``StoreError``s.
-    func read<T>(_ table: StoreTable, sql: String, _ body: (Database) throws -> T) throws -> T {
-        try prepareIfNeeded(table)
+    package func transaction<T>(_ kind: StoreTransactionKind, _ body: (SQLiteConnection) async throws -> T)
+        async throws -> T
+    {
+        try checkOpen()
+        await gate.acquire()
+        defer { gate.release() }
+        let connection = SQLiteConnection(store: self)
+        try connection.begin(kind)
         do {
-            try checkOpen()
-            return try database.read(body)
+            let result = try await body(connection)
+            try connection.commit()
+            return result
         } catch {
-            throw accessError(error, table: table.name, sql: sql)
+            connection.rollback()
+            throw error
         }
     }
 
-    /// Runs a write in one transaction, turning GRDB's errors into ``StoreError``s.
-    func write<T>(_ table: StoreTable, sql: String?, _ body: (Database) throws -> T) throws -> T {
-        do {
-            try checkOpen()
-            return try database.write { db in
-                try prepare(table, in: db)
-                return try body(db)
-            }
-        } catch {
-            throw accessError(error, table: table.name, sql: sql)
-        }
+    package func withConnectionNow<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try refuseNesting()
+        gate.acquireBlocking()
+        defer { gate.release() }
+        return try body(SQLiteConnection(store: self))
     }
 }
 

@@ -34,6 +34,9 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case database
         /// The store was closed (``SQLiteStore/close()``) before the call.
         case closed
+        /// A transaction was used after its closure returned, or a read transaction was asked
+        /// to write.
+        case misusedTransaction
     }
 
     /// The kind of problem.
@@ -73,6 +76,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case .cannotOpen: subject = "cannot open the store"
         case .database: subject = "database error"
         case .closed: subject = "cannot use the store"
+        case .misusedTransaction: subject = "cannot use the transaction"
         }
         if let table { subject += kind == .database ? " in '\(table)'" : " '\(table)'" }
         if let identifier { subject += " \(identifier)" }
@@ -83,7 +87,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
 
 extension StoreError {
     /// Wraps what a database call threw, keeping a `StoreError` as it is.
-    static func wrapping(
+    package static func wrapping(
         _ error: any Error, as modelErrorKind: Kind = .undecodableRow, table: String?, identifier: String? = nil,
         sql: String? = nil
     ) -> StoreError {
@@ -107,7 +111,7 @@ extension StoreError {
     }
 
     /// The error for a model type without an identifier.
-    static func notIdentified(_ schema: ModelSchema) -> StoreError {
+    package static func notIdentified(_ schema: ModelSchema) -> StoreError {
         StoreError(.notIdentified, table: schema.modelName, reason: "the model has no '@Identifier' property")
     }
 }

@@ -54,7 +54,7 @@ public enum StoreValue: Hashable, Sendable {
     }
 
     /// The value as an identifier in messages: text in double quotes, anything else as it is.
-    var quotedDescription: String {
+    package var quotedDescription: String {
         switch self {
         case .text(let text): return "\"\(text)\""
         case .integer(let value): return String(value)
@@ -66,7 +66,7 @@ public enum StoreValue: Hashable, Sendable {
 
     /// The value as a plain Swift value, for migration hooks: `Int`, `Double`, `String`, `Data`,
     /// nil for `null`.
-    var plainValue: Any? {
+    package var plainValue: Any? {
         switch self {
         case .null: return nil
         case .integer(let value): return Int(exactly: value) ?? value
@@ -77,7 +77,7 @@ public enum StoreValue: Hashable, Sendable {
     }
 
     /// A plain Swift value (what a migration hook leaves) as a stored value.
-    init(plain value: Any?) throws {
+    package init(plain value: Any?) throws {
         switch value {
         case nil, is NSNull: self = .null
         case let text as String: self = .text(text)
@@ -102,7 +102,7 @@ extension StoreValue: CustomStringConvertible {
 extension StoreValue {
     /// SQLite's order of values: `NULL`, then numbers (integers and reals compared by value), then
     /// text (by UTF-8 bytes, SQLite's `BINARY` collation), then blobs (by bytes).
-    static func compare(_ lhs: StoreValue, _ rhs: StoreValue) -> Int {
+    package static func compare(_ lhs: StoreValue, _ rhs: StoreValue) -> Int {
         switch (lhs, rhs) {
         case (.null, .null): return 0
         case (.null, _): return -1

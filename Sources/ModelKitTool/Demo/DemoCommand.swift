@@ -24,7 +24,7 @@ struct DemoCommand: AsyncParsableCommand {
 
         // A second run finds the first run's models in the store and loads them first.
         var loaded: [Tweet] = []
-        let loading = try clock.measure { loaded = try store.fetchAll(Tweet.self, context: context) }
+        let loading = try await clock.measure { loaded = try await store.fetchAll(Tweet.self, context: context) }
         var response: SearchResponse?
         let mapping = try clock.measure { response = try SearchResponse(jsonData: data, context: context) }
         guard let response else { return }
@@ -34,9 +34,9 @@ struct DemoCommand: AsyncParsableCommand {
         } else {
             print(StoreSummary(loaded: loaded, mapped: response.statuses, elapsed: loading).text)
         }
-        let saving = try clock.measure { try store.save(response.statuses) }
-        let statuses = try store.fetchCount(Tweet.self)
-        let users = try store.fetchCount(Tweeter.self)
+        let saving = try await clock.measure { try await store.save(response.statuses) }
+        let statuses = try await store.fetchCount(Tweet.self)
+        let users = try await store.fetchCount(Tweeter.self)
         print("saved \(statuses) statuses and \(users) users to \(path) in \(milliseconds(saving)) ms")
     }
 

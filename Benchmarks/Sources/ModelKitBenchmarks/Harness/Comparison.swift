@@ -89,3 +89,36 @@ extension Comparison {
 func format(_ value: Double) -> String {
     String(format: value >= 100 ? "%.0f" : value >= 10 ? "%.1f" : "%.2f", value)
 }
+
+/// Runs asynchronous work to its end from the benchmarks' synchronous harness (which runs on the
+/// main thread, outside the task pool, so waiting here blocks no task). One call per run of a
+/// side, around its whole loop, so the hop costs nothing measurable.
+func waitFor<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let outcome = Outcome<T>()
+    Task {
+        do {
+            outcome.finish(.success(try await body()))
+        } catch {
+            outcome.finish(.failure(error))
+        }
+    }
+    return try outcome.wait()
+}
+
+/// The result of work on another thread, handed over once.
+private final class Outcome<T: Sendable>: @unchecked Sendable {
+    // @unchecked: `result` is written once before `done` is signalled and read after waiting.
+    private var result: Result<T, any Error>?
+    private let done = DispatchSemaphore(value: 0)
+
+    func finish(_ result: Result<T, any Error>) {
+        self.result = result
+        done.signal()
+    }
+
+    func wait() throws -> T {
+        done.wait()
+        guard let result else { throw BenchmarkError("the asynchronous work ended without a result") }
+        return try result.get()
+    }
+}

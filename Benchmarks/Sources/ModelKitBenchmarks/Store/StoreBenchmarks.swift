@@ -33,23 +33,27 @@ func storeComparisons() throws -> [Comparison] {
     let users = storeUsers(count: count)
 
     let store = try SQLiteStore(path: directory.appendingPathComponent("store.sqlite").path)
-    try store.save(users)
+    try waitFor { try await store.save(users) }
     // The raw side: the same table, created by the same statement, in a file of its own.
     let raw = try RawUsers(
         database: try walQueue(directory.appendingPathComponent("raw.sqlite").path),
         create: try rawStatement(store, "SELECT sql FROM sqlite_master WHERE name = 'StoreUser'"))
     try raw.save(users)
     let ids = (0..<10_000).map { ($0 &* 7919) % count }
-    guard try raw.fetch(id: 4242) == users[4242], try store.fetchOne(StoreUser.self, id: 4242) == users[4242],
-        try store.fetchCount(StoreUser.self) == count, try raw.count() == count
+    let (stored, storedCount) = try waitFor {
+        (try await store.fetchOne(StoreUser.self, id: 4242), try await store.fetchCount(StoreUser.self))
+    }
+    guard try raw.fetch(id: 4242) == users[4242], stored == users[4242], storedCount == count, try raw.count() == count
     else { throw BenchmarkError("the two sides of the store comparisons do not hold the same rows") }
 
     return [
         Comparison(
             name: "store.save.users", baselineName: "GRDB", unit: .operations(count, label: "user"),
             modelKit: {
-                try store.deleteAll(StoreUser.self)
-                try store.save(users)
+                try waitFor {
+                    try await store.deleteAll(StoreUser.self)
+                    try await store.save(users)
+                }
             },
             baseline: {
                 try raw.deleteAll()
@@ -58,7 +62,7 @@ func storeComparisons() throws -> [Comparison] {
             notes: { "\(count) users in one transaction (after deleting the previous run's), WAL file, same INSERT" }),
         Comparison(
             name: "store.fetch.id", baselineName: "GRDB", unit: .operations(ids.count, label: "fetch"),
-            modelKit: { for id in ids { _ = try store.fetchOne(StoreUser.self, id: id) } },
+            modelKit: { try waitFor { for id in ids { _ = try await store.fetchOne(StoreUser.self, id: id) } } },
             baseline: { for id in ids { _ = try raw.fetch(id: id) } },
             notes: { "one read and one cached SELECT per identifier, over \(count) rows" }),
     ] + identityComparisons()

@@ -1,17 +1,6 @@
 import Foundation
 import ModelKitCore
 
-extension ModelSaving {
-    /// Saves one model, and the identified class models it refers to, in one transaction.
-    ///
-    /// ```swift
-    /// try store.save(status)   // its user too
-    /// ```
-    public func save<M: Model>(_ model: M) throws {
-        try save(CollectionOfOne(model))
-    }
-}
-
 /// Encodes models into rows for a store's save: each model, then the identified class models
 /// its rows refer to (each instance once per save), handing every row to `write`.
 struct RowEncoder {

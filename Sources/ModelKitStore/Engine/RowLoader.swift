@@ -1,0 +1,164 @@
+import Foundation
+import ModelKitCore
+
+/// Turns rows into models for one store operation, loading the rows their references and
+/// migrations need: at once from a connection that reads without suspending (SQLite, memory),
+/// or in rounds from one that cannot (PostgreSQL).
+///
+/// Reading is synchronous, under the context's lock, so the identity map's guarantee holds: the
+/// live instance for an identifier is found, or the new one registered, without a suspension
+/// point in between. When a row it needs is not at hand, the loader notes it and the read fails;
+/// ``models(_:rows:table:context:connection:)`` then fetches every row noted (one query per
+/// table), and reads again. The failed read registered nothing (a context's mapping run is all or
+/// nothing), so each round starts clean; reference chains take one round per link.
+final class RowLoader: ModelLoading, @unchecked Sendable {
+    // @unchecked: a loader serves one operation of one task, and is reached only through it.
+    private struct RowKey: Hashable {
+        let table: String
+        let identifier: StoreValue
+    }
+
+    /// A row the loader has looked for: found, or known to be absent.
+    private enum Lookup {
+        case found(StoredRow)
+        case absent
+    }
+
+    private let synchronous: (any SynchronousRowReading)?
+    private var rows: [RowKey: Lookup] = [:]
+    private var allColumns: [RowKey: [String: StoreValue]] = [:]
+    /// Rows a read needed and did not find at hand, by table, for the next round.
+    private var missingRows: [String: (table: StoreTable, identifiers: Set<StoreValue>)] = [:]
+    private var missingColumns: [RowKey: StoreTable] = [:]
+    /// The loads under way, to catch references that form a cycle.
+    private var loadsInProgress: Set<LoadKey> = []
+
+    init(synchronous: (any SynchronousRowReading)?) {
+        self.synchronous = synchronous
+    }
+
+    /// The models of `rows`, in their order, read through `context`.
+    func models<M: Model>(
+        _ type: M.Type, rows: [StoredRow], table: StoreTable, context: ModelContext?, connection: any StoreConnection
+    ) async throws -> [M] {
+        while true {
+            do {
+                let read = { try rows.map { try self.model(M.self, from: $0, table: table, context: context) } }
+                return try context?.performMapping(read) ?? read()
+            } catch {
+                guard hasMissing else { throw error }
+                try await fetchMissing(from: connection)
+            }
+        }
+    }
+
+    // MARK: ModelLoading
+
+    func loadModel<M: Model>(_ type: M.Type, identifier: AnyHashable, into context: ModelContext) throws -> M? {
+        let table = try StoreTable.of(M.self)
+        let key = try table.identifierValue(identifier)
+        guard let row = try row(table, identifier: key) else { return nil }
+        let load = LoadKey(context: ObjectIdentifier(context), table: table.name, identifier: key)
+        guard loadsInProgress.insert(load).inserted else {
+            throw StoreError(
+                .cyclicReference, table: table.name, identifier: key.quotedDescription,
+                reason: "its references lead back to it before it is loaded")
+        }
+        defer { loadsInProgress.remove(load) }
+        return try context.performMapping { try model(M.self, from: row, table: table, context: context) }
+    }
+
+    // MARK: Reading
+
+    /// The model of a row: the live instance when the context holds its identifier, or else the
+    /// row read (migrated first when it is older than the model) and registered.
+    func model<M: Model>(_ type: M.Type, from row: StoredRow, table: StoreTable, context: ModelContext?) throws -> M {
+        var reader = StoreRowReader(row: row.values, table: table, context: context, loader: self)
+        var identifier: AnyHashable?
+        do {
+            if table.isClass, let context {
+                let id = try reader.decodeIdentifier(M.self)
+                if let live = context.registeredModel(M.self, identifier: id) { return live }
+                identifier = id
+            }
+            if row.version < table.schema.version, M.self is any ModelMigrating.Type {
+                let columns = try self.columns(table, identifier: row.values[table.identifierColumn])
+                let values = try migratedRow(M.self, columns: columns, version: row.version, table: table)
+                reader = StoreRowReader(row: values, table: table, context: context, loader: self)
+            }
+            let model = try reader.decodeUnidentified(M.self)
+            guard let context, let identifier else { return model }
+            return context.register(model, identifier: identifier)
+        } catch {
+            throw StoreError.wrapping(
+                error, table: table.name, identifier: row.values[table.identifierColumn].quotedDescription)
+        }
+    }
+
+    // MARK: Rows at hand
+
+    /// The row stored for an identifier, or nil; notes it as missing (and throws) when it is not
+    /// at hand yet.
+    private func row(_ table: StoreTable, identifier: StoreValue) throws -> StoredRow? {
+        let key = RowKey(table: table.name, identifier: identifier)
+        switch rows[key] {
+        case .found(let row): return row
+        case .absent: return nil
+        case nil: break
+        }
+        if let synchronous {
+            let row = try synchronous.selectRowNow(table, identifier: identifier)
+            rows[key] = row.map(Lookup.found) ?? .absent
+            return row
+        }
+        missingRows[table.name, default: (table, [])].identifiers.insert(identifier)
+        throw RowNotAtHand()
+    }
+
+    /// Every column of a stored row, by name; noted as missing (and throws) when not at hand.
+    private func columns(_ table: StoreTable, identifier: StoreValue) throws -> [String: StoreValue] {
+        let key = RowKey(table: table.name, identifier: identifier)
+        if let columns = allColumns[key] { return columns }
+        if let synchronous {
+            let columns = try synchronous.selectAllColumnsNow(table, identifier: identifier)
+            allColumns[key] = columns
+            return columns
+        }
+        missingColumns[key] = table
+        throw RowNotAtHand()
+    }
+
+    private var hasMissing: Bool {
+        !missingRows.isEmpty || !missingColumns.isEmpty
+    }
+
+    /// Fetches every row noted as missing: one query per table.
+    private func fetchMissing(from connection: any StoreConnection) async throws {
+        let wanted = missingRows
+        let columns = missingColumns
+        missingRows = [:]
+        missingColumns = [:]
+        for (table, identifiers) in wanted.values {
+            let found = try await connection.selectRows(table, identifiers: Array(identifiers))
+            for identifier in identifiers { rows[RowKey(table: table.name, identifier: identifier)] = .absent }
+            for row in found {
+                rows[RowKey(table: table.name, identifier: row.values[table.identifierColumn])] = .found(row)
+            }
+        }
+        for (key, table) in columns {
+            allColumns[key] = try await connection.selectAllColumns(table, identifier: key.identifier)
+        }
+    }
+}
+
+/// What a read throws when a row it needs is still to be fetched (the loader's next round).
+struct RowNotAtHand: Error, CustomStringConvertible {
+    var description: String { "a referenced row is still to be fetched" }
+}
+
+/// A load under way: a context, a table and an identifier.
+struct LoadKey: Hashable {
+    let context: ObjectIdentifier
+    let table: String
+    let identifier: StoreValue
+}

@@ -1,0 +1,69 @@
+import Foundation
+import ModelKitCore
+
+/// One row as a store returns it: the values of the model's columns in order, and the model
+/// version the row was written with.
+package struct StoredRow: Sendable {
+    package var values: [StoreValue]
+    package var version: Int
+
+    package init(values: [StoreValue], version: Int) {
+        self.values = values
+        self.version = version
+    }
+}
+
+/// Rows in one transaction of one store: what a storage engine supplies so the shared
+/// model-level code (``StoreTransaction``) can save, fetch and delete models through it.
+///
+/// Values are in the store's neutral form (``StoreValue``, the SQLite storage classes: dates as
+/// ISO 8601 text, nested values as JSON text); an engine with richer column types (PostgreSQL)
+/// converts at its edge, by each column's ``StoreTable/Column/kind``. A connection is used by one
+/// task at a time, inside the transaction its store opened for it.
+package protocol StoreConnection: Sendable {
+    /// Inserts or replaces rows of one table (values in column order, written at the table's
+    /// schema version), creating the table or adding its missing columns first when needed.
+    /// A replaced row keeps the columns the model no longer has.
+    func upsert(_ table: StoreTable, rows: [[StoreValue]]) async throws
+    /// The rows a query selects, in its order.
+    func selectRows(_ query: ResolvedQuery) async throws -> [StoredRow]
+    /// The rows stored for some identifiers, in no particular order (missing ones left out).
+    func selectRows(_ table: StoreTable, identifiers: [StoreValue]) async throws -> [StoredRow]
+    /// Every column of the row stored for an identifier, by name, older columns included
+    /// (the version column too); empty when there is no such row.
+    func selectAllColumns(_ table: StoreTable, identifier: StoreValue) async throws -> [String: StoreValue]
+    /// How many rows a query selects (its limit and offset apply).
+    func count(_ query: ResolvedQuery) async throws -> Int
+    /// Deletes the rows a query selects; returns how many.
+    func delete(_ query: ResolvedQuery) async throws -> Int
+}
+
+/// A connection that can also read a row without suspending (SQLite, memory): references are
+/// then loaded while a model is read, instead of in a later round.
+package protocol SynchronousRowReading {
+    /// The row stored for an identifier, or nil.
+    func selectRowNow(_ table: StoreTable, identifier: StoreValue) throws -> StoredRow?
+    /// Every column of the row stored for an identifier, by name (see
+    /// ``StoreConnection/selectAllColumns(_:identifier:)``).
+    func selectAllColumnsNow(_ table: StoreTable, identifier: StoreValue) throws -> [String: StoreValue]
+}
+
+/// A storage engine: opens transactions and hands their connection to the shared code.
+///
+/// The engine makes a transaction all or nothing: it commits when `body` returns and rolls back
+/// when it throws (the task's cancellation included, which the shared code checks before it
+/// returns). It posts the changes a committed write made to its change hub.
+package protocol StoreEngine: ModelStore, AnyObject {
+    associatedtype Connection: StoreConnection
+    /// Runs `body` in one transaction: a write (serialized with the store's other writes) or a
+    /// read of one consistent snapshot.
+    func transaction<T>(_ kind: StoreTransactionKind, _ body: (Connection) async throws -> T) async throws -> T
+}
+
+/// What a transaction may do.
+package enum StoreTransactionKind: Sendable {
+    /// Saves and deletes, and reads that see them.
+    case write
+    /// Reads only, of one consistent snapshot.
+    case read
+}

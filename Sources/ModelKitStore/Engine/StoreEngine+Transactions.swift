@@ -1,0 +1,208 @@
+import Foundation
+import ModelKitCore
+
+/// The transaction a task has open, and on which store: a store's operations from that task,
+/// inside its own transaction's closure, would wait for that transaction to end, so they are
+/// refused, and a context's loads from that store on that task go through the open transaction.
+///
+/// A task-local value, so tasks started inside the closure inherit it; it names the task that
+/// opened the transaction, and only that task is refused or served through it (another task
+/// waits for the transaction to end, as it would anywhere else).
+package struct OpenTransaction: Sendable {
+    package let store: ObjectIdentifier
+    package let task: Int
+    package let connection: any StoreConnection
+
+    @TaskLocal package static var current: OpenTransaction?
+
+    /// The transaction the current task itself opened on `store`, if any.
+    package static func opened(by store: AnyObject) -> OpenTransaction? {
+        guard let open = current, open.store == ObjectIdentifier(store), open.task == currentTask else { return nil }
+        return open
+    }
+
+    /// The current task's identity (0 outside a task).
+    package static var currentTask: Int {
+        withUnsafeCurrentTask { $0?.hashValue ?? 0 }
+    }
+}
+
+extension StoreEngine {
+    public func write<T>(_ body: (StoreTransaction) async throws -> T) async throws -> T {
+        try await run(.write, body)
+    }
+
+    public func read<T>(_ body: (StoreTransaction) async throws -> T) async throws -> T {
+        try await run(.read, body)
+    }
+
+    /// Opens a transaction through the engine, hands it to `body`, and commits only when `body`
+    /// returned and the task was not cancelled meanwhile.
+    private func run<T>(_ kind: StoreTransactionKind, _ body: (StoreTransaction) async throws -> T) async throws -> T {
+        try refuseNesting()
+        return try await transaction(kind) { connection in
+            let transaction = StoreTransaction(connection: connection, kind: kind)
+            defer { transaction.finish() }
+            let open = OpenTransaction(store: ObjectIdentifier(self), task: OpenTransaction.currentTask, connection: connection)
+            let result = try await OpenTransaction.$current.withValue(open) { try await body(transaction) }
+            try Task.checkCancellation()
+            return result
+        }
+    }
+
+    /// Throws when the current task is inside a transaction of this store.
+    package func refuseNesting() throws {
+        guard OpenTransaction.opened(by: self) != nil else { return }
+        throw StoreError(
+            .misusedTransaction,
+            reason: "the store was called inside its own transaction, which would wait for itself: "
+                + "use the transaction the closure received")
+    }
+}
+
+extension ModelStore {
+    /// Saves `models`, and the identified class models they refer to, in one transaction.
+    ///
+    /// ```swift
+    /// try await store.save(statuses)   // and their users
+    /// ```
+    public func save<S: Sequence>(_ models: S) async throws where S.Element: Model {
+        try await write { try await $0.save(models) }
+    }
+
+    /// Saves one model, and the identified class models it refers to, in one transaction.
+    ///
+    /// ```swift
+    /// try await store.save(status)
+    /// ```
+    public func save<M: Model>(_ model: M) async throws {
+        try await write { try await $0.save(model) }
+    }
+
+    /// The model stored for `id`, or nil; through `context` when given.
+    ///
+    /// ```swift
+    /// let user = try await store.fetchOne(User.self, id: "42", context: context)
+    /// ```
+    public func fetchOne<M: Model, ID: Hashable & Sendable>(
+        _ type: M.Type, id: ID, context: ModelContext? = nil
+    ) async throws -> M? {
+        try await read { try await $0.fetchOne(M.self, id: id, context: context) }
+    }
+
+    /// The first model a query selects.
+    ///
+    /// ```swift
+    /// let newest = try await store.fetchOne(ModelQuery(Status.self).order(by: \Status.createdAt, .descending))
+    /// ```
+    public func fetchOne<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) async throws -> M? {
+        try await read { try await $0.fetchOne(query, context: context) }
+    }
+
+    /// The models a query selects, in its order, read with one context for the whole fetch.
+    ///
+    /// ```swift
+    /// let japanese = try await store.fetchAll(ModelQuery(Status.self).filter(\Status.lang == "ja"))
+    /// ```
+    public func fetchAll<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) async throws -> [M] {
+        try await read { try await $0.fetchAll(query, context: context) }
+    }
+
+    /// Every stored model of a type.
+    ///
+    /// ```swift
+    /// let users = try await store.fetchAll(User.self, context: context)
+    /// ```
+    public func fetchAll<M: Model>(_ type: M.Type, context: ModelContext? = nil) async throws -> [M] {
+        try await read { try await $0.fetchAll(M.self, context: context) }
+    }
+
+    /// How many stored models a query selects.
+    ///
+    /// ```swift
+    /// try await store.fetchCount(ModelQuery(Status.self).filter(\Status.lang == "ja"))
+    /// ```
+    public func fetchCount<M: Model>(_ query: ModelQuery<M>) async throws -> Int {
+        try await read { try await $0.fetchCount(query) }
+    }
+
+    /// How many models of a type are stored.
+    ///
+    /// ```swift
+    /// try await store.fetchCount(User.self)   // 115
+    /// ```
+    public func fetchCount<M: Model>(_ type: M.Type) async throws -> Int {
+        try await read { try await $0.fetchCount(M.self) }
+    }
+
+    /// Deletes the model stored for `id`; returns whether there was one.
+    ///
+    /// ```swift
+    /// try await store.deleteOne(User.self, id: "42")
+    /// ```
+    @discardableResult
+    public func deleteOne<M: Model, ID: Hashable & Sendable>(_ type: M.Type, id: ID) async throws -> Bool {
+        try await write { try await $0.deleteOne(M.self, id: id) }
+    }
+
+    /// Deletes a model by its identifier; returns whether it was stored.
+    ///
+    /// ```swift
+    /// try await store.delete(user)
+    /// ```
+    @discardableResult
+    public func delete<M: Model>(_ model: M) async throws -> Bool {
+        try await write { try await $0.delete(model) }
+    }
+
+    /// Deletes the models a query selects, in one transaction; returns how many.
+    ///
+    /// ```swift
+    /// try await store.deleteAll(ModelQuery(Status.self).filter(\Status.lang == "ja"))
+    /// ```
+    @discardableResult
+    public func deleteAll<M: Model>(_ query: ModelQuery<M>) async throws -> Int {
+        try await write { try await $0.deleteAll(query) }
+    }
+
+    /// Deletes every stored model of a type; returns how many there were.
+    ///
+    /// ```swift
+    /// try await store.deleteAll(Status.self)
+    /// ```
+    @discardableResult
+    public func deleteAll<M: Model>(_ type: M.Type) async throws -> Int {
+        try await write { try await $0.deleteAll(M.self) }
+    }
+
+    /// The results of `query` now and after every committed change to its model type, fetched
+    /// through `context` when given (so identity holds across results).
+    ///
+    /// ```swift
+    /// for try await japanese in store.observe(ModelQuery(Status.self).filter(\Status.lang == "ja")) {
+    ///     print(japanese.map(\.text))
+    /// }
+    /// ```
+    public func observe<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) -> ModelObservation<M> {
+        ModelObservation(changes: changes(to: M.self), store: self, query: query, context: context)
+    }
+}
+
+/// An engine that can also hand out a connection without suspending (SQLite, memory), so a
+/// context mapping a payload loads the identifiers it does not hold from the store as it goes.
+package protocol SynchronousStoreEngine: StoreEngine, ModelLoading where Connection: SynchronousRowReading {
+    /// Runs `body` with a connection, waiting for the store's other transactions to end.
+    func withConnectionNow<T>(_ body: (Connection) throws -> T) throws -> T
+}
+
+extension SynchronousStoreEngine {
+    public func loadModel<M: Model>(_ type: M.Type, identifier: AnyHashable, into context: ModelContext) throws -> M? {
+        // Inside one of this store's transactions, on the same task: through it.
+        if let connection = OpenTransaction.opened(by: self)?.connection as? Connection {
+            return try RowLoader(synchronous: connection).loadModel(M.self, identifier: identifier, into: context)
+        }
+        return try withConnectionNow { connection in
+            try RowLoader(synchronous: connection).loadModel(M.self, identifier: identifier, into: context)
+        }
+    }
+}

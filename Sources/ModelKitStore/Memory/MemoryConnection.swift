@@ -1,0 +1,101 @@
+import Foundation
+import ModelKitCore
+
+/// The memory store's rows inside one transaction: its own copy of the tables, and the changes
+/// made to them, handed back to the store when a write commits.
+package final class MemoryConnection: StoreConnection, SynchronousRowReading {
+    typealias Table = MemoryStore.Table
+    typealias Row = MemoryStore.Row
+
+    let state: Locked<(tables: [String: Table], changes: [String: StoreChange])>
+    private let writable: Bool
+
+    init(tables: [String: Table], writable: Bool) {
+        self.state = Locked((tables, [:]))
+        self.writable = writable
+    }
+
+    package func upsert(_ table: StoreTable, rows: [[StoreValue]]) async throws {
+        state.withLock { state in
+            var stored = state.tables[table.name] ?? Table()
+            for values in rows {
+                var columns: [String: StoreValue] = [:]
+                for (index, column) in table.columns.enumerated() { columns[column.name] = values[index] }
+                let key = values[table.identifierColumn]
+                if var existing = stored.rows[key] {
+                    existing.columns.merge(columns) { $1 }
+                    existing.version = table.schema.version
+                    stored.rows[key] = existing
+                } else {
+                    stored.rows[key] = Row(columns: columns, version: table.schema.version, sequence: stored.nextSequence)
+                    stored.nextSequence += 1
+                }
+            }
+            state.tables[table.name] = stored
+            state.changes[table.name, default: StoreChange(modelName: table.name)].saved += rows.count
+        }
+    }
+
+    package func selectRows(_ query: ResolvedQuery) async throws -> [StoredRow] {
+        state.withLock { state in
+            Self.select(query, in: state.tables).compactMap { key in
+                state.tables[query.table.name]?.rows[key].map { Self.storedRow($0, table: query.table) }
+            }
+        }
+    }
+
+    package func selectRows(_ table: StoreTable, identifiers: [StoreValue]) async throws -> [StoredRow] {
+        try identifiers.compactMap { try selectRowNow(table, identifier: $0) }
+    }
+
+    package func selectAllColumns(_ table: StoreTable, identifier: StoreValue) async throws -> [String: StoreValue] {
+        try selectAllColumnsNow(table, identifier: identifier)
+    }
+
+    package func count(_ query: ResolvedQuery) async throws -> Int {
+        state.withLock { Self.select(query, in: $0.tables).count }
+    }
+
+    package func delete(_ query: ResolvedQuery) async throws -> Int {
+        let name = query.table.name
+        return state.withLock { state in
+            let keys = Self.select(query, in: state.tables)
+            for key in keys { state.tables[name]?.rows.removeValue(forKey: key) }
+            if !keys.isEmpty { state.changes[name, default: StoreChange(modelName: name)].deleted += keys.count }
+            return keys.count
+        }
+    }
+
+    package func selectRowNow(_ table: StoreTable, identifier: StoreValue) throws -> StoredRow? {
+        state.withLock { $0.tables[table.name]?.rows[identifier].map { Self.storedRow($0, table: table) } }
+    }
+
+    package func selectAllColumnsNow(_ table: StoreTable, identifier: StoreValue) throws -> [String: StoreValue] {
+        state.withLock { $0.tables[table.name]?.rows[identifier]?.columns ?? [:] }
+    }
+
+    /// The identifiers of the rows a query selects, in its order, as SQLite would return them.
+    private static func select(_ query: ResolvedQuery, in tables: [String: Table]) -> [StoreValue] {
+        guard let table = tables[query.table.name] else { return [] }
+        var rows = table.rows.values.filter { row in
+            guard let condition = query.condition else { return true }
+            return condition.matches { row.columns[$0] ?? .null } == true
+        }
+        rows.sort { lhs, rhs in
+            for ordering in query.orderings {
+                let order = StoreValue.compare(lhs.columns[ordering.column] ?? .null, rhs.columns[ordering.column] ?? .null)
+                if order != 0 { return ordering.order == .ascending ? order < 0 : order > 0 }
+            }
+            return lhs.sequence < rhs.sequence
+        }
+        let identifier = query.table.columns[query.table.identifierColumn].name
+        var keys = rows.map { $0.columns[identifier] ?? .null }
+        keys.removeFirst(min(query.offset, keys.count))
+        if let limit = query.limit, limit < keys.count { keys.removeLast(keys.count - limit) }
+        return keys
+    }
+
+    private static func storedRow(_ row: Row, table: StoreTable) -> StoredRow {
+        StoredRow(values: table.columns.map { row.columns[$0.name] ?? .null }, version: row.version)
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import ModelKitCore
+
+/// One transaction of a store, handed to the closure of ``ModelStore/write(_:)`` or
+/// ``ModelStore/read(_:)``: saves, fetches and deletes that commit together, or not at all.
+///
+/// Use it only inside its closure; afterwards every call throws. Fetching through a context
+/// returns the live instance for an identifier the context holds, and registers the others.
+///
+/// ```swift
+/// try await store.write { tx in
+///     let user = try await tx.fetchOne(User.self, id: "42", context: context)
+///     user?.followersCount += 1
+///     if let user { try await tx.save(user) }
+///     try await tx.deleteAll(ModelQuery(Status.self).filter(\Status.lang == "xx"))
+/// }
+/// ```
+public final class StoreTransaction {
+    let connection: any StoreConnection
+    let kind: StoreTransactionKind
+    private let synchronous: (any SynchronousRowReading)?
+    /// Set when the closure has returned; the transaction is then unusable.
+    private var isFinished = false
+
+    init(connection: any StoreConnection, kind: StoreTransactionKind) {
+        self.connection = connection
+        self.kind = kind
+        self.synchronous = connection as? any SynchronousRowReading
+    }
+
+    func finish() {
+        isFinished = true
+    }
+
+    /// Throws when the transaction has ended, the task is cancelled, or a read-only transaction
+    /// is asked to write.
+    private func checkUsable(writing: Bool, table: String) throws {
+        if isFinished {
+            throw StoreError(.misusedTransaction, table: table, reason: "its transaction has ended: use it inside its closure only")
+        }
+        if writing, kind == .read {
+            throw StoreError(.misusedTransaction, table: table, reason: "a read transaction cannot save or delete: use 'write'")
+        }
+        try Task.checkCancellation()
+    }
+
+    // MARK: Saving
+
+    /// Saves `models`, and the identified class models they refer to. A model already stored is
+    /// replaced; a row keeps the columns of properties its model no longer has.
+    ///
+    /// ```swift
+    /// try await tx.save(timeline.statuses)   // and their users
+    /// ```
+    public func save<S: Sequence>(_ models: S) async throws where S.Element: Model {
+        try checkUsable(writing: true, table: S.Element.modelSchema.modelName)
+        // Everything is encoded before anything is written: a model that cannot be encoded
+        // leaves the transaction as it was. One batch per table, in the order tables were met,
+        // the last values of an identifier winning (as one upsert after another would have it).
+        var batches: [ObjectIdentifier: (order: Int, table: StoreTable, rows: [[StoreValue]], index: [StoreValue: Int])] = [:]
+        var encoder = RowEncoder { table, values in
+            let key = ObjectIdentifier(table)
+            var batch = batches[key] ?? (batches.count, table, [], [:])
+            let identifier = values[table.identifierColumn]
+            if let existing = batch.index[identifier] {
+                batch.rows[existing] = values
+            } else {
+                batch.index[identifier] = batch.rows.count
+                batch.rows.append(values)
+            }
+            batches[key] = batch
+        }
+        try encoder.encode(models)
+        for batch in batches.values.sorted(by: { $0.order < $1.order }) {
+            try await connection.upsert(batch.table, rows: batch.rows)
+        }
+    }
+
+    /// Saves one model, and the identified class models it refers to.
+    ///
+    /// ```swift
+    /// try await tx.save(status)   // its user too
+    /// ```
+    public func save<M: Model>(_ model: M) async throws {
+        try await save(CollectionOfOne(model))
+    }
+
+    // MARK: Fetching
+
+    /// The model stored for `id`, or nil; through `context` when given (the live instance if it
+    /// holds one).
+    ///
+    /// ```swift
+    /// let user = try await tx.fetchOne(User.self, id: "42", context: context)
+    /// ```
+    public func fetchOne<M: Model, ID: Hashable & Sendable>(
+        _ type: M.Type, id: ID, context: ModelContext? = nil
+    ) async throws -> M? {
+        let table = try StoreTable.of(M.self)
+        try checkUsable(writing: false, table: table.name)
+        if let context, table.isClass, let live = context.registeredModel(M.self, identifier: AnyHashable(id)) {
+            return live
+        }
+        let key = try table.identifierValue(id)
+        let row: StoredRow?
+        if let synchronous {
+            row = try synchronous.selectRowNow(table, identifier: key)
+        } else {
+            row = try await connection.selectRows(table, identifiers: [key]).first
+        }
+        guard let row else { return nil }
+        let loader = RowLoader(synchronous: synchronous)
+        return try await loader.models(M.self, rows: [row], table: table, context: context, connection: connection).first
+    }
+
+    /// The models a query selects, in its order, read with one context for the whole fetch
+    /// (`context`, or a new one) so identity holds across them.
+    ///
+    /// ```swift
+    /// let recent = try await tx.fetchAll(ModelQuery(Status.self).order(by: \Status.createdAt, .descending).limit(20))
+    /// ```
+    public func fetchAll<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) async throws -> [M] {
+        let resolved = try query.resolved()
+        try checkUsable(writing: false, table: resolved.table.name)
+        let rows = try await connection.selectRows(resolved)
+        let context = context ?? (resolved.table.isClass ? ModelContext() : nil)
+        let loader = RowLoader(synchronous: synchronous)
+        return try await loader.models(M.self, rows: rows, table: resolved.table, context: context, connection: connection)
+    }
+
+    /// Every stored model of a type.
+    ///
+    /// ```swift
+    /// let users = try await tx.fetchAll(User.self, context: context)
+    /// ```
+    public func fetchAll<M: Model>(_ type: M.Type, context: ModelContext? = nil) async throws -> [M] {
+        try await fetchAll(ModelQuery(M.self), context: context)
+    }
+
+    /// The first model a query selects.
+    ///
+    /// ```swift
+    /// let newest = try await tx.fetchOne(ModelQuery(Status.self).order(by: \Status.createdAt, .descending))
+    /// ```
+    public func fetchOne<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) async throws -> M? {
+        try await fetchAll(query.limit(1, offset: query.offset), context: context).first
+    }
+
+    /// How many stored models a query selects.
+    ///
+    /// ```swift
+    /// try await tx.fetchCount(ModelQuery(Status.self).filter(\Status.lang == "ja"))
+    /// ```
+    public func fetchCount<M: Model>(_ query: ModelQuery<M>) async throws -> Int {
+        let resolved = try query.resolved()
+        try checkUsable(writing: false, table: resolved.table.name)
+        return try await connection.count(resolved)
+    }
+
+    /// How many models of a type are stored.
+    ///
+    /// ```swift
+    /// try await tx.fetchCount(User.self)   // 115
+    /// ```
+    public func fetchCount<M: Model>(_ type: M.Type) async throws -> Int {
+        try await fetchCount(ModelQuery(M.self))
+    }
+
+    // MARK: Deleting
+
+    /// Deletes the models a query selects; returns how many.
+    ///
+    /// ```swift
+    /// try await tx.deleteAll(ModelQuery(Status.self).filter(\Status.lang == "ja"))
+    /// ```
+    @discardableResult
+    public func deleteAll<M: Model>(_ query: ModelQuery<M>) async throws -> Int {
+        let resolved = try query.resolved()
+        try checkUsable(writing: true, table: resolved.table.name)
+        return try await connection.delete(resolved)
+    }
+
+    /// Deletes every stored model of a type; returns how many there were.
+    ///
+    /// ```swift
+    /// try await tx.deleteAll(Status.self)
+    /// ```
+    @discardableResult
+    public func deleteAll<M: Model>(_ type: M.Type) async throws -> Int {
+        try await deleteAll(ModelQuery(M.self))
+    }
+
+    /// Deletes the model stored for `id`; returns whether there was one.
+    ///
+    /// ```swift
+    /// try await tx.deleteOne(User.self, id: "42")
+    /// ```
+    @discardableResult
+    public func deleteOne<M: Model, ID: Hashable & Sendable>(_ type: M.Type, id: ID) async throws -> Bool {
+        let table = try StoreTable.of(M.self)
+        return try await deleteAll(ModelQuery(M.self).filter(table.identifierPredicate(try table.identifierValue(id)))) > 0
+    }
+
+    /// Deletes a model by its identifier; returns whether it was stored.
+    ///
+    /// ```swift
+    /// try await tx.delete(user)
+    /// ```
+    @discardableResult
+    public func delete<M: Model>(_ model: M) async throws -> Bool {
+        let table = try StoreTable.of(M.self)
+        guard let identifier = model.modelIdentifier else { throw StoreError.notIdentified(M.modelSchema) }
+        return try await deleteAll(ModelQuery(M.self).filter(table.identifierPredicate(try table.identifierValue(identifier)))) > 0
+    }
+}
+
+extension StoreTable {
+    /// The predicate selecting the row of one identifier.
+    func identifierPredicate<M: Model>(_ key: StoreValue) -> ModelPredicate<M> {
+        ModelPredicate(.success(.compare(column: columns[identifierColumn].name, .equal, key)))
+    }
+}
