@@ -49,6 +49,38 @@ import Testing
         #expect(!output.contains("be equivalent"), "\(output)")
     }
 
+    /// A query orders only what orders as stored: a decimal (text), a URL, nested JSON do not
+    /// compile with `<`, `>=` or `order(by:)`; numbers, strings and dates do.
+    @Test func orderingWhatDoesNotOrderAsStoredIsACompileError() throws {
+        let output = try Self.typeCheck(
+            """
+            import Foundation
+            import ModelKit
+            import ModelKitStore
+
+            @Model struct Item {
+                @Identifier var id: Int
+                var price: Decimal
+                var link: URL?
+                var tags: [String] = []
+                var added: Date
+            }
+
+            let fine = ModelQuery(Item.self).filter(\\Item.id > 3 && \\Item.added <= Date()).order(by: \\Item.added)
+            let price = ModelQuery(Item.self).filter(\\Item.price > 3)
+            let link = ModelQuery(Item.self).filter(\\Item.link >= URL(string: "https://a.example"))
+            let tags = ModelQuery(Item.self).filter(\\Item.tags < ["b"])
+            let sorted = ModelQuery(Item.self).order(by: \\Item.price)
+            """)
+        let errors = Self.errors(in: output)
+        #expect(errors.count == 4, "\(output)")
+        for (line, name) in [(14, "'>'"), (15, "'>='"), (16, "'<'"), (17, "'order(by:_:)'")] {
+            #expect(
+                errors.contains { $0.hasPrefix("place.swift:\(line): error: \(name) is unavailable: a query orders only") },
+                "line \(line): \(output)")
+        }
+    }
+
     /// The errors in swiftc's output as `file:line: error: message`, the file without its directory
     /// and the column left out (a column in generated code means nothing to the user).
     static func errors(in output: String) -> [String] {
@@ -70,11 +102,15 @@ import Testing
         try Data(source.utf8).write(to: file)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "swiftc", "-typecheck", file.path, "-I", build.appendingPathComponent("Modules").path,
-            "-Xcc", "-fmodule-map-file=" + build.appendingPathComponent("CModelKitRuntime.build/module.modulemap").path,
-            "-load-plugin-executable", plugin.path + "#ModelKitMacros",
-        ]
+        // The C modules the Swift ones import: ModelKit's runtime shims, and SQLite's for the store
+        // (GRDB's system library, in the package's checkouts beside the build folder).
+        let sqlite = build.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap")
+        let moduleMaps = [build.appendingPathComponent("CModelKitRuntime.build/module.modulemap"), sqlite]
+        process.arguments =
+            ["swiftc", "-typecheck", file.path, "-I", build.appendingPathComponent("Modules").path]
+            + moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=" + $0.path] }
+            + ["-load-plugin-executable", plugin.path + "#ModelKitMacros"]
         process.currentDirectoryURL = directory.url
         let output = Pipe()
         process.standardOutput = output

@@ -123,7 +123,10 @@ extension KeyPath where Root: Model, Value: ModelValue {
     public static func != (keyPath: KeyPath, value: Value) -> ModelPredicate<Root> {
         ModelPredicate(keyPath) { .compare(column: $0, .notEqual, try ModelPredicate<Root>.encode(value)) }
     }
+}
 
+// Ordering comparisons only for values whose stored form orders as they do (``StoreOrderable``).
+extension KeyPath where Root: Model, Value: StoreOrderable {
     /// The rows whose property is less than `value`.
     @_disfavoredOverload
     public static func < (keyPath: KeyPath, value: Value) -> ModelPredicate<Root> {

@@ -33,8 +33,13 @@ public struct ModelQuery<M: Model>: Sendable {
         return query
     }
 
-    /// The query ordered by a property, after the orderings already given.
-    public func order<V>(by keyPath: KeyPath<M, V>, _ order: StoreOrder = .ascending) -> ModelQuery {
+    /// The query ordered by a property, after the orderings already given. Only properties whose
+    /// stored form orders as they do (``StoreOrderable``: numbers, strings, dates) can order.
+    ///
+    /// ```swift
+    /// ModelQuery(Status.self).order(by: \Status.createdAt, .descending)
+    /// ```
+    public func order<V: StoreOrderable>(by keyPath: KeyPath<M, V>, _ order: StoreOrder = .ascending) -> ModelQuery {
         var query = self
         do {
             query.orderings.append(.success((try ModelPredicate<M>.column(of: keyPath), order)))
