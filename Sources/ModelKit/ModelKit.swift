@@ -17,10 +17,13 @@
 ///   - version: The model's version, recorded by archives and the store for migrations.
 ///   - nulls: Whether `null` on a property with a default is an error or takes the default.
 ///   - unknownKeys: Whether payload keys no property reads are skipped or errors (strict mode).
+///   - table: The table stores keep the model in; by default the type's name. Two model types of
+///     one name (in two modules, or nested in two types) need one of them named apart.
 @attached(member, conformances: Model, Hashable, CustomStringConvertible, names: arbitrary)
 @attached(extension, conformances: Model, Hashable, CustomStringConvertible, names: arbitrary)
 public macro Model(
-    keys: KeyStrategy? = nil, version: Int = 0, nulls: NullPolicy = .error, unknownKeys: UnknownKeyPolicy = .ignore
+    keys: KeyStrategy? = nil, version: Int = 0, nulls: NullPolicy = .error, unknownKeys: UnknownKeyPolicy = .ignore,
+    table: String? = nil
 ) =
     #externalMacro(module: "ModelKitMacros", type: "ModelMacro")
 

@@ -30,6 +30,8 @@ public final class ModelSchema: Sendable {
     public let keyStrategy: KeyStrategy
     /// The model's version (archives and the store record it; migration hooks receive it).
     public let version: Int
+    /// The table a store keeps the model in (`@Model(table:)`); nil for the model's name.
+    public let tableName: String?
     /// What payload keys no property reads mean (`@Model(unknownKeys:)`; a subclass inherits its
     /// parent's unless it says otherwise).
     public let unknownKeys: UnknownKeyPolicy
@@ -73,6 +75,7 @@ public final class ModelSchema: Sendable {
         nullsUseDefaults: Bool = false,
         unknownKeys: UnknownKeyPolicy? = nil,
         version: Int = 0,
+        tableName: String? = nil,
         hooks: Hooks = [],
         properties own: [ModelProperty]
     ) {
@@ -92,6 +95,7 @@ public final class ModelSchema: Sendable {
         self.superschema = superschema
         self.keyStrategy = strategy
         self.version = version
+        self.tableName = tableName
         self.unknownKeys = unknownKeys ?? superschema?.unknownKeys ?? .ignore
         self.hooks = hooks.union(superschema?.hooks ?? [])
         self.properties = all

@@ -23,6 +23,8 @@ struct ModelDeclaration {
     var keyStrategy: String?
     /// `@Model(version:)`, as written.
     var version: String?
+    /// `@Model(table:)`, as written.
+    var table: String?
     /// `@Model(nulls: .useDefault)`.
     var nullsUseDefaults = false
     /// `@Model(unknownKeys:)`, as written.
@@ -143,6 +145,7 @@ struct ModelDeclarationParser {
             switch argument.label?.text {
             case "keys": model.keyStrategy = value
             case "version": model.version = value
+            case "table": model.table = value
             case "nulls": model.nullsUseDefaults = value.hasSuffix("useDefault")
             case "unknownKeys": model.unknownKeys = value
             default: break

@@ -121,6 +121,7 @@ struct ModelExpansion {
         if model.nullsUseDefaults { arguments.append("nullsUseDefaults: true") }
         if let unknownKeys = model.unknownKeys { arguments.append("unknownKeys: \(unknownKeys)") }
         if let version = model.version { arguments.append("version: \(version)") }
+        if let table = model.table { arguments.append("tableName: \(table)") }
         if !model.hooks.isEmpty { arguments.append("hooks: [\(model.hooks.joined(separator: ", "))]") }
         let list = properties.map(propertyLiteral).joined(separator: ",\n")
         arguments.append("properties: [\n\(indented(list))\n]")

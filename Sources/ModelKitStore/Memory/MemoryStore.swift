@@ -39,7 +39,7 @@ public final class MemoryStore: ModelStore, SynchronousStoreEngine, Sendable {
     public init() {}
 
     public func changes<M: Model>(to type: M.Type) -> StoreChanges {
-        hub.subscribe(table: M.modelSchema.modelName)
+        hub.subscribe(table: M.modelSchema.storeTableName)
     }
 
     package func transaction<T>(_ kind: StoreTransactionKind, _ body: (MemoryConnection) async throws -> T)

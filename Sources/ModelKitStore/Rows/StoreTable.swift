@@ -66,7 +66,7 @@ package final class StoreTable: Sendable {
                     isOptional: property.isOptional,
                     readingEdge: readingKeys.keys.firstIndex(of: property.name)))
         }
-        self.name = schema.modelName
+        self.name = schema.storeTableName
         self.schema = schema
         self.columns = columns
         self.identifierColumn = columnByField[identifierIndex]
@@ -79,7 +79,7 @@ package final class StoreTable: Sendable {
             self.identifierEncoder = NoIdentifierEncoder()
         }
 
-        let table = quoted(schema.modelName)
+        let table = quoted(name)
         let identifierColumn = columnByField[identifierIndex]
         let identifier = quoted(columns[identifierColumn].name)
         let names = columns.map { quoted($0.name) } + [quoted(Self.versionColumn)]
@@ -102,18 +102,31 @@ package final class StoreTable: Sendable {
     }
 
     /// The table of a model type, built once.
+    ///
+    /// A table belongs to one model type: a second type of the same name (from another module, or
+    /// nested in another type) is refused until one of them names its own table
+    /// (`@Model(table:)`), so their rows never mix.
     package static func of<M: Model>(_ type: M.Type) throws -> StoreTable {
         let key = ObjectIdentifier(M.self)
-        if let table = cache.withLock({ $0[key] }) { return table }
+        if let table = cache.withLock({ $0.tables[key] }) { return table }
         let table = try StoreTable(M.self)
-        return cache.withLock { tables in
-            if let existing = tables[key] { return existing }
-            tables[key] = table
+        let owner = String(reflecting: M.self)
+        return try cache.withLock { cache in
+            if let existing = cache.tables[key] { return existing }
+            if let other = cache.owners[table.name], other != owner {
+                throw StoreError(
+                    .tableClash, table: table.name,
+                    reason: "the table '\(table.name)' already holds '\(other)', and '\(owner)' has the same name: "
+                        + "give one of them a table of its own with '@Model(table:)'")
+            }
+            cache.owners[table.name] = owner
+            cache.tables[key] = table
             return table
         }
     }
 
-    private static let cache = Locked<[ObjectIdentifier: StoreTable]>([:])
+    /// The tables built so far, by model type, and the type each table name belongs to.
+    private static let cache = Locked<(tables: [ObjectIdentifier: StoreTable], owners: [String: String])>(([:], [:]))
 
     /// The column named `name`, for queries.
     package func column(named name: String) -> Int? {
@@ -166,4 +179,11 @@ struct NoIdentifierEncoder: IdentifierEncoding {
 /// `"name"` with embedded quotes doubled: an SQL identifier.
 func quoted(_ name: String) -> String {
     "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}
+
+extension ModelSchema {
+    /// The table stores keep the model in: `@Model(table:)`, or the model's name.
+    package var storeTableName: String {
+        tableName ?? modelName
+    }
 }

@@ -81,7 +81,7 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, Sendable {
     }
 
     public func changes<M: Model>(to type: M.Type) -> StoreChanges {
-        hub.subscribe(table: M.modelSchema.modelName)
+        hub.subscribe(table: M.modelSchema.storeTableName)
     }
 
     /// Closes the database now: later calls throw ``StoreError`` of kind `.closed`, and the

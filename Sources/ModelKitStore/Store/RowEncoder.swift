@@ -29,6 +29,16 @@ struct RowEncoder {
 
     private mutating func encode<M: Model>(_ model: M, table: StoreTable) throws {
         if table.isClass, !saved.insert(ObjectIdentifier(model as AnyObject)).inserted { return }
+        // A subclass instance saved as its parent (a collection of the parent type, a property of
+        // it) would lose its own properties, and read back as the parent: refused.
+        let dynamicType = type(of: model)
+        if table.isClass, ObjectIdentifier(dynamicType) != ObjectIdentifier(M.self) {
+            let identifier = model.modelIdentifier.map(describeIdentifier)
+            throw StoreError(
+                .unencodableValue, table: table.name, identifier: identifier,
+                reason: "it is a '\(dynamicType.modelSchema.modelName)', a subclass the '\(table.name)' table has no "
+                    + "columns for: save it as a '\(dynamicType.modelSchema.modelName)', in its own table")
+        }
         do {
             try writer.writeRow(model, table: table)
         } catch {

@@ -37,6 +37,8 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         /// A transaction was used after its closure returned, or a read transaction was asked
         /// to write.
         case misusedTransaction
+        /// Two model types claim one table (the same name from two modules or two outer types).
+        case tableClash
     }
 
     /// The kind of problem.
@@ -68,7 +70,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         var subject: String
         switch kind {
-        case .notIdentified: subject = "cannot store"
+        case .notIdentified, .tableClash: subject = "cannot store"
         case .unknownKeyPath: subject = "cannot query"
         case .unencodableValue: subject = "cannot save"
         case .undecodableRow, .missingReference, .cyclicReference: subject = "cannot load"
