@@ -36,7 +36,7 @@ public struct StoreChange: Hashable, Sendable, CustomStringConvertible {
 ///
 /// ```swift
 /// let changes = store.changes(to: Status.self)
-/// try store.save(status)
+/// try await store.save(status)
 /// var iterator = changes.makeAsyncIterator()
 /// await iterator.next()   // saved 2 rows of 'Status' ... (the status; its user is another table)
 /// ```

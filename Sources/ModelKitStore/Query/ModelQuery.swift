@@ -9,7 +9,7 @@ import ModelKitCore
 ///     .filter(\Status.retweetCount > 10 && \Status.lang == "ja")
 ///     .order(by: \Status.createdAt, .descending)
 ///     .limit(20, offset: 40)
-/// let statuses = try store.fetchAll(query)
+/// let statuses = try await store.fetchAll(query)
 /// try query.selectSQL().sql
 /// // SELECT ... FROM "Status" WHERE ("retweetCount" > ? AND "lang" = ?) ORDER BY "createdAt" DESC LIMIT ? OFFSET ?
 /// ```

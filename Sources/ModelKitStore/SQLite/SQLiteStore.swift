@@ -12,15 +12,16 @@ import ModelKitCore
 /// holding an identified class model stores its identifier; loading resolves it through the
 /// context. Files use write-ahead logging: a save is one transaction, all of it or none.
 ///
-/// Concurrency: the store is `Sendable`. GRDB's `DatabaseQueue` serializes every access on
-/// one connection; rows are read into memory inside an access and turned into models outside
-/// it, under the context's lock, so a context's lock is never awaited while the database is
-/// held.
+/// Concurrency: the store is `Sendable`. Its transactions take turns on one connection (GRDB's
+/// `DatabaseQueue`): a transaction's `BEGIN` ... `COMMIT` spans several accesses to the queue, and
+/// a gate tasks await (and a context's synchronous loads wait on) keeps every other use of the
+/// store out meanwhile. Rows are read into memory inside an access and turned into models
+/// outside it, under the context's lock.
 ///
 /// ```swift
 /// let store = try SQLiteStore(path: "/tmp/twitter.sqlite")
 /// let context = ModelContext(store: store)
-/// try store.save(timeline.statuses)
+/// try await store.save(timeline.statuses)
 /// let user = try context.model(TwitterUser.self, for: "42")   // live, or loaded from the file
 /// ```
 public final class SQLiteStore: ModelStore, SynchronousStoreEngine, Sendable {
@@ -90,7 +91,7 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, Sendable {
     ///
     /// ```swift
     /// let store = try SQLiteStore(path: path)
-    /// try store.save(user)
+    /// try await store.save(user)
     /// try store.close()   // the file is complete and unlocked; other processes may open it
     /// ```
     public func close() throws {

@@ -6,7 +6,7 @@ import ModelKitCore
 ///
 /// ```swift
 /// do {
-///     try store.save(hashtag)
+///     try await store.save(hashtag)
 /// } catch let error as StoreError where error.kind == .notIdentified {
 ///     print(error)   // cannot store 'Hashtag': the model has no '@Identifier' property
 /// }
