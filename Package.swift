@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import CompilerPluginSupport
 import PackageDescription
 
@@ -11,12 +11,23 @@ let package = Package(
         .library(name: "ModelKitPreferences", targets: ["ModelKitPreferences"]),
         .library(name: "ModelKitStore", targets: ["ModelKitStore"]),
         .library(name: "ModelKitRemote", targets: ["ModelKitRemote"]),
+        // Empty unless the package's `PostgreSQL` trait is enabled.
+        .library(name: "ModelKitPostgres", targets: ["ModelKitPostgres"]),
         .executable(name: "modelkit", targets: ["ModelKitTool"]),
+    ],
+    traits: [
+        .trait(
+            name: "PostgreSQL",
+            description: "The PostgreSQL store (ModelKitPostgres), on PostgresNIO: off by default, as PostgresNIO "
+                + "and SwiftNIO take minutes to build."),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Built only with the `PostgreSQL` trait.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // `swift package generate-documentation --target ModelKit`: the DocC catalogue, built by CI.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -64,6 +75,17 @@ let package = Package(
             dependencies: ["ModelKitCore", "ModelKitJSON", .product(name: "GRDB", package: "GRDB.swift")]
         ),
 
+        // The PostgreSQL store: the store protocols over a PostgreSQL database shared by many
+        // processes (PostgresNIO's connection pool, LISTEN/NOTIFY for changes). Its sources are
+        // compiled only with the `PostgreSQL` trait, which also brings PostgresNIO in.
+        .target(
+            name: "ModelKitPostgres",
+            dependencies: [
+                "ModelKitCore", "ModelKitStore",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+            ]
+        ),
+
         // Remote resources: endpoints fetched straight into a context and a store, over a
         // transport protocol with a URLSession implementation.
         .target(name: "ModelKitRemote", dependencies: ["ModelKitCore", "ModelKitJSON", "ModelKitStore"]),
@@ -84,6 +106,7 @@ let package = Package(
                 "ModelKitGenerator",
                 "ModelKitPreferences",
                 "ModelKitStore",
+                "ModelKitPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.copy("Resources")]
@@ -110,7 +133,9 @@ let package = Package(
         .testTarget(
             name: "ModelKitStoreTests",
             dependencies: [
-                "ModelKit", "ModelKitStore", "ModelKitTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "ModelKit", "ModelKitStore", "ModelKitPostgres", "ModelKitTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
             ]
         ),
         .testTarget(

@@ -59,7 +59,7 @@ import Testing
         #expect(select.arguments == [.integer(10), .text("ja"), .integer(20), .integer(40)])
         #expect(
             try query.countSQL().sql
-                == #"SELECT COUNT(*) FROM (SELECT 1 FROM "Status" WHERE ("retweetCount" > ? AND "lang" = ?) ORDER BY "createdAt" DESC, "id" LIMIT ? OFFSET ?)"#)
+                == #"SELECT COUNT(*) FROM (SELECT 1 FROM "Status" WHERE ("retweetCount" > ? AND "lang" = ?) ORDER BY "createdAt" DESC, "id" LIMIT ? OFFSET ?) AS selected"#)
         #expect(
             try query.deleteSQL().sql
                 == #"DELETE FROM "Status" WHERE "id" IN (SELECT "id" FROM "Status" WHERE ("retweetCount" > ? AND "lang" = ?) ORDER BY "createdAt" DESC, "id" LIMIT ? OFFSET ?)"#)

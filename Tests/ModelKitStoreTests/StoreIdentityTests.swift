@@ -7,7 +7,7 @@ import Testing
 /// Stores and contexts together: identity across loads, references through the identity map,
 /// loading what is not live.
 @Suite struct StoreIdentityTests {
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.loading)
     func aContextLoadsWhatIsNotLiveFromItsStore(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         let store = try kind.make(in: directory)
@@ -24,7 +24,7 @@ import Testing
         #expect(try await store.fetchAll(Counter.self, context: context).first === loaded)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.loading)
     func mappingAStoredIdentifierLoadsThenAppliesThePayload(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         let store = try kind.make(in: directory)
@@ -119,7 +119,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.loading)
     func loadedInstancesAreHeldWeakly(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         let store = try kind.make(in: directory)

@@ -5,20 +5,59 @@ import ModelKitStore
 import ModelKitTestSupport
 import Testing
 
-/// The stores every behaviour is checked against.
+/// The stores every behaviour is checked against: PostgreSQL's too when the package's
+/// `PostgreSQL` trait is on and a server is at hand (``PostgresTestServer``).
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
-    case sqliteFile, sqliteMemory, memory
+    /// `memoryInRounds` is the memory store reading references in rounds, as PostgreSQL's must.
+    case sqliteFile, sqliteMemory, memory, memoryInRounds
+    #if PostgreSQL
+        case postgres
+    #endif
+
+    static var allCases: [StoreKind] {
+        var kinds: [StoreKind] = [.sqliteFile, .sqliteMemory, .memory, .memoryInRounds]
+        #if PostgreSQL
+            if PostgresTestServer.isAvailable { kinds.append(.postgres) }
+        #endif
+        return kinds
+    }
+
+    /// The stores a context loads from as it maps (SQLite and memory: they read without suspending).
+    static var loading: [StoreKind] {
+        allCases.filter(\.loadsAsItMaps)
+    }
 
     var testDescription: String { rawValue }
 
-    /// A new, empty store of this kind (a file in `directory` for `sqliteFile`).
+    /// A new, empty store of this kind (a file in `directory` for `sqliteFile`, a schema of its
+    /// own for `postgres`).
     func make(in directory: TemporaryDirectory) throws -> any ModelStore {
         switch self {
         case .sqliteFile: return try SQLiteStore(path: directory.path("store.sqlite"))
         case .sqliteMemory: return try SQLiteStore()
         case .memory: return MemoryStore()
+        case .memoryInRounds: return MemoryStore(readingInRounds: true)
+        #if PostgreSQL
+            case .postgres: return try PostgresTestServer.makeStore()
+        #endif
         }
     }
+
+    /// Whether this is the PostgreSQL store.
+    var isPostgres: Bool {
+        #if PostgreSQL
+            return self == .postgres
+        #else
+            return false
+        #endif
+    }
+
+    /// Whether the store keeps dates to the microsecond only (PostgreSQL's `timestamptz`).
+    var keepsMicroseconds: Bool { isPostgres }
+    /// Whether rows fetched without an order come in insertion order (not on PostgreSQL).
+    var keepsInsertionOrder: Bool { !isPostgres }
+    /// Whether a context loads from the store as it maps (SQLite and memory read without suspending).
+    var loadsAsItMaps: Bool { !isPostgres }
 }
 
 /// Runs raw SQL on a store's file, the way `sqlite3` would see it.

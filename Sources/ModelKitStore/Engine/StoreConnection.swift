@@ -46,6 +46,13 @@ package protocol SynchronousRowReading {
     /// Every column of the row stored for an identifier, by name (see
     /// ``StoreConnection/selectAllColumns(_:identifier:)``).
     func selectAllColumnsNow(_ table: StoreTable, identifier: StoreValue) throws -> [String: StoreValue]
+    /// Whether a transaction's reads use these methods (true), or fetch the rows references need
+    /// in rounds as an engine that must suspend does (false: how the memory store tests that path).
+    var readsSynchronously: Bool { get }
+}
+
+extension SynchronousRowReading {
+    package var readsSynchronously: Bool { true }
 }
 
 /// A storage engine: opens transactions and hands their connection to the shared code.

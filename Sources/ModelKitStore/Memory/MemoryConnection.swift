@@ -8,11 +8,11 @@ package final class MemoryConnection: StoreConnection, SynchronousRowReading {
     typealias Row = MemoryStore.Row
 
     let state: Locked<(tables: [String: Table], changes: [String: StoreChange])>
-    private let writable: Bool
+    package let readsSynchronously: Bool
 
-    init(tables: [String: Table], writable: Bool) {
+    init(tables: [String: Table], readsInRounds: Bool) {
         self.state = Locked((tables, [:]))
-        self.writable = writable
+        self.readsSynchronously = !readsInRounds
     }
 
     package func upsert(_ table: StoreTable, rows: [[StoreValue]]) async throws {

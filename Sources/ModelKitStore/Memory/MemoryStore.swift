@@ -32,11 +32,22 @@ public final class MemoryStore: ModelStore, SynchronousStoreEngine, Sendable {
 
     /// The committed tables.
     let tables = Locked<[String: Table]>([:])
+    /// Whether transactions read references as they go (the default) or in rounds, as a store
+    /// that must suspend to read does (PostgreSQL): the tests run that path on this store too.
+    private let readsInRounds: Bool
     private let gate = StoreGate()
     private let hub = StoreChangeHub()
 
     /// An empty store.
-    public init() {}
+    public init() {
+        self.readsInRounds = false
+    }
+
+    /// An empty store whose transactions read the rows references need in rounds, one query per
+    /// table, as a store that must suspend to read does.
+    package init(readingInRounds: Bool) {
+        self.readsInRounds = readingInRounds
+    }
 
     public func changes<M: Model>(to type: M.Type) -> StoreChanges {
         hub.subscribe(table: M.modelSchema.storeTableName)
@@ -46,11 +57,11 @@ public final class MemoryStore: ModelStore, SynchronousStoreEngine, Sendable {
         async throws -> T
     {
         guard kind == .write else {
-            return try await body(MemoryConnection(tables: tables.withLock { $0 }, writable: false))
+            return try await body(MemoryConnection(tables: tables.withLock { $0 }, readsInRounds: readsInRounds))
         }
         await gate.acquire()
         defer { gate.release() }
-        let connection = MemoryConnection(tables: tables.withLock { $0 }, writable: true)
+        let connection = MemoryConnection(tables: tables.withLock { $0 }, readsInRounds: readsInRounds)
         let result = try await body(connection)
         let (committed, changes) = connection.state.withLock { ($0.tables, $0.changes) }
         tables.withLock { $0 = committed }
@@ -59,6 +70,6 @@ public final class MemoryStore: ModelStore, SynchronousStoreEngine, Sendable {
     }
 
     package func withConnectionNow<T>(_ body: (MemoryConnection) throws -> T) throws -> T {
-        try body(MemoryConnection(tables: tables.withLock { $0 }, writable: false))
+        try body(MemoryConnection(tables: tables.withLock { $0 }, readsInRounds: false))
     }
 }

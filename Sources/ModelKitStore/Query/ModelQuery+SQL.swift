@@ -44,57 +44,22 @@ extension ResolvedQuery {
     }
 
     func selectSQL() -> StoreSQL {
-        var sql = table.selectSQL
-        var arguments: [StoreValue] = []
-        appendClauses(to: &sql, arguments: &arguments)
-        return StoreSQL(sql: sql, arguments: arguments)
+        sqlite { try select(&$0) }
     }
 
     func countSQL() -> StoreSQL {
-        var arguments: [StoreValue] = []
-        guard limit != nil || offset > 0 else {
-            var sql = table.countSQL
-            appendWhere(to: &sql, arguments: &arguments)
-            return StoreSQL(sql: sql, arguments: arguments)
-        }
-        var inner = "SELECT 1 FROM \(table.quotedName)"
-        appendClauses(to: &inner, arguments: &arguments)
-        return StoreSQL(sql: "SELECT COUNT(*) FROM (\(inner))", arguments: arguments)
+        sqlite { try count(&$0) }
     }
 
     func deleteSQL() -> StoreSQL {
-        var arguments: [StoreValue] = []
-        guard limit != nil || offset > 0 || !orderings.isEmpty else {
-            var sql = table.deleteAllSQL
-            appendWhere(to: &sql, arguments: &arguments)
-            return StoreSQL(sql: sql, arguments: arguments)
-        }
-        let identifier = quoted(table.columns[table.identifierColumn].name)
-        var inner = "SELECT \(identifier) FROM \(table.quotedName)"
-        appendClauses(to: &inner, arguments: &arguments)
-        return StoreSQL(sql: "\(table.deleteAllSQL) WHERE \(identifier) IN (\(inner))", arguments: arguments)
+        sqlite { try delete(&$0) }
     }
 
-    private func appendWhere(to sql: inout String, arguments: inout [StoreValue]) {
-        guard let condition else { return }
-        sql += " WHERE "
-        condition.appendSQL(to: &sql, arguments: &arguments)
-    }
-
-    private func appendClauses(to sql: inout String, arguments: inout [StoreValue]) {
-        appendWhere(to: &sql, arguments: &arguments)
-        if !orderings.isEmpty {
-            sql += " ORDER BY "
-            sql += orderings.map { quoted($0.column) + ($0.order == .descending ? " DESC" : "") }
-                .joined(separator: ", ")
-        }
-        if limit != nil || offset > 0 {
-            sql += " LIMIT ?"
-            arguments.append(.integer(Int64(limit ?? -1)))
-            if offset > 0 {
-                sql += " OFFSET ?"
-                arguments.append(.integer(Int64(offset)))
-            }
-        }
+    /// A statement in SQLite's dialect, whose binding never throws.
+    private func sqlite(_ build: (inout SQLiteDialect) throws -> String) -> StoreSQL {
+        var dialect = SQLiteDialect()
+        // SQLiteDialect binds values as they are: nothing in it throws.
+        let sql = (try? build(&dialect)) ?? ""
+        return StoreSQL(sql: sql, arguments: dialect.arguments)
     }
 }

@@ -14,41 +14,6 @@ package indirect enum StoreExpression: Hashable, Sendable {
     case or(StoreExpression, StoreExpression)
     case not(StoreExpression)
 
-    /// Appends the expression as SQL, its values as `?` placeholders and `arguments`.
-    func appendSQL(to sql: inout String, arguments: inout [StoreValue]) {
-        switch self {
-        case .compare(let column, let comparison, let value):
-            sql += quoted(column)
-            switch (comparison, value) {
-            case (.equal, .null): sql += " IS NULL"
-            case (.notEqual, .null): sql += " IS NOT NULL"
-            default:
-                sql += " \(comparison.sqlOperator) ?"
-                arguments.append(value)
-            }
-        case .isIn(let column, let values):
-            guard !values.isEmpty else {
-                sql += "0"
-                return
-            }
-            sql += "\(quoted(column)) IN (\(values.map { _ in "?" }.joined(separator: ", ")))"
-            arguments += values
-        case .contains(let column, let text):
-            sql += "instr(\(quoted(column)), ?) > 0"
-            arguments.append(.text(text))
-        case .and(let lhs, let rhs), .or(let lhs, let rhs):
-            sql += "("
-            lhs.appendSQL(to: &sql, arguments: &arguments)
-            if case .and = self { sql += " AND " } else { sql += " OR " }
-            rhs.appendSQL(to: &sql, arguments: &arguments)
-            sql += ")"
-        case .not(let inner):
-            sql += "NOT ("
-            inner.appendSQL(to: &sql, arguments: &arguments)
-            sql += ")"
-        }
-    }
-
     /// Whether a row matches, by SQLite's rules: text compares by UTF-8 bytes, integers and reals
     /// by value, and a comparison with `NULL` is unknown (nil), which `NOT` keeps unknown and
     /// which never matches.

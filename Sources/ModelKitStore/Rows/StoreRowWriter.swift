@@ -202,12 +202,12 @@ struct StoreRowWriter: ModelWriter {
 
 /// The store's text form of dates: ISO 8601 in UTC with nanoseconds, fixed width, so text order
 /// is time order and `Date()` reads back exactly (rows written with milliseconds still read).
-enum StoreDates {
-    static func format(_ date: Date) -> String {
+package enum StoreDates {
+    package static func format(_ date: Date) -> String {
         DateCoding.formatSortableISO8601(date)
     }
 
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         DateCoding.parseISO8601(text)
     }
 }

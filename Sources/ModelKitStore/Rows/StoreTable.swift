@@ -47,9 +47,7 @@ package final class StoreTable: Sendable {
     let selectSQL: String
     let selectByIdentifierSQL: String
     let selectRowByIdentifierSQL: String
-    let countSQL: String
     let deleteByIdentifierSQL: String
-    let deleteAllSQL: String
 
     init<M: Model>(_ type: M.Type) throws {
         let schema = M.modelSchema
@@ -96,9 +94,7 @@ package final class StoreTable: Sendable {
         self.selectSQL = "SELECT \(names.joined(separator: ", ")) FROM \(table)"
         self.selectByIdentifierSQL = "\(selectSQL) WHERE \(identifier) = ?"
         self.selectRowByIdentifierSQL = "SELECT * FROM \(table) WHERE \(identifier) = ?"
-        self.countSQL = "SELECT COUNT(*) FROM \(table)"
         self.deleteByIdentifierSQL = "DELETE FROM \(table) WHERE \(identifier) = ?"
-        self.deleteAllSQL = "DELETE FROM \(table)"
     }
 
     /// The table of a model type, built once.

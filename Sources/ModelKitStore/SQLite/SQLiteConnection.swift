@@ -28,11 +28,11 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading {
                     + "set 'Configuration.allowsUnsafeTransactions' to true")
         }
         let sql = kind == .write ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED"
-        try access(nil, sql: sql) { db in try db.execute(sql: sql) }
+        try access(nil, sql: sql) { db in try db.cachedStatement(sql: sql).execute() }
     }
 
     func commit() throws {
-        try access(nil, sql: "COMMIT") { db in try db.execute(sql: "COMMIT") }
+        try access(nil, sql: "COMMIT") { db in try db.cachedStatement(sql: "COMMIT").execute() }
     }
 
     /// Rolls back what is left of the transaction (SQLite may have rolled back already).

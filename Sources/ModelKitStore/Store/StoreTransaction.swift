@@ -25,7 +25,7 @@ public final class StoreTransaction {
     init(connection: any StoreConnection, kind: StoreTransactionKind) {
         self.connection = connection
         self.kind = kind
-        self.synchronous = connection as? any SynchronousRowReading
+        self.synchronous = (connection as? any SynchronousRowReading).flatMap { $0.readsSynchronously ? $0 : nil }
     }
 
     func finish() {

@@ -3,23 +3,31 @@ import Foundation
 import ModelKit
 import ModelKitStore
 
-/// `modelkit demo`: maps a real payload through an identity context into an SQLite store and
-/// prints a summary; a second run loads the models back from the store first.
+/// `modelkit demo`: maps a real payload through an identity context into a store (an SQLite
+/// file, or PostgreSQL with `--db postgres://...`) and prints a summary; a second run loads the
+/// models back from the store first.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "demo", abstract: "Map twitter.json into models, store them in SQLite, and print a summary.")
+        commandName: "demo", abstract: "Map twitter.json into models, store them in SQLite or PostgreSQL, and print a summary.")
 
     @Option(help: "A Twitter search response to map instead of the bundled twitter.json.")
     var file: String?
 
-    @Option(help: "The SQLite file to store the models in (default: modelkit-demo.sqlite in the temporary directory).")
+    @Option(
+        help: ArgumentHelp(
+            "The SQLite file to store the models in (default: modelkit-demo.sqlite in the temporary directory), "
+                + "or a postgres:// URL (with the PostgreSQL trait)."))
     var db: String?
 
     func run() async throws {
         let data = try file.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } ?? bundledPayload()
-        let path = db ?? FileManager.default.temporaryDirectory.appendingPathComponent("modelkit-demo.sqlite").path
-        let store = try SQLiteStore(path: path)
-        let context = ModelContext(store: store)
+        let location = StoreLocation(
+            text: db ?? FileManager.default.temporaryDirectory.appendingPathComponent("modelkit-demo.sqlite").path)
+        let path = location.displayName
+        let opened = try ToolFailure.reporting { try location.open() }
+        let store = opened.store
+        // SQLite loads what a mapping needs as it goes; PostgreSQL's models come from the fetch below.
+        let context = ModelContext(store: store as? any ModelLoading)
         let clock = ContinuousClock()
 
         // A second run finds the first run's models in the store and loads them first.
@@ -38,6 +46,7 @@ struct DemoCommand: AsyncParsableCommand {
         let statuses = try await store.fetchCount(Tweet.self)
         let users = try await store.fetchCount(Tweeter.self)
         print("saved \(statuses) statuses and \(users) users to \(path) in \(milliseconds(saving)) ms")
+        await opened.close()
     }
 
     private func bundledPayload() throws -> Data {

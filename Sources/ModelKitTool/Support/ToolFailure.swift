@@ -17,9 +17,10 @@ struct ToolFailure: Error, CustomStringConvertible {
     }
 
     /// Runs `body`; on an error, prints its sentence to standard error and exits with status 1.
-    static func reporting(_ body: () throws -> Void) throws {
+    @discardableResult
+    static func reporting<T>(_ body: () throws -> T) throws -> T {
         do {
-            try body()
+            return try body()
         } catch {
             FileHandle.standardError.write(Data("modelkit: \(error)\n".utf8))
             throw ExitCode.failure

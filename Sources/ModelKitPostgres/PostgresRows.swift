@@ -1,0 +1,194 @@
+#if PostgreSQL
+    import Foundation
+    import Logging
+    import ModelKitCore
+    import ModelKitStore
+    import PostgresNIO
+
+    /// A PostgreSQL store's rows inside one of its transactions: one pooled connection, in the
+    /// `BEGIN` the store issued, until its `COMMIT` or `ROLLBACK`.
+    ///
+    /// Every call suspends (the server is across a socket), so the shared code reads the rows
+    /// references need in rounds, one query per table.
+    package final class PostgresRows: StoreConnection {
+        let store: PostgresStore
+        let connection: PostgresConnection
+        /// What the transaction changed, by table, and the tables it created or brought up to date.
+        let state = Locked<(changes: [String: StoreChange], prepared: [String: PostgresTableLayout])>(([:], [:]))
+
+        init(store: PostgresStore, connection: PostgresConnection) {
+            self.store = store
+            self.connection = connection
+        }
+
+        // MARK: Running SQL
+
+        /// Runs one statement and returns its rows, turning PostgreSQL's errors into ``StoreError``s.
+        @discardableResult
+        func run(_ query: PostgresQuery, table: String?) async throws -> [PostgresRow] {
+            do {
+                return try await connection.query(query, logger: store.logger).collect()
+            } catch {
+                throw PostgresStore.storeError(error, table: table, sql: query.sql)
+            }
+        }
+
+        func run(_ sql: String, table: String? = nil) async throws {
+            try await run(PostgresQuery(unsafeSQL: sql), table: table)
+        }
+
+        // MARK: Tables
+
+        /// The layout of `table`, creating the table (and the store's schema), or adding the
+        /// columns it lacks, the first time the store meets it.
+        ///
+        /// Tables are created inside the transaction that first needs them, so a transaction that
+        /// rolls back leaves none behind; an advisory lock keeps two processes creating one
+        /// table at a time, and the `IF NOT EXISTS` clauses see what the other one committed.
+        func prepare(_ table: StoreTable) async throws -> PostgresTableLayout {
+            if let layout = store.preparedLayout(table) ?? state.withLock({ $0.prepared[table.name] }) { return layout }
+            let layout = store.layout(of: table)
+            var query = PostgresQuery(unsafeSQL: "SELECT column_name::text FROM information_schema.columns "
+                + "WHERE table_schema = $1 AND table_name = $2")
+            query.binds.append(store.schema)
+            query.binds.append(table.name)
+            let existing = Set(try await run(query, table: table.name).map { try $0.decode(String.self) })
+            let wanted = table.columns.map(\.name) + [StoreTable.versionColumn]
+            if !wanted.allSatisfy(existing.contains) {
+                try await run("SELECT pg_advisory_xact_lock(\(PostgresStore.definitionLock))", table: table.name)
+                try await run("CREATE SCHEMA IF NOT EXISTS \(postgresQuoted(store.schema))", table: table.name)
+                try await run(layout.createSQL, table: table.name)
+                for sql in layout.addColumnsSQL() { try await run(sql, table: table.name) }
+            }
+            state.withLock { $0.prepared[table.name] = layout }
+            return layout
+        }
+
+        // MARK: StoreConnection
+
+        package func upsert(_ table: StoreTable, rows: [[StoreValue]]) async throws {
+            guard !rows.isEmpty else { return }
+            let layout = try await prepare(table)
+            // In identifier order, so that writers upserting overlapping rows lock them in one
+            // order and never deadlock.
+            let identifier = table.identifierColumn
+            let sorted = rows.sorted { StoreValue.compare($0[identifier], $1[identifier]) < 0 }
+            var start = 0
+            while start < sorted.count {
+                let end = min(sorted.count, start + layout.rowsPerInsert)
+                let query = try layout.upsert(sorted[start..<end])
+                try await run(query, table: table.name)
+                start = end
+            }
+            note(table.name) { $0.saved += rows.count }
+        }
+
+        package func selectRows(_ query: ResolvedQuery) async throws -> [StoredRow] {
+            let layout = try await prepare(query.table)
+            var dialect = PostgresDialect(layout)
+            let sql = try query.select(&dialect)
+            return try await run(dialect.query(sql), table: query.table.name).map { try decode($0, layout) }
+        }
+
+        package func selectRows(_ table: StoreTable, identifiers: [StoreValue]) async throws -> [StoredRow] {
+            guard !identifiers.isEmpty else { return [] }
+            let layout = try await prepare(table)
+            var rows: [StoredRow] = []
+            var start = 0
+            while start < identifiers.count {
+                let end = min(identifiers.count, start + 1000)
+                let query = try select(identifiers[start..<end], layout)
+                rows += try await run(query, table: table.name).map { try decode($0, layout) }
+                start = end
+            }
+            return rows
+        }
+
+        package func selectAllColumns(_ table: StoreTable, identifier: StoreValue) async throws -> [String: StoreValue] {
+            let layout = try await prepare(table)
+            var columnsQuery = PostgresQuery(unsafeSQL: "SELECT column_name::text, data_type::text FROM information_schema.columns "
+                + "WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position")
+            columnsQuery.binds.append(store.schema)
+            columnsQuery.binds.append(table.name)
+            let columns = try await run(columnsQuery, table: table.name).map { try $0.decode((String, String).self) }
+            // Types the store reads natively are read as they are; the others as their text.
+            let native: Set<String> = [
+                "bigint", "integer", "smallint", "boolean", "double precision", "real", "text", "character varying",
+                "bytea", "timestamp with time zone", "timestamp without time zone", "uuid",
+            ]
+            let selected = columns.map { name, type in
+                native.contains(type) ? postgresQuoted(name) : "\(postgresQuoted(name))::text"
+            }
+            var bindings = PostgresBindings()
+            try layout.identifierType.bind(identifier, to: &bindings)
+            let sql = "SELECT \(selected.joined(separator: ", ")) FROM \(layout.qualifiedName) "
+                + "WHERE \(layout.quotedIdentifier) = \(layout.identifierType.placeholder(1))"
+            guard let row = try await run(PostgresQuery(unsafeSQL: sql, binds: bindings), table: table.name).first else {
+                return [:]
+            }
+            var values: [String: StoreValue] = [:]
+            for (cell, column) in zip(row, columns) {
+                do {
+                    values[column.0] = try PostgresColumnType.anyValue(of: cell) ?? .text(try cell.decode(String.self))
+                } catch {
+                    throw StoreError(
+                        .undecodableRow, table: table.name, identifier: identifier.quotedDescription,
+                        reason: "the column '\(column.0)' of type '\(column.1)' cannot be read", underlying: error)
+                }
+            }
+            return values
+        }
+
+        package func count(_ query: ResolvedQuery) async throws -> Int {
+            let layout = try await prepare(query.table)
+            var dialect = PostgresDialect(layout)
+            let sql = try query.count(&dialect)
+            let rows = try await run(dialect.query(sql), table: query.table.name)
+            return Int(try rows.first?.decode(Int64.self) ?? 0)
+        }
+
+        package func delete(_ query: ResolvedQuery) async throws -> Int {
+            let layout = try await prepare(query.table)
+            var dialect = PostgresDialect(layout)
+            let sql = "WITH deleted AS (\(try query.delete(&dialect)) RETURNING 1) SELECT COUNT(*) FROM deleted"
+            let rows = try await run(dialect.query(sql), table: query.table.name)
+            let deleted = Int(try rows.first?.decode(Int64.self) ?? 0)
+            if deleted > 0 { note(query.table.name) { $0.deleted += deleted } }
+            return deleted
+        }
+
+        // MARK: Helpers
+
+        private func select(_ identifiers: ArraySlice<StoreValue>, _ layout: PostgresTableLayout) throws -> PostgresQuery {
+            do {
+                return try layout.select(identifiers: identifiers)
+            } catch {
+                throw StoreError(.unencodableValue, table: layout.table.name, reason: "an identifier: \(error)", underlying: error)
+            }
+        }
+
+        private func decode(_ row: PostgresRow, _ layout: PostgresTableLayout) throws -> StoredRow {
+            do {
+                return try layout.storedRow(row)
+            } catch {
+                throw StoreError(
+                    .undecodableRow, table: layout.table.name, reason: "a row does not have the types its columns should: \(error)",
+                    underlying: error)
+            }
+        }
+
+        private func note(_ table: String, _ change: (inout StoreChange) -> Void) {
+            state.withLock { change(&$0.changes[table, default: StoreChange(modelName: table)]) }
+        }
+
+        /// The changes made so far, by table name order.
+        var changes: [StoreChange] {
+            state.withLock { $0.changes.values.sorted { $0.modelName < $1.modelName } }
+        }
+
+        /// The layouts this transaction prepared, known to the store once it commits.
+        var preparedLayouts: [PostgresTableLayout] {
+            state.withLock { Array($0.prepared.values) }
+        }
+    }
+#endif

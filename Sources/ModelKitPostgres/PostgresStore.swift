@@ -1,0 +1,206 @@
+#if PostgreSQL
+    import Foundation
+    import Logging
+    import ModelKitCore
+    import ModelKitStore
+    import PostgresNIO
+
+    /// A store in a PostgreSQL database that many processes share: a table per model type, through
+    /// PostgresNIO's connection pool.
+    ///
+    /// The layout is ``SQLiteStore``'s with PostgreSQL's types (`bigint`, `boolean`,
+    /// `double precision`, `text`, `bytea`, `timestamptz`, `numeric`, `uuid`, `jsonb`), in a schema
+    /// of its own choosing (`public` by default). Tables are created, and columns added, the first
+    /// time a store meets a type. Write transactions run concurrently on the server; rows are
+    /// written in identifier order, so writers saving overlapping models do not deadlock. A read
+    /// transaction is one `REPEATABLE READ` snapshot. ``changes(to:)`` sees every commit to the
+    /// schema, from this store, other stores and other processes (`LISTEN`/`NOTIFY`).
+    ///
+    /// ```swift
+    /// let store = try PostgresStore(url: "postgres://app@127.0.0.1:5432/models")
+    /// try await store.save(timeline.statuses)
+    /// let ja = try await store.fetchAll(ModelQuery(Status.self).filter(\Status.lang == "ja"))
+    /// await store.close()
+    /// ```
+    public final class PostgresStore: ModelStore, StoreEngine, Sendable {
+        /// The connection pool, for raw SQL next to the store.
+        public let client: PostgresClient
+        /// The schema the store's tables are in.
+        public let schema: String
+        let logger: Logger
+        private let runner: Task<Void, Never>
+        private let hub: StoreChangeHub
+        private let listener: PostgresChangeListener
+        /// The layouts of tables known to exist with every column, by table name.
+        private let prepared = Locked<[String: PostgresTableLayout]>([:])
+        private let isClosed = Locked(false)
+        /// Tells this store's own notifications from other stores' and processes'.
+        let origin: String
+
+        /// The advisory lock taken while a table is created or altered.
+        static let definitionLock: Int64 = 0x4D6F_6465_6C4B_6974  // "ModelKit"
+        /// The channel commits are announced on.
+        static let channel = "modelkit_changes"
+
+        /// A store on the database a `postgres://` URL names, its tables in `schema`.
+        ///
+        /// The URL is `postgres://user[:password]@host[:port]/database`, with `?sslmode=disable`,
+        /// `prefer` (the default) or `require`, and `?schema=name` in place of the argument.
+        ///
+        /// ```swift
+        /// let store = try PostgresStore(url: "postgres://app@127.0.0.1:5432/models?sslmode=disable")
+        /// ```
+        public convenience init(url: String, schema: String? = nil, maximumConnections: Int = 20) throws {
+            let parsed = try PostgresURL(url)
+            var configuration = parsed.configuration
+            configuration.options.maximumConnections = maximumConnections
+            self.init(configuration: configuration, schema: schema ?? parsed.schema ?? "public")
+        }
+
+        /// A store over a PostgresNIO client configuration, its tables in `schema` (created when
+        /// missing).
+        public init(configuration: PostgresClient.Configuration, schema: String = "public") {
+            var logger = Logger(label: "ModelKitPostgres")
+            logger.logLevel = .critical
+            let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+            self.client = client
+            self.schema = schema
+            self.logger = logger
+            self.runner = Task { await client.run() }
+            let origin = UUID().uuidString
+            self.origin = origin
+            let listener = PostgresChangeListener(client: client, schema: schema, origin: origin, logger: logger)
+            self.listener = listener
+            self.hub = StoreChangeHub { hub in listener.start(posting: hub) }
+        }
+
+        deinit {
+            listener.stop()
+            runner.cancel()
+        }
+
+        public func changes<M: Model>(to type: M.Type) -> StoreChanges {
+            hub.subscribe(table: M.modelSchema.storeTableName)
+        }
+
+        /// Returns once the store listens for other stores' and processes' commits, starting to
+        /// listen if no ``changes(to:)`` sequence has yet: a commit made elsewhere after this
+        /// returns is seen by every sequence.
+        ///
+        /// ```swift
+        /// let changes = store.changes(to: Status.self)
+        /// try await store.listening()
+        /// // another process saves a status: `changes` yields it
+        /// ```
+        public func listening() async throws {
+            listener.start(posting: hub)
+            try await listener.ready()
+        }
+
+        /// Closes the pool and stops listening: later calls throw ``StoreError`` of kind `.closed`,
+        /// and the change sequences end. Calling it twice is harmless.
+        public func close() async {
+            guard isClosed.withLock({ closed in defer { closed = true }; return !closed }) else { return }
+            listener.stop()
+            hub.finish()
+            runner.cancel()
+            await runner.value
+        }
+
+        func checkOpen() throws {
+            if isClosed.withLock({ $0 }) { throw StoreError(.closed, reason: "it was closed") }
+        }
+
+        // MARK: Tables
+
+        /// The layout of a table already prepared in this store, if any.
+        func preparedLayout(_ table: StoreTable) -> PostgresTableLayout? {
+            prepared.withLock { $0[table.name] }.flatMap { $0.table === table ? $0 : nil }
+        }
+
+        /// A layout of `table` in the store's schema.
+        func layout(of table: StoreTable) -> PostgresTableLayout {
+            preparedLayout(table) ?? PostgresTableLayout(table, schema: schema)
+        }
+
+        // MARK: Transactions
+
+        package func transaction<T>(_ kind: StoreTransactionKind, _ body: (PostgresRows) async throws -> T)
+            async throws -> T
+        {
+            try checkOpen()
+            var result: T?
+            do {
+                try await client.withConnection { connection in
+                    result = try await self.run(kind, on: connection, body)
+                }
+            } catch let error as PSQLError {
+                // Leasing a connection failed (the closure's own errors pass through as they are).
+                throw Self.storeError(error, table: nil, sql: nil)
+            }
+            guard let result else { throw StoreError(.database, reason: "the transaction returned nothing") }
+            return result
+        }
+
+        private nonisolated(nonsending) func run<T>(_ kind: StoreTransactionKind, on connection: PostgresConnection, _ body: (PostgresRows) async throws -> T)
+            async throws -> T
+        {
+            let rows = PostgresRows(store: self, connection: connection)
+            try await rows.run(kind == .write ? "BEGIN ISOLATION LEVEL READ COMMITTED" : "BEGIN ISOLATION LEVEL REPEATABLE READ")
+            let result: T
+            let changes: [StoreChange]
+            do {
+                result = try await body(rows)
+                changes = rows.changes
+                try await announce(changes, in: rows)
+                try await rows.run("COMMIT")
+            } catch {
+                do {
+                    try await rows.run("ROLLBACK")
+                } catch {
+                    // The connection is in no state to serve another transaction.
+                    try? await connection.close()
+                }
+                throw error
+            }
+            let layouts = rows.preparedLayouts
+            if !layouts.isEmpty {
+                prepared.withLock { prepared in for layout in layouts { prepared[layout.table.name] = layout } }
+            }
+            hub.post(changes)
+            return result
+        }
+
+        /// Sends a `NOTIFY` per changed table, which PostgreSQL delivers to the listening stores
+        /// when, and only if, the transaction commits.
+        private func announce(_ changes: [StoreChange], in rows: PostgresRows) async throws {
+            for change in changes {
+                var query = PostgresQuery(unsafeSQL: "SELECT pg_notify($1, $2)")
+                query.binds.append(Self.channel)
+                query.binds.append(PostgresChangeListener.payload(change, schema: schema, origin: origin))
+                try await rows.run(query, table: change.modelName)
+            }
+        }
+
+        // MARK: Errors
+
+        /// What PostgresNIO threw, as a ``StoreError`` naming the server's message.
+        static func storeError(_ error: any Error, table: String?, sql: String?) -> StoreError {
+            if let error = error as? StoreError { return error }
+            if let error = error as? PostgresTransactionError {
+                return storeError(error.closureError ?? error.commitError ?? error.beginError ?? error, table: table, sql: sql)
+            }
+            guard let error = error as? PSQLError else { return StoreError.wrapping(error, table: table, sql: sql) }
+            var reason: String
+            if let message = error.serverInfo?[.message] {
+                reason = "PostgreSQL error \(error.serverInfo?[.sqlState] ?? "?"): \(message)"
+                if let detail = error.serverInfo?[.detail] { reason += " (\(detail))" }
+            } else {
+                reason = "PostgreSQL connection: \(error.code)"
+                if let underlying = error.underlying { reason += ": \(underlying)".lowercasedFirst }
+            }
+            let kind: StoreError.Kind = error.code == .poolClosed ? .closed : .database
+            return StoreError(kind, table: table, sql: sql, reason: reason, underlying: error)
+        }
+    }
+#endif

@@ -1,0 +1,174 @@
+#if PostgreSQL
+    import Foundation
+    import ModelKitCore
+    import ModelKitStore
+    import PostgresNIO
+
+    /// How a model type's table lies in one PostgreSQL schema: the ``StoreTable`` every store
+    /// shares, with PostgreSQL's column types and the SQL built once from them.
+    final class PostgresTableLayout: Sendable {
+        let table: StoreTable
+        let schema: String
+        /// `"schema"."Model"`.
+        let qualifiedName: String
+        /// Each column's type, in the table's column order.
+        let types: [PostgresColumnType]
+        let typeByColumn: [String: PostgresColumnType]
+        let identifierType: PostgresColumnType
+        let quotedIdentifier: String
+        /// `SELECT <columns and version> FROM <table>`.
+        let selectSQL: String
+        let createSQL: String
+        /// The columns' names, quoted, and `_version`, in order: what an `INSERT` names.
+        private let insertColumns: String
+        private let conflictUpdates: String
+
+        init(_ table: StoreTable, schema: String) {
+            self.table = table
+            self.schema = schema
+            let qualifiedName = postgresQuoted(schema) + "." + postgresQuoted(table.name)
+            self.qualifiedName = qualifiedName
+            let types = table.columns.map { PostgresColumnType($0.kind) }
+            self.types = types
+            self.typeByColumn = Dictionary(
+                zip(table.columns.map(\.name), types), uniquingKeysWith: { first, _ in first })
+            self.identifierType = types[table.identifierColumn]
+            let names = table.columns.map { postgresQuoted($0.name) }
+            let version = postgresQuoted(StoreTable.versionColumn)
+            self.quotedIdentifier = names[table.identifierColumn]
+            let selected = zip(names, types).map { name, type in type.selectExpression(name) } + [version]
+            self.selectSQL = "SELECT \(selected.joined(separator: ", ")) FROM \(qualifiedName)"
+            let definitions = zip(names, types).enumerated().map { index, column in
+                "\(column.0) \(column.1.definition)" + (index == table.identifierColumn ? " PRIMARY KEY" : "")
+            }
+            self.createSQL =
+                "CREATE TABLE IF NOT EXISTS \(qualifiedName) ("
+                + (definitions + ["\(version) bigint NOT NULL DEFAULT 0"]).joined(separator: ", ") + ")"
+            self.insertColumns = (names + [version]).joined(separator: ", ")
+            self.conflictUpdates = (names + [version]).filter { $0 != names[table.identifierColumn] }
+                .map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
+        }
+
+        /// `ALTER TABLE` statements adding the columns a table made by an earlier version lacks.
+        func addColumnsSQL() -> [String] {
+            zip(table.columns, types).map { column, type in
+                "ALTER TABLE \(qualifiedName) ADD COLUMN IF NOT EXISTS \(postgresQuoted(column.name)) \(type.definition)"
+            } + [
+                "ALTER TABLE \(qualifiedName) ADD COLUMN IF NOT EXISTS \(postgresQuoted(StoreTable.versionColumn)) "
+                    + "bigint NOT NULL DEFAULT 0"
+            ]
+        }
+
+        /// Rows per `INSERT`: as many as PostgreSQL's 65,535 parameters allow, at most 1,000.
+        var rowsPerInsert: Int {
+            max(1, min(1000, Int(UInt16.max) / (types.count + 1)))
+        }
+
+        /// An upsert of `rows` (values in column order) at the model's version: one multi-row
+        /// `INSERT ... ON CONFLICT DO UPDATE`.
+        func upsert(_ rows: ArraySlice<[StoreValue]>) throws -> PostgresQuery {
+            var bindings = PostgresBindings(capacity: rows.count * (types.count + 1))
+            var sql = "INSERT INTO \(qualifiedName) (\(insertColumns)) VALUES "
+            sql.reserveCapacity(sql.utf8.count + rows.count * (types.count + 1) * 8)
+            let version = Int64(table.schema.version)
+            var parameter = 0
+            for (rowIndex, values) in rows.enumerated() {
+                sql += rowIndex == 0 ? "(" : ", ("
+                for (index, type) in types.enumerated() {
+                    parameter += 1
+                    if index > 0 { sql += ", " }
+                    sql += type.placeholder(parameter)
+                    do {
+                        try type.bind(values[index], to: &bindings)
+                    } catch {
+                        throw StoreError(
+                            .unencodableValue, table: table.name, identifier: values[table.identifierColumn].quotedDescription,
+                            reason: "'\(table.columns[index].name)': \(error)", underlying: error)
+                    }
+                }
+                parameter += 1
+                sql += ", $\(parameter))"
+                bindings.append(version)
+            }
+            sql += " ON CONFLICT (\(quotedIdentifier)) DO "
+            sql += conflictUpdates.isEmpty ? "NOTHING" : "UPDATE SET " + conflictUpdates
+            return PostgresQuery(unsafeSQL: sql, binds: bindings)
+        }
+
+        /// The rows stored for some identifiers.
+        func select(identifiers: ArraySlice<StoreValue>) throws -> PostgresQuery {
+            var bindings = PostgresBindings(capacity: identifiers.count)
+            var placeholders: [String] = []
+            placeholders.reserveCapacity(identifiers.count)
+            for identifier in identifiers {
+                try identifierType.bind(identifier, to: &bindings)
+                placeholders.append(identifierType.placeholder(placeholders.count + 1))
+            }
+            let condition = placeholders.count == 1
+                ? "\(quotedIdentifier) = \(placeholders[0])" : "\(quotedIdentifier) IN (\(placeholders.joined(separator: ", ")))"
+            return PostgresQuery(unsafeSQL: "\(selectSQL) WHERE \(condition)", binds: bindings)
+        }
+
+        /// The row a cursor is on: the model's columns, then the version.
+        func storedRow(_ row: PostgresRow) throws -> StoredRow {
+            var values: [StoreValue] = []
+            values.reserveCapacity(types.count)
+            var version = 0
+            for (index, cell) in row.enumerated() {
+                if index < types.count {
+                    values.append(try types[index].value(of: cell))
+                } else {
+                    version = Int(try cell.decode(Int64.self))
+                }
+            }
+            return StoredRow(values: values, version: version)
+        }
+    }
+
+    /// The SQL a ``ResolvedQuery`` becomes on PostgreSQL: `$n` placeholders bound with each
+    /// column's type, `IS DISTINCT FROM`, `strpos`, and `NULL`s ordered as SQLite orders them.
+    struct PostgresDialect: SQLDialect {
+        let layout: PostgresTableLayout
+        private(set) var bindings = PostgresBindings()
+        private var count = 0
+
+        init(_ layout: PostgresTableLayout) {
+            self.layout = layout
+        }
+
+        func tableSQL(_ table: StoreTable) -> String { layout.qualifiedName }
+        func selectSQL(_ table: StoreTable) -> String { layout.selectSQL }
+
+        mutating func bind(_ value: StoreValue, column: StoreTable.Column?) throws -> String {
+            let type = column.flatMap { layout.typeByColumn[$0.name] } ?? .bigint
+            do {
+                try type.bind(value, to: &bindings)
+            } catch {
+                throw StoreError(
+                    .unencodableValue, table: layout.table.name,
+                    reason: "the query's value for '\(column?.name ?? "limit")': \(error)", underlying: error)
+            }
+            count += 1
+            return type.placeholder(count)
+        }
+
+        var isDistinctFrom: String { "IS DISTINCT FROM" }
+        func contains(column: String, placeholder: String) -> String { "strpos(\(column), \(placeholder)) > 0" }
+        var never: String { "FALSE" }
+        var noLimit: String? { "ALL" }
+
+        func orderTerm(column: String, _ order: StoreOrder) -> String {
+            column + (order == .descending ? " DESC NULLS LAST" : " ASC NULLS FIRST")
+        }
+
+        /// The query and its bindings.
+        func query(_ sql: String) -> PostgresQuery {
+            PostgresQuery(unsafeSQL: sql, binds: bindings)
+        }
+    }
+
+    /// `"name"` with embedded quotes doubled: an SQL identifier.
+    func postgresQuoted(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+#endif

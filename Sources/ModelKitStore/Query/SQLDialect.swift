@@ -1,0 +1,156 @@
+import Foundation
+import ModelKitCore
+
+/// How one SQL engine spells what a query says: its placeholders and the values bound to them,
+/// its table names, and the few operators SQLite and PostgreSQL write differently.
+///
+/// ``ResolvedQuery`` builds its `SELECT`, `COUNT` and `DELETE` once, over a dialect: the SQLite
+/// store's (``SQLiteDialect``, the SQL ``ModelQuery/selectSQL()`` shows) and PostgreSQL's (in
+/// `ModelKitPostgres`), so a query means the same on every store.
+package protocol SQLDialect {
+    /// The table, as SQL (quoted, and qualified where the engine needs it).
+    func tableSQL(_ table: StoreTable) -> String
+    /// `SELECT <the model's columns and version> FROM <table>`.
+    func selectSQL(_ table: StoreTable) -> String
+    /// Binds `value`, compared with or written to `column` (nil for a `LIMIT` or `OFFSET`
+    /// count), and returns its placeholder.
+    mutating func bind(_ value: StoreValue, column: StoreTable.Column?) throws -> String
+    /// `a IS NOT b`: true when they differ, `NULL` being a value like any other.
+    var isDistinctFrom: String { get }
+    /// Whether `column`'s text contains the text bound at `placeholder`.
+    func contains(column: String, placeholder: String) -> String
+    /// A condition that never holds (an `IN` of no values).
+    var never: String { get }
+    /// `LIMIT` without a bound, for an `OFFSET` alone; nil to bind a limit of -1 instead.
+    var noLimit: String? { get }
+    /// An `ORDER BY` term: `NULL` first when ascending and last when descending, as SQLite does.
+    func orderTerm(column: String, _ order: StoreOrder) -> String
+}
+
+/// SQLite's dialect: `?` placeholders over ``StoreValue``s, SQLite's own operators.
+package struct SQLiteDialect: SQLDialect {
+    package private(set) var arguments: [StoreValue] = []
+
+    package init() {}
+
+    package func tableSQL(_ table: StoreTable) -> String { table.quotedName }
+    package func selectSQL(_ table: StoreTable) -> String { table.selectSQL }
+
+    package mutating func bind(_ value: StoreValue, column: StoreTable.Column?) -> String {
+        arguments.append(value)
+        return "?"
+    }
+
+    package var isDistinctFrom: String { "IS NOT" }
+    package func contains(column: String, placeholder: String) -> String { "instr(\(column), \(placeholder)) > 0" }
+    package var never: String { "0" }
+    package var noLimit: String? { nil }
+
+    package func orderTerm(column: String, _ order: StoreOrder) -> String {
+        order == .descending ? column + " DESC" : column
+    }
+}
+
+extension ResolvedQuery {
+    /// The column a query names, for binding its values.
+    func column(named name: String) -> StoreTable.Column? {
+        table.column(named: name).map { table.columns[$0] }
+    }
+
+    /// The `SELECT` of the model's columns and version for the query.
+    package func select<D: SQLDialect>(_ dialect: inout D) throws -> String {
+        var sql = dialect.selectSQL(table)
+        try appendClauses(to: &sql, &dialect)
+        return sql
+    }
+
+    /// The `SELECT COUNT(*)` for the query.
+    package func count<D: SQLDialect>(_ dialect: inout D) throws -> String {
+        let tableSQL = dialect.tableSQL(table)
+        guard limit != nil || offset > 0 else {
+            var sql = "SELECT COUNT(*) FROM \(tableSQL)"
+            try appendWhere(to: &sql, &dialect)
+            return sql
+        }
+        var inner = "SELECT 1 FROM \(tableSQL)"
+        try appendClauses(to: &inner, &dialect)
+        return "SELECT COUNT(*) FROM (\(inner)) AS selected"
+    }
+
+    /// The `DELETE` of the rows the query selects.
+    package func delete<D: SQLDialect>(_ dialect: inout D) throws -> String {
+        let tableSQL = dialect.tableSQL(table)
+        guard limit != nil || offset > 0 || !orderings.isEmpty else {
+            var sql = "DELETE FROM \(tableSQL)"
+            try appendWhere(to: &sql, &dialect)
+            return sql
+        }
+        let identifier = quoted(table.columns[table.identifierColumn].name)
+        var inner = "SELECT \(identifier) FROM \(tableSQL)"
+        try appendClauses(to: &inner, &dialect)
+        return "DELETE FROM \(tableSQL) WHERE \(identifier) IN (\(inner))"
+    }
+
+    private func appendWhere<D: SQLDialect>(to sql: inout String, _ dialect: inout D) throws {
+        guard let condition else { return }
+        sql += " WHERE "
+        try condition.appendSQL(to: &sql, query: self, &dialect)
+    }
+
+    private func appendClauses<D: SQLDialect>(to sql: inout String, _ dialect: inout D) throws {
+        try appendWhere(to: &sql, &dialect)
+        if !orderings.isEmpty {
+            sql += " ORDER BY "
+            sql += orderings.map { dialect.orderTerm(column: quoted($0.column), $0.order) }.joined(separator: ", ")
+        }
+        guard limit != nil || offset > 0 else { return }
+        if let limit {
+            sql += " LIMIT " + (try dialect.bind(.integer(Int64(limit)), column: nil))
+        } else if let noLimit = dialect.noLimit {
+            sql += " LIMIT " + noLimit
+        } else {
+            sql += " LIMIT " + (try dialect.bind(.integer(-1), column: nil))
+        }
+        if offset > 0 {
+            sql += " OFFSET " + (try dialect.bind(.integer(Int64(offset)), column: nil))
+        }
+    }
+}
+
+extension StoreExpression {
+    /// Appends the expression as SQL in `dialect`, binding its values there.
+    func appendSQL<D: SQLDialect>(to sql: inout String, query: ResolvedQuery, _ dialect: inout D) throws {
+        switch self {
+        case .compare(let column, let comparison, let value):
+            sql += quoted(column)
+            switch (comparison, value) {
+            case (.equal, .null): sql += " IS NULL"
+            case (.notEqual, .null): sql += " IS NOT NULL"
+            default:
+                let operation = comparison == .notEqual ? dialect.isDistinctFrom : comparison.sqlOperator
+                sql += " \(operation) " + (try dialect.bind(value, column: query.column(named: column)))
+            }
+        case .isIn(let column, let values):
+            guard !values.isEmpty else {
+                sql += dialect.never
+                return
+            }
+            let target = query.column(named: column)
+            let placeholders = try values.map { try dialect.bind($0, column: target) }
+            sql += "\(quoted(column)) IN (\(placeholders.joined(separator: ", ")))"
+        case .contains(let column, let text):
+            let placeholder = try dialect.bind(.text(text), column: query.column(named: column))
+            sql += dialect.contains(column: quoted(column), placeholder: placeholder)
+        case .and(let lhs, let rhs), .or(let lhs, let rhs):
+            sql += "("
+            try lhs.appendSQL(to: &sql, query: query, &dialect)
+            if case .and = self { sql += " AND " } else { sql += " OR " }
+            try rhs.appendSQL(to: &sql, query: query, &dialect)
+            sql += ")"
+        case .not(let inner):
+            sql += "NOT ("
+            try inner.appendSQL(to: &sql, query: query, &dialect)
+            sql += ")"
+        }
+    }
+}

@@ -1,0 +1,261 @@
+#if PostgreSQL
+    import Foundation
+    import ModelKit
+    import ModelKitPostgres
+    import ModelKitStore
+    import ModelKitTestSupport
+    import PostgresNIO
+    import Testing
+
+    /// What only PostgreSQL's store does: its column types, other stores' and processes' commits,
+    /// many writers at once, and a writer killed in the middle of a transaction.
+    @Suite(.enabled(if: PostgresTestServer.isAvailable, "needs MODELKIT_POSTGRES_URL"))
+    struct PostgresStoreTests {
+        @Test func columnsHavePostgreSQLsOwnTypes() async throws {
+            let store = try PostgresTestServer.makeStore()
+            try await store.save(makeBook(author: Author(id: 1, name: "Ada")))
+            var query = PostgresQuery(unsafeSQL: "SELECT column_name::text, data_type::text FROM information_schema.columns "
+                + "WHERE table_schema = $1 AND table_name = 'Book'")
+            query.binds.append(store.schema)
+            let rows = try await store.client.query(query).collect()
+            let types = Dictionary(uniqueKeysWithValues: try rows.map { try $0.decode((String, String).self) })
+            #expect(types == [
+                "isbn": "text", "title": "text", "author": "bigint", "editor": "bigint", "pages": "bigint",
+                "price": "numeric", "cover": "bytea", "published": "timestamp with time zone", "ratings": "jsonb",
+                "chapters": "jsonb", "link": "text", "code": "uuid", "format": "text", "kind": "text", "_version": "bigint",
+            ])
+            var primary = PostgresQuery(unsafeSQL: "SELECT a.attname::text FROM pg_index i JOIN pg_attribute a "
+                + "ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey) WHERE i.indrelid = ($1 || '.\"Book\"')::regclass AND i.indisprimary")
+            primary.binds.append("\"" + store.schema + "\"")
+            #expect(try await store.client.query(primary).collect().map { try $0.decode(String.self) } == ["isbn"])
+            await store.close()
+        }
+
+        /// A date keeps its microseconds (timestamptz's precision), rounded to the nearest; a
+        /// date query binds a timestamptz, so `<` compares instants.
+        @Test func datesKeepMicroseconds() async throws {
+            let store = try PostgresTestServer.makeStore()
+            let base = Date(timeIntervalSince1970: 1_700_000_000)
+            let stamps = [0.000_001, 0.000_002_4, 0.000_002_6, 0.5].enumerated().map {
+                Stamp(id: $0.offset, at: base.addingTimeInterval($0.element))
+            }
+            try await store.save(stamps)
+            let read = try await store.fetchAll(ModelQuery(Stamp.self).order(by: \Stamp.at))
+            let microseconds = read.map { Int(($0.at.timeIntervalSince(base) * 1_000_000).rounded()) }
+            #expect(microseconds == [1, 2, 3, 500_000])
+            #expect(try await store.fetchCount(ModelQuery(Stamp.self).filter(\Stamp.at > base.addingTimeInterval(0.000_002))) == 2)
+            await store.close()
+        }
+
+        @Test func aBadURLIsAClearError() {
+            let error = #expect(throws: StoreError.self) { try PostgresStore(url: "postgres://x@h/db?colour=red") }
+            #expect(error?.description == "cannot open the store: 'postgres://x@h/db?colour=red' is not a PostgreSQL URL: "
+                + "the option 'colour' is not one the store knows (sslmode, schema)")
+            #expect(throws: StoreError.self) { try PostgresStore(url: "mysql://x@h/db") }
+        }
+
+        @Test func aClosedStoreRefusesWork() async throws {
+            let store = try PostgresTestServer.makeStore()
+            await store.close()
+            let error = await #expect(throws: StoreError.self) { try await store.fetchCount(Counter.self) }
+            #expect(error?.kind == .closed)
+        }
+
+        // MARK: Observing other stores and processes
+
+        /// Another store on the same database, and another process, commit: this store's change
+        /// sequence yields both, and nothing for a transaction that rolled back.
+        @Test func changesCommittedByAnotherStoreAndAnotherProcessAreSeen() async throws {
+            let schema = PostgresTestServer.newSchema()
+            let observer = try PostgresTestServer.makeStore(schema: schema)
+            let writer = try PostgresTestServer.makeStore(schema: schema)
+            let changes = observer.changes(to: BatchItem.self)
+            try await observer.listening()
+            var iterator = changes.makeAsyncIterator()
+
+            // A rollback in the other store: nothing.
+            await #expect(throws: StoreTransactionTests.Refusal.self) {
+                try await writer.write { tx in
+                    try await tx.save(BatchItem(id: 1, batch: 0, payload: "rolled back"))
+                    throw StoreTransactionTests.Refusal()
+                }
+            }
+            try await writer.save((1...3).map { BatchItem(id: $0, batch: 1, payload: "store") })
+            let first = await iterator.next()
+            #expect(first == StoreChange(modelName: "BatchItem", saved: 3))
+
+            // Another process: `modelkit store write-batch` against the same schema.
+            let process = try ModelKitTool.start([
+                "store", "write-batch", "--db", try #require(PostgresTestServer.url), "--schema", schema,
+                "--count", "5", "--batch", "2",
+            ])
+            let result = await process.finish()
+            #expect(result.status == 0, "\(result.errorOutput)")
+            let second = await iterator.next()
+            #expect(second == StoreChange(modelName: "BatchItem", saved: 5))
+            #expect(try await observer.fetchCount(BatchItem.self) == 8)
+
+            // observe(_:) re-runs its query on another process's commit too.
+            let observation = observer.observe(ModelQuery(BatchItem.self).filter(\BatchItem.batch == 3))
+            var results = observation.makeAsyncIterator()
+            #expect(try await results.next()?.count == 0)
+            let third = await (try ModelKitTool.start([
+                "store", "write-batch", "--db", try #require(PostgresTestServer.url), "--schema", schema,
+                "--count", "4", "--batch", "3",
+            ])).finish()
+            #expect(third.status == 0, "\(third.errorOutput)")
+            #expect(try await results.next()?.count == 4)
+            await observer.close()
+            await writer.close()
+        }
+
+        // MARK: Many writers
+
+        /// Eight tasks and two processes save overlapping identified models, 300 operations each:
+        /// afterwards every identifier is one row, holding one writer's complete values.
+        @Test func concurrentWritersLeaveWholeRows() async throws {
+            let schema = PostgresTestServer.newSchema()
+            let url = try #require(PostgresTestServer.url)
+            let store = try PostgresTestServer.makeStore(schema: schema)
+            let ids = 150
+            let operations = 300
+            // The table exists before the writers race to create it.
+            try await store.save(LoadItem(id: 0, writer: "setup", sequence: 0))
+
+            let processes = try (1...2).map { number in
+                try ModelKitTool.start([
+                    "store", "write-load", "--db", url, "--schema", schema, "--writer", "process\(number)",
+                    "--ids", "\(ids)", "--operations", "\(operations)", "--seed", "\(number * 7919)",
+                ])
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for task in 1...8 {
+                    group.addTask {
+                        var state = UInt64(task * 104_729)
+                        var done = 0
+                        while done < operations {
+                            let size = min(operations - done, 1 + Int(splitMix(&state) % 5))
+                            let items = (0..<size).map {
+                                LoadItem(id: Int(splitMix(&state) % UInt64(ids)), writer: "task\(task)", sequence: done + $0)
+                            }
+                            try await store.write { tx in try await tx.save(items) }
+                            done += size
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            for process in processes {
+                let result = await process.finish()
+                #expect(result.status == 0 && result.output == "done \(operations)\n", "\(result.errorOutput)")
+            }
+
+            let rows = try await store.fetchAll(LoadItem.self)
+            #expect(Set(rows.map(\.id)).count == rows.count, "an identifier has two rows")
+            #expect(rows.count == ids, "\(rows.count) rows")
+            let torn = rows.filter { !$0.isWhole }
+            #expect(torn.isEmpty, "rows mixing writers: \(torn.prefix(3))")
+            #expect(Set(rows.map(\.writer)).count > 2, "\(Set(rows.map(\.writer)))")
+            var count = PostgresQuery(unsafeSQL: "SELECT COUNT(*) FROM \"\(schema)\".\"LoadItem\"")
+            count.binds = PostgresBindings()
+            #expect(try await store.client.query(count).collect().first?.decode(Int64.self) == Int64(ids))
+            await store.close()
+        }
+
+        // MARK: A killed writer
+
+        /// A writer killed (SIGKILL) inside an open `write { }` leaves none of that transaction,
+        /// and everything committed before it stays; the store goes on working.
+        @Test func aWriterKilledInsideATransactionLosesNothingCommitted() async throws {
+            let schema = PostgresTestServer.newSchema()
+            let url = try #require(PostgresTestServer.url)
+            let store = try PostgresTestServer.makeStore(schema: schema)
+            let first = try Writer.start(["--db", url, "--schema", schema, "--count", "1000", "--batch", "1"])
+            try first.waitForOutput("saved 1000 items of batch 1")
+            #expect(first.wait() == 0)
+
+            let second = try Writer.start([
+                "--db", url, "--schema", schema, "--count", "20000", "--batch", "2", "--pause-after", "10000",
+            ])
+            try second.waitForOutput("paused after 10000")
+            // Its open transaction is invisible to others meanwhile.
+            #expect(try await batches(store) == [1: 1000])
+            second.killNow()
+            // The server ends the dead client's transaction; none of it ever shows.
+            #expect(try await batches(store) == [1: 1000])
+
+            // Batches committed one after another, killed at a moment while running.
+            let running = try Writer.start([
+                "--db", url, "--schema", schema, "--count", "500", "--batch", "3", "--batches", "0",
+            ])
+            try running.waitForOutput("saved 500 items of batch 4")
+            try await Task.sleep(for: .milliseconds(120))
+            let output = running.killAndDrain()
+            let reported = output.split(separator: "\n").compactMap { line -> Int? in
+                line.hasPrefix("saved 500 items of batch ") ? Int(line.split(separator: " ").last ?? "") : nil
+            }.max() ?? 0
+            let rows = try await batches(store)
+            #expect(rows[1] == 1000 && rows[2] == nil)
+            let newest = rows.keys.max() ?? 0
+            #expect(newest == reported || newest == reported + 1, "batches up to \(newest), reported \(reported)")
+            #expect((3...newest).allSatisfy { rows[$0] == 500 }, "a partial batch: \(rows)")
+
+            let third = try Writer.start(["--db", url, "--schema", schema, "--count", "10", "--batch", "100"])
+            try third.waitForOutput("saved 10 items of batch 100")
+            #expect(third.wait() == 0)
+            #expect(try await batches(store)[100] == 10)
+            await store.close()
+        }
+
+        /// Rows per batch.
+        func batches(_ store: PostgresStore) async throws -> [Int: Int] {
+            let query = PostgresQuery(unsafeSQL: "SELECT batch, COUNT(*) FROM \"\(store.schema)\".\"BatchItem\" GROUP BY batch")
+            let rows = try await store.client.query(query).collect()
+            return Dictionary(uniqueKeysWithValues: try rows.map { row in
+                let (batch, count) = try row.decode((Int64, Int64).self)
+                return (Int(batch), Int(count))
+            })
+        }
+    }
+
+    /// The row `modelkit store write-load` writes (the tool declares the same model).
+    @Model struct LoadItem {
+        @Identifier var id: Int
+        var writer: String
+        var sequence: Int
+        var label: String
+        var weight: Double
+        var flags: [String]
+
+        init(id: Int, writer: String, sequence: Int) {
+            self.id = id
+            self.writer = writer
+            self.sequence = sequence
+            self.label = "\(writer)#\(sequence)"
+            self.weight = Double(sequence) + Double(writer.utf8.count) / 8
+            self.flags = [writer, String(sequence)]
+        }
+
+        /// Whether every value is the one its writer and sequence give: no value from another writer.
+        var isWhole: Bool {
+            label == "\(writer)#\(sequence)" && weight == Double(sequence) + Double(writer.utf8.count) / 8
+                && flags == [writer, String(sequence)]
+        }
+    }
+
+    /// The row `modelkit store write-batch` writes.
+    @Model struct BatchItem {
+        @Identifier var id: Int
+        var batch: Int
+        var payload: String
+    }
+
+    /// SplitMix64, as the tool's writer draws identifiers.
+    func splitMix(_ state: inout UInt64) -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+#endif
