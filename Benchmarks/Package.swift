@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import Foundation
 import PackageDescription
 
@@ -11,11 +11,19 @@ let modelKitPackage = URL(fileURLWithPath: #filePath).deletingLastPathComponent(
 // the same input in the same process and prints one line with both rates and their ratio.
 //
 //     swift run -c release --package-path Benchmarks modelkit-benchmarks [name-prefix ...]
+//
+// With `--traits PostgreSQL` and MODELKIT_POSTGRES_URL set, the store comparisons also run on
+// PostgreSQL, against raw PostgresNIO.
 let package = Package(
     name: "ModelKitBenchmarks",
     platforms: [.macOS(.v13)],
+    traits: [
+        .trait(name: "PostgreSQL", description: "The PostgreSQL store comparisons (ModelKit's trait of the same name)."),
+        .default(enabledTraits: []),
+    ],
     dependencies: [
-        .package(path: ".."),
+        .package(path: "..", traits: [.trait(name: "PostgreSQL", condition: .when(traits: ["PostgreSQL"]))]),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // The raw baseline of the store comparisons.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
@@ -26,6 +34,8 @@ let package = Package(
                 .product(name: "ModelKit", package: modelKitPackage),
                 .product(name: "ModelKitStore", package: modelKitPackage),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ModelKitPostgres", package: modelKitPackage),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
             ],
             path: "Sources/ModelKitBenchmarks",
             resources: [.copy("Resources")]

@@ -37,6 +37,13 @@
             try await run(PostgresQuery(unsafeSQL: sql), table: table)
         }
 
+        /// Sends a statement without waiting for its answer: the connection runs statements in
+        /// the order they are sent, so a `BEGIN` sent this way shares the next statement's round
+        /// trip. Its result, or error, comes with the returned future.
+        func send(_ query: PostgresQuery) -> EventLoopFuture<PostgresQueryResult> {
+            connection.query(query, logger: store.logger)
+        }
+
         // MARK: Tables
 
         /// The layout of `table`, creating the table (and the store's schema), or adding the

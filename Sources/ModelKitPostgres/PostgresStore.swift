@@ -142,19 +142,41 @@
             return result
         }
 
-        private nonisolated(nonsending) func run<T>(_ kind: StoreTransactionKind, on connection: PostgresConnection, _ body: (PostgresRows) async throws -> T)
-            async throws -> T
-        {
+        /// Runs `body` between `BEGIN` and `COMMIT` on `connection`.
+        ///
+        /// The `BEGIN` is sent without waiting, so it shares the first statement's round trip; a
+        /// write's `NOTIFY`s and `COMMIT` go together too, and the commit is awaited (a failed
+        /// `NOTIFY` aborts the transaction, so its error is the commit's). A read's `COMMIT` only
+        /// ends the snapshot: it is sent, and the connection's next user queues behind it.
+        private nonisolated(nonsending) func run<T>(
+            _ kind: StoreTransactionKind, on connection: PostgresConnection, _ body: (PostgresRows) async throws -> T
+        ) async throws -> T {
             let rows = PostgresRows(store: self, connection: connection)
-            try await rows.run(kind == .write ? "BEGIN ISOLATION LEVEL READ COMMITTED" : "BEGIN ISOLATION LEVEL REPEATABLE READ")
+            let begin = rows.send(
+                kind == .write ? "BEGIN ISOLATION LEVEL READ COMMITTED" : "BEGIN ISOLATION LEVEL REPEATABLE READ")
             let result: T
             let changes: [StoreChange]
             do {
                 result = try await body(rows)
+                try await wait(for: begin, sql: "BEGIN")
                 changes = rows.changes
-                try await announce(changes, in: rows)
-                try await rows.run("COMMIT")
+                if kind == .write {
+                    let notifications = changes.map { rows.send(announcement(of: $0)) }
+                    let commit = rows.send("COMMIT")
+                    for notification in notifications { try await wait(for: notification, sql: "NOTIFY") }
+                    // A transaction an error aborted answers COMMIT with ROLLBACK (a statement's
+                    // error the closure caught and went on from).
+                    if try await wait(for: commit, sql: "COMMIT") == "ROLLBACK" {
+                        throw StoreError(
+                            .database, sql: "COMMIT",
+                            reason: "the server rolled the transaction back: a statement in it failed earlier")
+                    }
+                } else {
+                    let logger = logger
+                    rows.send("COMMIT").whenFailure { logger.debug("ending a read transaction failed: \($0)") }
+                }
             } catch {
+                _ = try? await begin.get()
                 do {
                     try await rows.run("ROLLBACK")
                 } catch {
@@ -171,15 +193,23 @@
             return result
         }
 
-        /// Sends a `NOTIFY` per changed table, which PostgreSQL delivers to the listening stores
-        /// when, and only if, the transaction commits.
-        private func announce(_ changes: [StoreChange], in rows: PostgresRows) async throws {
-            for change in changes {
-                var query = PostgresQuery(unsafeSQL: "SELECT pg_notify($1, $2)")
-                query.binds.append(Self.channel)
-                query.binds.append(PostgresChangeListener.payload(change, schema: schema, origin: origin))
-                try await rows.run(query, table: change.modelName)
+        /// Waits for a statement sent without waiting; its command tag (`COMMIT`, `ROLLBACK`, ...).
+        @discardableResult
+        private func wait(for statement: EventLoopFuture<PostgresQueryResult>, sql: String) async throws -> String {
+            do {
+                return try await statement.get().metadata.command
+            } catch {
+                throw Self.storeError(error, table: nil, sql: sql)
             }
+        }
+
+        /// The `NOTIFY` announcing `change` to the stores listening, which PostgreSQL delivers
+        /// when, and only if, the transaction commits.
+        private func announcement(of change: StoreChange) -> PostgresQuery {
+            var query = PostgresQuery(unsafeSQL: "SELECT pg_notify($1, $2)")
+            query.binds.append(Self.channel)
+            query.binds.append(PostgresChangeListener.payload(change, schema: schema, origin: origin))
+            return query
         }
 
         // MARK: Errors

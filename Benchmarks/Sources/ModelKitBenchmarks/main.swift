@@ -3,7 +3,7 @@ import Foundation
 // Runs every comparison whose name starts with one of the arguments (all when there are none).
 // `--profile NAME` runs only ModelKit's side of one comparison for 10 seconds, for a profiler.
 var arguments = Array(CommandLine.arguments.dropFirst())
-let comparisons: [Comparison] = try jsonComparisons() + archiveComparisons() + storeComparisons()
+let comparisons: [Comparison] = try jsonComparisons() + archiveComparisons() + storeComparisons() + postgresComparisons()
 if arguments.first == "--profile", arguments.count == 2, let comparison = comparisons.first(where: { $0.name == arguments[1] }) {
     let end = Date().addingTimeInterval(10)
     var runs = 0

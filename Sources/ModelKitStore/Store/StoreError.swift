@@ -30,9 +30,9 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case migrationFailed
         /// The database cannot be opened.
         case cannotOpen
-        /// SQLite reported an error.
+        /// The database (SQLite, PostgreSQL) reported an error.
         case database
-        /// The store was closed (``SQLiteStore/close()``) before the call.
+        /// The store was closed (``SQLiteStore/close()``, `PostgresStore.close()`) before the call.
         case closed
         /// A transaction was used after its closure returned, or a read transaction was asked
         /// to write.
