@@ -43,13 +43,33 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
     ) async throws -> [M] {
         while true {
             do {
-                let read = { try rows.map { try self.model(M.self, from: $0, table: table, context: context) } }
+                let read = { try self.models(M.self, rows: rows, table: table, context: context) }
                 return try context?.performMapping(read) ?? read()
             } catch {
                 guard hasMissing else { throw error }
                 try await fetchMissing(from: connection)
             }
         }
+    }
+
+    /// The models of `rows`, or the first error; when a row's references are not at hand, the
+    /// other rows are still read, so one round fetches what all of them need.
+    private func models<M: Model>(_ type: M.Type, rows: [StoredRow], table: StoreTable, context: ModelContext?) throws -> [M] {
+        var models: [M] = []
+        models.reserveCapacity(rows.count)
+        var firstError: (any Error)?
+        for row in rows {
+            do {
+                models.append(try model(M.self, from: row, table: table, context: context))
+            } catch {
+                // Without rows to fetch, the error is the answer; with some, the next round may
+                // read this row too.
+                guard hasMissing else { throw error }
+                firstError = firstError ?? error
+            }
+        }
+        if let firstError { throw firstError }
+        return models
     }
 
     // MARK: ModelLoading
