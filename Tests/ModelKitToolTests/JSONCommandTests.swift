@@ -64,6 +64,18 @@ import Testing
         #expect(line(of: second.output, startingWith: "saved \(statuses) statuses and 115 users to \(db)") != nil)
     }
 
+    #if !PostgreSQL
+        /// Built without the PostgreSQL trait, a postgres:// URL is refused in one sentence.
+        @Test func aPostgreSQLURLNeedsTheTrait() throws {
+            let result = try ModelKitTool.run(["demo", "--db", "postgres://app:secret@127.0.0.1:5432/models"])
+            #expect(result.status == 1)
+            #expect(
+                result.errorOutput
+                    == "modelkit: 'postgres://app:***@127.0.0.1:5432/models' is a PostgreSQL database, and this modelkit "
+                    + "was built without PostgreSQL: build it with 'swift build --traits PostgreSQL'\n")
+        }
+    #endif
+
     func line(of output: String, startingWith prefix: String) -> String? {
         output.split(separator: "\n").map(String.init).first { $0.hasPrefix(prefix) }
     }

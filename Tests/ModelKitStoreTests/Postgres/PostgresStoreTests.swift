@@ -61,6 +61,53 @@
             #expect(error?.kind == .closed)
         }
 
+        /// A table an older version of the app wrote: its rows go through the model's migration
+        /// hooks (every column read by name, the old ones too), and the new columns are added.
+        @Test func olderRowsGoThroughTheMigrationHook() async throws {
+            let store = try PostgresTestServer.makeStore()
+            let table = "\"\(store.schema)\".\"Person\""
+            for sql in [
+                "CREATE SCHEMA \"\(store.schema)\"",
+                "CREATE TABLE \(table) (\"id\" bigint PRIMARY KEY, \"name\" text, \"nick\" text, \"nickname\" text, "
+                    + "\"age\" bigint, \"born\" date, \"_version\" bigint NOT NULL DEFAULT 0)",
+                "INSERT INTO \(table) (\"id\", \"name\", \"nick\", \"age\", \"born\", \"_version\") "
+                    + "VALUES (1, 'Ada Lovelace', 'ada', 36, '1815-12-10', 0)",
+                "INSERT INTO \(table) (\"id\", \"name\", \"nickname\", \"_version\") VALUES (2, 'Grace Brewster Hopper', 'amazing grace', 1)",
+                "INSERT INTO \(table) (\"id\", \"name\", \"_version\") VALUES (3, '', 0)",
+            ] {
+                try await store.client.query(PostgresQuery(unsafeSQL: sql))
+            }
+            let ada = try #require(try await store.fetchOne(Person.self, id: 1))
+            #expect(ada.firstName == "Ada" && ada.lastName == "Lovelace" && ada.nickname == "ada" && ada.age == 36)
+            let people = try await store.fetchAll(ModelQuery(Person.self).filter(\Person.id < 3).order(by: \Person.id))
+            #expect(people.map(\.lastName) == ["Lovelace", "Brewster Hopper"] && people[1].nickname == "amazing grace")
+            let error = await #expect(throws: StoreError.self) { try await store.fetchOne(Person.self, id: 3) }
+            #expect(error?.kind == .migrationFailed)
+
+            var columns = PostgresQuery(unsafeSQL: "SELECT column_name::text FROM information_schema.columns "
+                + "WHERE table_schema = $1 AND table_name = 'Person' ORDER BY ordinal_position")
+            columns.binds.append(store.schema)
+            let names = try await store.client.query(columns).collect().map { try $0.decode(String.self) }
+            #expect(names == ["id", "name", "nick", "nickname", "age", "born", "_version", "firstName", "lastName"])
+            try await store.save(ada)
+            #expect(try await store.fetchOne(Person.self, id: 1)?.lastName == "Lovelace")
+            await store.close()
+        }
+
+        /// `modelkit demo --db postgres://...` maps the payload into the database, and a second
+        /// run loads the first run's models back before mapping.
+        @Test func theDemoRunsOnPostgreSQL() async throws {
+            let server = try #require(PostgresTestServer.url)
+            let url = server + (server.contains("?") ? "&" : "?") + "schema=" + PostgresTestServer.newSchema()
+            let first = await (try ModelKitTool.start(["demo", "--db", url])).finish()
+            #expect(first.status == 0, "\(first.errorOutput)")
+            #expect(first.output.contains("was empty\n") && first.output.contains(" statuses and 115 users to "))
+            let second = await (try ModelKitTool.start(["demo", "--db", url])).finish()
+            #expect(second.status == 0, "\(second.errorOutput)")
+            #expect(second.output.contains(" statuses by 115 users from the store in "), "\(second.output)")
+            #expect(second.output.contains("mapping the payload updated the loaded instances in place: true\n"))
+        }
+
         // MARK: Observing other stores and processes
 
         /// Another store on the same database, and another process, commit: this store's change
