@@ -98,7 +98,7 @@
             }
         }
 
-        private func mismatch(_ value: StoreValue) -> ModelError {
+        func mismatch(_ value: StoreValue) -> ModelError {
             ModelError(.invalidValue, expected: "a value for a PostgreSQL '\(rawValue)' column", found: value.sqlLiteral)
         }
 

@@ -16,9 +16,20 @@
         /// What the transaction changed, by table, and the tables it created or brought up to date.
         let state = Locked<(changes: [String: StoreChange], prepared: [String: PostgresTableLayout])>(([:], [:]))
 
-        init(store: PostgresStore, connection: PostgresConnection) {
+        /// For a ``StoreTransactionKind/readOnce`` read outside a transaction: the statements
+        /// run so far, at most one.
+        private let statementLimit: Locked<(limited: Bool, run: Int, exceeded: Bool)>
+
+        init(store: PostgresStore, connection: PostgresConnection, singleStatement: Bool = false) {
             self.store = store
             self.connection = connection
+            self.statementLimit = Locked((singleStatement, 0, false))
+        }
+
+        /// Whether a single-statement read asked for a second statement (and must run again in
+        /// a transaction).
+        var neededTransaction: Bool {
+            statementLimit.withLock { $0.exceeded }
         }
 
         // MARK: Running SQL
@@ -26,6 +37,13 @@
         /// Runs one statement and returns its rows, turning PostgreSQL's errors into ``StoreError``s.
         @discardableResult
         func run(_ query: PostgresQuery, table: String?) async throws -> [PostgresRow] {
+            let allowed = statementLimit.withLock { limit in
+                guard limit.limited else { return true }
+                limit.run += 1
+                if limit.run > 1 { limit.exceeded = true }
+                return !limit.exceeded
+            }
+            guard allowed else { throw SecondStatement() }
             do {
                 return try await connection.query(query, logger: store.logger).collect()
             } catch {
@@ -50,8 +68,9 @@
         /// columns it lacks, the first time the store meets it.
         ///
         /// Tables are created inside the transaction that first needs them, so a transaction that
-        /// rolls back leaves none behind; an advisory lock keeps two processes creating one
-        /// table at a time, and the `IF NOT EXISTS` clauses see what the other one committed.
+        /// rolls back leaves none behind; an advisory lock per table keeps two processes from
+        /// creating one table at once, and the `IF NOT EXISTS` clauses see what the other one
+        /// committed. The store created its schema before the transaction began.
         func prepare(_ table: StoreTable) async throws -> PostgresTableLayout {
             if let layout = store.preparedLayout(table) ?? state.withLock({ $0.prepared[table.name] }) { return layout }
             let layout = store.layout(of: table)
@@ -62,8 +81,12 @@
             let existing = Set(try await run(query, table: table.name).map { try $0.decode(String.self) })
             let wanted = table.columns.map(\.name) + [StoreTable.versionColumn]
             if !wanted.allSatisfy(existing.contains) {
-                try await run("SELECT pg_advisory_xact_lock(\(PostgresStore.definitionLock))", table: table.name)
-                try await run("CREATE SCHEMA IF NOT EXISTS \(postgresQuoted(store.schema))", table: table.name)
+                // One lock per table, held to the end of the transaction: only a transaction
+                // creating the same table waits for this one.
+                var lock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock($1, hashtext($2))")
+                lock.binds.append(PostgresStore.definitionLock)
+                lock.binds.append(store.schema + "." + table.name)
+                try await run(lock, table: table.name)
                 try await run(layout.createSQL, table: table.name)
                 for sql in layout.addColumnsSQL() { try await run(sql, table: table.name) }
             }
@@ -80,13 +103,7 @@
             // order and never deadlock.
             let identifier = table.identifierColumn
             let sorted = rows.sorted { StoreValue.compare($0[identifier], $1[identifier]) < 0 }
-            var start = 0
-            while start < sorted.count {
-                let end = min(sorted.count, start + layout.rowsPerInsert)
-                let query = try layout.upsert(sorted[start..<end])
-                try await run(query, table: table.name)
-                start = end
-            }
+            try await run(try layout.upsert(sorted[...]), table: table.name)
             note(table.name) { $0.saved += rows.count }
         }
 
@@ -197,5 +214,10 @@
         var preparedLayouts: [PostgresTableLayout] {
             state.withLock { Array($0.prepared.values) }
         }
+    }
+
+    /// What a single-statement read throws at its second statement.
+    struct SecondStatement: Error, CustomStringConvertible {
+        var description: String { "the read needs a transaction" }
     }
 #endif

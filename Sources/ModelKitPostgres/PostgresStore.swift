@@ -22,7 +22,7 @@
     /// let ja = try await store.fetchAll(ModelQuery(Status.self).filter(\Status.lang == "ja"))
     /// await store.close()
     /// ```
-    public final class PostgresStore: ModelStore, StoreEngine, Sendable {
+    public final class PostgresStore: ModelStore, StoreEngine, OnceReading, Sendable {
         /// The connection pool, for raw SQL next to the store.
         public let client: PostgresClient
         /// The schema the store's tables are in.
@@ -37,8 +37,11 @@
         /// Tells this store's own notifications from other stores' and processes'.
         let origin: String
 
-        /// The advisory lock taken while a table is created or altered.
-        static let definitionLock: Int64 = 0x4D6F_6465_6C4B_6974  // "ModelKit"
+        /// The first key of the advisory locks taken while a table is created or altered (the
+        /// second is the table's name hashed).
+        static let definitionLock: Int32 = 0x4D4B_5354  // "MKST"
+        /// Set once the schema is known to exist.
+        private let schemaExists = Locked(false)
         /// The channel commits are announced on.
         static let channel = "modelkit_changes"
 
@@ -113,6 +116,22 @@
 
         // MARK: Tables
 
+        /// Creates the store's schema if it is missing, once, before the store's first transaction
+        /// and outside it (an empty schema harms nothing; waiting for another transaction's
+        /// uncommitted schema would).
+        func createSchema() async throws {
+            if schemaExists.withLock({ $0 }) { return }
+            let sql = "CREATE SCHEMA IF NOT EXISTS \(postgresQuoted(schema))"
+            do {
+                try await client.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+            } catch let error as PSQLError where ["23505", "42P06"].contains(error.serverInfo?[.sqlState] ?? "") {
+                // Another process created it at the same moment.
+            } catch {
+                throw Self.storeError(error, table: nil, sql: sql)
+            }
+            schemaExists.withLock { $0 = true }
+        }
+
         /// The layout of a table already prepared in this store, if any.
         func preparedLayout(_ table: StoreTable) -> PostgresTableLayout? {
             prepared.withLock { $0[table.name] }.flatMap { $0.table === table ? $0 : nil }
@@ -129,9 +148,20 @@
             async throws -> T
         {
             try checkOpen()
+            // Before the transaction takes a connection: creating it needs one of its own.
+            try await createSchema()
             var result: T?
             do {
                 try await client.withConnection { connection in
+                    if kind == .readOnce {
+                        // One statement is a snapshot by itself: no BEGIN, no COMMIT. A body that
+                        // needs a second statement runs again, in a read transaction.
+                        let rows = PostgresRows(store: self, connection: connection, singleStatement: true)
+                        do {
+                            result = try await body(rows)
+                            return
+                        } catch where rows.neededTransaction {}
+                    }
                     result = try await self.run(kind, on: connection, body)
                 }
             } catch let error as PSQLError {
@@ -154,6 +184,7 @@
             let rows = PostgresRows(store: self, connection: connection)
             let begin = rows.send(
                 kind == .write ? "BEGIN ISOLATION LEVEL READ COMMITTED" : "BEGIN ISOLATION LEVEL REPEATABLE READ")
+            // (A `.readOnce` body arrives here when it needed more than one statement.)
             let result: T
             let changes: [StoreChange]
             do {

@@ -59,39 +59,27 @@
             ]
         }
 
-        /// Rows per `INSERT`: as many as PostgreSQL's 65,535 parameters allow, at most 1,000.
-        var rowsPerInsert: Int {
-            max(1, min(1000, Int(UInt16.max) / (types.count + 1)))
-        }
-
-        /// An upsert of `rows` (values in column order) at the model's version: one multi-row
-        /// `INSERT ... ON CONFLICT DO UPDATE`.
+        /// An upsert of `rows` (values in column order) at the model's version, in one statement
+        /// whatever their number: each column one array parameter,
+        /// `INSERT ... SELECT u.*, $version FROM UNNEST($1, $2, ...) AS u ON CONFLICT DO UPDATE`.
         func upsert(_ rows: ArraySlice<[StoreValue]>) throws -> PostgresQuery {
-            var bindings = PostgresBindings(capacity: rows.count * (types.count + 1))
-            var sql = "INSERT INTO \(qualifiedName) (\(insertColumns)) VALUES "
-            sql.reserveCapacity(sql.utf8.count + rows.count * (types.count + 1) * 8)
-            let version = Int64(table.schema.version)
-            var parameter = 0
-            for (rowIndex, values) in rows.enumerated() {
-                sql += rowIndex == 0 ? "(" : ", ("
-                for (index, type) in types.enumerated() {
-                    parameter += 1
-                    if index > 0 { sql += ", " }
-                    sql += type.placeholder(parameter)
-                    do {
-                        try type.bind(values[index], to: &bindings)
-                    } catch {
-                        throw StoreError(
-                            .unencodableValue, table: table.name, identifier: values[table.identifierColumn].quotedDescription,
-                            reason: "'\(table.columns[index].name)': \(error)", underlying: error)
-                    }
+            var bindings = PostgresBindings(capacity: types.count + 1)
+            var arrays: [String] = []
+            for (index, type) in types.enumerated() {
+                do {
+                    try bindings.append(PostgresColumnArray(type, column: index, of: rows))
+                } catch {
+                    let row = rows.first { (try? type.writeElementChecked($0[index])) == nil }
+                    throw StoreError(
+                        .unencodableValue, table: table.name, identifier: row?[table.identifierColumn].quotedDescription,
+                        reason: "'\(table.columns[index].name)': \(error)", underlying: error)
                 }
-                parameter += 1
-                sql += ", $\(parameter))"
-                bindings.append(version)
+                arrays.append(type.arrayPlaceholder(index + 1))
             }
-            sql += " ON CONFLICT (\(quotedIdentifier)) DO "
-            sql += conflictUpdates.isEmpty ? "NOTHING" : "UPDATE SET " + conflictUpdates
+            bindings.append(Int64(table.schema.version))
+            let sql = "INSERT INTO \(qualifiedName) (\(insertColumns)) SELECT u.*, $\(types.count + 1)::bigint "
+                + "FROM UNNEST(\(arrays.joined(separator: ", "))) AS u ON CONFLICT (\(quotedIdentifier)) DO "
+                + (conflictUpdates.isEmpty ? "NOTHING" : "UPDATE SET " + conflictUpdates)
             return PostgresQuery(unsafeSQL: sql, binds: bindings)
         }
 

@@ -73,4 +73,9 @@ package enum StoreTransactionKind: Sendable {
     case write
     /// Reads only, of one consistent snapshot.
     case read
+    /// Reads only, by a body the store may run twice (the store's own fetches): an engine whose
+    /// transactions cost round trips (PostgreSQL) runs its first statement alone, a snapshot by
+    /// itself, and runs the body again in a read transaction if it needs a second one. Other
+    /// engines treat it as ``read``.
+    case readOnce
 }

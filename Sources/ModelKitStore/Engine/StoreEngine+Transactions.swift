@@ -36,6 +36,10 @@ extension StoreEngine {
         try await run(.read, body)
     }
 
+    package func readOnce<T>(_ body: (StoreTransaction) async throws -> T) async throws -> T {
+        try await run(.readOnce, body)
+    }
+
     /// Opens a transaction through the engine, hands it to `body`, and commits only when `body`
     /// returned and the task was not cancelled meanwhile.
     private func run<T>(_ kind: StoreTransactionKind, _ body: (StoreTransaction) async throws -> T) async throws -> T {
@@ -60,7 +64,19 @@ extension StoreEngine {
     }
 }
 
+/// A store that can run a read the cheapest consistent way it has (see
+/// ``StoreTransactionKind/readOnce``).
+package protocol OnceReading {
+    func readOnce<T>(_ body: (StoreTransaction) async throws -> T) async throws -> T
+}
+
 extension ModelStore {
+    /// Runs the store's own fetch `body`, which may run twice, as cheaply as the store can.
+    private func fetching<T>(_ body: (StoreTransaction) async throws -> T) async throws -> T {
+        if let store = self as? any OnceReading { return try await store.readOnce(body) }
+        return try await read(body)
+    }
+
     /// Saves `models`, and the identified class models they refer to, in one transaction.
     ///
     /// ```swift
@@ -87,7 +103,7 @@ extension ModelStore {
     public func fetchOne<M: Model, ID: Hashable & Sendable>(
         _ type: M.Type, id: ID, context: ModelContext? = nil
     ) async throws -> M? {
-        try await read { try await $0.fetchOne(M.self, id: id, context: context) }
+        try await fetching { try await $0.fetchOne(M.self, id: id, context: context) }
     }
 
     /// The first model a query selects.
@@ -96,7 +112,7 @@ extension ModelStore {
     /// let newest = try await store.fetchOne(ModelQuery(Status.self).order(by: \Status.createdAt, .descending))
     /// ```
     public func fetchOne<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) async throws -> M? {
-        try await read { try await $0.fetchOne(query, context: context) }
+        try await fetching { try await $0.fetchOne(query, context: context) }
     }
 
     /// The models a query selects, in its order, read with one context for the whole fetch.
@@ -105,7 +121,7 @@ extension ModelStore {
     /// let japanese = try await store.fetchAll(ModelQuery(Status.self).filter(\Status.lang == "ja"))
     /// ```
     public func fetchAll<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) async throws -> [M] {
-        try await read { try await $0.fetchAll(query, context: context) }
+        try await fetching { try await $0.fetchAll(query, context: context) }
     }
 
     /// Every stored model of a type.
@@ -114,7 +130,7 @@ extension ModelStore {
     /// let users = try await store.fetchAll(User.self, context: context)
     /// ```
     public func fetchAll<M: Model>(_ type: M.Type, context: ModelContext? = nil) async throws -> [M] {
-        try await read { try await $0.fetchAll(M.self, context: context) }
+        try await fetching { try await $0.fetchAll(M.self, context: context) }
     }
 
     /// How many stored models a query selects.
@@ -123,7 +139,7 @@ extension ModelStore {
     /// try await store.fetchCount(ModelQuery(Status.self).filter(\Status.lang == "ja"))
     /// ```
     public func fetchCount<M: Model>(_ query: ModelQuery<M>) async throws -> Int {
-        try await read { try await $0.fetchCount(query) }
+        try await fetching { try await $0.fetchCount(query) }
     }
 
     /// How many models of a type are stored.
@@ -132,7 +148,7 @@ extension ModelStore {
     /// try await store.fetchCount(User.self)   // 115
     /// ```
     public func fetchCount<M: Model>(_ type: M.Type) async throws -> Int {
-        try await read { try await $0.fetchCount(M.self) }
+        try await fetching { try await $0.fetchCount(M.self) }
     }
 
     /// Deletes the model stored for `id`; returns whether there was one.

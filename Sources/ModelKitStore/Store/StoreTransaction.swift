@@ -38,7 +38,7 @@ public final class StoreTransaction {
         if isFinished {
             throw StoreError(.misusedTransaction, table: table, reason: "its transaction has ended: use it inside its closure only")
         }
-        if writing, kind == .read {
+        if writing, kind != .write {
             throw StoreError(.misusedTransaction, table: table, reason: "a read transaction cannot save or delete: use 'write'")
         }
         try Task.checkCancellation()
@@ -57,21 +57,22 @@ public final class StoreTransaction {
         // Everything is encoded before anything is written: a model that cannot be encoded
         // leaves the transaction as it was. One batch per table, in the order tables were met,
         // the last values of an identifier winning (as one upsert after another would have it).
-        var batches: [ObjectIdentifier: (order: Int, table: StoreTable, rows: [[StoreValue]], index: [StoreValue: Int])] = [:]
+        var batches: [RowBatch] = []
+        var batchByTable: [ObjectIdentifier: RowBatch] = [:]
         var encoder = RowEncoder { table, values in
             let key = ObjectIdentifier(table)
-            var batch = batches[key] ?? (batches.count, table, [], [:])
-            let identifier = values[table.identifierColumn]
-            if let existing = batch.index[identifier] {
-                batch.rows[existing] = values
+            let batch: RowBatch
+            if let existing = batchByTable[key] {
+                batch = existing
             } else {
-                batch.index[identifier] = batch.rows.count
-                batch.rows.append(values)
+                batch = RowBatch(table: table)
+                batches.append(batch)
+                batchByTable[key] = batch
             }
-            batches[key] = batch
+            batch.add(values)
         }
         try encoder.encode(models)
-        for batch in batches.values.sorted(by: { $0.order < $1.order }) {
+        for batch in batches {
             try await connection.upsert(batch.table, rows: batch.rows)
         }
     }
@@ -218,5 +219,28 @@ extension StoreTable {
     /// The predicate selecting the row of one identifier.
     func identifierPredicate<M: Model>(_ key: StoreValue) -> ModelPredicate<M> {
         ModelPredicate(.success(.compare(column: columns[identifierColumn].name, .equal, key)))
+    }
+}
+
+/// The rows one save writes to one table, the last values of an identifier winning. A class, so
+/// rows are appended in place (a batch copied out of a dictionary and back copied its rows at
+/// every append: saving 100,000 models took minutes).
+private final class RowBatch {
+    let table: StoreTable
+    private(set) var rows: [[StoreValue]] = []
+    private var indexByIdentifier: [StoreValue: Int] = [:]
+
+    init(table: StoreTable) {
+        self.table = table
+    }
+
+    func add(_ values: [StoreValue]) {
+        let identifier = values[table.identifierColumn]
+        if let existing = indexByIdentifier[identifier] {
+            rows[existing] = values
+        } else {
+            indexByIdentifier[identifier] = rows.count
+            rows.append(values)
+        }
     }
 }

@@ -27,7 +27,7 @@ func postgresComparisons() throws -> [Comparison] {
             try await store.deleteAll(StoreUser.self)
             try await store.save(users)
         }
-        let raw = try RawPostgresUsers(client: store.client)
+        let raw = RawPostgresUsers(client: store.client)
         try waitFor { try await raw.prepare(like: "bench_store") }
         try waitFor { try await raw.save(users) }
         let ids = (0..<2_000).map { ($0 &* 7919) % count }
