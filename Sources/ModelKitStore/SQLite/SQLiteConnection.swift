@@ -7,11 +7,23 @@ import ModelKitCore
 /// store out until its `COMMIT` or `ROLLBACK`).
 package struct SQLiteConnection: StoreConnection, SynchronousRowReading {
     let store: SQLiteStore
+    /// Whether this is a context's load outside any transaction, reading the committed state:
+    /// through the store's reader once the table is known, else on the main connection between
+    /// transactions.
+    let readsCommitted: Bool
 
     /// Runs one access to the database, turning GRDB's errors into ``StoreError``s.
     func access<T>(_ table: StoreTable?, sql: String?, _ body: (Database) throws -> T) throws -> T {
         do {
             try store.checkOpen()
+            guard readsCommitted else { return try store.database.writeWithoutTransaction(body) }
+            if let reader = store.reader, let table, store.isPrepared(table) {
+                return try reader.writeWithoutTransaction(body)
+            }
+            // A table this store has not met yet: created or brought up to date first, on the
+            // main connection, between transactions.
+            store.gate.acquireBlocking()
+            defer { store.gate.release() }
             return try store.database.writeWithoutTransaction(body)
         } catch {
             throw store.accessError(error, table: table?.name, sql: sql)

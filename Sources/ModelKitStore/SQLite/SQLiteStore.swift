@@ -36,6 +36,12 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, Sendable {
     let gate = StoreGate()
     /// Set once by ``close()``; every access checks it first.
     private let isClosed = Locked(false)
+    /// A second, read-only connection to a file store: a context's loads outside any transaction
+    /// read the last committed state through it (write-ahead logging lets it read while the
+    /// main connection writes), so they never wait for a transaction under way. A transaction
+    /// through a context takes the store's connection and then the context's lock, and a mapping
+    /// that loads holds the context's lock: waiting for the connection there could deadlock.
+    let reader: DatabaseQueue?
 
     /// Opens (creating if needed) the database file at `path`, in write-ahead-log mode.
     ///
@@ -49,7 +55,12 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, Sendable {
         // A transaction spans several accesses to the queue (the store's gate keeps others out).
         configuration.allowsUnsafeTransactions = true
         do {
-            try self.init(database: DatabaseQueue(path: path, configuration: configuration), path: path)
+            let database = try DatabaseQueue(path: path, configuration: configuration)
+            var readOnly = Configuration()
+            readOnly.readonly = true
+            readOnly.busyMode = .timeout(10)
+            let reader = try DatabaseQueue(path: path, configuration: readOnly)
+            self.init(database: database, path: path, reader: reader)
         } catch {
             throw StoreError(.cannotOpen, reason: "'\(path)': \(error)".lowercasedFirst, underlying: error)
         }
@@ -73,9 +84,14 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, Sendable {
     /// A store over a GRDB connection that is already open. Its configuration must set
     /// `allowsUnsafeTransactions` (a store transaction spans several accesses to the queue);
     /// transactions on one that does not throw.
-    public init(database: DatabaseQueue, path: String? = nil) {
+    public convenience init(database: DatabaseQueue, path: String? = nil) {
+        self.init(database: database, path: path, reader: nil)
+    }
+
+    init(database: DatabaseQueue, path: String?, reader: DatabaseQueue?) {
         self.database = database
         self.path = path
+        self.reader = reader
         self.hub = StoreChangeHub { hub in
             database.add(transactionObserver: SQLiteChangeObserver(hub: hub), extent: .databaseLifetime)
         }
@@ -98,6 +114,7 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, Sendable {
         guard isClosed.withLock({ closed in defer { closed = true }; return !closed }) else { return }
         hub.finish()
         do {
+            try reader?.close()
             try database.close()
         } catch {
             throw StoreError.wrapping(error, table: nil)
@@ -129,7 +146,7 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, Sendable {
         try checkOpen()
         await gate.acquire()
         defer { gate.release() }
-        let connection = SQLiteConnection(store: self)
+        let connection = SQLiteConnection(store: self, readsCommitted: false)
         try connection.begin(kind)
         do {
             let result = try await body(connection)
@@ -143,9 +160,10 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, Sendable {
 
     package func withConnectionNow<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try refuseNesting()
+        if reader != nil { return try body(SQLiteConnection(store: self, readsCommitted: true)) }
         gate.acquireBlocking()
         defer { gate.release() }
-        return try body(SQLiteConnection(store: self))
+        return try body(SQLiteConnection(store: self, readsCommitted: false))
     }
 }
 
