@@ -31,13 +31,23 @@
                 } else {
                     let lengthIndex = buffer.writerIndex
                     buffer.writeInteger(Int32(0))
-                    try type.writeElement(value, to: &buffer)
+                    do {
+                        try type.writeElement(value, to: &buffer)
+                    } catch {
+                        throw ElementError(row: row, underlying: error)
+                    }
                     buffer.setInteger(Int32(buffer.writerIndex - lengthIndex - 4), at: lengthIndex)
                 }
             }
             self.count = rows.count
             self.hasNull = hasNull
             self.elements = buffer
+        }
+
+        /// A value not of the column's type, and the row holding it.
+        struct ElementError: Error {
+            let row: [StoreValue]
+            let underlying: any Error
         }
 
         func encode<JSONEncoder: PostgresJSONEncoder>(into buffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) {
@@ -73,14 +83,8 @@
             }
         }
 
-        /// Throws when `value` is not of this type (nil is).
-        func writeElementChecked(_ value: StoreValue) throws {
-            guard value != .null else { return }
-            var scratch = ByteBuffer()
-            try writeElement(value, to: &scratch)
-        }
-
-        /// Writes a non-null value's binary form (an array element's bytes, without the length).
+        /// Writes a non-null value's binary form: an array element's bytes (without the length),
+        /// and a single parameter's (``PostgresColumnValue``).
         func writeElement(_ value: StoreValue, to buffer: inout ByteBuffer) throws {
             switch (self, value) {
             case (.bigint, .integer(let number)): buffer.writeInteger(number)

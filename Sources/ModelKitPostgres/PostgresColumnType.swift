@@ -76,26 +76,11 @@
 
         // MARK: Binding
 
-        /// Appends `value` to `bindings` as this type; throws when the value is not of it.
+        /// Appends `value` to `bindings` as this type, in the binary form array elements use
+        /// (``writeElement(_:to:)``); throws when the value is not of it.
         func bind(_ value: StoreValue, to bindings: inout PostgresBindings) throws {
-            switch (self, value) {
-            case (_, .null): bindings.appendNull()
-            case (.bigint, .integer(let number)): bindings.append(number)
-            case (.boolean, .integer(let number)): bindings.append(number != 0)
-            case (.doublePrecision, .real(let number)): bindings.append(number)
-            case (.doublePrecision, .integer(let number)): bindings.append(Double(number))
-            case (.text, .text(let text)), (.numeric, .text(let text)), (.jsonb, .text(let text)):
-                bindings.append(text)
-            case (.bytea, .blob(let data)): bindings.append(ByteBuffer(bytes: data))
-            case (.timestamptz, .text(let text)):
-                guard let date = StoreDates.parse(text) else { throw mismatch(value) }
-                bindings.append(PostgresTimestamp(date))
-            case (.uuid, .text(let text)):
-                guard let uuid = UUID(uuidString: text) else { throw mismatch(value) }
-                bindings.append(uuid)
-            default:
-                throw mismatch(value)
-            }
+            guard value != .null else { return bindings.appendNull() }
+            try bindings.append(PostgresColumnValue(type: self, value: value))
         }
 
         func mismatch(_ value: StoreValue) -> ModelError {
@@ -137,9 +122,23 @@
         }
     }
 
+    /// One non-null value bound as its column's type (numeric and jsonb as text, which the
+    /// placeholder casts).
+    struct PostgresColumnValue: PostgresThrowingDynamicTypeEncodable {
+        let type: PostgresColumnType
+        let value: StoreValue
+
+        var psqlType: PostgresDataType { type.arrayTypes.element }
+        var psqlFormat: PostgresFormat { .binary }
+
+        func encode<JSONEncoder: PostgresJSONEncoder>(into buffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) throws {
+            try type.writeElement(value, to: &buffer)
+        }
+    }
+
     /// A `timestamptz` to the microsecond, rounded to the nearest (PostgresNIO's `Date` truncates):
     /// microseconds since 2000-01-01 UTC, PostgreSQL's binary form.
-    struct PostgresTimestamp: PostgresNonThrowingEncodable, PostgresDecodable {
+    struct PostgresTimestamp: PostgresDecodable {
         /// 2000-01-01T00:00:00Z in seconds since 2001-01-01, `Date`'s reference.
         private static let epoch: Double = -31_622_400
         let microseconds: Int64
@@ -154,13 +153,6 @@
             let (sinceReference, overflow) = microseconds.addingReportingOverflow(Int64(Self.epoch) * 1_000_000)
             guard !overflow else { return Date(timeIntervalSinceReferenceDate: Double(microseconds) / 1_000_000 + Self.epoch) }
             return Date(timeIntervalSinceReferenceDate: Double(sinceReference) / 1_000_000)
-        }
-
-        static var psqlType: PostgresDataType { .timestamptz }
-        static var psqlFormat: PostgresFormat { .binary }
-
-        func encode<JSONEncoder: PostgresJSONEncoder>(into buffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) {
-            buffer.writeInteger(microseconds)
         }
 
         init<JSONDecoder: PostgresJSONDecoder>(

@@ -248,9 +248,6 @@
         /// What PostgresNIO threw, as a ``StoreError`` naming the server's message.
         static func storeError(_ error: any Error, table: String?, sql: String?) -> StoreError {
             if let error = error as? StoreError { return error }
-            if let error = error as? PostgresTransactionError {
-                return storeError(error.closureError ?? error.commitError ?? error.beginError ?? error, table: table, sql: sql)
-            }
             guard let error = error as? PSQLError else { return StoreError.wrapping(error, table: table, sql: sql) }
             var reason: String
             if let message = error.serverInfo?[.message] {

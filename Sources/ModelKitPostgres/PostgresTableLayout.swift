@@ -68,11 +68,10 @@
             for (index, type) in types.enumerated() {
                 do {
                     try bindings.append(PostgresColumnArray(type, column: index, of: rows))
-                } catch {
-                    let row = rows.first { (try? type.writeElementChecked($0[index])) == nil }
+                } catch let error as PostgresColumnArray.ElementError {
                     throw StoreError(
-                        .unencodableValue, table: table.name, identifier: row?[table.identifierColumn].quotedDescription,
-                        reason: "'\(table.columns[index].name)': \(error)", underlying: error)
+                        .unencodableValue, table: table.name, identifier: error.row[table.identifierColumn].quotedDescription,
+                        reason: "'\(table.columns[index].name)': \(error.underlying)", underlying: error.underlying)
                 }
                 arrays.append(type.arrayPlaceholder(index + 1))
             }
@@ -118,7 +117,6 @@
     struct PostgresDialect: SQLDialect {
         let layout: PostgresTableLayout
         private(set) var bindings = PostgresBindings()
-        private var count = 0
 
         init(_ layout: PostgresTableLayout) {
             self.layout = layout
@@ -136,8 +134,7 @@
                     .unencodableValue, table: layout.table.name,
                     reason: "the query's value for '\(column?.name ?? "limit")': \(error)", underlying: error)
             }
-            count += 1
-            return type.placeholder(count)
+            return type.placeholder(bindings.count)
         }
 
         var isDistinctFrom: String { "IS DISTINCT FROM" }

@@ -3,16 +3,16 @@ import GRDB
 import ModelKitCore
 
 extension SQLiteStore {
-    /// Creates the model's table, or adds the columns it lacks, once per store.
-    ///
-    /// Columns are only added, never dropped or retyped: a row keeps the values of properties a
-    /// later version renamed or removed, for the migration hook. New columns hold `NULL` in
-    /// older rows, which reads as missing, so the property's default applies.
     /// Whether the table was created or brought up to date by a committed transaction.
     func isPrepared(_ table: StoreTable) -> Bool {
         preparedTables.withLock { $0.prepared.contains(table.name) }
     }
 
+    /// Creates the model's table, or adds the columns it lacks, once per store.
+    ///
+    /// Columns are only added, never dropped or retyped: a row keeps the values of properties a
+    /// later version renamed or removed, for the migration hook. New columns hold `NULL` in
+    /// older rows, which reads as missing, so the property's default applies.
     func prepare(_ table: StoreTable, in db: Database) throws {
         let name = table.name
         if preparedTables.withLock({ $0.prepared.contains(name) || $0.inTransaction.contains(name) }) { return }

@@ -178,12 +178,12 @@
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for task in 1...8 {
                     group.addTask {
-                        var state = UInt64(task * 104_729)
+                        var random = SeededGenerator(seed: UInt64(task * 104_729))
                         var done = 0
                         while done < operations {
-                            let size = min(operations - done, 1 + Int(splitMix(&state) % 5))
+                            let size = min(operations - done, 1 + Int(random.next() % 5))
                             let items = (0..<size).map {
-                                LoadItem(id: Int(splitMix(&state) % UInt64(ids)), writer: "task\(task)", sequence: done + $0)
+                                LoadItem(id: Int(random.next() % UInt64(ids)), writer: "task\(task)", sequence: done + $0)
                             }
                             try await store.write { tx in try await tx.save(items) }
                             done += size
@@ -297,12 +297,4 @@
         var payload: String
     }
 
-    /// SplitMix64, as the tool's writer draws identifiers.
-    func splitMix(_ state: inout UInt64) -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 #endif
