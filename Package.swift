@@ -4,7 +4,7 @@ import PackageDescription
 
 let package = Package(
     name: "ModelKit",
-    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
     products: [
         .library(name: "ModelKit", targets: ["ModelKit"]),
         .library(name: "ModelKitPropertyList", targets: ["ModelKitPropertyList"]),

@@ -16,7 +16,7 @@ let modelKitPackage = URL(fileURLWithPath: #filePath).deletingLastPathComponent(
 // PostgreSQL, against raw PostgresNIO.
 let package = Package(
     name: "ModelKitBenchmarks",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v14)],
     traits: [
         .trait(name: "PostgreSQL", description: "The PostgreSQL store comparisons (ModelKit's trait of the same name)."),
         .default(enabledTraits: []),

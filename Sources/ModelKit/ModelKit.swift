@@ -1,4 +1,5 @@
 @_exported import ModelKitCore
+@_exported import Observation
 
 /// Generates a type's schema and its mapping to every ModelKit format.
 ///
@@ -19,13 +20,22 @@
 ///   - unknownKeys: Whether payload keys no property reads are skipped or errors (strict mode).
 ///   - table: The table stores keep the model in; by default the type's name. Two model types of
 ///     one name (in two modules, or nested in two types) need one of them named apart.
-@attached(member, conformances: Model, Hashable, CustomStringConvertible, names: arbitrary)
-@attached(extension, conformances: Model, Hashable, CustomStringConvertible, names: arbitrary)
+///   - observable: For a class, whether its properties are observable (``ObservableModel``,
+///     as `@Observable` makes them); `false` leaves plain stored properties. Structs ignore it.
+@attached(member, conformances: Model, ObservableModel, Hashable, CustomStringConvertible, names: arbitrary)
+@attached(memberAttribute)
+@attached(extension, conformances: Model, ObservableModel, Hashable, CustomStringConvertible, names: arbitrary)
 public macro Model(
     keys: KeyStrategy? = nil, version: Int = 0, nulls: NullPolicy = .error, unknownKeys: UnknownKeyPolicy = .ignore,
-    table: String? = nil
+    table: String? = nil, observable: Bool = true
 ) =
     #externalMacro(module: "ModelKitMacros", type: "ModelMacro")
+
+/// Makes a stored property of an observable `@Model` class report reads and writes to its
+/// registrar; `@Model` adds it, don't write it yourself.
+@attached(accessor, names: named(init), named(get), named(set), named(_modify))
+@attached(peer, names: prefixed(_))
+public macro _ModelTracked() = #externalMacro(module: "ModelKitMacros", type: "TrackedPropertyMacro")
 
 /// The property's remote key path, and fallbacks tried in order: `@Key("id_str", "id")`.
 ///

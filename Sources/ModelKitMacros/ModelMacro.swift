@@ -8,7 +8,7 @@ import SwiftSyntaxMacros
 /// The member role generates what must live in a class body (required initializers, members
 /// subclasses override); the extension role adds the conformances, and for structs everything
 /// else, so their memberwise initializer survives. Diagnostics are reported once, by the member role.
-public enum ModelMacro: MemberMacro, ExtensionMacro {
+public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     /// Expansions go to the compiler as generated, already indented (see
     /// `ModelExpansion.indented`): formatting them in the plugin took a third of the time to
     /// compile a file of models in a debug build, where swift-syntax is unoptimized.
@@ -31,6 +31,31 @@ public enum ModelMacro: MemberMacro, ExtensionMacro {
         for diagnostic in parser.diagnostics { context.diagnose(diagnostic) }
         guard let model, !parser.hasErrors, model.isClass else { return [] }
         return ModelExpansion(model: model).members().map { DeclSyntax(stringLiteral: $0) }
+    }
+
+    /// Puts `@_ModelTracked` on each stored `var` of an observable class (see
+    /// ``TrackedPropertyMacro``); structs and `@Model(observable: false)` classes get nothing.
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingAttributesFor member: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [AttributeSyntax] {
+        guard declaration.is(ClassDeclSyntax.self), enclosingFunction(context) == nil,
+            TrackedProperty.isTrackable(member), !optsOutOfObservation(node)
+        else { return [] }
+        // A declaration with errors expands to nothing (the member role reports them).
+        var parser = ModelDeclarationParser()
+        guard parser.parse(declaration, attribute: node, missingConformances: []) != nil, !parser.hasErrors else {
+            return []
+        }
+        return ["@_ModelTracked"]
+    }
+
+    /// `@Model(observable: false)`.
+    static func optsOutOfObservation(_ node: AttributeSyntax) -> Bool {
+        guard let arguments = node.arguments?.as(LabeledExprListSyntax.self) else { return false }
+        return arguments.contains { $0.label?.text == "observable" && $0.expression.trimmedDescription == "false" }
     }
 
     public static func expansion(

@@ -6,5 +6,5 @@ import SwiftSyntaxMacros
 /// over the compiler plugin protocol, as swiftc does.
 @main
 struct ModelKitMacrosPlugin: CompilerPlugin {
-    let providingMacros: [any Macro.Type] = [ModelMacro.self, PropertyMarkerMacro.self]
+    let providingMacros: [any Macro.Type] = [ModelMacro.self, PropertyMarkerMacro.self, TrackedPropertyMacro.self]
 }

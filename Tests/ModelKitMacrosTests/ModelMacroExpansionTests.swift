@@ -386,6 +386,9 @@ import Testing
                 // '@Model' found no 'validate()' in the body of 'Shape': hooks are declared in the type's body.
                 func validate() throws {}
 
+                /// Where reads and writes of the observable properties are reported (not a property of the schema).
+                let _modelKitRegistrar = ModelKitCore.ModelObservationRegistrar()
+
                 func isModelEqual(to other: AnyObject) -> Bool {
                     guard let other = other as? Shape else { return false }
                     return ModelKitCore.modelValuesEqual(self.name, other.name)
@@ -413,7 +416,7 @@ import Testing
                 }
                 """#,
             extensions: #"""
-                extension Shape: ModelKitCore.Model, Hashable, CustomStringConvertible {
+                extension Shape: ModelKitCore.Model, ModelKitCore.ObservableModel, Hashable, CustomStringConvertible {
                     static func == (lhs: Shape, rhs: Shape) -> Bool {
                         lhs === rhs || (type(of: lhs) == type(of: rhs) && lhs.isModelEqual(to: rhs))
                     }

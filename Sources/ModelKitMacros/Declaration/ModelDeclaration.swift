@@ -29,6 +29,8 @@ struct ModelDeclaration {
     var nullsUseDefaults = false
     /// `@Model(unknownKeys:)`, as written.
     var unknownKeys: String?
+    /// `@Model(observable: false)` turns observation off for a class.
+    var observableArgument = true
     /// The global actor the type is isolated to (`@MainActor`): its conformances are isolated too.
     var globalActor: String?
     var properties: [StoredProperty] = []
@@ -45,6 +47,8 @@ struct ModelDeclaration {
     var mentionsEquatable = false
 
     var isClass: Bool { kind != .structure }
+    /// A class whose properties are observable (`ObservableModel`): every class, unless opted out.
+    var isObservable: Bool { isClass && observableArgument }
     var isIdentified: Bool { properties.contains(where: \.isIdentifier) }
     /// The type `Equatable` is generated for: needs `==`.
     var generatesEquality: Bool {
@@ -148,6 +152,7 @@ struct ModelDeclarationParser {
             case "table": model.table = value
             case "nulls": model.nullsUseDefaults = value.hasSuffix("useDefault")
             case "unknownKeys": model.unknownKeys = value
+            case "observable": model.observableArgument = value != "false"
             default: break
             }
         }

@@ -63,6 +63,13 @@ struct ModelExpansion {
                 """)
         }
         if model.isSubclass { members.append("static let __modelKitBase = \(model.superclassName ?? "").modelSchema.properties.count") }
+        if model.isObservable && !model.isSubclass {
+            members.append(
+                """
+                /// Where reads and writes of the observable properties are reported (not a property of the schema).
+                \(access)let _modelKitRegistrar = \(core)ModelObservationRegistrar()
+                """)
+        }
         if model.isClass {
             members += classEquality()
             if model.generatesCodable { members += codable() }
@@ -97,6 +104,9 @@ struct ModelExpansion {
     func conformances() -> [String] {
         var list: [String] = []
         if model.missingConformances.contains("Model") { list.append(isolated("\(core)Model")) }
+        if model.isObservable && !model.isSubclass && model.missingConformances.contains("ObservableModel") {
+            list.append(isolated("\(core)ObservableModel"))
+        }
         var names = ["Hashable", "CustomStringConvertible"]
         if model.storesDescription { names.removeLast() }
         for name in names where model.missingConformances.contains(name) {

@@ -52,20 +52,44 @@ public struct ModelPredicate<M: Model>: Sendable {
         if schema.index(of: keyPath) != nil {
             return "'\(text)' is '@Transient', so it has no column"
         }
+        let printed = "\(keyPath)"
         for property in schema.properties where !property.isTransient {
-            let stored = keyPathText(property.keyPath)
-            guard text.hasPrefix(stored + ".") else { continue }
+            let stored = "\(property.keyPath)"
+            guard printed.hasPrefix(stored + ".") else { continue }
             return "the key path '\(text)' goes inside the stored property '\(property.name)'; "
-                + "a query names a stored property itself, like '\(stored)'"
+                + "a query names a stored property itself, like '\(keyPathText(property.keyPath))'"
         }
         return "the key path '\(text)' is not one of its stored properties"
     }
 
-    /// A key path as Swift prints it, each computed component shown by its type: Linux prints
+    /// A key path as written as far as Swift can print it: properties of the schema, and of the
+    /// models they hold, by name (an observable model's properties are computed, which Swift
+    /// prints by getter address and type), then other computed components by their type.
+    static func keyPathText(_ keyPath: AnyKeyPath) -> String {
+        let printed = "\(keyPath)"
+        let root = printed.prefix { $0 != "." }
+        return root + namedComponents(printed.dropFirst(root.count), in: M.modelSchema)
+    }
+
+    /// `.user.name` for the printed components `rest`, each one that is a property of `schema`
+    /// (or of the model a property holds, and so on) by the property's name.
+    private static func namedComponents(_ rest: Substring, in schema: ModelSchema?) -> String {
+        guard !rest.isEmpty else { return "" }
+        for property in schema?.properties ?? [] {
+            let printed = "\(property.keyPath)"
+            let component = printed.dropFirst(printed.prefix { $0 != "." }.count)
+            guard rest == component || rest.hasPrefix(component + ".") else { continue }
+            let nested = (property.valueType as? any Model.Type)?.modelSchema
+            return "." + property.name + namedComponents(rest.dropFirst(component.count), in: nested)
+        }
+        return componentsText(rest)
+    }
+
+    /// Key path text as Swift prints it, each computed component shown by its type: Linux prints
     /// `\Performance.prices.<computed 0x55cc2e774a30 (Int)>`, which becomes
     /// `\Performance.prices.<computed Int>` (a computed property's name is not kept at run time).
-    static func keyPathText(_ keyPath: AnyKeyPath) -> String {
-        var text = Substring("\(keyPath)")
+    static func componentsText(_ printed: Substring) -> String {
+        var text = printed
         var result = ""
         while let start = text.range(of: "<computed ") {
             result += text[..<start.lowerBound]

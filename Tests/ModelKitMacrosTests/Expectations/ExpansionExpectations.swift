@@ -19,7 +19,7 @@ func expectModelExpansion(
         let expansion = expandModelKitMacros(
             in: source, conformancesOfOtherTypes: conformancesOfOtherTypes, sourceLocation: sourceLocation)
     else { return }
-    let model = expansion.roles.filter { $0.macro == "Model" }
+    let model = expansion.roles.filter { $0.macro == "Model" && $0.role != .memberAttribute }
     let declarations = Set(model.map(\.declaration))
     guard declarations.count == 1, let declaration = declarations.first else {
         Issue.record("expected one '@Model' declaration, found \(declarations.sorted())", sourceLocation: sourceLocation)

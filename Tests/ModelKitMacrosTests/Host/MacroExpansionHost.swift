@@ -8,15 +8,18 @@ struct MacroDeclaration: Sendable {
     let roles: [MacroRole]
     let conformances: [String]
 
-    /// The macros Sources/ModelKit/ModelKit.swift declares: `@Model`, and the property markers.
+    /// The macros Sources/ModelKit/ModelKit.swift declares: `@Model`, the property markers, and
+    /// `@_ModelTracked` (which `@Model` puts on an observable class's properties).
     static let modelKit: [String: MacroDeclaration] = {
         let model = MacroDeclaration(
-            name: "Model", typeName: "ModelMacro", roles: [.member, .extension],
-            conformances: ["Model", "Hashable", "CustomStringConvertible"])
+            name: "Model", typeName: "ModelMacro", roles: [.member, .memberAttribute, .extension],
+            conformances: ["Model", "ObservableModel", "Hashable", "CustomStringConvertible"])
         let markers = ["Key", "Identifier", "Transient", "Transform", "Archive"].map {
             MacroDeclaration(name: $0, typeName: "PropertyMarkerMacro", roles: [.peer], conformances: [])
         }
-        return Dictionary(uniqueKeysWithValues: ([model] + markers).map { ($0.name, $0) })
+        let tracked = MacroDeclaration(
+            name: "_ModelTracked", typeName: "TrackedPropertyMacro", roles: [.accessor, .peer], conformances: [])
+        return Dictionary(uniqueKeysWithValues: ([model, tracked] + markers).map { ($0.name, $0) })
     }()
 
     private init(name: String, typeName: String, roles: [MacroRole], conformances: [String]) {
@@ -76,17 +79,25 @@ struct MacroExpansionHost {
         func visit(_ declaration: OutlinedDeclaration, enclosing: [OutlinedDeclaration]) throws {
             for attribute in declaration.attributes {
                 guard let macro = macros[attribute.name] else { continue }
-                for role in macro.roles where role == .peer || declaration.isTypeOrExtension {
-                    counter += 1
-                    let request = self.request(
-                        role, of: macro, attribute: attribute, on: declaration, enclosing: enclosing, in: outline,
-                        discriminator: "$s\(counter)\(macro.name)_\(role.rawValue)")
-                    roles.append(
-                        RoleExpansion(
-                            macro: macro.name,
-                            attribute: outline.file.text(in: outline.sourceRange(of: attribute.tokens))
-                                .trimmingCharacters(in: .whitespacesAndNewlines),
-                            role: role, declaration: declaration.summary, result: try plugin.expand(request)))
+                let written = outline.file.text(in: outline.sourceRange(of: attribute.tokens))
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                for role in macro.roles where role == .peer || role == .accessor || declaration.isTypeOrExtension {
+                    // A member-attribute role is asked once per member, as swiftc does.
+                    let targets = role == .memberAttribute ? declaration.members : [declaration]
+                    for target in targets {
+                        counter += 1
+                        var request = self.request(
+                            role, of: macro, attribute: attribute, on: target, enclosing: enclosing, in: outline,
+                            discriminator: "$s\(counter)\(macro.name)_\(role.rawValue)")
+                        if role == .memberAttribute {
+                            request.parentDeclSyntax = outline.payload(.declaration, tokens: declaration.tokens)
+                            request.lexicalContext = (enclosing + [declaration]).reversed().compactMap(outline.lexicalContext)
+                        }
+                        roles.append(
+                            RoleExpansion(
+                                macro: macro.name, attribute: written, role: role, declaration: target.summary,
+                                result: try plugin.expand(request)))
+                    }
                 }
             }
             for member in declaration.members { try visit(member, enclosing: enclosing + [declaration]) }
