@@ -30,15 +30,31 @@ public final class ModelContext: @unchecked Sendable {
     private var tablesByType: [ObjectIdentifier: IdentityTable] = [:]
     /// The last type asked for and its table: runs of lookups are mostly of one type.
     private var lastTable: (type: ObjectIdentifier, table: IdentityTable)?
-    /// Where identifiers that are not live are loaded from.
-    public let store: (any ModelLoading)?
+    /// The store the context's models live in, if any.
+    public let store: (any ModelContextStore)?
+    /// Where identifiers that are not live are loaded from as a mapping meets them: the store,
+    /// when it loads synchronously.
+    package let loader: (any ModelLoading)?
+    /// What saving or refreshing does with an edited instance whose row changed in the store.
+    public let mergePolicy: ModelMergePolicy
+    /// The unit of work: what was inserted, edited and deleted since the last save (stores
+    /// track it; nil without a store).
+    package let tracker: (any ContextChangeTracking)?
     /// How to undo what the mapping run in progress did to the context, newest last; nil
     /// outside a run.
     private var journal: [() -> Void]?
 
-    /// A context, backed by a store when given.
-    public init(store: (any ModelLoading)? = nil) {
+    /// A context, backed by a store when given; `mergePolicy` decides what saving does with an
+    /// edited instance whose row changed in the store meanwhile.
+    ///
+    /// ```swift
+    /// let context = ModelContext(store: store, mergePolicy: .storeWins)
+    /// ```
+    public init(store: (any ModelContextStore)? = nil, mergePolicy: ModelMergePolicy = .error) {
         self.store = store
+        self.loader = store as? any ModelLoading
+        self.mergePolicy = mergePolicy
+        self.tracker = (store as? any ChangeTrackingStore)?.makeChangeTracker(mergePolicy: mergePolicy)
     }
 
     /// Runs `body` holding the context's lock (reentrant).
@@ -94,7 +110,7 @@ public final class ModelContext: @unchecked Sendable {
     public func model<M: Model & AnyObject, ID: Hashable & Sendable>(_ type: M.Type, for id: ID) throws -> M? {
         try withLock {
             if let live = registeredModel(type, for: id) { return live }
-            return try store?.loadModel(type, identifier: AnyHashable(id), into: self)
+            return try loader?.loadModel(type, identifier: AnyHashable(id), into: self)
         }
     }
 
@@ -120,6 +136,12 @@ public final class ModelContext: @unchecked Sendable {
         let live = liveObject(inserting: model, key: key, type: M.self)
         if live === model { return unsafeDowncast(live, to: M.self) }
         return register(model, as: model, key: key)
+    }
+
+    /// Forgets `object` as the live instance for `identifier`, if it still is (a rolled-back
+    /// insert, a saved delete).
+    package func unregister(_ object: AnyObject, type: any Model.Type, identifier: AnyHashable) {
+        withLock { table(for: type, creating: false)?.remove(object, for: IdentityKey(identifier)) }
     }
 
     /// How many instances are live in the context now.
@@ -218,11 +240,4 @@ public final class ModelContext: @unchecked Sendable {
         while let parent = schema.superschema { schema = parent }
         return ObjectIdentifier(schema.modelType)
     }
-}
-
-/// Loads models a context does not hold from somewhere durable (a store).
-public protocol ModelLoading: Sendable {
-    /// The model of `type` stored for `identifier`, created through `context` (so references to
-    /// other identified models resolve to their live instances) and registered in it.
-    func loadModel<M: Model>(_ type: M.Type, identifier: AnyHashable, into context: ModelContext) throws -> M?
 }

@@ -14,7 +14,7 @@ extension ModelReader {
         guard let identifier = probe.identifier else { return try decodeUnidentified(M.self) }
         return try context.performMapping {
             let existing = try context.registeredModel(M.self, identifier: identifier)
-                ?? context.store?.loadModel(M.self, identifier: identifier, into: context)
+                ?? context.loader?.loadModel(M.self, identifier: identifier, into: context)
             if let existing {
                 // All or nothing: a field or validation that fails gives the instance back the
                 // values it had, and so does a failure later in the run.
@@ -30,7 +30,11 @@ extension ModelReader {
                 return existing
             }
             let model = try decodeUnidentified(M.self)
-            return context.register(model, identifier: identifier)
+            let live = context.register(model, identifier: identifier)
+            if let tracker = context.tracker, (live as AnyObject) === (model as AnyObject) {
+                tracker.contextDidCreate(live, in: context)
+            }
+            return live
         }
     }
 
@@ -64,18 +68,18 @@ struct IdentifierProbe<M: Model>: ModelFieldDecoder {
 /// Applies an object's values to a live instance, property by property (missing keys keep
 /// their values), remembering each property's value before, so the update can be undone; the
 /// identifier is already equal.
-struct InPlaceFields<M: Model>: ModelFieldDecoder {
+package struct InPlaceFields<M: Model>: ModelFieldDecoder {
     var model: M
     let identifierIndex: Int
     /// The properties set so far and their values before, in order.
     var previous: [(field: Int, value: Any?)] = []
 
-    init(model: M, identifierIndex: Int) {
+    package init(model: M, identifierIndex: Int) {
         self.model = model
         self.identifierIndex = identifierIndex
     }
 
-    mutating func decodeField<R: ModelReader>(_ index: Int, from reader: inout R) throws {
+    package mutating func decodeField<R: ModelReader>(_ index: Int, from reader: inout R) throws {
         if index == identifierIndex {
             try reader.skipValue()
             return
@@ -86,7 +90,7 @@ struct InPlaceFields<M: Model>: ModelFieldDecoder {
     }
 
     /// Gives the instance back the values it had before.
-    func restore() {
+    package func restore() {
         var model = model
         for (field, value) in previous.reversed() { model.restoreField(field, to: value) }
     }

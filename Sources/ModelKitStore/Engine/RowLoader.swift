@@ -98,7 +98,12 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
         do {
             if table.isClass, let context {
                 let id = try reader.decodeIdentifier(M.self)
-                if let live = context.registeredModel(M.self, identifier: id) { return live }
+                if let live = context.registeredModel(M.self, identifier: id) {
+                    if let tracker = context.tracker as? ContextTracker {
+                        try refreshLive(live, from: row, table: table, context: context, tracker: tracker)
+                    }
+                    return live
+                }
                 identifier = id
             }
             if row.version < table.schema.version, M.self is any ModelMigrating.Type {
@@ -108,10 +113,45 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
             }
             let model = try reader.decodeUnidentified(M.self)
             guard let context, let identifier else { return model }
-            return context.register(model, identifier: identifier)
+            let live = context.register(model, identifier: identifier)
+            if let tracker = context.tracker as? ContextTracker, (live as AnyObject) === (model as AnyObject) {
+                try tracker.didLoad(model, table: table, context: context)
+            }
+            return live
         } catch {
             throw StoreError.wrapping(
                 error, table: table.name, identifier: row.values[table.identifierColumn].quotedDescription)
+        }
+    }
+
+    /// Brings a live instance of a tracking context up to date with its row, when the row
+    /// changed since the context last loaded or saved it: an instance not edited takes the
+    /// stored values; an edited one keeps its edits (a save will meet the conflict), unless a
+    /// refresh targets it, which follows the context's merge policy.
+    private func refreshLive<M: Model>(
+        _ live: M, from row: StoredRow, table: StoreTable, context: ModelContext, tracker: ContextTracker
+    ) throws {
+        guard row.version >= table.schema.version, let entry = tracker.entry(of: live as AnyObject) else { return }
+        let storeColumns = RowEncoding.changedColumns(stored: row.values, baseline: entry.baseline)
+        guard !storeColumns.isEmpty else { return }
+        let edits = try context.changedColumns(live, entry)
+        if !edits.isEmpty {
+            guard tracker.isRefreshing(live as AnyObject) else { return }
+            switch tracker.mergePolicy {
+            case .storeWins: break
+            case .memoryWins:
+                // The edits stay, over the new row: saving writes them without a conflict.
+                try tracker.rebase(live, table: table, baseline: row.values)
+                tracker.markEdited(live)
+                return
+            case .error:
+                let row = try RowEncoding.row(of: live, table: table).values
+                throw ContextSavePlan.conflict(
+                    .init(model: live, entry: entry, row: row, columns: edits), storeColumns: storeColumns)
+            }
+        }
+        try tracker.applying(live, table: table) {
+            try RowEncoding.apply(row.values, to: live, table: table, context: context, loader: self)
         }
     }
 

@@ -60,7 +60,7 @@ extension SynchronousRowReading {
 /// The engine makes a transaction all or nothing: it commits when `body` returns and rolls back
 /// when it throws (the task's cancellation included, which the shared code checks before it
 /// returns). It posts the changes a committed write made to its change hub.
-package protocol StoreEngine: ModelStore, AnyObject {
+package protocol StoreEngine: ModelStore, ChangeTrackingStore, AnyObject {
     associatedtype Connection: StoreConnection
     /// Runs `body` in one transaction: a write (serialized with the store's other writes) or a
     /// read of one consistent snapshot.

@@ -20,7 +20,7 @@ import ModelKitCore
 /// }
 /// let recent = try await store.fetchAll(ModelQuery(Status.self).order(by: \Status.createdAt, .descending))
 /// ```
-public protocol ModelStore: Sendable {
+public protocol ModelStore: ModelContextStore {
     /// Runs `body` in one write transaction: the saves and deletes it makes are committed
     /// together when it returns, and none of them when it throws or the task is cancelled.
     /// Reads inside see them. Write transactions of one store run one at a time.

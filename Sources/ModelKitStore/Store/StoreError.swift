@@ -39,6 +39,14 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case misusedTransaction
         /// Two model types claim one table (the same name from two modules or two outer types).
         case tableClash
+        /// A context's save met an edited model whose row changed in the store since the context
+        /// loaded it, under the ``ModelMergePolicy/error`` policy: nothing was saved.
+        case conflict
+        /// A model's identifier was changed while a context holds it under the old one.
+        case identifierChanged
+        /// A context was asked for what it cannot do: save without a store, insert a second
+        /// instance for a live identifier, insert a model without an identifier.
+        case misusedContext
     }
 
     /// The kind of problem.
@@ -53,6 +61,9 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     public let reason: String
     /// The error that caused this one: a `ModelError`, a GRDB `DatabaseError`, ...
     public let underlying: (any Error)?
+    /// The properties involved: for a ``Kind-swift.enum/conflict``, those changed in the store
+    /// and in memory.
+    public var properties: [String] = []
 
     /// Creates an error; the library makes these, tests and tools may too.
     public init(
@@ -72,7 +83,8 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         switch kind {
         case .notIdentified, .tableClash: subject = "cannot store"
         case .unknownKeyPath: subject = "cannot query"
-        case .unencodableValue: subject = "cannot save"
+        case .unencodableValue, .conflict, .identifierChanged: subject = "cannot save"
+        case .misusedContext: subject = "cannot use the context"
         case .undecodableRow, .missingReference, .cyclicReference: subject = "cannot load"
         case .migrationFailed: subject = "cannot migrate"
         case .cannotOpen: subject = "cannot open the store"

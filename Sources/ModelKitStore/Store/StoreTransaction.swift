@@ -99,7 +99,11 @@ public final class StoreTransaction {
     ) async throws -> M? {
         let table = try StoreTable.of(M.self)
         try checkUsable(writing: false, table: table.name)
-        if let context, table.isClass, let live = context.registeredModel(M.self, identifier: AnyHashable(id)) {
+        // A context's live instance, unless the context tracks changes: then the row is read,
+        // so the instance takes newer values.
+        if let context, context.tracker == nil, table.isClass,
+            let live = context.registeredModel(M.self, identifier: AnyHashable(id))
+        {
             return live
         }
         let key = try table.identifierValue(id)
