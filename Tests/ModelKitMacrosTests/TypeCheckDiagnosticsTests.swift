@@ -93,8 +93,9 @@ import Testing
     }
 
     /// What `swiftc -typecheck` prints for `source` (saved as `place.swift`), against the modules
-    /// and the macro plugin of this build.
-    static func typeCheck(_ source: String) throws -> String {
+    /// and the macro plugin of this build; `arguments` go to swiftc too (`-swift-version 6`).
+    /// `mode` `-emit-sil` goes on to the checks that run on SIL (data-race safety's regions).
+    static func typeCheck(_ source: String, mode: String = "-typecheck", arguments: [String] = []) throws -> String {
         let plugin = try MacroPluginClient.plugin.location.get()
         let build = plugin.deletingLastPathComponent()
         let directory = try TemporaryDirectory()
@@ -108,9 +109,9 @@ import Testing
             .appendingPathComponent("checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap")
         let moduleMaps = [build.appendingPathComponent("CModelKitRuntime.build/module.modulemap"), sqlite]
         process.arguments =
-            ["swiftc", "-typecheck", file.path, "-I", build.appendingPathComponent("Modules").path]
+            ["swiftc", mode, file.path, "-I", build.appendingPathComponent("Modules").path]
             + moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=" + $0.path] }
-            + ["-load-plugin-executable", plugin.path + "#ModelKitMacros"]
+            + ["-load-plugin-executable", plugin.path + "#ModelKitMacros"] + arguments
         process.currentDirectoryURL = directory.url
         let output = Pipe()
         process.standardOutput = output

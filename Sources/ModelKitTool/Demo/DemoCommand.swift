@@ -3,9 +3,9 @@ import Foundation
 import ModelKit
 import ModelKitStore
 
-/// `modelkit demo`: maps a real payload through an identity context into a store (an SQLite
-/// file, or PostgreSQL with `--db postgres://...`) and prints a summary; a second run loads the
-/// models back from the store first.
+/// `modelkit demo`: maps a real payload through a context into a store (an SQLite file, or
+/// PostgreSQL with `--db postgres://...`), saves the context, edits a few models and saves again,
+/// printing what the context tracked; a second run loads the models, and the edits, back first.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo", abstract: "Map twitter.json into models, store them in SQLite or PostgreSQL, and print a summary.")
@@ -26,13 +26,20 @@ struct DemoCommand: AsyncParsableCommand {
         let path = location.displayName
         let opened = try ToolFailure.reporting { try location.open() }
         let store = opened.store
-        // SQLite loads what a mapping needs as it goes; PostgreSQL's models come from the fetch below.
-        let context = ModelContext(store: store as? any ModelLoading)
+        // The context is the unit of work: what is mapped, edited or deleted through it is
+        // saved by `context.save()`. SQLite loads what a mapping needs as it goes; PostgreSQL's
+        // models come from the fetch below.
+        let context = ModelContext(store: store)
         let clock = ContinuousClock()
 
-        // A second run finds the first run's models in the store and loads them first.
+        // A second run finds the first run's models, and its edits, in the store.
         var loaded: [Tweet] = []
         let loading = try await clock.measure { loaded = try await store.fetchAll(Tweet.self, context: context) }
+        let edited = loaded.filter { $0.text.hasSuffix(DemoEdits.mark) }.sorted { $0.id < $1.id }
+        if !edited.isEmpty {
+            print("the last run's edits, loaded back:")
+            for tweet in edited { print("  " + DemoEdits.describe(tweet)) }
+        }
         var response: SearchResponse?
         let mapping = try clock.measure { response = try SearchResponse(jsonData: data, context: context) }
         guard let response else { return }
@@ -42,10 +49,17 @@ struct DemoCommand: AsyncParsableCommand {
         } else {
             print(StoreSummary(loaded: loaded, mapped: response.statuses, elapsed: loading).text)
         }
-        let saving = try await clock.measure { try await store.save(response.statuses) }
+        print(DemoEdits.changes(in: context, after: "mapping the payload"))
+        let saving = try await clock.measure { try await context.save() }
         let statuses = try await store.fetchCount(Tweet.self)
         let users = try await store.fetchCount(Tweeter.self)
-        print("saved \(statuses) statuses and \(users) users to \(path) in \(milliseconds(saving)) ms")
+        print("saved the context: \(statuses) statuses and \(users) users in \(path) in \(milliseconds(saving)) ms")
+
+        // Edits through the context: the most retweeted statuses and their users.
+        for tweet in DemoEdits.targets(response.statuses) { DemoEdits.edit(tweet) }
+        print(DemoEdits.changes(in: context, after: "editing the three most retweeted statuses"))
+        try await context.save()
+        print("saved the edits; hasChanges: \(context.hasChanges) (run the demo again to load them back)")
         await opened.close()
     }
 
