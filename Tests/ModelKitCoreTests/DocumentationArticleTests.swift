@@ -25,6 +25,7 @@ import Testing
         "IdentityAndContexts.md": .swift(snippet: "identity", test: "Tests/ModelKitCoreTests/ArticleExampleTests.swift"),
         "UntrustedInput.md": .swift(snippet: "untrusted-input", test: "Tests/ModelKitCoreTests/ArticleExampleTests.swift"),
         "Store.md": .swift(snippet: "store", test: "Tests/ModelKitStoreTests/ArticleExampleTests.swift"),
+        "WorkingWithAContext.md": .swift(snippet: "context", test: "Tests/ModelKitStoreTests/ContextArticleExampleTests.swift"),
         "KeyedArchives.md": .swift(snippet: "archives", test: "Tests/ModelKitArchiveTests/ArticleExampleTests.swift"),
         "Preferences.md": .swift(snippet: "preferences", test: "Tests/ModelKitPreferencesTests/ArticleExampleTests.swift"),
         "Remote.md": .swift(snippet: "remote", test: "Tests/ModelKitRemoteTests/ArticleExampleTests.swift"),
