@@ -46,22 +46,34 @@ import Testing
         #expect(first.output.hasPrefix("mapped 100 statuses and 73 retweeted statuses by 115 users from 631515 bytes in "))
         #expect(first.output.contains("newest status: 2014-08-31T00:29:15Z"))
         #expect(first.output.contains("store: \(db) was empty\n"))
-        let saved = try #require(line(of: first.output, startingWith: "saved "))
-        #expect(saved.contains(" statuses and 115 users to \(db) in "))
-        let statuses = try #require(Int(saved.split(separator: " ")[1]))
+        #expect(first.output.contains("after mapping the payload: hasChanges true, 230 inserted, 0 changed, 0 deleted\n"))
+        let saved = try #require(line(of: first.output, startingWith: "saved the context: "))
+        #expect(saved.contains(" statuses and 115 users in \(db) in "))
+        let statuses = try #require(Int(saved.split(separator: " ")[3]))
         #expect(statuses > 100)
         #expect(FileManager.default.fileExists(atPath: db))
+        // The edits: three statuses (text and favorites) and their three users (followers).
+        let edits = "after editing the three most retweeted statuses: hasChanges true, 0 inserted, 6 changed, 0 deleted"
+        #expect(first.output.contains(edits + "\n"))
+        #expect(first.output.components(separatedBy: "): text, favoriteCount\n").count == 4)
+        #expect(first.output.components(separatedBy: "): followersCount\n").count == 4)
+        #expect(first.output.hasSuffix("saved the edits; hasChanges: false (run the demo again to load them back)\n"))
 
-        // The second run finds the first run's models in the file and loads them first.
+        // The second run finds the first run's models, and edits, in the file and loads them first.
         let second = try ModelKitTool.run(["demo", "--db", db])
         #expect(second.status == 0, "\(second.errorOutput)")
-        #expect(second.output.hasPrefix("mapped 100 statuses and 73 retweeted statuses by 115 users from 631515 bytes in "))
+        #expect(second.output.hasPrefix("the last run's edits, loaded back:\n  status "))
+        #expect(second.output.components(separatedBy: "favorite_count 1, @").count == 4, "\(second.output)")
+        #expect(second.output.contains("\nmapped 100 statuses and 73 retweeted statuses by 115 users from 631515 bytes in "))
         let loaded = try #require(line(of: second.output, startingWith: "loaded "))
         #expect(loaded.hasPrefix("loaded \(statuses) statuses by 115 users from the store in "))
         #expect(loaded.hasSuffix(" ms (115 user instances)"))
         #expect(second.output.contains(" share one status and one user instance: true\n"))
         #expect(second.output.contains("mapping the payload updated the loaded instances in place: true\n"))
-        #expect(line(of: second.output, startingWith: "saved \(statuses) statuses and 115 users to \(db)") != nil)
+        // The payload holds the values before the edits: mapping it changes those six models back.
+        #expect(second.output.contains("after mapping the payload: hasChanges true, 0 inserted, 6 changed, 0 deleted\n"))
+        #expect(second.output.contains(edits + "\n"))
+        #expect(line(of: second.output, startingWith: "saved the context: \(statuses) statuses and 115 users in \(db)") != nil)
     }
 
     #if !PostgreSQL

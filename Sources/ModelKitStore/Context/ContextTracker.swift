@@ -30,6 +30,8 @@ package final class ContextTracker: ContextChangeTracking, @unchecked Sendable {
     /// Instances a refresh targets: a row read for them follows the merge policy.
     private var refreshing: Set<ObjectIdentifier> = []
     private var order = 0
+    /// When to drop the entries of instances that are gone (as the entries grow).
+    private var sweepAt = 256
     /// Counts inserts, deletes and edits, for autosave's quiet interval.
     private var activity = 0
     private let activitySignal: AsyncStream<Void>.Continuation
@@ -69,6 +71,10 @@ package final class ContextTracker: ContextChangeTracking, @unchecked Sendable {
         locked {
             entries[id] = TrackedModel(object: object, table: table, baseline: row)
             inserted[id] = nil
+            if entries.count >= sweepAt {
+                entries = entries.filter { $0.value.object != nil }
+                sweepAt = max(256, entries.count * 2)
+            }
         }
         context.recordUndo { [weak self] in self?.locked { _ = self?.entries.removeValue(forKey: id) } }
         watch(model, table: table)

@@ -94,18 +94,21 @@
             await store.close()
         }
 
-        /// `modelkit demo --db postgres://...` maps the payload into the database, and a second
-        /// run loads the first run's models back before mapping.
+        /// `modelkit demo --db postgres://...` maps the payload into the database and edits it
+        /// through a context, and a second run loads the first run's models and edits back.
         @Test func theDemoRunsOnPostgreSQL() async throws {
             let server = try #require(PostgresTestServer.url)
             let url = server + (server.contains("?") ? "&" : "?") + "schema=" + PostgresTestServer.newSchema()
             let first = await (try ModelKitTool.start(["demo", "--db", url])).finish()
             #expect(first.status == 0, "\(first.errorOutput)")
-            #expect(first.output.contains("was empty\n") && first.output.contains(" statuses and 115 users to "))
+            #expect(first.output.contains("was empty\n") && first.output.contains(" statuses and 115 users in "))
+            #expect(first.output.contains("after mapping the payload: hasChanges true, 230 inserted, 0 changed, 0 deleted\n"))
             let second = await (try ModelKitTool.start(["demo", "--db", url])).finish()
             #expect(second.status == 0, "\(second.errorOutput)")
             #expect(second.output.contains(" statuses by 115 users from the store in "), "\(second.output)")
             #expect(second.output.contains("mapping the payload updated the loaded instances in place: true\n"))
+            #expect(second.output.hasPrefix("the last run's edits, loaded back:\n  status "), "\(second.output)")
+            #expect(second.output.contains("after mapping the payload: hasChanges true, 0 inserted, 6 changed, 0 deleted\n"))
         }
 
         // MARK: Observing other stores and processes
