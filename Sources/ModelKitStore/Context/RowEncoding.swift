@@ -53,7 +53,8 @@ enum RowEncoding {
     }
 
     /// The columns where a row read from the store holds other values than a baseline the
-    /// context encoded: JSON text compares by value (PostgreSQL's `jsonb` orders keys its own way).
+    /// context encoded: JSON text compares by value (PostgreSQL's `jsonb` orders keys its own
+    /// way), dates to the microsecond (PostgreSQL's `timestamptz` keeps no more).
     static func changedColumns(stored: [StoreValue], baseline: [StoreValue]) -> [Int] {
         stored.indices.filter { index in
             guard index < baseline.count else { return true }
@@ -63,8 +64,11 @@ enum RowEncoding {
 
     private static func sameValue(_ stored: StoreValue, _ baseline: StoreValue) -> Bool {
         if stored == baseline { return true }
-        guard case .text(let storedText) = stored, case .text(let baselineText) = baseline,
-            let storedJSON = try? JSONValue(parsing: storedText), storedJSON.isContainer,
+        guard case .text(let storedText) = stored, case .text(let baselineText) = baseline else { return false }
+        if let storedDate = StoreDates.parse(storedText), let baselineDate = StoreDates.parse(baselineText) {
+            return abs(storedDate.timeIntervalSince(baselineDate)) < 0.000_001
+        }
+        guard let storedJSON = try? JSONValue(parsing: storedText), storedJSON.isContainer,
             let baselineJSON = try? JSONValue(parsing: baselineText)
         else { return false }
         return storedJSON.normalized == baselineJSON.normalized
