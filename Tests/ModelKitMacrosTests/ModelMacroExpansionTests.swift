@@ -351,7 +351,7 @@ import Testing
                     switch index {
                     case 0:
                         #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
-                        try writer.encodeValue(self.name)
+                        try writer.encodeValue(self._name)
                         #sourceLocation()
                     case 1:
                         #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
@@ -391,12 +391,12 @@ import Testing
 
                 func isModelEqual(to other: AnyObject) -> Bool {
                     guard let other = other as? Shape else { return false }
-                    return ModelKitCore.modelValuesEqual(self.name, other.name)
+                    return ModelKitCore.modelValuesEqual(self._name, other._name)
                         && ModelKitCore.modelReferencesIdentical(self.parent, other.parent)
                 }
 
                 func hash(into hasher: inout Hasher) {
-                    ModelKitCore.modelHashValue(self.name, into: &hasher)
+                    ModelKitCore.modelHashValue(self._name, into: &hasher)
                 }
 
                 required convenience init(from decoder: any Decoder) throws {
@@ -493,7 +493,7 @@ import Testing
                     switch own {
                     case 0:
                         #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
-                        try writer.encodeValue(self.radius)
+                        try writer.encodeValue(self._radius)
                         #sourceLocation()
                     default:
                         break
@@ -520,12 +520,12 @@ import Testing
 
                 override func isModelEqual(to other: AnyObject) -> Bool {
                     guard let other = other as? Circle, super.isModelEqual(to: other) else { return false }
-                    return ModelKitCore.modelValuesEqual(self.radius, other.radius)
+                    return ModelKitCore.modelValuesEqual(self._radius, other._radius)
                 }
 
                 override func hash(into hasher: inout Hasher) {
                     super.hash(into: &hasher)
-                    ModelKitCore.modelHashValue(self.radius, into: &hasher)
+                    ModelKitCore.modelHashValue(self._radius, into: &hasher)
                 }
 
                 required convenience init(from decoder: any Decoder) throws {

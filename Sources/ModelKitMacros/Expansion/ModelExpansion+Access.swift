@@ -28,10 +28,10 @@ extension ModelExpansion {
     func encodeField() -> String {
         let cases = ownProperties.filter { !$0.property.isTransient }.map { position, property -> String in
             if property.mappedTransformer != nil {
-                let call = "try writer.encodeValue(self.\(property.name), transformer: \(typeName).\(transformerName(property)))"
+                let call = "try writer.encodeValue(self.\(storage(property)), transformer: \(typeName).\(transformerName(property)))"
                 return "case \(position):\n\(indented(located(property, call)))"
             }
-            return "case \(position):\n\(indented(located(property, "try writer.encodeValue(self.\(property.name))")))"
+            return "case \(position):\n\(indented(located(property, "try writer.encodeValue(self.\(storage(property)))")))"
         }
         let body = ownSwitch(
             cases, inherited: "try super.encodeModelField(index, to: &writer)", fallback: "break")

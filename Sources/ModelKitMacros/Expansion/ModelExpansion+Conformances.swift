@@ -6,7 +6,7 @@ extension ModelExpansion {
 
     func comparison(_ property: StoredProperty, _ lhs: String, _ rhs: String) -> String {
         let function = property.isWeak ? "modelReferencesIdentical" : "modelValuesEqual"
-        return "\(core)\(function)(\(lhs).\(property.name), \(rhs).\(property.name))"
+        return "\(core)\(function)(\(lhs).\(storage(property)), \(rhs).\(storage(property)))"
     }
 
     /// The comparisons of `lhs` and `rhs`, joined by `&&` one per line; `true` with none.
@@ -25,7 +25,7 @@ extension ModelExpansion {
 
     func hash(override: Bool) -> String {
         var lines = comparedProperties.filter { !$0.isWeak }.map {
-            "\(core)modelHashValue(self.\($0.name), into: &hasher)"
+            "\(core)modelHashValue(self.\(storage($0)), into: &hasher)"
         }
         if override { lines.insert("super.hash(into: &hasher)", at: 0) }
         return """

@@ -42,6 +42,13 @@ struct ModelExpansion {
             .joined(separator: "\n")
     }
 
+    /// Where generated code reads a property to write, compare or hash it: an observable
+    /// class's tracked property by its storage (`_name`), so these reads neither register with
+    /// an observation nor pay for it; any other property by its name.
+    func storage(_ property: StoredProperty) -> String {
+        model.isObservable && TrackedProperty.isTrackable(property.declaration) ? "_\(property.name)" : property.name
+    }
+
     /// The static constant holding a property's transformer.
     func transformerName(_ property: StoredProperty) -> String {
         "__modelKitTransformer_\(property.name)"
