@@ -20,7 +20,7 @@
 ///   - unknownKeys: Whether payload keys no property reads are skipped or errors (strict mode).
 ///   - table: The table stores keep the model in; by default the type's name. Two model types of
 ///     one name (in two modules, or nested in two types) need one of them named apart.
-///   - observable: For a class, whether its properties are observable (``ObservableModel``,
+///   - observable: For a class, whether its properties are observable (`ObservableModel`,
 ///     as `@Observable` makes them); `false` leaves plain stored properties. Structs ignore it.
 @attached(member, conformances: Model, ObservableModel, Hashable, CustomStringConvertible, names: arbitrary)
 @attached(memberAttribute)
