@@ -22,6 +22,10 @@ enum RateUnit {
     case bytes(Int)
     /// Operations per run, reported as nanoseconds per operation.
     case operations(Int, label: String)
+    /// Not time: the peak resident memory one run adds (its input excluded), in MB; the ratio is
+    /// the baseline's peak over ModelKit's. A run may decode `perRun` copies held together; the
+    /// figure is per copy.
+    case peakMemory(perRun: Int)
 }
 
 /// Times closures: several rounds, each long enough to measure, alternating the two sides so
@@ -68,6 +72,7 @@ struct Stopwatch {
 extension Comparison {
     /// Runs both sides, alternating, and prints the comparison line.
     func run(with stopwatch: Stopwatch) throws {
+        if case .peakMemory(let count) = unit { return try runMeasuringMemory(dividingBy: count) }
         let (ours, theirs, ratio) = try stopwatch.compare(modelKit, baseline)
         switch unit {
         case .bytes(let bytes):
@@ -75,6 +80,8 @@ extension Comparison {
             let base = Double(bytes) / theirs / 1e6
             print(
                 "\(name): modelkit \(format(mine)) MB/s, \(baselineName) \(format(base)) MB/s, ratio \(format(ratio))x")
+        case .peakMemory:
+            break
         case .operations(let count, let label):
             let mine = ours / Double(count) * 1e9
             let base = theirs / Double(count) * 1e9
@@ -82,6 +89,24 @@ extension Comparison {
                 "\(name): modelkit \(format(mine)) ns/\(label), \(baselineName) \(format(base)) ns/\(label), ratio \(format(ratio))x"
             )
         }
+        if let notes = try notes() { print("  \(notes)") }
+    }
+}
+
+extension Comparison {
+    /// Runs each side three times, alternating, and prints the medians of the peak resident
+    /// memory each run added.
+    private func runMeasuringMemory(dividingBy count: Int) throws {
+        var mine: [Int] = []
+        var base: [Int] = []
+        for _ in 0..<3 {
+            mine.append(try PeakMemory.measure(modelKit))
+            base.append(try PeakMemory.measure(baseline))
+        }
+        let ours = mine.sorted()[1] / count
+        let theirs = base.sorted()[1] / count
+        print(
+            "\(name): modelkit \(megabytes(ours)), \(baselineName) \(megabytes(theirs)), ratio \(format(Double(theirs) / Double(max(ours, 1))))x")
         if let notes = try notes() { print("  \(notes)") }
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The process's peak resident memory, and a way to start measuring it afresh.
 ///
@@ -27,6 +30,15 @@ enum PeakMemory {
         #endif
     }
 
+    /// The peak resident memory `body` adds, in bytes, after giving freed memory back to the
+    /// system (so neither side runs in pages the other freed).
+    static func measure(_ body: () throws -> Void) throws -> Int {
+        trimHeap()
+        reset()
+        try body()
+        return growth()
+    }
+
     /// How far the peak rose above the resident size at ``reset()``, in bytes.
     static func growth() -> Int { max(0, peak() - baseline) }
 
@@ -47,6 +59,17 @@ enum PeakMemory {
         return statusField("VmRSS:")
         #else
         return peak()
+        #endif
+    }
+
+    /// Gives the heap's free memory back to the system (glibc's `malloc_trim`, looked up at run
+    /// time: Swift's Glibc module does not export `malloc.h`).
+    private static func trimHeap() {
+        #if canImport(Glibc)
+        typealias Trim = @convention(c) (Int) -> Int32
+        if let symbol = dlsym(nil, "malloc_trim") {
+            _ = unsafeBitCast(symbol, to: Trim.self)(0)
+        }
         #endif
     }
 

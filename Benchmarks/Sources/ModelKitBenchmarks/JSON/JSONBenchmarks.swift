@@ -24,31 +24,87 @@ func jsonComparisons() throws -> [Comparison] {
         codableTimeline.statuses.count == 100, try [SyntheticUser](json: usersObject) == handMappedUsers(usersObject)
     else { throw BenchmarkError("the two sides of a comparison do not map the same data") }
 
+    let catalogue = catalogueJSON()
+    let nested = nestedJSON()
+    let plainDecoder = JSONDecoder()
+    let plainEncoder = JSONEncoder()
+    let catalogueModel = try Catalogue(jsonData: catalogue)
+    let tree = try NestedNode(jsonData: nested)
+    guard catalogueModel.items.count == 10_000,
+        try plainDecoder.decode(CodableCatalogue.self, from: catalogue).itemsById.count == catalogueModel.itemsById.count,
+        tree.shape.depth == 24, try plainDecoder.decode(CodableNestedNode.self, from: nested).children.count == 2
+    else { throw BenchmarkError("the two sides of a generated corpus do not map the same data") }
+
     return [
         Comparison(
             name: "json.decode.twitter", baselineName: "JSONDecoder", unit: .bytes(twitter.count),
             modelKit: { _ = try BenchTimeline(jsonData: twitter) },
             baseline: { _ = try twitterDecoder.decode(CodableTimeline.self, from: twitter) }),
+    ] + (try corpusComparisons(
+        "users", json: users, models: models, decode: { try [SyntheticUser](jsonData: $0) },
+        codable: [CodableSyntheticUser].self, decoder: usersDecoder, encoder: usersEncoder,
+        note: "\(models.count) users, \(users.count) bytes"))
+        + [
+            Comparison(
+                name: "json.encode.twitter", baselineName: "JSONEncoder", unit: .bytes(twitter.count),
+                modelKit: { _ = try timeline.jsonData() },
+                baseline: { _ = try twitterEncoder.encode(codableTimeline) },
+                notes: { "output: modelkit \(try timeline.jsonData().count) bytes, JSONEncoder \(try twitterEncoder.encode(codableTimeline).count) bytes" }),
+        ]
+        + (try corpusComparisons(
+            "catalogue", json: catalogue, models: catalogueModel, decode: { try Catalogue(jsonData: $0) },
+            codable: CodableCatalogue.self, decoder: plainDecoder, encoder: plainEncoder,
+            note: "\(catalogueModel.items.count) items, \(catalogue.count) bytes"))
+        + (try corpusComparisons(
+            "nested", json: nested, models: tree, decode: { try NestedNode(jsonData: $0) },
+            codable: CodableNestedNode.self, decoder: plainDecoder, encoder: plainEncoder,
+            note: "\(tree.shape.nodes) nodes, \(tree.shape.depth) levels, \(nested.count) bytes"))
+        + [
+            Comparison(
+                name: "dictionary.decode.users", baselineName: "hand-written as?", unit: .bytes(users.count),
+                modelKit: { _ = try [SyntheticUser](json: usersObject) },
+                baseline: { _ = try handMappedUsers(usersObject) },
+                notes: { "both sides map the same JSONSerialization objects, parsed once; dates with the same ISO 8601 parser" }),
+        ]
+        + memoryComparison("twitter", json: twitter, decode: { try BenchTimeline(jsonData: $0) }, codable: CodableTimeline.self, decoder: twitterDecoder)
+        + memoryComparison("users", json: users, decode: { try [SyntheticUser](jsonData: $0) }, codable: [CodableSyntheticUser].self, decoder: usersDecoder)
+        + memoryComparison("catalogue", json: catalogue, decode: { try Catalogue(jsonData: $0) }, codable: CodableCatalogue.self, decoder: plainDecoder)
+        + memoryComparison("nested", json: nested, decode: { try NestedNode(jsonData: $0) }, codable: CodableNestedNode.self, decoder: plainDecoder)
+}
+
+/// `json.decode.NAME` and `json.encode.NAME`: one corpus into models and back, against
+/// Foundation's coders on Codable structs of the same fields (encoded from what they decoded).
+func corpusComparisons<M: ModelValue, C: Codable>(
+    _ name: String, json: Data, models: M, decode: @escaping (Data) throws -> M, codable: C.Type,
+    decoder: JSONDecoder, encoder: JSONEncoder, note: String
+) throws -> [Comparison] {
+    let values = try decoder.decode(C.self, from: json)
+    let decoding = Comparison(
+        name: "json.decode.\(name)", baselineName: "JSONDecoder", unit: .bytes(json.count),
+        modelKit: { _ = try decode(json) },
+        baseline: { _ = try decoder.decode(C.self, from: json) },
+        notes: { note })
+    let encoding = Comparison(
+        name: "json.encode.\(name)", baselineName: "JSONEncoder", unit: .bytes(json.count),
+        modelKit: { _ = try ModelJSON.encode(models) },
+        baseline: { _ = try encoder.encode(values) },
+        notes: { "output: modelkit \(try ModelJSON.encode(models).count) bytes, JSONEncoder \(try encoder.encode(values).count) bytes" })
+    return [decoding, encoding]
+}
+
+/// `memory.decode.NAME`: the peak resident memory decoding one corpus adds, against JSONDecoder.
+/// A small corpus is decoded several times over, the results held together, so the figure
+/// rises above what the heap keeps free between runs; the line gives it per decode.
+func memoryComparison<M: ModelValue, C: Codable>(
+    _ name: String, json: Data, decode: @escaping (Data) throws -> M, codable: C.Type, decoder: JSONDecoder
+) -> [Comparison] {
+    let copies = max(1, 16_000_000 / json.count)
+    return [
         Comparison(
-            name: "json.decode.users", baselineName: "JSONDecoder", unit: .bytes(users.count),
-            modelKit: { _ = try [SyntheticUser](jsonData: users) },
-            baseline: { _ = try usersDecoder.decode([CodableSyntheticUser].self, from: users) },
-            notes: { "\(models.count) users, \(users.count) bytes" }),
-        Comparison(
-            name: "json.encode.twitter", baselineName: "JSONEncoder", unit: .bytes(twitter.count),
-            modelKit: { _ = try timeline.jsonData() },
-            baseline: { _ = try twitterEncoder.encode(codableTimeline) },
-            notes: { "output: modelkit \(try timeline.jsonData().count) bytes, JSONEncoder \(try twitterEncoder.encode(codableTimeline).count) bytes" }),
-        Comparison(
-            name: "json.encode.users", baselineName: "JSONEncoder", unit: .bytes(users.count),
-            modelKit: { _ = try models.jsonData() },
-            baseline: { _ = try usersEncoder.encode(codableUsers) },
-            notes: { "output: modelkit \(try models.jsonData().count) bytes, JSONEncoder \(try usersEncoder.encode(codableUsers).count) bytes" }),
-        Comparison(
-            name: "dictionary.decode.users", baselineName: "hand-written as?", unit: .bytes(users.count),
-            modelKit: { _ = try [SyntheticUser](json: usersObject) },
-            baseline: { _ = try handMappedUsers(usersObject) },
-            notes: { "both sides map the same JSONSerialization objects, parsed once; dates with the same ISO 8601 parser" }),
+            name: "memory.decode.\(name)", baselineName: "JSONDecoder", unit: .peakMemory(perRun: copies),
+            modelKit: { try withExtendedLifetime((0..<copies).map { _ in try decode(json) }) {} },
+            baseline: { try withExtendedLifetime((0..<copies).map { _ in try decoder.decode(C.self, from: json) }) {} },
+            notes: { "peak resident memory added per decode of \(json.count) bytes into models (\(copies) held at once, median of 3)" })
     ]
 }
 
