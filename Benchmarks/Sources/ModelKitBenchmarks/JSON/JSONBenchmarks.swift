@@ -1,79 +1,75 @@
 import Foundation
 import ModelKit
 
-/// The JSON comparisons: bytes to models and back against Foundation's coders, and the
-/// JSON-object path against hand-written `as?` mapping.
-func jsonComparisons() throws -> [Comparison] {
+/// The tweets: `json.decode.twitter`, `json.encode.twitter`, `memory.decode.twitter`.
+func twitterComparisons() throws -> [Comparison] {
     let twitter = try resource("twitter.json")
-    let users = syntheticUsersJSON()
-    let twitterDecoder = JSONDecoder()
-    twitterDecoder.dateDecodingStrategy = .formatted(twitterDateFormatter())
-    let twitterEncoder = JSONEncoder()
-    twitterEncoder.dateEncodingStrategy = .formatted(twitterDateFormatter())
-    let usersDecoder = JSONDecoder()
-    usersDecoder.dateDecodingStrategy = .iso8601
-    let usersEncoder = JSONEncoder()
-    usersEncoder.dateEncodingStrategy = .iso8601
-
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .formatted(twitterDateFormatter())
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .formatted(twitterDateFormatter())
     let timeline = try BenchTimeline(jsonData: twitter)
-    let codableTimeline = try twitterDecoder.decode(CodableTimeline.self, from: twitter)
+    guard timeline.statuses.count == 100, try decoder.decode(CodableTimeline.self, from: twitter).statuses.count == 100
+    else { throw BenchmarkError("the two sides of the twitter comparisons do not map the same data") }
+    return try corpusComparisons(
+        "twitter", json: twitter, models: timeline, decode: { try BenchTimeline(jsonData: $0) },
+        codable: CodableTimeline.self, decoder: decoder, encoder: encoder, note: "100 statuses, \(twitter.count) bytes")
+}
+
+/// The synthetic users: `json.*.users`, `memory.decode.users`, and the JSON-object path against
+/// hand-written `as?` mapping (`dictionary.decode.users`).
+func usersComparisons() throws -> [Comparison] {
+    let users = syntheticUsersJSON()
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .iso8601
     let models = try [SyntheticUser](jsonData: users)
-    let codableUsers = try usersDecoder.decode([CodableSyntheticUser].self, from: users)
     let usersObject = try JSONSerialization.jsonObject(with: users)
-    guard models.count == 20_000, codableUsers.count == 20_000, timeline.statuses.count == 100,
-        codableTimeline.statuses.count == 100, try [SyntheticUser](json: usersObject) == handMappedUsers(usersObject)
-    else { throw BenchmarkError("the two sides of a comparison do not map the same data") }
-
-    let catalogue = catalogueJSON()
-    let nested = nestedJSON()
-    let plainDecoder = JSONDecoder()
-    let plainEncoder = JSONEncoder()
-    let catalogueModel = try Catalogue(jsonData: catalogue)
-    let tree = try NestedNode(jsonData: nested)
-    guard catalogueModel.items.count == 10_000,
-        try plainDecoder.decode(CodableCatalogue.self, from: catalogue).itemsById.count == catalogueModel.itemsById.count,
-        tree.shape.depth == 24, try plainDecoder.decode(CodableNestedNode.self, from: nested).children.count == 2
-    else { throw BenchmarkError("the two sides of a generated corpus do not map the same data") }
-
-    return [
-        Comparison(
-            name: "json.decode.twitter", baselineName: "JSONDecoder", unit: .bytes(twitter.count),
-            modelKit: { _ = try BenchTimeline(jsonData: twitter) },
-            baseline: { _ = try twitterDecoder.decode(CodableTimeline.self, from: twitter) }),
-    ] + (try corpusComparisons(
+    guard models.count == 20_000, try decoder.decode([CodableSyntheticUser].self, from: users).count == 20_000,
+        try [SyntheticUser](json: usersObject) == handMappedUsers(usersObject)
+    else { throw BenchmarkError("the two sides of the users comparisons do not map the same data") }
+    return try corpusComparisons(
         "users", json: users, models: models, decode: { try [SyntheticUser](jsonData: $0) },
-        codable: [CodableSyntheticUser].self, decoder: usersDecoder, encoder: usersEncoder,
-        note: "\(models.count) users, \(users.count) bytes"))
-        + [
-            Comparison(
-                name: "json.encode.twitter", baselineName: "JSONEncoder", unit: .bytes(twitter.count),
-                modelKit: { _ = try timeline.jsonData() },
-                baseline: { _ = try twitterEncoder.encode(codableTimeline) },
-                notes: { "output: modelkit \(try timeline.jsonData().count) bytes, JSONEncoder \(try twitterEncoder.encode(codableTimeline).count) bytes" }),
-        ]
-        + (try corpusComparisons(
-            "catalogue", json: catalogue, models: catalogueModel, decode: { try Catalogue(jsonData: $0) },
-            codable: CodableCatalogue.self, decoder: plainDecoder, encoder: plainEncoder,
-            note: "\(catalogueModel.items.count) items, \(catalogue.count) bytes"))
-        + (try corpusComparisons(
-            "nested", json: nested, models: tree, decode: { try NestedNode(jsonData: $0) },
-            codable: CodableNestedNode.self, decoder: plainDecoder, encoder: plainEncoder,
-            note: "\(tree.shape.nodes) nodes, \(tree.shape.depth) levels, \(nested.count) bytes"))
+        codable: [CodableSyntheticUser].self, decoder: decoder, encoder: encoder,
+        note: "\(models.count) users, \(users.count) bytes")
         + [
             Comparison(
                 name: "dictionary.decode.users", baselineName: "hand-written as?", unit: .bytes(users.count),
                 modelKit: { _ = try [SyntheticUser](json: usersObject) },
                 baseline: { _ = try handMappedUsers(usersObject) },
-                notes: { "both sides map the same JSONSerialization objects, parsed once; dates with the same ISO 8601 parser" }),
+                notes: { "both sides map the same JSONSerialization objects, parsed once; dates with the same ISO 8601 parser" })
         ]
-        + memoryComparison("twitter", json: twitter, decode: { try BenchTimeline(jsonData: $0) }, codable: CodableTimeline.self, decoder: twitterDecoder)
-        + memoryComparison("users", json: users, decode: { try [SyntheticUser](jsonData: $0) }, codable: [CodableSyntheticUser].self, decoder: usersDecoder)
-        + memoryComparison("catalogue", json: catalogue, decode: { try Catalogue(jsonData: $0) }, codable: CodableCatalogue.self, decoder: plainDecoder)
-        + memoryComparison("nested", json: nested, decode: { try NestedNode(jsonData: $0) }, codable: CodableNestedNode.self, decoder: plainDecoder)
 }
 
-/// `json.decode.NAME` and `json.encode.NAME`: one corpus into models and back, against
-/// Foundation's coders on Codable structs of the same fields (encoded from what they decoded).
+/// The generated catalogue: `json.*.catalogue`, `memory.decode.catalogue`.
+func catalogueComparisons() throws -> [Comparison] {
+    let catalogue = catalogueJSON()
+    let model = try Catalogue(jsonData: catalogue)
+    guard model.items.count == 10_000,
+        try JSONDecoder().decode(CodableCatalogue.self, from: catalogue).itemsById.count == model.itemsById.count
+    else { throw BenchmarkError("the two sides of the catalogue comparisons do not map the same data") }
+    return try corpusComparisons(
+        "catalogue", json: catalogue, models: model, decode: { try Catalogue(jsonData: $0) },
+        codable: CodableCatalogue.self, decoder: JSONDecoder(), encoder: JSONEncoder(),
+        note: "\(model.items.count) items, \(catalogue.count) bytes")
+}
+
+/// The generated nested document: `json.*.nested`, `memory.decode.nested`.
+func nestedComparisons() throws -> [Comparison] {
+    let nested = nestedJSON()
+    let tree = try NestedNode(jsonData: nested)
+    guard tree.shape.depth == 24, try JSONDecoder().decode(CodableNestedNode.self, from: nested).children.count == 2
+    else { throw BenchmarkError("the two sides of the nested comparisons do not map the same data") }
+    return try corpusComparisons(
+        "nested", json: nested, models: tree, decode: { try NestedNode(jsonData: $0) },
+        codable: CodableNestedNode.self, decoder: JSONDecoder(), encoder: JSONEncoder(),
+        note: "\(tree.shape.nodes) nodes, \(tree.shape.depth) levels, \(nested.count) bytes")
+}
+
+/// `json.decode.NAME`, `json.encode.NAME` and `memory.decode.NAME`: one corpus into models and
+/// back, against Foundation's coders on Codable structs of the same fields (encoding what they
+/// decoded).
 func corpusComparisons<M: ModelValue, C: Codable>(
     _ name: String, json: Data, models: M, decode: @escaping (Data) throws -> M, codable: C.Type,
     decoder: JSONDecoder, encoder: JSONEncoder, note: String
@@ -89,7 +85,7 @@ func corpusComparisons<M: ModelValue, C: Codable>(
         modelKit: { _ = try ModelJSON.encode(models) },
         baseline: { _ = try encoder.encode(values) },
         notes: { "output: modelkit \(try ModelJSON.encode(models).count) bytes, JSONEncoder \(try encoder.encode(values).count) bytes" })
-    return [decoding, encoding]
+    return [decoding, encoding, memoryComparison(name, json: json, decode: decode, codable: C.self, decoder: decoder)]
 }
 
 /// `memory.decode.NAME`: the peak resident memory decoding one corpus adds, against JSONDecoder.
@@ -97,15 +93,13 @@ func corpusComparisons<M: ModelValue, C: Codable>(
 /// rises above what the heap keeps free between runs; the line gives it per decode.
 func memoryComparison<M: ModelValue, C: Codable>(
     _ name: String, json: Data, decode: @escaping (Data) throws -> M, codable: C.Type, decoder: JSONDecoder
-) -> [Comparison] {
+) -> Comparison {
     let copies = max(1, 16_000_000 / json.count)
-    return [
-        Comparison(
+    return Comparison(
             name: "memory.decode.\(name)", baselineName: "JSONDecoder", unit: .peakMemory(perRun: copies),
             modelKit: { try withExtendedLifetime((0..<copies).map { _ in try decode(json) }) {} },
             baseline: { try withExtendedLifetime((0..<copies).map { _ in try decoder.decode(C.self, from: json) }) {} },
-            notes: { "peak resident memory added per decode of \(json.count) bytes into models (\(copies) held at once, median of 3)" })
-    ]
+        notes: { "peak resident memory added per decode of \(json.count) bytes into models (\(copies) held at once, median of 3)" })
 }
 
 struct BenchmarkError: Error, CustomStringConvertible {

@@ -65,7 +65,7 @@ func storeComparisons() throws -> [Comparison] {
             modelKit: { try waitFor { for id in ids { _ = try await store.fetchOne(StoreUser.self, id: id) } } },
             baseline: { for id in ids { _ = try raw.fetch(id: id) } },
             notes: { "one read and one cached SELECT per identifier, over \(count) rows" }),
-    ] + identityComparisons()
+    ]
 }
 
 /// `identity.lookup`: lookup-or-insert of live instances, from one task and from two at once.
