@@ -4,24 +4,26 @@ import Foundation
 /// alive (``InstanceReference``).
 ///
 /// The references sit in one buffer of slots and are loaded where they are (a lookup neither
-/// copies a reference nor retains a box); one small dictionary per kind of key maps an
-/// identifier to its slot, so the common identifiers (integers, strings, UUIDs) hash and compare
-/// as themselves. Callers hold the context's lock.
+/// copies a reference nor retains a box); one map per kind of key finds an identifier's slot, so
+/// the common identifiers (integers, strings, UUIDs) hash and compare as themselves, integers
+/// without a dictionary at all (``IntegerSlotMap``). Callers hold the lock of the table's shard
+/// (``IdentityShards``), so the properties skip the runtime's exclusivity checks.
 final class IdentityTable {
-    private var slots: UnsafeMutablePointer<InstanceReference>
-    private var capacity = 16
-    private var used = 0
-    private var integers: [Int64: Int] = [:]
-    private var strings: [String: Int] = [:]
-    private var uuids: [UUID: Int] = [:]
-    private var others: [AnyHashable: Int] = [:]
-    private var sweepAt = 64
+    @exclusivity(unchecked) private var slots: UnsafeMutablePointer<InstanceReference>
+    @exclusivity(unchecked) private var capacity = 16
+    @exclusivity(unchecked) private var used = 0
+    @exclusivity(unchecked) private var integers = IntegerSlotMap()
+    @exclusivity(unchecked) private var strings: [String: Int] = [:]
+    @exclusivity(unchecked) private var uuids: [UUID: Int] = [:]
+    @exclusivity(unchecked) private var others: [AnyHashable: Int] = [:]
+    @exclusivity(unchecked) private var sweepAt = 64
 
     init() {
         slots = .allocate(capacity: capacity)
     }
 
     deinit {
+        integers.deallocate()
         slots.deinitialize(count: used)
         slots.deallocate()
     }
@@ -33,6 +35,13 @@ final class IdentityTable {
         return slots[slot].load()
     }
 
+    /// The live instance for an integer identifier, strongly referenced.
+    @inline(__always)
+    func object(forInteger identifier: Int64) -> AnyObject? {
+        guard let slot = integers.slot(for: identifier) else { return nil }
+        return slots[slot].load()
+    }
+
     /// Makes `object` the instance for `identifier` (reusing the slot of a gone instance).
     func insert(_ object: AnyObject, for identifier: IdentityKey) {
         if let slot = slot(for: identifier) {
@@ -41,7 +50,7 @@ final class IdentityTable {
         }
         let slot = append(InstanceReference(object))
         switch identifier {
-        case .integer(let value): integers[value] = slot
+        case .integer(let value): integers.set(slot, for: value)
         case .string(let value): strings[value] = slot
         case .uuid(let value): uuids[value] = slot
         case .other(let value): others[value] = slot
@@ -53,7 +62,7 @@ final class IdentityTable {
     func remove(_ object: AnyObject, for identifier: IdentityKey) {
         guard let slot = slot(for: identifier), slots[slot].load() === object else { return }
         switch identifier {
-        case .integer(let value): integers[value] = nil
+        case .integer(let value): integers.remove(value)
         case .string(let value): strings[value] = nil
         case .uuid(let value): uuids[value] = nil
         case .other(let value): others[value] = nil
@@ -68,7 +77,7 @@ final class IdentityTable {
     @inline(__always)
     private func slot(for identifier: IdentityKey) -> Int? {
         switch identifier {
-        case .integer(let value): integers[value]
+        case .integer(let value): integers.slot(for: value)
         case .string(let value): strings[value]
         case .uuid(let value): uuids[value]
         case .other(let value): others[value]
@@ -101,7 +110,14 @@ final class IdentityTable {
             }
             return result
         }
-        integers = kept(integers)
+        var keptIntegers = IntegerSlotMap()
+        integers.forEach { key, slot in
+            guard let object = slots[slot].load() else { return }
+            keptIntegers.set(live.count, for: key)
+            live.append(object)
+        }
+        integers.deallocate()
+        integers = keptIntegers
         strings = kept(strings)
         uuids = kept(uuids)
         others = kept(others)

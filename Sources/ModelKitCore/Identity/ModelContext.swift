@@ -10,10 +10,12 @@ import Foundation
 /// fast; see `InstanceReference`). With a store, an identifier that is not live is loaded from
 /// the store before the payload applies.
 ///
-/// Concurrency: a context is `Sendable` and guarded by one recursive lock, held for a whole
-/// mapping run (as FDModel held one lock for models, provider and store), so tasks mapping
-/// overlapping payloads into one context end with exactly one instance per identifier. Mutate
-/// and read shared instances inside ``withLock(_:)`` when other tasks map into the context too.
+/// Concurrency: a context is `Sendable`. A mapping run holds the context's recursive lock from
+/// start to end (as FDModel held one lock for models, provider and store), so tasks mapping
+/// overlapping payloads into one context end with exactly one instance per identifier. Outside a
+/// run, a lookup or registration takes only the lock of the identifier's shard, so tasks
+/// working on different identifiers do not queue behind one lock. Mutate and read shared
+/// instances inside ``withLock(_:)`` when other tasks map into the context too.
 ///
 /// ```swift
 /// let context = ModelContext()
@@ -23,13 +25,11 @@ import Foundation
 /// context.registeredModel(User.self, for: "42")            // the live user, if any
 /// ```
 public final class ModelContext: @unchecked Sendable {
-    // @unchecked: `tables` is only touched under `lock`.
+    // @unchecked: `journal` is only touched under `lock`; each shard of `shards` under its own
+    // lock (see IdentityShards).
     private let lock = NSRecursiveLock()
-    private var tables: [ObjectIdentifier: IdentityTable] = [:]
-    /// The table of each model type met so far (a subclass shares its root class's table).
-    private var tablesByType: [ObjectIdentifier: IdentityTable] = [:]
-    /// The last type asked for and its table: runs of lookups are mostly of one type.
-    private var lastTable: (type: ObjectIdentifier, table: IdentityTable)?
+    /// The live instances, by identifier, in shards.
+    private let shards = IdentityShards()
     /// The store the context's models live in, if any.
     public let store: (any ModelContextStore)?
     /// Where identifiers that are not live are loaded from as a mapping meets them: the store,
@@ -83,7 +83,11 @@ public final class ModelContext: @unchecked Sendable {
         defer { lock.unlock() }
         if journal != nil { return try body() }
         journal = []
-        defer { journal = nil }
+        shards.setRunsActive(true)
+        defer {
+            journal = nil
+            shards.setRunsActive(false)
+        }
         do {
             return try body()
         } catch {
@@ -101,8 +105,7 @@ public final class ModelContext: @unchecked Sendable {
     /// The live instance of `type` for `id`, without looking in the store (SwiftData's
     /// `registeredModel(for:)`).
     public func registeredModel<M: Model & AnyObject, ID: Hashable & Sendable>(_ type: M.Type, for id: ID) -> M? {
-        let key = IdentityKey(id)
-        return withLock { Self.cast(table(for: M.self, creating: false)?.object(for: key), to: M.self) }
+        Self.cast(liveObject(for: IdentityKey(id), type: M.self), to: M.self)
     }
 
     /// The live instance of `type` for `id`, or else the one the store holds, loaded and
@@ -132,6 +135,13 @@ public final class ModelContext: @unchecked Sendable {
     public func register<M: Model & AnyObject, ID: Hashable & Sendable>(_ model: M, for id: ID) -> M {
         // Inlinable, so a caller's specialization skips generic copies on this hot path.
         // Returning the loaded reference itself (not `model`) saves a retain and a release.
+        // Integer identifiers skip the key enum, whose copies cost more than the lookup.
+        if ID.self == Int.self {
+            let value = Int64(IdentityKey.reinterpret(id, as: Int.self))
+            let live = liveObject(inserting: model, integer: value, type: M.self)
+            if live === model { return unsafeDowncast(live, to: M.self) }
+            return register(model, as: model, key: .integer(value))
+        }
         let key = IdentityKey(id)
         let live = liveObject(inserting: model, key: key, type: M.self)
         if live === model { return unsafeDowncast(live, to: M.self) }
@@ -141,20 +151,21 @@ public final class ModelContext: @unchecked Sendable {
     /// Forgets `object` as the live instance for `identifier`, if it still is (a rolled-back
     /// insert, a saved delete).
     package func unregister(_ object: AnyObject, type: any Model.Type, identifier: AnyHashable) {
-        withLock { table(for: type, creating: false)?.remove(object, for: IdentityKey(identifier)) }
+        let key = IdentityKey(identifier)
+        withShard(of: key) { shard in shards.table(shard, for: type, creating: false)?.remove(object, for: key) }
     }
 
     /// How many instances are live in the context now.
     public var registeredCount: Int {
-        withLock { tables.values.reduce(0) { $0 + $1.liveCount() } }
+        withLock { shards.withEveryShard { $0.reduce(0) { $0 + $1.liveCount() } } }
     }
 
     /// Forgets every live instance (they stay alive where they are referenced).
     public func removeAll() {
         withLock {
-            tables.removeAll()
-            tablesByType.removeAll()
-            lastTable = nil
+            shards.withEveryShard { shards in
+                for index in shards.indices { shards[index].removeAll() }
+            }
         }
     }
 
@@ -162,8 +173,7 @@ public final class ModelContext: @unchecked Sendable {
 
     /// The live instance of `type` for an identifier.
     public func registeredModel<M: Model>(_ type: M.Type, identifier: AnyHashable) -> M? {
-        let key = IdentityKey(identifier)
-        return withLock { Self.cast(table(for: M.self, creating: false)?.object(for: key), to: M.self) }
+        Self.cast(liveObject(for: IdentityKey(identifier), type: M.self), to: M.self)
     }
 
     /// Registers `model` under `identifier`; returns the instance live for it afterwards.
@@ -179,8 +189,8 @@ public final class ModelContext: @unchecked Sendable {
         if live === object { return model }
         if let live = Self.cast(live, to: M.self) { return live }
         // The live instance is of another class of the hierarchy: the new one takes its place.
-        withLock {
-            guard let table = table(for: M.self, creating: true) else { return }
+        withShard(of: key) { shard in
+            guard let table = shards.table(shard, for: M.self, creating: true) else { return }
             table.insert(object, for: key)
             if journal != nil {
                 journal?.append {
@@ -195,32 +205,64 @@ public final class ModelContext: @unchecked Sendable {
     /// The live object for `key` in `type`'s table, or `object` after inserting it.
     @usableFromInline
     func liveObject(inserting object: AnyObject, key: IdentityKey, type: any Model.Type) -> AnyObject {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let table = table(for: type, creating: true) else { return object }
-        if let live = table.object(for: key) { return live }
-        table.insert(object, for: key)
-        if journal != nil { journal?.append { table.remove(object, for: key) } }
-        return object
+        let shard = IdentityShards.index(of: key)
+        shards.lock(shard)
+        if !shards.runsActive {
+            defer { shards.unlock(shard) }
+            guard let table = shards.table(shard, for: type, creating: true) else { return object }
+            if let live = table.object(for: key) { return live }
+            table.insert(object, for: key)
+            return object
+        }
+        shards.unlock(shard)
+        // A mapping run is in progress (this thread's, or one to wait for): join it.
+        return withShard(of: key) { shard in
+            guard let table = shards.table(shard, for: type, creating: true) else { return object }
+            if let live = table.object(for: key) { return live }
+            table.insert(object, for: key)
+            if journal != nil { journal?.append { table.remove(object, for: key) } }
+            return object
+        }
     }
 
-    /// The table of `type`'s hierarchy, looked up by the type itself after the first time.
-    /// Call holding the lock.
-    private func table(for type: any Model.Type, creating: Bool) -> IdentityTable? {
-        let typeKey = ObjectIdentifier(type)
-        if let last = lastTable, last.type == typeKey { return last.table }
-        let table: IdentityTable
-        if let known = tablesByType[typeKey] {
-            table = known
-        } else {
-            let rootKey = Self.tableKey(type)
-            guard let found = tables[rootKey] ?? (creating ? IdentityTable() : nil) else { return nil }
-            tables[rootKey] = found
-            tablesByType[typeKey] = found
-            table = found
+    /// ``liveObject(inserting:key:type:)`` for an integer identifier, the common case.
+    @usableFromInline
+    func liveObject(inserting object: AnyObject, integer: Int64, type: any Model.Type) -> AnyObject {
+        let shard = IdentityShards.index(ofInteger: integer)
+        shards.lock(shard)
+        if !shards.runsActive, let table = shards.unretainedTable(shard, for: type) {
+            defer { shards.unlock(shard) }
+            return table._withUnsafeGuaranteedRef { table in
+                if let live = table.object(forInteger: integer) { return live }
+                table.insert(object, for: .integer(integer))
+                return object
+            }
         }
-        lastTable = (typeKey, table)
-        return table
+        shards.unlock(shard)
+        return liveObject(inserting: object, key: .integer(integer), type: type)
+    }
+
+    /// The live object for `key` in `type`'s table, if any.
+    func liveObject(for key: IdentityKey, type: any Model.Type) -> AnyObject? {
+        let shard = IdentityShards.index(of: key)
+        shards.lock(shard)
+        if !shards.runsActive {
+            defer { shards.unlock(shard) }
+            return shards.table(shard, for: type, creating: false)?.object(for: key)
+        }
+        shards.unlock(shard)
+        return withShard(of: key) { shard in shards.table(shard, for: type, creating: false)?.object(for: key) }
+    }
+
+    /// Runs `body` with the shard of `key`, holding the context's lock and the shard's: the way
+    /// in while a mapping run may be in progress, and for changes a run may have to undo.
+    private func withShard<T>(of key: IdentityKey, _ body: (Int) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        let shard = IdentityShards.index(of: key)
+        shards.lock(shard)
+        defer { shards.unlock(shard) }
+        return try body(shard)
     }
 
     /// `object` as an `M`: an instance of exactly `M` (the common case) without a dynamic cast,
@@ -232,12 +274,5 @@ public final class ModelContext: @unchecked Sendable {
             return unsafeBitCast(object, to: M.self)
         }
         return object as? M
-    }
-
-    /// Identity is per model hierarchy: a subclass instance answers for its root class.
-    private static func tableKey(_ type: any Model.Type) -> ObjectIdentifier {
-        var schema = type.modelSchema
-        while let parent = schema.superschema { schema = parent }
-        return ObjectIdentifier(schema.modelType)
     }
 }
