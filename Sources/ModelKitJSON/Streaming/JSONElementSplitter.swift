@@ -303,7 +303,7 @@ extension JSONSplitScan {
     mutating func completeElement(endingAt end: Int) -> JSONElementSpan {
         let span = JSONElementSpan(range: start..<end, index: elementCount, offset: start)
         elementCount += 1
-        consumed = max(end, position)
+        consumed = position
         return span
     }
 
@@ -324,13 +324,14 @@ extension JSONSplitScan {
                 }
                 position = Self.quoteOrBackslash(in: bytes, from: position)
                 guard position < end else { return nil }
-                if bytes[position] == UInt8(ascii: "\\") {
+                let isBackslash = bytes[position] == UInt8(ascii: "\\")
+                position += 1
+                if isBackslash {
                     escaped = true
                 } else {
                     inString = false
-                    if depth == 0 { return position + 1 }
+                    if depth == 0 { return position }
                 }
-                position += 1
                 continue
             }
             let byte = bytes[position]
