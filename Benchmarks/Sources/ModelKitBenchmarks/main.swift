@@ -33,3 +33,11 @@ for comparison in comparisons where arguments.isEmpty || arguments.contains(wher
         print("\(comparison.name): failed: \(error)")
     }
 }
+// The streaming lines write ~1 GB files, so they run only when named: `json.stream`.
+if arguments.contains(where: { $0.hasPrefix("json.stream") }) {
+    do {
+        try streamingBenchmarks(arguments)
+    } catch {
+        print("json.stream: failed: \(error)")
+    }
+}
