@@ -1,18 +1,3 @@
-/// How a stream of JSON values is laid out.
-///
-/// ```swift
-/// for try await user in ModelJSON.elements(of: User.self, in: url, format: .ndjson) { ... }
-/// ```
-public enum JSONStreamFormat: Hashable, Sendable {
-    /// A top-level array when the first non-whitespace byte is `[`, newline-delimited JSON otherwise.
-    case automatic
-    /// One top-level array, `[ e0, e1, ... ]`, whose elements are read one at a time.
-    case array
-    /// Newline-delimited JSON (NDJSON, JSON Lines): one value per line; blank lines and `\r\n`
-    /// line ends are allowed.
-    case ndjson
-}
-
 /// One complete element found by ``JSONElementSplitter``.
 package struct JSONElementSpan: Hashable, Sendable {
     /// The element's bytes in the splitter's ``JSONElementSplitter/buffer``, valid until the
@@ -41,7 +26,7 @@ package enum JSONSplitStep: Hashable, Sendable {
 /// It checks the array's own punctuation (`[`, commas, `]`, nothing after it) and finds where
 /// each element ends by tracking nesting depth, strings and escapes; it keeps that state between
 /// chunks, so no byte is scanned twice. It does not validate the elements themselves: whoever
-/// reads an element (``ModelJSON/decode(_:from:at:options:)``, ``JSONValidator``) does.
+/// reads an element (`ModelJSON.decode(_:from:at:options:)`, ``JSONValidator``) does.
 ///
 /// Memory: the buffer holds the unfinished element and the last chunk. Each ``append(_:)``
 /// first drops the bytes already consumed, so the buffer grows only to fit one large element.

@@ -1,11 +1,26 @@
 import Foundation
 import ModelKitCore
 
+/// How a stream of JSON values is laid out.
+///
+/// ```swift
+/// for try await user in ModelJSON.elements(of: User.self, in: url, format: .ndjson) { ... }
+/// ```
+public enum JSONStreamFormat: Hashable, Sendable {
+    /// A top-level array when the first non-whitespace byte is `[`, newline-delimited JSON otherwise.
+    case automatic
+    /// One top-level array, `[ e0, e1, ... ]`, whose elements are read one at a time.
+    case array
+    /// Newline-delimited JSON (NDJSON, JSON Lines): one value per line; blank lines and `\r\n`
+    /// line ends are allowed.
+    case ndjson
+}
+
 /// Decodes a stream's elements, one at a time, as models or any other ``ModelValue``.
 ///
 /// Made by `ModelJSON.elements(of:...)`: it splits a top-level JSON array or newline-delimited
-/// JSON into elements with a ``JSONElementSplitter`` and maps each through
-/// ``ModelJSON/decode(_:from:at:options:)``, so each element is fully checked (RFC 8259) and
+/// JSON into elements with an incremental splitter and maps each through
+/// `ModelJSON.decode(_:from:at:options:)`, so each element is fully checked (RFC 8259) and
 /// mapped exactly as a whole document would be. Memory stays near the largest element plus one
 /// chunk, whatever the stream's size. Errors are ``JSONStreamError``s naming the element's index
 /// and byte offset; iteration ends after the first.

@@ -36,6 +36,7 @@ func streamingBenchmarks(_ arguments: [String]) throws {
         let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int ?? 0
 
         PeakMemory.reset()
+        let baseline = PeakMemory.resident()
         var start = Date()
         var count = 0
         var ages = 0
@@ -46,7 +47,7 @@ func streamingBenchmarks(_ arguments: [String]) throws {
         var seconds = Date().timeIntervalSince(start)
         guard count == users else { throw StreamingBenchmarkFailure("decoded \(count) users of \(users)") }
         print("\(name): \(gigabytes(size)), \(grouped(count)) users, modelkit \(rate(size, seconds)), "
-            + "peak RSS \(megabytes(PeakMemory.growth())) over baseline (ages sum \(ages))")
+            + "peak RSS \(megabytes(PeakMemory.growth())) over baseline (\(megabytes(baseline)); ages sum \(ages))")
 
         PeakMemory.reset()
         start = Date()
