@@ -34,6 +34,38 @@ import Testing
         let shallow = try ModelKitTool.run(["json", "check", "--max-depth", "4", deep.path])
         #expect(shallow.status == 1 && shallow.errorOutput.contains("'maxDepth'"))
     }
+
+    @Test func arraysAndNDJSONAreCheckedElementByElement() throws {
+        let directory = try TemporaryDirectory()
+        let array = try directory.file("array.json", contents: "[{\"a\": [1, \"],\"]}, 2,\n\"x\"]\n")
+        let lines = try directory.file("events.ndjson", contents: "{\"a\": 1}\r\n\n[2, \"x\"]\n3\n")
+        let plain = try directory.file("events.txt", contents: "{\"a\": 1}\n{\"b\": 2}\n")
+        let result = try ModelKitTool.run(["json", "check", array.path, lines.path])
+        #expect(result.status == 0 && result.errorOutput.isEmpty, "\(result.errorOutput)")
+        #expect(result.output == "\(array.path): valid JSON (27 bytes)\n\(lines.path): valid NDJSON: 3 values, 22 bytes\n")
+        // Two values are not one JSON document, unless the file is read as NDJSON.
+        #expect(try ModelKitTool.run(["json", "check", plain.path]).status == 1)
+        let flagged = try ModelKitTool.run(["json", "check", "--ndjson", plain.path])
+        #expect(flagged.output == "\(plain.path): valid NDJSON: 2 values, 18 bytes\n")
+    }
+
+    @Test(arguments: [
+        ("bad.json", "[1, {\"a\": tru}, 3]",
+         "invalid element 1 at byte 4: invalid JSON at byte 10 (line 1, column 7 of the element): invalid literal, expected 'true'"),
+        ("comma.json", "[1, 2 3]", "expected ',' or ']' after element 1, found '3' at byte 6"),
+        ("open.json", "[1, [2, 3]", "unexpected end of input at byte 10, expected ',' or ']' after element 1"),
+        ("after.json", "[1] [2]", "expected the end of input after the array's closing ']', found '[' at byte 4"),
+        ("bad.ndjson", "1\n\n{\"a\" 1}\n", "invalid element 1 at byte 3: invalid JSON at byte 8 (line 1, column 6 of the element): expected ':' after an object key, found '1'"),
+        ("deep.json", "[[[]], [[[]]]]", "invalid element 1 at byte 7: invalid JSON at byte 9 (line 1, column 3 of the element): nesting is deeper than the limit 'maxDepth' (3)"),
+    ])
+    func elementErrorsNameTheIndexAndOffset(name: String, contents: String, message: String) throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.file(name, contents: contents)
+        let result = try ModelKitTool.run(["json", "check", "--max-depth", "3", file.path])
+        #expect(result.status == 1)
+        #expect(result.output.isEmpty)
+        #expect(result.errorOutput == "\(file.path): \(message)\n")
+    }
 }
 
 @Suite struct DemoCommandTests {

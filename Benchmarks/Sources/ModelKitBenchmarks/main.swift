@@ -3,6 +3,16 @@ import Foundation
 // Runs every comparison whose name starts with one of the arguments (all when there are none).
 // `--profile NAME` runs only ModelKit's side of one comparison for 10 seconds, for a profiler.
 var arguments = Array(CommandLine.arguments.dropFirst())
+// The streaming lines write ~1 GB files, so they run only when named (`json.stream`), and
+// before the comparisons load their inputs, so the process's own peak shows what they take.
+if arguments.contains(where: { $0.hasPrefix("json.stream") }) {
+    do {
+        try streamingBenchmarks(arguments)
+    } catch {
+        print("json.stream: failed: \(error)")
+    }
+    if arguments.allSatisfy({ $0.hasPrefix("json.stream") }) { exit(0) }
+}
 // Each group is built only when a requested name falls in it: building prepares the inputs (the
 // store group writes 100,000 rows), which would otherwise dominate a profiler's run.
 let groups: [(prefixes: [String], make: () throws -> [Comparison])] = [

@@ -98,18 +98,32 @@ struct SeededGenerator: RandomNumberGenerator {
 
 /// The users payload as JSON text: a top-level array of `count` user objects.
 func syntheticUsersJSON(count: Int = 20_000) -> Data {
+    var generator = SyntheticUserWriter()
+    var text = "["
+    for id in 0..<count {
+        if id > 0 { text += "," }
+        text += generator.user(id: id)
+    }
+    return Data((text + "]").utf8)
+}
+
+/// Writes synthetic users as JSON objects one at a time, from one seeded sequence: user `n` is
+/// the same bytes whether it is written alone, in an array or in NDJSON.
+struct SyntheticUserWriter {
     var random = SeededGenerator(state: 42)
     let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
                  "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango"]
     let cities = ["Paris", "Tokyo", "Lagos", "Lima", "Oslo", "Cairo", "Dhaka", "Quito", "Perth", "Seoul"]
-    func word() -> String { words[Int(random.next() % UInt64(words.count))] }
-    func date(_ base: Int) -> String {
+
+    mutating func word() -> String { words[Int(random.next() % UInt64(words.count))] }
+
+    mutating func date(_ base: Int) -> String {
         let seconds = base + Int(random.next() % 300_000_000)
         return ISO8601DateFormat.internetDateTime.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
     }
-    var text = "["
-    for id in 0..<count {
-        if id > 0 { text += "," }
+
+    /// The next user, as one JSON object on one line.
+    mutating func user(id: Int) -> String {
         let friends = (0..<Int(random.next() % 4)).map { _ in
             #"{"id":\#(random.next() % 100_000),"name":"\#(word().capitalized) \#(word().capitalized)""#
                 + "}"
@@ -119,7 +133,7 @@ func syntheticUsersJSON(count: Int = 20_000) -> Data {
         let lastSeen = random.next() % 4 == 0 ? "null" : "\"\(date(1_500_000_000))\""
         let score = random.next() % 5 == 0 ? "null" : String(Double(random.next() % 100_000) / 1000)
         let about = (0..<12).map { _ in word() }.joined(separator: " ")
-        text += """
+        return """
             {"id":\(id),"guid":"\(UUID(uuid: uuidBytes(&random)).uuidString)","is_active":\(random.next() % 2 == 0),\
             "balance":\(Double(random.next() % 10_000_000) / 100),"age":\(18 + random.next() % 60),\
             "name":"\(word().capitalized) \(word().capitalized)","nickname":\(nickname),\
@@ -131,7 +145,6 @@ func syntheticUsersJSON(count: Int = 20_000) -> Data {
             "tags":[\(tags.joined(separator: ","))],"friends":[\(friends.joined(separator: ","))],"score":\(score)}
             """
     }
-    return Data((text + "]").utf8)
 }
 
 private func uuidBytes(_ random: inout SeededGenerator) -> uuid_t {

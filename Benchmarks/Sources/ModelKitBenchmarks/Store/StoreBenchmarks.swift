@@ -45,6 +45,13 @@ func storeComparisons() throws -> [Comparison] {
     }
     guard try raw.fetch(id: 4242) == users[4242], stored == users[4242], storedCount == count, try raw.count() == count
     else { throw BenchmarkError("the two sides of the store comparisons do not hold the same rows") }
+    // The filtered, ordered fetch: users of 70 and over by balance, richest first (no index: a
+    // scan and a sort on both sides).
+    let query = ModelQuery(StoreUser.self).filter(\StoreUser.age >= 70).order(by: \StoreUser.balance, .descending)
+    let (all, selected) = try waitFor { (try await store.fetchAll(StoreUser.self), try await store.fetchAll(query)) }
+    guard all.count == count, try raw.fetchAll() == all.sorted(by: { $0.id < $1.id }),
+        try raw.fetchOlder(than: 70) == selected, selected.count > 1000
+    else { throw BenchmarkError("the two sides of the fetch comparisons do not read the same models") }
 
     return [
         Comparison(
@@ -65,6 +72,16 @@ func storeComparisons() throws -> [Comparison] {
             modelKit: { try waitFor { for id in ids { _ = try await store.fetchOne(StoreUser.self, id: id) } } },
             baseline: { for id in ids { _ = try raw.fetch(id: id) } },
             notes: { "one read and one cached SELECT per identifier, over \(count) rows" }),
+        Comparison(
+            name: "store.fetch.all", baselineName: "GRDB", unit: .operations(count, label: "row"),
+            modelKit: { _ = try waitFor { try await store.fetchAll(StoreUser.self) } },
+            baseline: { _ = try raw.fetchAll() },
+            notes: { "every row of \(count) into models, one read" }),
+        Comparison(
+            name: "store.query", baselineName: "GRDB", unit: .operations(selected.count, label: "row"),
+            modelKit: { _ = try waitFor { try await store.fetchAll(query) } },
+            baseline: { _ = try raw.fetchOlder(than: 70) },
+            notes: { "age >= 70 ordered by balance, descending: \(selected.count) of \(count) rows" }),
     ]
 }
 
@@ -141,6 +158,27 @@ struct RawUsers {
             guard let registered = dates.date(from: row[6] as String) else { throw BenchmarkError("a bad date") }
             return StoreUser(
                 id: row[0], name: row[1], email: row[2], age: row[3], balance: row[4], isActive: row[5], registered: registered)
+        }
+    }
+
+    func fetchAll() throws -> [StoreUser] {
+        try fetch(sql: #"SELECT "id", "name", "email", "age", "balance", "isActive", "registered", "_version" FROM "StoreUser""#)
+    }
+
+    func fetchOlder(than age: Int) throws -> [StoreUser] {
+        try fetch(
+            sql: #"SELECT "id", "name", "email", "age", "balance", "isActive", "registered", "_version" FROM "StoreUser" WHERE "age" >= ? ORDER BY "balance" DESC"#,
+            arguments: [age])
+    }
+
+    private func fetch(sql: String, arguments: StatementArguments = []) throws -> [StoreUser] {
+        try database.read { db in
+            try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments).map { row in
+                guard let registered = dates.date(from: row[6] as String) else { throw BenchmarkError("a bad date") }
+                return StoreUser(
+                    id: row[0], name: row[1], email: row[2], age: row[3], balance: row[4], isActive: row[5],
+                    registered: registered)
+            }.reduce(into: []) { $0.append($1) }
         }
     }
 
