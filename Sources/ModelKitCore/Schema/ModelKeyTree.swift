@@ -54,6 +54,13 @@ public final class ModelKeyNode: Sendable {
     public func edgeIndex(forKeyBytes bytes: UnsafeRawBufferPointer) -> Int? {
         matcher.index(of: bytes)
     }
+
+    /// The edge index for raw UTF-8 key bytes, trying position `expected` first: readers pass
+    /// the position after the last key matched, since payloads mostly keep a model's order.
+    @inlinable
+    public func edgeIndex(forKeyBytes bytes: UnsafeRawBufferPointer, expected: Int) -> Int? {
+        matcher.index(of: bytes, expected: expected)
+    }
 }
 
 /// One key leaving a ``ModelKeyNode``: the fields whose path ends here and the node that goes on.
@@ -147,44 +154,59 @@ extension ModelKeyNode {
 
 /// Finds which of a fixed set of keys some UTF-8 bytes spell, without allocating.
 ///
-/// An open-addressing table of FNV-1a hashes over the key bytes, stored contiguously.
+/// An open-addressing table of FNV-1a hashes over the key bytes, stored contiguously in memory
+/// of its own (a lookup touches no array, so it retains nothing). Payloads mostly list keys in
+/// the order a model declares them, so a reader passes the position it expects next and a
+/// match there skips the hash.
 @usableFromInline
-package struct KeyMatcher: Sendable {
-    @usableFromInline let bytes: [UInt8]
-    @usableFromInline let starts: [Int]
-    @usableFromInline let table: [Int32]
+package final class KeyMatcher: @unchecked Sendable {
+    // @unchecked: the memory is written once, in `init`, and only read afterwards.
+    @usableFromInline let bytes: UnsafeMutablePointer<UInt8>
+    /// Where each key starts in `bytes`, and one more: where the last one ends.
+    @usableFromInline let starts: UnsafeMutablePointer<Int>
+    @usableFromInline let table: UnsafeMutablePointer<Int32>
     @usableFromInline let mask: Int
+    /// How many keys.
+    @usableFromInline let count: Int
 
     init(keys: [String]) {
-        var bytes: [UInt8] = []
-        var starts: [Int] = [0]
+        var allBytes: [UInt8] = []
+        var allStarts: [Int] = [0]
         for key in keys {
-            bytes.append(contentsOf: key.utf8)
-            starts.append(bytes.count)
+            allBytes.append(contentsOf: key.utf8)
+            allStarts.append(allBytes.count)
         }
         var size = 4
         while size < keys.count * 2 { size *= 2 }
-        var table = [Int32](repeating: -1, count: size)
+        var slots = [Int32](repeating: -1, count: size)
         for index in keys.indices {
-            let hash = bytes.withUnsafeBytes { raw in
-                KeyMatcher.hash(UnsafeRawBufferPointer(rebasing: raw[starts[index]..<starts[index + 1]]))
+            let hash = allBytes.withUnsafeBytes { raw in
+                KeyMatcher.hash(UnsafeRawBufferPointer(rebasing: raw[allStarts[index]..<allStarts[index + 1]]))
             }
             var slot = hash & (size - 1)
-            while table[slot] >= 0 {
+            while slots[slot] >= 0 {
                 // A duplicate key keeps its first position.
-                if KeyMatcher.equal(bytes, starts, Int(table[slot]), key: keys[index]) { break }
+                if allBytes[allStarts[Int(slots[slot])]..<allStarts[Int(slots[slot]) + 1]].elementsEqual(keys[index].utf8) {
+                    break
+                }
                 slot = (slot + 1) & (size - 1)
             }
-            if table[slot] < 0 { table[slot] = Int32(index) }
+            if slots[slot] < 0 { slots[slot] = Int32(index) }
         }
-        self.bytes = bytes
-        self.starts = starts
-        self.table = table
-        self.mask = size - 1
+        bytes = .allocate(capacity: max(allBytes.count, 1))
+        bytes.initialize(from: allBytes, count: allBytes.count)
+        starts = .allocate(capacity: allStarts.count)
+        starts.initialize(from: allStarts, count: allStarts.count)
+        table = .allocate(capacity: size)
+        table.initialize(from: slots, count: size)
+        mask = size - 1
+        count = keys.count
     }
 
-    private static func equal(_ bytes: [UInt8], _ starts: [Int], _ index: Int, key: String) -> Bool {
-        Array(bytes[starts[index]..<starts[index + 1]]) == Array(key.utf8)
+    deinit {
+        bytes.deallocate()
+        starts.deallocate()
+        table.deallocate()
     }
 
     @inlinable
@@ -196,28 +218,32 @@ package struct KeyMatcher: Sendable {
         return Int(hash ^ (hash >> 15))
     }
 
+    /// Whether key number `index` is spelled by `key`.
+    @inlinable @inline(__always)
+    func isKey(_ index: Int, spelledBy key: UnsafeRawBufferPointer) -> Bool {
+        let start = starts[index]
+        let length = starts[index &+ 1] &- start
+        return length == key.count && (length == 0 || memcmpBytes(bytes + start, key.baseAddress!, length))
+    }
+
     /// The index of the key spelled by `key`, if it is one of the keys.
     @inlinable
     package func index(of key: UnsafeRawBufferPointer) -> Int? {
         var slot = KeyMatcher.hash(key) & mask
-        return table.withUnsafeBufferPointer { table in
-            bytes.withUnsafeBytes { stored in
-                starts.withUnsafeBufferPointer { starts in
-                    while true {
-                        let candidate = Int(table[slot])
-                        if candidate < 0 { return nil }
-                        let start = starts[candidate]
-                        let count = starts[candidate + 1] - start
-                        if count == key.count
-                            && (count == 0 || memcmpBytes(stored.baseAddress! + start, key.baseAddress!, count))
-                        {
-                            return candidate
-                        }
-                        slot = (slot + 1) & mask
-                    }
-                }
-            }
+        while true {
+            let candidate = Int(table[slot])
+            if candidate < 0 { return nil }
+            if isKey(candidate, spelledBy: key) { return candidate }
+            slot = (slot &+ 1) & mask
         }
+    }
+
+    /// The index of the key spelled by `key`, trying `expected` first (the key after the last
+    /// one matched, in a payload that follows the declaration's order).
+    @inlinable
+    package func index(of key: UnsafeRawBufferPointer, expected: Int) -> Int? {
+        if expected < count && isKey(expected, spelledBy: key) { return expected }
+        return index(of: key)
     }
 }
 

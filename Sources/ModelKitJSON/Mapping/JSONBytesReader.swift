@@ -213,8 +213,12 @@ public struct JSONBytesReader: ModelReader {
             throw mappingError(error, expected: expected(), at: start)
         }
         var unknownKey: String?
+        // Payloads mostly list keys in the model's order: the key after the last one matched is
+        // tried before the hash.
+        var expectedNext = 0
         while let match = try scanner.nextKey({ bytes -> Int? in
-            let position = node.edgeIndex(forKeyBytes: bytes)
+            let position = node.edgeIndex(forKeyBytes: bytes, expected: expectedNext)
+            if let position { expectedNext = position &+ 1 }
             if position == nil && reportingUnknownKeys { unknownKey = String(decoding: bytes, as: UTF8.self) }
             return position
         }) {

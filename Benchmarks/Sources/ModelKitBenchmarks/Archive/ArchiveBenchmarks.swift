@@ -7,10 +7,53 @@ import ModelKit
 ///   NSKeyedUnarchiver on equivalent NSObject classes with NSSecureCoding;
 /// - `archive.roundtrip.plain`: the same users as a flat list of `@Model` structs, against
 ///   PropertyListEncoder and PropertyListDecoder (binary) on synthesized-Codable structs.
+/// - `archive.read.apple`: read every top-level object of the largest archive Apple's
+///   NSKeyedArchiver wrote in the fixtures, generically, against NSKeyedUnarchiver.
 ///
-/// Both print the output sizes after their line.
+/// The round trips print the output sizes after their line.
 func archiveComparisons() throws -> [Comparison] {
-    [try graphComparison(), try plainComparison()]
+    [try graphComparison(), try plainComparison(), try appleReadComparison()]
+}
+
+private func appleReadComparison() throws -> Comparison {
+    let data = try resource("apple-arrays.xml")
+    let reads = 100
+
+    func modelKitRead() throws -> Int {
+        let unarchiver = try KeyedUnarchiver(data: data)
+        var count = 0
+        // The archive's top-level objects were encoded without keys ($0, $1, ...): read in order.
+        for _ in 0..<4 {
+            let object = try unarchiver.decodeObject()
+            if let array = object as? [Any] { count += array.count } else if object != nil { count += 1 }
+        }
+        return count
+    }
+
+    func foundationRead() throws -> Int {
+        let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
+        unarchiver.requiresSecureCoding = false
+        unarchiver.decodingFailurePolicy = .setErrorAndReturn
+        var count = 0
+        // The archive's top-level objects were encoded without keys ($0, $1, ...): read in order.
+        for _ in 0..<4 {
+            let object = unarchiver.decodeObject()
+            if let array = object as? [Any] { count += array.count } else if object != nil { count += 1 }
+        }
+        if let error = unarchiver.error { throw error }
+        return count
+    }
+    let (ours, theirs) = (try modelKitRead(), try foundationRead())
+    guard ours == theirs, ours > 4 else {
+        throw BenchmarkFailure("the two sides read different objects from the Apple-written archive: \(ours), \(theirs)")
+    }
+
+    return Comparison(
+        name: "archive.read.apple", baselineName: "NSKeyedUnarchiver",
+        unit: .operations(reads, label: "read"),
+        modelKit: { for _ in 0..<reads { _ = try modelKitRead() } },
+        baseline: { for _ in 0..<reads { _ = try foundationRead() } },
+        notes: { "\(data.count) bytes (XML, written by macOS's NSKeyedArchiver): every top-level object, generically" })
 }
 
 let archiveUserCount = 20_000
