@@ -28,6 +28,8 @@ final class ArchiveDecodingState {
     let objects: [PropertyListValue]
     let limits: KeyedArchiveLimits
     let options: MappingOptions
+    /// The options' switches, read per field without copying the options.
+    let flags: MappingFlags
     var registry: ArchiveClassRegistry
     weak var unarchiver: KeyedUnarchiver?
 
@@ -59,6 +61,7 @@ final class ArchiveDecodingState {
         self.objects = document.objects
         self.limits = limits
         self.options = options
+        self.flags = MappingFlags(options)
         self.registry = registry
         self.status = [Status](repeating: .idle, count: document.objects.count)
         self.instances = [AnyObject?](repeating: nil, count: document.objects.count)

@@ -83,7 +83,7 @@ extension KeyedArchiveReader {
         do {
             model = try M(modelReader: &self)
             let info = state.readInfo(for: schema)
-            if options.validates && info.validates { try validateModel(model) }
+            if flags.validates && info.validates { try validateModel(model) }
             if let kept = state.preserved.removeValue(forKey: uid), info.preserves,
                var preserving = model as? any ModelPreservingValues
             {

@@ -21,6 +21,7 @@ import ModelKitPropertyList
 public struct KeyedArchiveReader: ModelReader {
     public let mapping = ModelSchema.Mapping.propertyKeys
     public var options: MappingOptions { state.options }
+    public var flags: MappingFlags { state.flags }
     public var collectedProblems: [ModelError] = []
 
     let state: ArchiveDecodingState

@@ -21,7 +21,7 @@ extension ModelReader {
                 var fields = InPlaceFields(model: existing, identifierIndex: identifierIndex)
                 do {
                     try decodeFields(of: existing.dynamicModelSchema, into: &fields)
-                    if options.validates { try validateModel(existing) }
+                    if flags.validates { try validateModel(existing) }
                 } catch {
                     fields.restore()
                     throw error
@@ -42,7 +42,7 @@ extension ModelReader {
     @inlinable
     public mutating func decodeUnidentified<M: Model>(_ type: M.Type) throws -> M {
         let model = try M(modelReader: &self)
-        if options.validates && M.modelSchema.hooks.contains(.validates) { try validateModel(model) }
+        if flags.validates && M.modelSchema.hooks.contains(.validates) { try validateModel(model) }
         return model
     }
 }

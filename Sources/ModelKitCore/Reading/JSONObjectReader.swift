@@ -15,6 +15,8 @@ import Foundation
 public struct JSONObjectReader: ModelTreeReader {
     public let mapping: ModelSchema.Mapping
     public let options: MappingOptions
+    /// The options' switches, read per field without copying the options.
+    public let flags: MappingFlags
     public var collectedProblems: [ModelError] = []
     /// The value the reader is at.
     public var node: Any
@@ -25,6 +27,7 @@ public struct JSONObjectReader: ModelTreeReader {
         self.node = value
         self.mapping = mapping
         self.options = options
+        self.flags = MappingFlags(options)
     }
 
     /// The value the reader is at.

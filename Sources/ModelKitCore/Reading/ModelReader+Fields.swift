@@ -13,7 +13,7 @@ extension ModelReader {
         if leaf.nullUsesDefault, try decodeNil() { return true }
         let mark = collectedProblems.count
         defer { if collectedProblems.count > mark { nameProblems(since: mark, field: leaf.field, of: schema) } }
-        if options.collectsAllErrors {
+        if flags.collectsAllErrors {
             let result = try recover { reader in
                 try reader.decodeNamedField(leaf.field, of: schema, into: &fields)
             }
@@ -148,7 +148,7 @@ extension ModelReader {
     @inlinable
     mutating func decodeNested<T>(_ component: ModelPath.Component, _ body: (inout Self) throws -> T) throws -> T? {
         try withPathComponent(component) { reader in
-            guard reader.options.collectsAllErrors else { return try body(&reader) }
+            guard reader.flags.collectsAllErrors else { return try body(&reader) }
             switch try reader.recover(body) {
             case .success(let value): return value
             case .failure(let error):

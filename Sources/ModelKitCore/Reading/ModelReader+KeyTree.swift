@@ -44,8 +44,8 @@ extension ModelReader {
         orNull: Bool = false, expected: @autoclosure () -> String
     ) throws {
         let plainLeaves = node.plainLeaves
-        let direct = options.readsPlainFieldsDirectly
-        let strict = (options.unknownKeys ?? schema.unknownKeys) == .reject
+        let direct = flags.readsPlainFieldsDirectly
+        let strict = (flags.unknownKeys ?? schema.unknownKeys) == .reject
         func member(_ reader: inout Self, _ position: Int) throws {
             // Plain properties: no closures, no edge object; the key joins an error's path here.
             if direct, let leaf = plainLeaves[position] {
@@ -70,7 +70,7 @@ extension ModelReader {
         }
         func unknown(_ reader: inout Self, _ key: String) throws {
             let error = ModelError(.unknownKey, model: schema.modelName, path: ModelPath([.key(key)]))
-            guard reader.options.collectsAllErrors else { throw error }
+            guard reader.flags.collectsAllErrors else { throw error }
             reader.record(error)
         }
         if orNull {

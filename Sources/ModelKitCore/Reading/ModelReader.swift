@@ -20,6 +20,9 @@ public protocol ModelReader {
     var mapping: ModelSchema.Mapping { get }
     /// The options of this mapping run.
     var options: MappingOptions { get }
+    /// The options' switches, read per field and per object without copying the options
+    /// (readers keep them beside their options; the default derives them each time).
+    var flags: MappingFlags { get }
     /// Problems recorded so far in collect-all mode.
     var collectedProblems: [ModelError] { get set }
 
@@ -112,6 +115,10 @@ public protocol ModelReader {
 }
 
 extension ModelReader {
+    /// The options' switches, derived from ``options`` (readers on hot paths store them).
+    @inlinable
+    public var flags: MappingFlags { MappingFlags(options) }
+
     @inlinable
     public mutating func decodeStringBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
         var string = try decodeString()
@@ -131,7 +138,7 @@ extension ModelReader {
         if mapping == .remote && !schema.hooks.isDisjoint(with: [.rewritesJSON, .choosesType]) {
             return try decodeModelFromJSONValue(M.self)
         }
-        if let context = options.context, schema.identifierIndex != nil, M.self is AnyObject.Type {
+        if flags.hasContext, let context = options.context, schema.identifierIndex != nil, M.self is AnyObject.Type {
             return try decodeIdentified(M.self, in: context)
         }
         return try decodeUnidentified(M.self)
@@ -216,10 +223,10 @@ package func decodeModel<M: Model>(
                 found: "'\(chosen.modelSchema.modelName)'", model: M.modelSchema.modelName)
         }
         let model = try subtype.init(modelReader: &reader)
-        if options.validates { try reader.validateModel(model) }
+        if reader.flags.validates { try reader.validateModel(model) }
         return model
     }
     let model = try M(modelReader: &reader)
-    if options.validates && M.modelSchema.hooks.contains(.validates) { try reader.validateModel(model) }
+    if reader.flags.validates && M.modelSchema.hooks.contains(.validates) { try reader.validateModel(model) }
     return model
 }

@@ -93,7 +93,7 @@ extension ModelReader {
     /// naming the value in what it throws.
     @inlinable
     public func validateField<V>(_ value: V, _ validate: (V) throws -> Void) throws {
-        guard options.validates else { return }
+        guard flags.validates else { return }
         do {
             try validate(value)
         } catch let error as ModelError {

@@ -15,6 +15,8 @@ import ModelKitCore
 public struct JSONBytesReader: ModelReader {
     public var mapping: ModelSchema.Mapping { .remote }
     public let options: MappingOptions
+    /// The options' switches, read per field without copying the options.
+    public let flags: MappingFlags
     public var collectedProblems: [ModelError] = []
     /// The cursor over the document.
     @usableFromInline var scanner: JSONScanner
@@ -25,6 +27,7 @@ public struct JSONBytesReader: ModelReader {
             maxDepth: options.maxDepth, maxStringLength: options.maxStringLength, maxDocumentSize: options.maxDocumentSize)
         self.scanner = JSONScanner(bytes: bytes, limits: limits)
         self.options = options
+        self.flags = MappingFlags(options)
     }
 
     // MARK: Errors

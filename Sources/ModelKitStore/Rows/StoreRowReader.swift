@@ -23,6 +23,9 @@ struct StoreRowReader: ModelTreeReader {
 
     var mapping: ModelSchema.Mapping { .propertyKeys }
     let options: MappingOptions
+    /// The options' switches, read per field without copying the options (a model's decoder
+    /// runs unspecialized for this reader: each read of `options` would copy them).
+    let flags: MappingFlags
     var collectedProblems: [ModelError] = []
     let row: [StoreValue]
     /// The table of the row; nil when reading a lone column's value.
@@ -42,6 +45,7 @@ struct StoreRowReader: ModelTreeReader {
         var options = MappingOptions()
         options.context = context
         self.options = options
+        self.flags = MappingFlags(options)
     }
 
     /// Reads a value from a lone column, as the store reads a column of a row: JSON text for
