@@ -160,6 +160,25 @@ struct JSONWriterTests {
         }
     }
 
+    /// Decimals of up to eight places between 0.001 and 10^15 take a path of their own (integer
+    /// digits, no string): it writes exactly what `description` writes, at every scale and
+    /// sign, at the edges of its range and just past them.
+    @Test("short decimals write what description writes", arguments: 0...9)
+    func shortDecimals(places: Int) throws {
+        var generator = SeededGenerator(seed: UInt64(places) &+ 77)
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        var values: [Double] = [0.001, 0.000999, 1e15, 999_999_999_999_999.9, 4_503_599_627_370_495, 0.30000000000000004]
+        for _ in 0..<4000 {
+            let digits = Int64.random(in: -99_999_999_999_999...99_999_999_999_999, using: &generator)
+            values.append(Double(digits / Int64.random(in: 1...1_000_000, using: &generator)) / scale)
+            values.append(Double(Int64.random(in: -100_000...100_000, using: &generator)) / scale)
+        }
+        for value in values {
+            #expect(try written { try $0.writeDouble(value) } == value.description)
+        }
+    }
+
     @Test("NaN and infinities throw a typed error", arguments: [Double.nan, .infinity, -.infinity, .signalingNaN])
     func nonFinite(value: Double) throws {
         var writer = JSONWriter()
