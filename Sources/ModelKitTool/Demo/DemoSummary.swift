@@ -41,7 +41,12 @@ struct StoreSummary {
         let distinct = Set(users.map(\.id))
         let instances = Set(users.map(ObjectIdentifier.init))
         let retweets = loaded.filter { $0.retweetedStatus != nil }
-        let byRetweet = Dictionary(grouping: retweets) { $0.retweetedStatus?.id ?? "" }.values.max { $0.count < $1.count } ?? []
+        // Typed steps: as one expression this took the type checker two seconds.
+        let groups: [String: [Tweet]] = Dictionary(grouping: retweets) { (status: Tweet) -> String in
+            status.retweetedStatus?.id ?? ""
+        }
+        let largest: [Tweet]? = groups.values.max { (left: [Tweet], right: [Tweet]) -> Bool in left.count < right.count }
+        let byRetweet: [Tweet] = largest ?? []
         let mappedOntoLoaded = mapped.allSatisfy { status in loaded.contains { $0 === status } }
         var lines = [
             "loaded \(loaded.count) statuses by \(distinct.count) users from the store in \(milliseconds(elapsed)) ms"
