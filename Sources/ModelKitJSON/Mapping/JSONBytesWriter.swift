@@ -166,25 +166,38 @@ public struct JSONBytesWriter: ModelWriter {
         depth &-= 1
     }
 
+    @inlinable
     public mutating func encodeDictionary<V>(
         _ dictionary: [String: V], _ body: (inout JSONBytesWriter, V) throws -> Void
     ) throws {
         try enter()
         flush()
         writer.beginObject()
-        let keys = writer.options.contains(.sortedKeys) ? dictionary.keys.sorted() : Array(dictionary.keys)
-        for key in keys {
-            guard let value = dictionary[key] else { continue }
-            if omitsNils {
-                pendingKey = .name(key)
-                hasPendingKey = true
-            } else {
-                writer.writeKey(key)
+        if writer.options.contains(.sortedKeys) {
+            for (key, value) in dictionary.sorted(by: { $0.key < $1.key }) {
+                try encodeMember(key, value, body)
             }
-            try prefixingErrors(with: .key(key)) { try body(&self, value) }
+        } else {
+            // In the dictionary's own order: no array of keys, no second lookup per key.
+            for (key, value) in dictionary {
+                try encodeMember(key, value, body)
+            }
         }
         writer.endObject()
         depth &-= 1
+    }
+
+    /// Writes one member of a dictionary: its key (held back when a nil value is left out),
+    /// then its value, with the key on the path of what it throws.
+    @inlinable
+    mutating func encodeMember<V>(_ key: String, _ value: V, _ body: (inout JSONBytesWriter, V) throws -> Void) throws {
+        if omitsNils {
+            pendingKey = .name(key)
+            hasPendingKey = true
+        } else {
+            writer.writeKey(key)
+        }
+        try prefixingErrors(with: .key(key)) { try body(&self, value) }
     }
 
     // MARK: Sink for the key-tree walk

@@ -156,9 +156,10 @@ extension JSONWriter {
         for places in 0...8 {
             let scaled = magnitude * scale
             guard scaled < 4_503_599_627_370_496 else { return false }  // 2^52
-            let rounded = scaled.rounded()
-            if rounded / scale == magnitude {
-                let digits = UInt64(rounded)
+            // Rounded by conversion (no libm call); an addition that rounds up just misses
+            // here, and the next places or `description` take the double.
+            let digits = UInt64(scaled + 0.5)
+            if Double(digits) / scale == magnitude {
                 if value.sign == .minus { bytes.append(UInt8(ascii: "-")) }
                 appendDigits(digits / divisor)
                 bytes.append(UInt8(ascii: "."))
