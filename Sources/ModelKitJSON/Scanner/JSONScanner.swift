@@ -122,7 +122,7 @@ public struct JSONScanner {
         var index = start
         while index < end {
             let byte = input[index]
-            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return index }
+            guard ByteScanning.isWhitespace(byte) else { return index }
             index &+= 1
             // Indentation comes in runs of spaces: measure them eight bytes at a time.
             while index &+ 8 <= end {
@@ -277,7 +277,7 @@ extension JSONScanner {
         }
         if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
             var previous = offset - 1
-            while previous >= 0, [0x20, 0x0A, 0x0D, 0x09].contains(input[previous]) { previous -= 1 }
+            while previous >= 0, ByteScanning.isWhitespace(input[previous]) { previous -= 1 }
             if previous >= 0, input[previous] == UInt8(ascii: ",") {
                 return syntaxError(.trailingComma(before: byte), at: offset)
             }

@@ -188,7 +188,7 @@ extension JSONSplitScan {
         let end = bytes.count
         while true {
             if phase != .inElement && phase != .inLine {
-                while position < end, Self.isWhitespace(bytes[position]) { position += 1 }
+                while position < end, ByteScanning.isWhitespace(bytes[position]) { position += 1 }
                 consumed = position
                 if position == end {
                     if !inputEnded { return .found(.needsInput) }
@@ -245,7 +245,7 @@ extension JSONSplitScan {
                     if !inputEnded { return .found(.needsInput) }
                 }
                 var valueEnd = position
-                while valueEnd > start, Self.isWhitespace(bytes[valueEnd - 1]) { valueEnd -= 1 }
+                while valueEnd > start, ByteScanning.isWhitespace(bytes[valueEnd - 1]) { valueEnd -= 1 }
                 if lineEnd != nil { position += 1 }
                 phase = .lineStart
                 return .found(.element(completeElement(endingAt: valueEnd)))
@@ -331,12 +331,6 @@ extension JSONSplitScan {
             }
         }
         return nil
-    }
-
-    /// Space, tab, line feed or carriage return.
-    @inline(__always)
-    static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
     /// Whether `byte` ends a number or literal: whitespace or structural punctuation.

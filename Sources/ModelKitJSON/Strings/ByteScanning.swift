@@ -26,6 +26,12 @@ enum ByteScanning {
         ones &* UInt64(byte)
     }
 
+    /// Whether `byte` is JSON whitespace: space, tab, line feed or carriage return (RFC 8259).
+    @inlinable @inline(__always)
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
     /// Flags bytes equal to `byte`.
     @inlinable @inline(__always)
     static func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
