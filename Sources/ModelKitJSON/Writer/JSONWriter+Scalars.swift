@@ -106,10 +106,11 @@ extension JSONWriter {
 
     // MARK: - Formatting
 
-    /// Appends the decimal digits of `value`.
+    /// Appends the decimal digits of `value`, with leading zeros up to `minimumCount` digits
+    /// (`5` with 3 is `005`: a fraction's places).
     @usableFromInline
-    mutating func appendDigits(_ value: UInt64) {
-        if value < 10 {
+    mutating func appendDigits(_ value: UInt64, minimumCount: Int = 1) {
+        if value < 10 && minimumCount <= 1 {
             bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
             return
         }
@@ -117,7 +118,7 @@ extension JSONWriter {
         withUnsafeMutableBytes(of: &digits) { buffer in
             var index = buffer.count
             var rest = value
-            while rest > 0 {
+            while rest > 0 || buffer.count &- index < minimumCount {
                 index &-= 1
                 buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
                 rest /= 10
@@ -163,32 +164,13 @@ extension JSONWriter {
                 if value.sign == .minus { bytes.append(UInt8(ascii: "-")) }
                 appendDigits(digits / divisor)
                 bytes.append(UInt8(ascii: "."))
-                if places == 0 {
-                    bytes.append(UInt8(ascii: "0"))
-                } else {
-                    appendFraction(digits % divisor, places: places)
-                }
+                appendDigits(digits % divisor, minimumCount: places)
                 return true
             }
             scale *= 10
             divisor *= 10
         }
         return false
-    }
-
-    /// Appends the `places` digits of a fraction, leading zeros included (`5` in 3 places is
-    /// `005`).
-    @usableFromInline
-    mutating func appendFraction(_ fraction: UInt64, places: Int) {
-        var digits: UInt64 = 0  // room for the 8 places
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var rest = fraction
-            for index in stride(from: places &- 1, through: 0, by: -1) {
-                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<places]))
-        }
     }
 
     /// Appends `string` in quotes, escaped.
