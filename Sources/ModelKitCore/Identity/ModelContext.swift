@@ -205,22 +205,11 @@ public final class ModelContext: @unchecked Sendable {
     /// The live object for `key` in `type`'s table, or `object` after inserting it.
     @usableFromInline
     func liveObject(inserting object: AnyObject, key: IdentityKey, type: any Model.Type) -> AnyObject {
-        let shard = IdentityShards.index(of: key)
-        shards.lock(shard)
-        if !shards.runsActive {
-            defer { shards.unlock(shard) }
+        inShard(IdentityShards.index(of: key)) { shard, underContextLock in
             guard let table = shards.table(shard, for: type, creating: true) else { return object }
             if let live = table.object(for: key) { return live }
             table.insert(object, for: key)
-            return object
-        }
-        shards.unlock(shard)
-        // A mapping run is in progress (this thread's, or one to wait for): join it.
-        return withShard(of: key) { shard in
-            guard let table = shards.table(shard, for: type, creating: true) else { return object }
-            if let live = table.object(for: key) { return live }
-            table.insert(object, for: key)
-            if journal != nil { journal?.append { table.remove(object, for: key) } }
+            if underContextLock, journal != nil { journal?.append { table.remove(object, for: key) } }
             return object
         }
     }
@@ -244,18 +233,30 @@ public final class ModelContext: @unchecked Sendable {
 
     /// The live object for `key` in `type`'s table, if any.
     func liveObject(for key: IdentityKey, type: any Model.Type) -> AnyObject? {
-        let shard = IdentityShards.index(of: key)
+        inShard(IdentityShards.index(of: key)) { shard, _ in
+            shards.table(shard, for: type, creating: false)?.object(for: key)
+        }
+    }
+
+    /// Runs `body` holding shard `shard`'s lock and, while a mapping run is in progress, the
+    /// context's lock first (so it waits for another thread's run, or joins this thread's);
+    /// `body` learns which, as only under the context's lock may it record an undo.
+    private func inShard<T>(_ shard: Int, _ body: (_ shard: Int, _ underContextLock: Bool) throws -> T) rethrows -> T {
         shards.lock(shard)
         if !shards.runsActive {
             defer { shards.unlock(shard) }
-            return shards.table(shard, for: type, creating: false)?.object(for: key)
+            return try body(shard, false)
         }
         shards.unlock(shard)
-        return withShard(of: key) { shard in shards.table(shard, for: type, creating: false)?.object(for: key) }
+        lock.lock()
+        defer { lock.unlock() }
+        shards.lock(shard)
+        defer { shards.unlock(shard) }
+        return try body(shard, true)
     }
 
-    /// Runs `body` with the shard of `key`, holding the context's lock and the shard's: the way
-    /// in while a mapping run may be in progress, and for changes a run may have to undo.
+    /// Runs `body` with the shard of `key`, holding the context's lock and the shard's: for
+    /// changes a mapping run may have to undo.
     private func withShard<T>(of key: IdentityKey, _ body: (Int) throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
