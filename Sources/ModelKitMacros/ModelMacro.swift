@@ -26,11 +26,12 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             return []
         }
         var parser = ModelDeclarationParser()
-        parser.locate = { sourceLocationDirective(of: $0, in: context) }
+        let locations = DeclarationLocations(of: declaration, in: context)
+        parser.locate = { node in locations?.directive(for: node) }
         let model = parser.parse(declaration, attribute: node, missingConformances: protocols)
         for diagnostic in parser.diagnostics { context.diagnose(diagnostic) }
         guard let model, !parser.hasErrors, model.isClass else { return [] }
-        return ModelExpansion(model: model).members().map { DeclSyntax(stringLiteral: $0) }
+        return ModelExpansion(model: model).members().map(GeneratedSyntax.declaration)
     }
 
     /// Puts `@_ModelTracked` on each stored `var` of an observable class (see
@@ -45,10 +46,7 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             TrackedProperty.isTrackable(member), !optsOutOfObservation(node)
         else { return [] }
         // A declaration with errors expands to nothing (the member role reports them).
-        var parser = ModelDeclarationParser()
-        guard parser.parse(declaration, attribute: node, missingConformances: []) != nil, !parser.hasErrors else {
-            return []
-        }
+        guard ModelDeclarationCheck.isWellFormed(declaration, attribute: node) else { return [] }
         return ["@_ModelTracked"]
     }
 
@@ -67,7 +65,8 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     ) throws -> [ExtensionDeclSyntax] {
         guard enclosingFunction(context) == nil else { return [] }
         var parser = ModelDeclarationParser()
-        parser.locate = { sourceLocationDirective(of: $0, in: context) }
+        let locations = DeclarationLocations(of: declaration, in: context)
+        parser.locate = { node in locations?.directive(for: node) }
         guard let model = parser.parse(declaration, attribute: node, missingConformances: protocols),
             !parser.hasErrors
         else { return [] }
@@ -75,14 +74,11 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         let conformances = expansion.conformances()
         let members = expansion.extensionMembers()
         guard !conformances.isEmpty || !members.isEmpty else { return [] }
-        let clause = conformances.isEmpty ? "" : ": " + conformances.joined(separator: ", ")
-        let source: DeclSyntax = """
-            extension \(type.trimmed)\(raw: clause) {
-            \(raw: expansion.indented(members.joined(separator: "\n\n")))
-            }
-            """
-        guard let extensionDecl = source.as(ExtensionDeclSyntax.self) else { return [] }
-        return [extensionDecl]
+        return [
+            GeneratedSyntax.extensionDeclaration(
+                of: type.trimmedDescription, conformances: conformances,
+                members: expansion.indented(members.joined(separator: "\n\n")))
+        ]
     }
 }
 
@@ -100,14 +96,6 @@ extension ModelMacro {
             if scope.is(ClosureExprSyntax.self) { return "a closure" }
         }
         return nil
-    }
-
-    /// `#sourceLocation(file: "/path/User.swift", line: 12)` for a node of the user's source.
-    static func sourceLocationDirective(of node: Syntax, in context: some MacroExpansionContext) -> String? {
-        guard let location = context.location(of: node, at: .afterLeadingTrivia, filePathMode: .filePath) else {
-            return nil
-        }
-        return "#sourceLocation(file: \(location.file.trimmedDescription), line: \(location.line.trimmedDescription))"
     }
 
     static func typeName(_ declaration: some DeclGroupSyntax) -> String {

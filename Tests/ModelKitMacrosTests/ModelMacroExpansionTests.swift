@@ -33,10 +33,10 @@ import Testing
                     )
 
                     struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
-                        var id: Optional<Int> = nil
-                        var label: Optional<String> = nil
-                        var createdAt: Optional<Date?> = nil
-                        var count: Optional<Int> = nil
+                        fileprivate var id: Optional<Int> = nil
+                        fileprivate var label: Optional<String> = nil
+                        fileprivate var createdAt: Optional<Date?> = nil
+                        fileprivate var count: Optional<Int> = nil
                         init() {}
                         mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                             switch index {
@@ -203,7 +203,7 @@ import Testing
                     )
 
                     struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
-                        var at: Optional<Date> = nil
+                        fileprivate var at: Optional<Date> = nil
                         init() {}
                         mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                             switch index {
@@ -312,8 +312,8 @@ import Testing
                 )
 
                 struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
-                    var name: Optional<String> = nil
-                    var parent: Optional<Shape?> = nil
+                    fileprivate var name: Optional<String> = nil
+                    fileprivate var parent: Optional<Shape?> = nil
                     init() {}
                     mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                         switch index {
@@ -448,7 +448,7 @@ import Testing
                 )
 
                 struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
-                    var radius: Optional<Double> = nil
+                    fileprivate var radius: Optional<Double> = nil
                     var _super = Shape.__ModelKitFields()
                     init() {}
                     mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
@@ -565,9 +565,9 @@ import Testing
                     )
 
                     struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
-                        var link: Optional<String?> = nil
-                        var volume: Optional<Double> = nil
-                        var title: Optional<String> = nil
+                        fileprivate var link: Optional<String?> = nil
+                        fileprivate var volume: Optional<Double> = nil
+                        fileprivate var title: Optional<String> = nil
                         init() {}
                         mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                             switch index {

@@ -40,7 +40,7 @@ extension ModelExpansion {
 
     func fieldsStruct() -> String {
         var slots = ownProperties.filter { $0.property.isMappedIn }.map { _, property in
-            "var \(property.name): Optional<\(property.typeText ?? "_")> = nil"
+            "fileprivate var \(property.name): Optional<\(property.typeText ?? "_")> = nil"
         }
         if model.isSubclass, let superclass = model.superclassName {
             slots.append("var _super = \(superclass).__ModelKitFields()")

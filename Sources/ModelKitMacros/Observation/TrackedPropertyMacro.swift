@@ -17,6 +17,9 @@ import SwiftSyntaxMacros
 /// private var _name: String
 /// ```
 public enum TrackedPropertyMacro: AccessorMacro, PeerMacro {
+    /// Accessors go to the compiler as written (see `ModelMacro.formatMode`).
+    public static var formatMode: FormatMode { .disabled }
+
     public static func expansion(
         of node: AttributeSyntax,
         providingAccessorsOf declaration: some DeclSyntaxProtocol,
@@ -26,42 +29,38 @@ public enum TrackedPropertyMacro: AccessorMacro, PeerMacro {
         let name = property.name
         let storage = "_\(name)"
         let keyPath = "\\.\(name)"
-        let accessors: [String] = [
-            """
-            @storageRestrictions(initializes: \(storage))
-            init(initialValue) {
-                \(storage) = initialValue
-            }
-            """,
-            """
-            get {
-                _modelKitAccess(\(keyPath))
-                return \(storage)
-            }
-            """,
-            """
-            set {
-                guard ModelKitCore.modelValueChanges(\(storage), newValue) else {
-                    \(storage) = newValue
-                    return
-                }
-                _modelKitMutate(\(keyPath)) {
-                    \(storage) = newValue
-                }
-            }
-            """,
-            """
-            _modify {
-                _modelKitAccess(\(keyPath))
-                _modelKitWillModify(\(keyPath))
-                defer {
-                    _modelKitDidModify(\(keyPath))
-                }
-                yield &\(storage)
-            }
-            """,
+        return [
+            GeneratedSyntax.accessor(
+                .`init`, parameter: "initialValue", attribute: "storageRestrictions(initializes: \(storage))",
+                body: "\(storage) = initialValue"),
+            GeneratedSyntax.accessor(
+                .get,
+                body: """
+                    _modelKitAccess(\(keyPath))
+                    return \(storage)
+                    """),
+            GeneratedSyntax.accessor(
+                .set,
+                body: """
+                    guard ModelKitCore.modelValueChanges(\(storage), newValue) else {
+                        \(storage) = newValue
+                        return
+                    }
+                    _modelKitMutate(\(keyPath)) {
+                        \(storage) = newValue
+                    }
+                    """),
+            GeneratedSyntax.accessor(
+                ._modify,
+                body: """
+                    _modelKitAccess(\(keyPath))
+                    _modelKitWillModify(\(keyPath))
+                    defer {
+                        _modelKitDidModify(\(keyPath))
+                    }
+                    yield &\(storage)
+                    """),
         ]
-        return accessors.map { AccessorDeclSyntax(stringLiteral: $0) }
     }
 
     public static func expansion(
@@ -71,7 +70,7 @@ public enum TrackedPropertyMacro: AccessorMacro, PeerMacro {
     ) throws -> [DeclSyntax] {
         guard let property = TrackedProperty(declaration) else { return [] }
         let initializer = property.initializer.map { " = \($0)" } ?? ""
-        return ["private var _\(raw: property.name): \(raw: property.type)\(raw: initializer)"]
+        return [GeneratedSyntax.declaration("private var _\(property.name): \(property.type)\(initializer)")]
     }
 }
 
