@@ -55,6 +55,20 @@ extension SynchronousRowReading {
     package var readsSynchronously: Bool { true }
 }
 
+/// A connection that reads rows in place (SQLite): each row is handed to a closure while the
+/// connection's statement is on it, as ``StoreRowColumns`` the model's decoder reads directly,
+/// with no copy of the rows into ``StoreValue``s first. The closure may load the rows references
+/// need through the same connection (``SynchronousRowReading``) before it returns.
+package protocol InPlaceRowReading {
+    /// Runs `body` with a function that steps to the next row a query selects, in its order (the
+    /// model's columns, then its version: ``StoreRowColumns/version(after:)``); nil after the
+    /// last one. A row is valid until the next step, and the function only inside `body`.
+    func withRows<T>(_ query: ResolvedQuery, _ body: (_ next: () throws -> StoreRowColumns?) throws -> T) throws -> T
+    /// Calls `body` with the row stored for an identifier (its columns, then its version); nil
+    /// when there is none.
+    func withRow<T>(_ table: StoreTable, identifier: StoreValue, _ body: (StoreRowColumns) throws -> T) throws -> T?
+}
+
 /// A storage engine: opens transactions and hands their connection to the shared code.
 ///
 /// The engine makes a transaction all or nothing: it commits when `body` returns and rolls back
@@ -74,8 +88,8 @@ package enum StoreTransactionKind: Sendable {
     /// Reads only, of one consistent snapshot.
     case read
     /// Reads only, by a body the store may run twice (the store's own fetches): an engine whose
-    /// transactions cost round trips (PostgreSQL) runs its first statement alone, a snapshot by
-    /// itself, and runs the body again in a read transaction if it needs a second one. Other
-    /// engines treat it as ``read``.
+    /// transactions cost round trips (PostgreSQL) or statements of their own (SQLite's `BEGIN`
+    /// and `COMMIT`) runs its first statement alone, a snapshot by itself, and runs the body
+    /// again in a read transaction if it needs a second one. Other engines treat it as ``read``.
     case readOnce
 }

@@ -72,7 +72,8 @@ package protocol OnceReading {
 
 extension ModelStore {
     /// Runs the store's own fetch `body`, which may run twice, as cheaply as the store can.
-    private func fetching<T>(_ body: (StoreTransaction) async throws -> T) async throws -> T {
+    @usableFromInline
+    func fetching<T>(_ body: (StoreTransaction) async throws -> T) async throws -> T {
         if let store = self as? any OnceReading { return try await store.readOnce(body) }
         return try await read(body)
     }
@@ -100,10 +101,11 @@ extension ModelStore {
     /// ```swift
     /// let user = try await store.fetchOne(User.self, id: "42", context: context)
     /// ```
+    @inlinable
     public func fetchOne<M: Model, ID: Hashable & Sendable>(
         _ type: M.Type, id: ID, context: ModelContext? = nil
     ) async throws -> M? {
-        try await fetching { try await $0.fetchOne(M.self, id: id, context: context) }
+        try await fetching { try await $0.fetchOne(M.self, id: id, context: context, decoder: StoreModelDecoder()) }
     }
 
     /// The first model a query selects.
@@ -111,6 +113,7 @@ extension ModelStore {
     /// ```swift
     /// let newest = try await store.fetchOne(ModelQuery(Status.self).order(by: \Status.createdAt, .descending))
     /// ```
+    @inlinable
     public func fetchOne<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) async throws -> M? {
         try await fetching { try await $0.fetchOne(query, context: context) }
     }
@@ -120,8 +123,9 @@ extension ModelStore {
     /// ```swift
     /// let japanese = try await store.fetchAll(ModelQuery(Status.self).filter(\Status.lang == "ja"))
     /// ```
+    @inlinable
     public func fetchAll<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) async throws -> [M] {
-        try await fetching { try await $0.fetchAll(query, context: context) }
+        try await fetching { try await $0.fetchAll(query, context: context, decoder: StoreModelDecoder()) }
     }
 
     /// Every stored model of a type.
@@ -129,8 +133,9 @@ extension ModelStore {
     /// ```swift
     /// let users = try await store.fetchAll(User.self, context: context)
     /// ```
+    @inlinable
     public func fetchAll<M: Model>(_ type: M.Type, context: ModelContext? = nil) async throws -> [M] {
-        try await fetching { try await $0.fetchAll(M.self, context: context) }
+        try await fetching { try await $0.fetchAll(ModelQuery(M.self), context: context, decoder: StoreModelDecoder()) }
     }
 
     /// How many stored models a query selects.

@@ -24,7 +24,7 @@ import ModelKitCore
 /// try await store.save(timeline.statuses)
 /// let user = try context.model(TwitterUser.self, for: "42")   // live, or loaded from the file
 /// ```
-public final class SQLiteStore: ModelStore, SynchronousStoreEngine, Sendable {
+public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading, Sendable {
     /// The GRDB connection, for raw SQL next to the store (`sqlite3` can read the same file).
     public let database: DatabaseQueue
     /// The database file, or nil for an in-memory database.
@@ -42,6 +42,8 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, Sendable {
     /// through a context takes the store's connection and then the context's lock, and a mapping
     /// that loads holds the context's lock: waiting for the connection there could deadlock.
     let reader: DatabaseQueue?
+    /// Whether the GRDB queue lets a transaction span several accesses (the store's need).
+    let allowsTransactions: Bool
 
     /// Opens (creating if needed) the database file at `path`, in write-ahead-log mode.
     ///
@@ -92,6 +94,7 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, Sendable {
         self.database = database
         self.path = path
         self.reader = reader
+        self.allowsTransactions = database.configuration.allowsUnsafeTransactions
         self.hub = StoreChangeHub { hub in
             database.add(transactionObserver: SQLiteChangeObserver(hub: hub), extent: .databaseLifetime)
         }
@@ -146,6 +149,14 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, Sendable {
         try checkOpen()
         await gate.acquire()
         defer { gate.release() }
+        if kind == .readOnce {
+            // One access is a snapshot by itself: no BEGIN, no COMMIT. A body that needs a
+            // second one runs again, in a read transaction.
+            let autocommit = AutocommitRead()
+            do {
+                return try await body(SQLiteConnection(store: self, readsCommitted: false, autocommit: autocommit))
+            } catch where autocommit.neededTransaction {}
+        }
         let connection = SQLiteConnection(store: self, readsCommitted: false)
         try connection.begin(kind)
         do {

@@ -19,6 +19,8 @@ public final class StoreTransaction {
     let connection: any StoreConnection
     let kind: StoreTransactionKind
     private let synchronous: (any SynchronousRowReading)?
+    /// The connection, when it reads rows in place (SQLite).
+    private let inPlace: (any InPlaceRowReading)?
     /// Set when the closure has returned; the transaction is then unusable.
     private var isFinished = false
 
@@ -26,6 +28,7 @@ public final class StoreTransaction {
         self.connection = connection
         self.kind = kind
         self.synchronous = (connection as? any SynchronousRowReading).flatMap { $0.readsSynchronously ? $0 : nil }
+        self.inPlace = synchronous == nil ? nil : connection as? any InPlaceRowReading
     }
 
     func finish() {
@@ -94,8 +97,16 @@ public final class StoreTransaction {
     /// ```swift
     /// let user = try await tx.fetchOne(User.self, id: "42", context: context)
     /// ```
+    @inlinable
     public func fetchOne<M: Model, ID: Hashable & Sendable>(
         _ type: M.Type, id: ID, context: ModelContext? = nil
+    ) async throws -> M? {
+        try await fetchOne(M.self, id: id, context: context, decoder: StoreModelDecoder())
+    }
+
+    @usableFromInline
+    func fetchOne<M: Model, ID: Hashable & Sendable>(
+        _ type: M.Type, id: ID, context: ModelContext?, decoder: StoreModelDecoder<M>
     ) async throws -> M? {
         let table = try StoreTable.of(M.self)
         try checkUsable(writing: false, table: table.name)
@@ -107,6 +118,10 @@ public final class StoreTransaction {
             return live
         }
         let key = try table.identifierValue(id)
+        let loader = RowLoader(synchronous: synchronous)
+        if let inPlace {
+            return try loader.model(M.self, identifier: key, table: table, from: inPlace, context: context, decoder: decoder)
+        }
         let row: StoredRow?
         if let synchronous {
             row = try synchronous.selectRowNow(table, identifier: key)
@@ -114,8 +129,9 @@ public final class StoreTransaction {
             row = try await connection.selectRows(table, identifiers: [key]).first
         }
         guard let row else { return nil }
-        let loader = RowLoader(synchronous: synchronous)
-        return try await loader.models(M.self, rows: [row], table: table, context: context, connection: connection).first
+        return try await loader.models(
+            M.self, rows: [row], table: table, context: context, connection: connection, decoder: decoder
+        ).first
     }
 
     /// The models a query selects, in its order, read with one context for the whole fetch
@@ -124,13 +140,23 @@ public final class StoreTransaction {
     /// ```swift
     /// let recent = try await tx.fetchAll(ModelQuery(Status.self).order(by: \Status.createdAt, .descending).limit(20))
     /// ```
+    @inlinable
     public func fetchAll<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) async throws -> [M] {
+        try await fetchAll(query, context: context, decoder: StoreModelDecoder())
+    }
+
+    @usableFromInline
+    func fetchAll<M: Model>(_ query: ModelQuery<M>, context: ModelContext?, decoder: StoreModelDecoder<M>) async throws -> [M] {
         let resolved = try query.resolved()
         try checkUsable(writing: false, table: resolved.table.name)
-        let rows = try await connection.selectRows(resolved)
         let context = context ?? (resolved.table.isClass ? ModelContext() : nil)
         let loader = RowLoader(synchronous: synchronous)
-        return try await loader.models(M.self, rows: rows, table: resolved.table, context: context, connection: connection)
+        if let inPlace {
+            return try loader.models(M.self, selecting: resolved, from: inPlace, context: context, decoder: decoder)
+        }
+        let rows = try await connection.selectRows(resolved)
+        return try await loader.models(
+            M.self, rows: rows, table: resolved.table, context: context, connection: connection, decoder: decoder)
     }
 
     /// Every stored model of a type.
@@ -138,8 +164,9 @@ public final class StoreTransaction {
     /// ```swift
     /// let users = try await tx.fetchAll(User.self, context: context)
     /// ```
+    @inlinable
     public func fetchAll<M: Model>(_ type: M.Type, context: ModelContext? = nil) async throws -> [M] {
-        try await fetchAll(ModelQuery(M.self), context: context)
+        try await fetchAll(ModelQuery(M.self), context: context, decoder: StoreModelDecoder())
     }
 
     /// The first model a query selects.
@@ -147,8 +174,9 @@ public final class StoreTransaction {
     /// ```swift
     /// let newest = try await tx.fetchOne(ModelQuery(Status.self).order(by: \Status.createdAt, .descending))
     /// ```
+    @inlinable
     public func fetchOne<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) async throws -> M? {
-        try await fetchAll(query.limit(1, offset: query.offset), context: context).first
+        try await fetchAll(query.limit(1, offset: query.offset), context: context, decoder: StoreModelDecoder()).first
     }
 
     /// How many stored models a query selects.

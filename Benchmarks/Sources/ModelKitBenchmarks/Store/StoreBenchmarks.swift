@@ -53,7 +53,7 @@ func storeComparisons() throws -> [Comparison] {
         try raw.fetchOlder(than: 70) == selected, selected.count > 1000
     else { throw BenchmarkError("the two sides of the fetch comparisons do not read the same models") }
 
-    return [
+    let comparisons = [
         Comparison(
             name: "store.save.users", baselineName: "GRDB", unit: .operations(count, label: "user"),
             modelKit: {
@@ -83,6 +83,14 @@ func storeComparisons() throws -> [Comparison] {
             baseline: { _ = try raw.fetchOlder(than: 70) },
             notes: { "age >= 70 ordered by balance, descending: \(selected.count) of \(count) rows" }),
     ]
+    // With MODELKIT_BENCHMARK_BASELINE=1 the sides swap, so that `--runs NAME N` (which runs the
+    // ModelKit side) counts the baseline's instructions under callgrind.
+    guard ProcessInfo.processInfo.environment["MODELKIT_BENCHMARK_BASELINE"] == "1" else { return comparisons }
+    return comparisons.map { comparison in
+        Comparison(
+            name: comparison.name, baselineName: "ModelKit", unit: comparison.unit, modelKit: comparison.baseline,
+            baseline: comparison.modelKit, notes: comparison.notes)
+    }
 }
 
 /// `identity.lookup`: lookup-or-insert of live instances, from one task and from two at once.

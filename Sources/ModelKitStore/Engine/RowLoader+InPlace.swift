@@ -1,0 +1,45 @@
+import Foundation
+import ModelKitCore
+
+// Reading in place: a connection that can (SQLite) hands the loader each row while its statement
+// is on it, and the model is read from the statement's columns; no row is copied into
+// `StoreValue`s first. References are loaded while a row is read, through the same connection
+// (its accesses are reentrant, and a statement in use is never reset by a nested load).
+
+extension RowLoader {
+    /// The models of the rows `query` selects, in its order, read in place through `context`.
+    func models<M: Model>(
+        _ type: M.Type, selecting query: ResolvedQuery, from rows: any InPlaceRowReading, context: ModelContext?,
+        decoder: StoreModelDecoder<M>
+    ) throws -> [M] {
+        let read = {
+            try rows.withRows(query) { next in
+                var models: [M] = []
+                while let row = try next() {
+                    let model = try self.model(
+                        M.self, from: row, version: row.version(after: query.table.columns.count), table: query.table,
+                        context: context, decoder: decoder)
+                    decoder.append(&models, model)
+                }
+                return models
+            }
+        }
+        return try context?.performMapping(read) ?? read()
+    }
+
+    /// The model of the row stored for `identifier`, read in place through `context`; nil when
+    /// there is no such row.
+    func model<M: Model>(
+        _ type: M.Type, identifier: StoreValue, table: StoreTable, from rows: any InPlaceRowReading, context: ModelContext?,
+        decoder: StoreModelDecoder<M>
+    ) throws -> M? {
+        let read = {
+            try rows.withRow(table, identifier: identifier) { row in
+                try self.model(
+                    M.self, from: row, version: row.version(after: table.columns.count), table: table, context: context,
+                    decoder: decoder)
+            }
+        }
+        return try context?.performMapping(read) ?? read()
+    }
+}
