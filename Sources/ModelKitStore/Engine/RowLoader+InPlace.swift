@@ -12,19 +12,24 @@ extension RowLoader {
         _ type: M.Type, selecting query: ResolvedQuery, from rows: any InPlaceRowReading, context: ModelContext?,
         decoder: StoreModelDecoder<M>
     ) throws -> [M] {
-        let read = {
+        // A local function, not a closure value: nothing captured is boxed on the heap.
+        func read() throws -> [M] {
             try rows.withRows(query) { next in
                 var models: [M] = []
+                // One reader for every row, moved from row to row: no reader made and freed per row.
+                var reader = StoreRowReader(columns: .values([]), table: query.table, context: context, loader: self)
                 while let row = try next() {
+                    reader.start(row, context: context)
                     let model = try self.model(
-                        M.self, from: row, version: row.version(after: query.table.columns.count), table: query.table,
+                        M.self, reading: &reader, version: row.version(after: query.table.columns.count), table: query.table,
                         context: context, decoder: decoder)
                     decoder.append(&models, model)
                 }
                 return models
             }
         }
-        return try context?.performMapping(read) ?? read()
+        guard let context else { return try read() }
+        return try context.performMapping(read)
     }
 
     /// The model of the row stored for `identifier`, read in place through `context`; nil when
@@ -33,13 +38,15 @@ extension RowLoader {
         _ type: M.Type, identifier: StoreValue, table: StoreTable, from rows: any InPlaceRowReading, context: ModelContext?,
         decoder: StoreModelDecoder<M>
     ) throws -> M? {
-        let read = {
-            try rows.withRow(table, identifier: identifier) { row in
-                try self.model(
+        var model: M?
+        func read() throws {
+            _ = try rows.withRow(table, identifier: identifier) { row in
+                model = try self.model(
                     M.self, from: row, version: row.version(after: table.columns.count), table: table, context: context,
                     decoder: decoder)
             }
         }
-        return try context?.performMapping(read) ?? read()
+        if let context { try context.performMapping(read) } else { try read() }
+        return model
     }
 }

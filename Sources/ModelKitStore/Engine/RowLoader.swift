@@ -44,8 +44,9 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
     ) async throws -> [M] {
         while true {
             do {
-                let read = { try self.models(M.self, rows: rows, table: table, context: context, decoder: decoder) }
-                return try context?.performMapping(read) ?? read()
+                func read() throws -> [M] { try models(M.self, rows: rows, table: table, context: context, decoder: decoder) }
+                guard let context else { return try read() }
+                return try context.performMapping(read)
             } catch {
                 guard hasMissing else { throw error }
                 try await fetchMissing(from: connection)
@@ -61,10 +62,13 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
         var models: [M] = []
         models.reserveCapacity(rows.count)
         var firstError: (any Error)?
+        var reader = StoreRowReader(columns: .values([]), table: table, context: context, loader: self)
         for row in rows {
             do {
-                models.append(
-                    try model(M.self, from: .values(row.values), version: row.version, table: table, context: context, decoder: decoder))
+                reader.start(.values(row.values), context: context)
+                let model = try model(
+                    M.self, reading: &reader, version: row.version, table: table, context: context, decoder: decoder)
+                decoder.append(&models, model)
             } catch {
                 // Without rows to fetch, the error is the answer; with some, the next round may
                 // read this row too.
@@ -98,19 +102,31 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
 
     /// The model of a row written at model version `version`: the live instance when the context
     /// holds its identifier, or else the row read (migrated first when it is older than the
-    /// model) by `decoder` and registered. The version is read only when it matters: for a model
-    /// that migrates, or a live instance a tracking context may bring up to date.
+    /// model) by `decoder` and registered.
     func model<M: Model>(
         _ type: M.Type, from columns: StoreRowColumns, version: @autoclosure () -> Int, table: StoreTable,
         context: ModelContext?, decoder: StoreModelDecoder<M>
     ) throws -> M {
+        var reader = StoreRowReader(columns: columns, table: table, context: context, loader: self)
+        return try model(M.self, reading: &reader, version: version(), table: table, context: context, decoder: decoder)
+    }
+
+    /// The model of the row `reader` is at (a reader this loader made for `table` and
+    /// `context`, moved from row to row by a loop over many). The version is read only when it
+    /// matters: for a model that migrates, or a live instance a tracking context may bring up
+    /// to date.
+    func model<M: Model>(
+        _ type: M.Type, reading reader: inout StoreRowReader, version: @autoclosure () -> Int, table: StoreTable,
+        context: ModelContext?, decoder: StoreModelDecoder<M>
+    ) throws -> M {
+        let columns = reader.columns
         do {
             if table.isClass, let context {
-                return try identifiedModel(M.self, from: columns, version: version, table: table, context: context, decoder: decoder)
+                return try identifiedModel(M.self, reading: &reader, version: version, table: table, context: context, decoder: decoder)
             }
             // A value, or a class read without identity: no optional or other generic value of the
             // model's type on this path, so nothing generic is looked up per row.
-            var reader = try self.reader(M.self, columns: columns, version: version, table: table, context: context)
+            try migrateIfOlder(M.self, &reader, version: version, table: table, context: context)
             return try decoder.decode(&reader)
         } catch {
             throw StoreError.wrapping(
@@ -122,18 +138,17 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
     /// identifier (brought up to date when the context tracks changes), or the row read and
     /// registered.
     private func identifiedModel<M: Model>(
-        _ type: M.Type, from columns: StoreRowColumns, version: () -> Int, table: StoreTable, context: ModelContext,
+        _ type: M.Type, reading reader: inout StoreRowReader, version: () -> Int, table: StoreTable, context: ModelContext,
         decoder: StoreModelDecoder<M>
     ) throws -> M {
-        var reader = StoreRowReader(columns: columns, table: table, context: context, loader: self)
         let identifier = try reader.decodeIdentifier(M.self)
         if let live = context.registeredModel(M.self, identifier: identifier) {
             if let tracker = context.tracker as? ContextTracker {
-                try refreshLive(live, from: columns, version: version(), table: table, context: context, tracker: tracker)
+                try refreshLive(live, from: reader.columns, version: version(), table: table, context: context, tracker: tracker)
             }
             return live
         }
-        reader = try self.reader(M.self, columns: columns, version: version, table: table, context: context)
+        try migrateIfOlder(M.self, &reader, version: version, table: table, context: context)
         let model = try decoder.decode(&reader)
         let live = context.register(model, identifier: identifier)
         if let tracker = context.tracker as? ContextTracker, (live as AnyObject) === (model as AnyObject) {
@@ -142,18 +157,16 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
         return live
     }
 
-    /// A reader of a row's columns, or of its values migrated first when the row is older than
-    /// the model and the model migrates.
-    private func reader<M: Model>(
-        _ type: M.Type, columns: StoreRowColumns, version: () -> Int, table: StoreTable, context: ModelContext?
-    ) throws -> StoreRowReader {
-        let version = table.migrates ? version() : table.schema.version
-        guard version < table.schema.version else {
-            return StoreRowReader(columns: columns, table: table, context: context, loader: self)
-        }
-        let stored = try self.columns(table, identifier: columns[table.identifierColumn])
-        let values = try migratedRow(M.self, columns: stored, version: version, table: table)
-        return StoreRowReader(row: values, table: table, context: context, loader: self)
+    /// Moves `reader` to the row's values brought up to date by the model's migration hook, when
+    /// the row is older than the model and the model migrates.
+    private func migrateIfOlder<M: Model>(
+        _ type: M.Type, _ reader: inout StoreRowReader, version: () -> Int, table: StoreTable, context: ModelContext?
+    ) throws {
+        guard table.migrates else { return }
+        let version = version()
+        guard version < table.schema.version else { return }
+        let stored = try self.columns(table, identifier: reader.columns[table.identifierColumn])
+        reader.start(.values(try migratedRow(M.self, columns: stored, version: version, table: table)), context: context)
     }
 
     /// Brings a live instance of a tracking context up to date with its row, when the row

@@ -36,6 +36,24 @@ package protocol StoreConnection: Sendable {
     func count(_ query: ResolvedQuery) async throws -> Int
     /// Deletes the rows a query selects; returns how many.
     func delete(_ query: ResolvedQuery) async throws -> Int
+    /// The connection as a reader of rows that does not suspend (``SynchronousRowReading``, when
+    /// it reads that way), or nil: a requirement, so a transaction asks no protocol cast.
+    var synchronousRows: (any SynchronousRowReading)? { get }
+    /// The connection as a reader of rows in place (``InPlaceRowReading``), or nil.
+    var inPlaceRows: (any InPlaceRowReading)? { get }
+}
+
+extension StoreConnection {
+    package var synchronousRows: (any SynchronousRowReading)? { nil }
+    package var inPlaceRows: (any InPlaceRowReading)? { nil }
+}
+
+extension StoreConnection where Self: SynchronousRowReading {
+    package var synchronousRows: (any SynchronousRowReading)? { readsSynchronously ? self : nil }
+}
+
+extension StoreConnection where Self: InPlaceRowReading {
+    package var inPlaceRows: (any InPlaceRowReading)? { self }
 }
 
 /// A connection that can also read a row without suspending (SQLite, memory): references are
@@ -64,9 +82,9 @@ package protocol InPlaceRowReading {
     /// model's columns, then its version: ``StoreRowColumns/version(after:)``); nil after the
     /// last one. A row is valid until the next step, and the function only inside `body`.
     func withRows<T>(_ query: ResolvedQuery, _ body: (_ next: () throws -> StoreRowColumns?) throws -> T) throws -> T
-    /// Calls `body` with the row stored for an identifier (its columns, then its version); nil
-    /// when there is none.
-    func withRow<T>(_ table: StoreTable, identifier: StoreValue, _ body: (StoreRowColumns) throws -> T) throws -> T?
+    /// Calls `body` with the row stored for an identifier (its columns, then its version), if
+    /// there is one; returns whether there was.
+    func withRow(_ table: StoreTable, identifier: StoreValue, _ body: (StoreRowColumns) throws -> Void) throws -> Bool
 }
 
 /// A storage engine: opens transactions and hands their connection to the shared code.

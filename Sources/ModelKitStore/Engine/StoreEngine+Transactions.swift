@@ -72,8 +72,19 @@ package protocol OnceReading {
 
 extension ModelStore {
     /// Runs the store's own fetch `body`, which may run twice, as cheaply as the store can.
-    @usableFromInline
+    ///
+    /// Inlinable, so that a caller that knows its store is an ``SQLiteStore`` settles the cast
+    /// when it compiles; other stores are told apart at run time (a protocol cast looks the
+    /// conformance up on every fetch).
+    @inlinable
     func fetching<T>(_ body: (StoreTransaction) async throws -> T) async throws -> T {
+        if let store = self as? SQLiteStore { return try await store.readOnceFetching(body) }
+        return try await readCheaply(body)
+    }
+
+    /// ``fetching(_:)`` for a store whose type the caller did not know.
+    @usableFromInline
+    func readCheaply<T>(_ body: (StoreTransaction) async throws -> T) async throws -> T {
         if let store = self as? any OnceReading { return try await store.readOnce(body) }
         return try await read(body)
     }
@@ -105,7 +116,11 @@ extension ModelStore {
     public func fetchOne<M: Model, ID: Hashable & Sendable>(
         _ type: M.Type, id: ID, context: ModelContext? = nil
     ) async throws -> M? {
-        try await fetching { try await $0.fetchOne(M.self, id: id, context: context, decoder: StoreModelDecoder()) }
+        let decoder = StoreModelDecoder<M>()
+        if let store = self as? SQLiteStore {
+            return try await store.readNow { try $0.fetchOneNow(M.self, id: id, context: context, decoder: decoder) }
+        }
+        return try await fetching { try await $0.fetchOne(M.self, id: id, context: context, decoder: decoder) }
     }
 
     /// The first model a query selects.
@@ -115,7 +130,7 @@ extension ModelStore {
     /// ```
     @inlinable
     public func fetchOne<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) async throws -> M? {
-        try await fetching { try await $0.fetchOne(query, context: context) }
+        try await fetchAll(query.limit(1, offset: query.offset), context: context).first
     }
 
     /// The models a query selects, in its order, read with one context for the whole fetch.
@@ -125,7 +140,11 @@ extension ModelStore {
     /// ```
     @inlinable
     public func fetchAll<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) async throws -> [M] {
-        try await fetching { try await $0.fetchAll(query, context: context, decoder: StoreModelDecoder()) }
+        let decoder = StoreModelDecoder<M>()
+        if let store = self as? SQLiteStore {
+            return try await store.readNow { try $0.fetchAllNow(query, context: context, decoder: decoder) }
+        }
+        return try await fetching { try await $0.fetchAll(query, context: context, decoder: decoder) }
     }
 
     /// Every stored model of a type.
@@ -135,7 +154,7 @@ extension ModelStore {
     /// ```
     @inlinable
     public func fetchAll<M: Model>(_ type: M.Type, context: ModelContext? = nil) async throws -> [M] {
-        try await fetching { try await $0.fetchAll(ModelQuery(M.self), context: context, decoder: StoreModelDecoder()) }
+        try await fetchAll(ModelQuery(M.self), context: context)
     }
 
     /// How many stored models a query selects.

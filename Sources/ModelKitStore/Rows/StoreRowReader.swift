@@ -35,7 +35,7 @@ struct StoreRowReader: ModelTreeReader {
     @usableFromInline let flags: MappingFlags
     @usableFromInline var collectedProblems: [ModelError] = []
     /// The row's columns: values in memory, or an SQLite statement's current row.
-    @usableFromInline let columns: StoreRowColumns
+    @usableFromInline var columns: StoreRowColumns
     /// The table of the row; nil when reading a lone column's value.
     @usableFromInline let table: StoreTable?
     @usableFromInline var node = Position.row
@@ -57,6 +57,15 @@ struct StoreRowReader: ModelTreeReader {
         var flags = Self.defaultFlags
         flags.hasContext = context != nil
         self.flags = flags
+    }
+
+    /// Moves the reader to another row of its table, as a reader made for that row would start.
+    mutating func start(_ columns: StoreRowColumns, context: ModelContext?) {
+        self.columns = columns
+        node = .row
+        depth = 0
+        if self.context !== context { self.context = context }
+        if !collectedProblems.isEmpty { collectedProblems = [] }
     }
 
     /// The switches of the default options.

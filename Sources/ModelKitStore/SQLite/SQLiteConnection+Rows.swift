@@ -17,29 +17,37 @@ extension SQLiteConnection {
 
     package func withRows<T>(_ query: ResolvedQuery, _ body: (_ next: () throws -> StoreRowColumns?) throws -> T) throws -> T {
         let statement = query.selectSQL()
-        return try access(query.table, sql: statement.sql) { db in
+        var result: T?
+        try access(query.table, sql: statement.sql) { db in
             try store.prepare(query.table, in: db)
-            return try select(statement.sql, arguments: statement.arguments, columns: query.table.columns.count, in: db) {
-                rows in
-                try body { try rows.next().map(StoreRowColumns.sqlite) }
+            try select(statement.sql, arguments: statement.arguments, columns: query.table.columns.count, in: db) { rows in
+                result = try body { try rows.next().map(StoreRowColumns.sqlite) }
             }
         }
+        guard let result else { throw StoreError(.database, table: query.table.name, reason: "a select returned nothing") }
+        return result
     }
 
-    package func withRow<T>(_ table: StoreTable, identifier: StoreValue, _ body: (StoreRowColumns) throws -> T) throws -> T? {
+    package func withRow(_ table: StoreTable, identifier: StoreValue, _ body: (StoreRowColumns) throws -> Void) throws -> Bool {
+        // Nothing generic on this path (a point read's fixed cost): no optional of a caller's type.
+        var found = false
         try access(table, sql: table.selectByIdentifierSQL) { db in
             try store.prepare(table, in: db)
-            return try select(table.selectByIdentifierSQL, arguments: [identifier], columns: table.columns.count, in: db) {
-                rows in
-                try rows.next().map { try body(.sqlite($0)) }
+            try select(table.selectByIdentifierSQL, arguments: [identifier], columns: table.columns.count, in: db) { rows in
+                guard let row = try rows.next() else { return }
+                found = true
+                try body(.sqlite(row))
             }
         }
+        return found
     }
 
     // MARK: SynchronousRowReading
 
     package func selectRowNow(_ table: StoreTable, identifier: StoreValue) throws -> StoredRow? {
-        try withRow(table, identifier: identifier) { row in row.stored(count: table.columns.count) }
+        var stored: StoredRow?
+        _ = try withRow(table, identifier: identifier) { row in stored = row.stored(count: table.columns.count) }
+        return stored
     }
 
     package func selectAllColumnsNow(_ table: StoreTable, identifier: StoreValue) throws -> [String: StoreValue] {
@@ -61,10 +69,10 @@ extension SQLiteConnection {
     /// The statement is the connection's cached one, unless a read under way is stepping that
     /// one (a model's reference to a row of its own table, loaded while the model's row is
     /// read): then a statement of its own, so the outer read stays on its row.
-    private func select<T>(
+    private func select(
         _ sql: String, arguments: [StoreValue], columns count: Int, in db: Database,
-        _ body: (inout SQLiteRowCursor) throws -> T
-    ) throws -> T {
+        _ body: (inout SQLiteRowCursor) throws -> Void
+    ) throws {
         var select = try db.cachedStatement(sql: sql)
         if sqlite3_stmt_busy(select.sqliteStatement) != 0 { select = try db.makeStatement(sql: sql) }
         let statement = select.sqliteStatement
@@ -76,10 +84,10 @@ extension SQLiteConnection {
         }
         for (index, value) in arguments.enumerated() { value.bind(to: statement, at: CInt(index + 1)) }
         // The columns' storage classes, asked for once per row: the model's and the version.
-        return try withUnsafeTemporaryAllocation(of: CInt.self, capacity: count + 1) { types in
+        try withUnsafeTemporaryAllocation(of: CInt.self, capacity: count + 1) { types in
             var cursor = SQLiteRowCursor(
                 row: SQLiteRow(statement: statement, count: count, types: types), sql: sql, database: db)
-            return try body(&cursor)
+            try body(&cursor)
         }
     }
 }
@@ -116,26 +124,24 @@ struct SQLiteRowCursor {
 /// steps, and the reads nested in it (the rows a model's references need, loaded while the model
 /// is read) see that same snapshot. A second access would not, so it is refused, and the store
 /// runs the read again in a transaction.
-final class AutocommitRead: Sendable {
-    private let state = Locked<(depth: Int, accesses: Int, exceeded: Bool)>((0, 0, false))
-
+final class AutocommitRead: @unchecked Sendable {
+    // @unchecked: a connection serves one task at a time, and its accesses run one after the
+    // other (a nested one while the outer one waits for it, inside the queue's synchronous
+    // call), so these are never touched at once: no lock for what a point read does twice.
+    private var depth = 0
+    private var accesses = 0
     /// Whether the read asked for a second access (and must run again in a transaction).
-    var neededTransaction: Bool {
-        state.withLock { $0.exceeded }
-    }
+    private(set) var neededTransaction = false
 
     /// Runs one access, or one nested in the access under way; refuses a second one.
     func run<T>(_ body: () throws -> T) throws -> T {
-        let allowed = state.withLock { state in
-            if state.depth == 0 {
-                state.accesses += 1
-                if state.accesses > 1 { state.exceeded = true }
-            }
-            if !state.exceeded { state.depth += 1 }
-            return !state.exceeded
+        if depth == 0 {
+            accesses += 1
+            if accesses > 1 { neededTransaction = true }
         }
-        guard allowed else { throw SecondAccess() }
-        defer { state.withLock { $0.depth -= 1 } }
+        guard !neededTransaction else { throw SecondAccess() }
+        depth += 1
+        defer { depth -= 1 }
         return try body()
     }
 

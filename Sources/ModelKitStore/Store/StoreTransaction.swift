@@ -27,8 +27,8 @@ public final class StoreTransaction {
     init(connection: any StoreConnection, kind: StoreTransactionKind) {
         self.connection = connection
         self.kind = kind
-        self.synchronous = (connection as? any SynchronousRowReading).flatMap { $0.readsSynchronously ? $0 : nil }
-        self.inPlace = synchronous == nil ? nil : connection as? any InPlaceRowReading
+        self.synchronous = connection.synchronousRows
+        self.inPlace = synchronous == nil ? nil : connection.inPlaceRows
     }
 
     func finish() {
@@ -108,30 +108,57 @@ public final class StoreTransaction {
     func fetchOne<M: Model, ID: Hashable & Sendable>(
         _ type: M.Type, id: ID, context: ModelContext?, decoder: StoreModelDecoder<M>
     ) async throws -> M? {
+        if readsWithoutSuspending { return try fetchOneNow(M.self, id: id, context: context, decoder: decoder) }
         let table = try StoreTable.of(M.self)
         try checkUsable(writing: false, table: table.name)
-        // A context's live instance, unless the context tracks changes: then the row is read,
-        // so the instance takes newer values.
-        if let context, context.tracker == nil, table.isClass,
-            let live = context.registeredModel(M.self, identifier: AnyHashable(id))
-        {
-            return live
-        }
+        if let live = liveModel(M.self, id: id, context: context, table: table) { return live }
+        let key = try table.identifierValue(id)
+        guard let row = try await connection.selectRows(table, identifiers: [key]).first else { return nil }
+        return try await RowLoader(synchronous: nil).models(
+            M.self, rows: [row], table: table, context: context, connection: connection, decoder: decoder
+        ).first
+    }
+
+    /// Whether fetches read their rows without suspending (SQLite, memory): ``fetchOneNow(_:id:context:decoder:)``
+    /// and ``fetchAllNow(_:context:decoder:)`` serve them.
+    @usableFromInline
+    var readsWithoutSuspending: Bool { synchronous != nil }
+
+    /// ``fetchOne(_:id:context:)`` on a connection that reads without suspending: the row read in
+    /// place when the connection can (SQLite), else copied out first.
+    @usableFromInline
+    func fetchOneNow<M: Model, ID: Hashable & Sendable>(
+        _ type: M.Type, id: ID, context: ModelContext?, decoder: StoreModelDecoder<M>
+    ) throws -> M? {
+        let table = try StoreTable.of(M.self)
+        try checkUsable(writing: false, table: table.name)
+        if let live = liveModel(M.self, id: id, context: context, table: table) { return live }
         let key = try table.identifierValue(id)
         let loader = RowLoader(synchronous: synchronous)
         if let inPlace {
             return try loader.model(M.self, identifier: key, table: table, from: inPlace, context: context, decoder: decoder)
         }
-        let row: StoredRow?
-        if let synchronous {
-            row = try synchronous.selectRowNow(table, identifier: key)
-        } else {
-            row = try await connection.selectRows(table, identifiers: [key]).first
+        guard let synchronous else { throw Self.suspends(table) }
+        guard let row = try synchronous.selectRowNow(table, identifier: key) else { return nil }
+        func read() throws -> M {
+            try loader.model(M.self, from: .values(row.values), version: row.version, table: table, context: context, decoder: decoder)
         }
-        guard let row else { return nil }
-        return try await loader.models(
-            M.self, rows: [row], table: table, context: context, connection: connection, decoder: decoder
-        ).first
+        guard let context else { return try read() }
+        return try context.performMapping(read)
+    }
+
+    /// A context's live instance for `id`, unless the context tracks changes: then the row is
+    /// read, so the instance takes newer values.
+    private func liveModel<M: Model, ID: Hashable & Sendable>(
+        _ type: M.Type, id: ID, context: ModelContext?, table: StoreTable
+    ) -> M? {
+        guard let context, context.tracker == nil, table.isClass else { return nil }
+        return context.registeredModel(M.self, identifier: AnyHashable(id))
+    }
+
+    /// The error for a fetch asked to read without suspending on a connection that cannot.
+    private static func suspends(_ table: StoreTable) -> StoreError {
+        StoreError(.misusedTransaction, table: table.name, reason: "its store reads rows only by suspending")
     }
 
     /// The models a query selects, in its order, read with one context for the whole fetch
@@ -147,16 +174,25 @@ public final class StoreTransaction {
 
     @usableFromInline
     func fetchAll<M: Model>(_ query: ModelQuery<M>, context: ModelContext?, decoder: StoreModelDecoder<M>) async throws -> [M] {
+        if inPlace != nil { return try fetchAllNow(query, context: context, decoder: decoder) }
         let resolved = try query.resolved()
         try checkUsable(writing: false, table: resolved.table.name)
         let context = context ?? (resolved.table.isClass ? ModelContext() : nil)
-        let loader = RowLoader(synchronous: synchronous)
-        if let inPlace {
-            return try loader.models(M.self, selecting: resolved, from: inPlace, context: context, decoder: decoder)
-        }
         let rows = try await connection.selectRows(resolved)
-        return try await loader.models(
+        return try await RowLoader(synchronous: synchronous).models(
             M.self, rows: rows, table: resolved.table, context: context, connection: connection, decoder: decoder)
+    }
+
+    /// ``fetchAll(_:context:)`` on a connection that reads rows in place (SQLite): without
+    /// suspending.
+    @usableFromInline
+    func fetchAllNow<M: Model>(_ query: ModelQuery<M>, context: ModelContext?, decoder: StoreModelDecoder<M>) throws -> [M] {
+        let resolved = try query.resolved()
+        try checkUsable(writing: false, table: resolved.table.name)
+        guard let inPlace else { throw Self.suspends(resolved.table) }
+        let context = context ?? (resolved.table.isClass ? ModelContext() : nil)
+        return try RowLoader(synchronous: synchronous).models(
+            M.self, selecting: resolved, from: inPlace, context: context, decoder: decoder)
     }
 
     /// Every stored model of a type.
