@@ -71,7 +71,7 @@ func storeComparisons() throws -> [Comparison] {
             name: "store.fetch.id", baselineName: "GRDB", unit: .operations(ids.count, label: "fetch"),
             modelKit: { try waitFor { for id in ids { _ = try await store.fetchOne(StoreUser.self, id: id) } } },
             baseline: { for id in ids { _ = try raw.fetch(id: id) } },
-            notes: { "one read and one cached SELECT per identifier, over \(count) rows" }),
+            notes: { "one cached SELECT per identifier, no transaction around it, over \(count) rows" }),
         Comparison(
             name: "store.fetch.all", baselineName: "GRDB", unit: .operations(count, label: "row"),
             modelKit: { _ = try waitFor { try await store.fetchAll(StoreUser.self) } },
