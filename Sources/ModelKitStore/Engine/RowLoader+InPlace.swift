@@ -15,11 +15,12 @@ extension RowLoader {
         // A local function, not a closure value: nothing captured is boxed on the heap.
         func read() throws -> [M] {
             try rows.withRows(query) { next in
-                var models: [M] = []
                 // One reader for every row, moved from row to row: no reader made and freed per row.
                 var reader = StoreRowReader(columns: .values([]), table: query.table, context: context, loader: self)
+                if !query.table.isClass, !query.table.migrates { return try decoder.decodeRows(&reader, next) }
+                var models: [M] = []
                 while let row = try next() {
-                    reader.start(row, context: context)
+                    reader.start(row)
                     let model = try self.model(
                         M.self, reading: &reader, version: row.version(after: query.table.columns.count), table: query.table,
                         context: context, decoder: decoder)

@@ -65,7 +65,7 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
         var reader = StoreRowReader(columns: .values([]), table: table, context: context, loader: self)
         for row in rows {
             do {
-                reader.start(.values(row.values), context: context)
+                reader.start(.values(row.values))
                 let model = try model(
                     M.self, reading: &reader, version: row.version, table: table, context: context, decoder: decoder)
                 decoder.append(&models, model)
@@ -166,7 +166,7 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
         let version = version()
         guard version < table.schema.version else { return }
         let stored = try self.columns(table, identifier: reader.columns[table.identifierColumn])
-        reader.start(.values(try migratedRow(M.self, columns: stored, version: version, table: table)), context: context)
+        reader.start(.values(try migratedRow(M.self, columns: stored, version: version, table: table)))
     }
 
     /// Brings a live instance of a tracking context up to date with its row, when the row

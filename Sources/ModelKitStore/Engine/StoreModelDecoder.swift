@@ -18,10 +18,26 @@ struct StoreModelDecoder<M: Model> {
     /// Appends a model to a fetch's results: the generic loop that collects them would look the
     /// array type's metadata up at run time for every row.
     @usableFromInline let append: (inout [M], M) -> Void
+    /// Reads every row `next` steps to, moving `reader` from row to row, for a table whose rows
+    /// need nothing around the read (a value model that does not migrate): the whole loop is
+    /// specialized, with no call through the loader for each row.
+    @usableFromInline let decodeRows: (inout StoreRowReader, _ next: () throws -> StoreRowColumns?) throws -> [M]
 
     @inlinable
     init() {
         decode = { reader in try reader.decodeUnidentified(M.self) }
         append = { models, model in models.append(model) }
+        decodeRows = { reader, next in
+            var models: [M] = []
+            while let row = try next() {
+                reader.start(row)
+                do {
+                    models.append(try reader.decodeUnidentified(M.self))
+                } catch {
+                    throw reader.rowError(error)
+                }
+            }
+            return models
+        }
     }
 }

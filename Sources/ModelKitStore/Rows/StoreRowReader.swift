@@ -44,6 +44,8 @@ struct StoreRowReader: ModelTreeReader {
     let loader: (any ModelLoading)?
     /// The context references resolve through: the caller's, or one made for this read.
     var context: ModelContext?
+    /// The context the reader was made with (a row's references made `context` when it was nil).
+    let initialContext: ModelContext?
 
     init(row: [StoreValue], table: StoreTable?, context: ModelContext?, loader: (any ModelLoading)?) {
         self.init(columns: .values(row), table: table, context: context, loader: loader)
@@ -53,19 +55,30 @@ struct StoreRowReader: ModelTreeReader {
         self.columns = columns
         self.table = table
         self.context = context
+        self.initialContext = context
         self.loader = loader
         var flags = Self.defaultFlags
         flags.hasContext = context != nil
         self.flags = flags
     }
 
-    /// Moves the reader to another row of its table, as a reader made for that row would start.
-    mutating func start(_ columns: StoreRowColumns, context: ModelContext?) {
+    /// Moves the reader to another row of its table, as a reader made for that row with the
+    /// context it was made with would start.
+    @usableFromInline
+    mutating func start(_ columns: StoreRowColumns) {
         self.columns = columns
         node = .row
         depth = 0
-        if self.context !== context { self.context = context }
+        if context !== initialContext { context = initialContext }
         if !collectedProblems.isEmpty { collectedProblems = [] }
+    }
+
+    /// The error to throw for `error`, which reading the row threw: a ``StoreError`` naming the
+    /// table and the row's identifier.
+    @usableFromInline
+    func rowError(_ error: any Error) -> any Error {
+        guard let table else { return error }
+        return StoreError.wrapping(error, table: table.name, identifier: columns[table.identifierColumn].quotedDescription)
     }
 
     /// The switches of the default options.
