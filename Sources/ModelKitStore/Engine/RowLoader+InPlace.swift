@@ -33,21 +33,21 @@ extension RowLoader {
         return try context.performMapping(read)
     }
 
-    /// The model of the row stored for `identifier`, read in place through `context`; nil when
-    /// there is no such row.
+    /// Hands `found` the model of the row stored for `identifier`, read in place through
+    /// `context`; nothing when there is no such row. (No optional of the model's type here: this
+    /// generic code would look its metadata up at run time on every read.)
     func model<M: Model>(
         _ type: M.Type, identifier: StoreValue, table: StoreTable, from rows: any InPlaceRowReading, context: ModelContext?,
-        decoder: StoreModelDecoder<M>
-    ) throws -> M? {
-        var model: M?
+        decoder: StoreModelDecoder<M>, found: (M) -> Void
+    ) throws {
         func read() throws {
             _ = try rows.withRow(table, identifier: identifier) { row in
-                model = try self.model(
-                    M.self, from: row, version: row.version(after: table.columns.count), table: table, context: context,
-                    decoder: decoder)
+                found(
+                    try self.model(
+                        M.self, from: row, version: row.version(after: table.columns.count), table: table, context: context,
+                        decoder: decoder))
             }
         }
         if let context { try context.performMapping(read) } else { try read() }
-        return model
     }
 }

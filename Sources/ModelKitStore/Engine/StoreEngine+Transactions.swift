@@ -118,7 +118,13 @@ extension ModelStore {
     ) async throws -> M? {
         let decoder = StoreModelDecoder<M>()
         if let store = self as? SQLiteStore {
-            return try await store.readNow { try $0.fetchOneNow(M.self, id: id, context: context, decoder: decoder) }
+            // The model kept here, where its optional's type is concrete (see `fetchOneNow`).
+            var model: M?
+            try await store.readNow { transaction in
+                model = nil  // a read run again in a transaction starts afresh
+                try transaction.fetchOneNow(M.self, id: id, context: context, decoder: decoder) { model = $0 }
+            }
+            return model
         }
         return try await fetching { try await $0.fetchOne(M.self, id: id, context: context, decoder: decoder) }
     }

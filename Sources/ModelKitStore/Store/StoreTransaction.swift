@@ -111,7 +111,8 @@ public final class StoreTransaction {
         if readsWithoutSuspending { return try fetchOneNow(M.self, id: id, context: context, decoder: decoder) }
         let table = try StoreTable.of(M.self)
         try checkUsable(writing: false, table: table.name)
-        if let live = liveModel(M.self, id: id, context: context, table: table) { return live }
+        var live: M?
+        if handLiveModel(M.self, id: id, context: context, table: table, { live = $0 }) { return live }
         let key = try table.identifierValue(id)
         guard let row = try await connection.selectRows(table, identifiers: [key]).first else { return nil }
         return try await RowLoader(synchronous: nil).models(
@@ -126,34 +127,58 @@ public final class StoreTransaction {
 
     /// ``fetchOne(_:id:context:)`` on a connection that reads without suspending: the row read in
     /// place when the connection can (SQLite), else copied out first.
-    @usableFromInline
     func fetchOneNow<M: Model, ID: Hashable & Sendable>(
         _ type: M.Type, id: ID, context: ModelContext?, decoder: StoreModelDecoder<M>
     ) throws -> M? {
+        var model: M?
+        try fetchOneNow(M.self, id: id, context: context, decoder: decoder) { model = $0 }
+        return model
+    }
+
+    /// ``fetchOne(_:id:context:)`` on a connection that reads without suspending, handing the
+    /// model to `found` when there is one: no optional of the model's type is made on this
+    /// generic path (each would look its metadata up at run time), so the caller, specialized
+    /// for the model, keeps the result.
+    @usableFromInline
+    func fetchOneNow<M: Model, ID: Hashable & Sendable>(
+        _ type: M.Type, id: ID, context: ModelContext?, decoder: StoreModelDecoder<M>, found: (M) -> Void
+    ) throws {
         let table = try StoreTable.of(M.self)
         try checkUsable(writing: false, table: table.name)
-        if let live = liveModel(M.self, id: id, context: context, table: table) { return live }
+        if handLiveModel(M.self, id: id, context: context, table: table, found) { return }
         let key = try table.identifierValue(id)
         let loader = RowLoader(synchronous: synchronous)
         if let inPlace {
-            return try loader.model(M.self, identifier: key, table: table, from: inPlace, context: context, decoder: decoder)
+            try loader.model(M.self, identifier: key, table: table, from: inPlace, context: context, decoder: decoder, found: found)
+            return
         }
         guard let synchronous else { throw Self.suspends(table) }
-        guard let row = try synchronous.selectRowNow(table, identifier: key) else { return nil }
+        guard let row = try synchronous.selectRowNow(table, identifier: key) else { return }
         func read() throws -> M {
             try loader.model(M.self, from: .values(row.values), version: row.version, table: table, context: context, decoder: decoder)
         }
-        guard let context else { return try read() }
-        return try context.performMapping(read)
+        guard let context else { return found(try read()) }
+        found(try context.performMapping(read))
     }
 
-    /// A context's live instance for `id`, unless the context tracks changes: then the row is
-    /// read, so the instance takes newer values.
-    private func liveModel<M: Model, ID: Hashable & Sendable>(
-        _ type: M.Type, id: ID, context: ModelContext?, table: StoreTable
-    ) -> M? {
-        guard let context, context.tracker == nil, table.isClass else { return nil }
-        return context.registeredModel(M.self, identifier: AnyHashable(id))
+    /// Hands `found` a context's live instance for `id`, unless the context tracks changes
+    /// (then the row is read, so the instance takes newer values); whether it did.
+    private func handLiveModel<M: Model, ID: Hashable & Sendable>(
+        _ type: M.Type, id: ID, context: ModelContext?, table: StoreTable, _ found: (M) -> Void
+    ) -> Bool {
+        guard let context, context.tracker == nil, table.isClass else { return false }
+        return handRegisteredModel(M.self, id: id, context: context, found)
+    }
+
+    /// Hands `found` the live instance `context` holds for `id`, if any; whether there was one.
+    /// Apart, so that the optional it looks at is made only for a class read through a context.
+    @inline(never)
+    private func handRegisteredModel<M: Model, ID: Hashable & Sendable>(
+        _ type: M.Type, id: ID, context: ModelContext, _ found: (M) -> Void
+    ) -> Bool {
+        guard let live = context.registeredModel(M.self, identifier: AnyHashable(id)) else { return false }
+        found(live)
+        return true
     }
 
     /// The error for a fetch asked to read without suspending on a connection that cannot.
