@@ -22,11 +22,7 @@ extension StoreRowReader {
 
     @usableFromInline
     mutating func decodeBoolSlowly() throws -> Bool {
-        if case .json(let value) = node {
-            var reader = jsonReader(value)
-            return try reader.decodeBool()
-        }
-        throw mismatch("a boolean")
+        try readJSON("a boolean") { try $0.decodeBool() }
     }
 
     @inlinable
@@ -37,11 +33,7 @@ extension StoreRowReader {
 
     @usableFromInline
     mutating func decodeStringSlowly() throws -> String {
-        if case .json(let value) = node {
-            var reader = jsonReader(value)
-            return try reader.decodeString()
-        }
-        throw mismatch("a string")
+        try readJSON("a string") { try $0.decodeString() }
     }
 
     @inlinable
@@ -85,15 +77,10 @@ extension StoreRowReader {
 
     @usableFromInline
     mutating func decodeDateSlowly() throws -> Date {
-        switch node {
-        case .column(let index):
+        if case .column(let index) = node {
             if let seconds = columns.integer(index) { return Date(timeIntervalSince1970: TimeInterval(seconds)) }
             if let seconds = columns.real(index) { return Date(timeIntervalSince1970: seconds) }
-        case .json(let value):
-            var reader = jsonReader(value)
-            return try reader.decodeDate()
-        case .row: break
         }
-        throw mismatch("an ISO 8601 date")
+        return try readJSON("an ISO 8601 date") { try $0.decodeDate() }
     }
 }

@@ -218,6 +218,14 @@ struct StoreRowReader: ModelTreeReader {
         JSONValueReader(value: value, mapping: .propertyKeys, options: options)
     }
 
+    /// What `read` reads from the JSON value the reader is at (a value inside a column's JSON
+    /// text); at a column or the row, the mismatch error for `expected`.
+    func readJSON<T>(_ expected: String, _ read: (inout JSONValueReader) throws -> T) throws -> T {
+        guard case .json(let value) = node else { throw mismatch(expected) }
+        var reader = jsonReader(value)
+        return try read(&reader)
+    }
+
     @usableFromInline
     func decodeNilAt(_ node: Position) -> Bool {
         switch node {
@@ -264,14 +272,8 @@ struct StoreRowReader: ModelTreeReader {
 
     @usableFromInline
     mutating func decodeData() throws -> Data {
-        switch node {
-        case .column(let index): if let data = columns.blob(index) { return data }
-        case .json(let value):
-            var reader = jsonReader(value)
-            return try reader.decodeData()
-        case .row: break
-        }
-        throw mismatch("bytes")
+        if case .column(let index) = node, let data = columns.blob(index) { return data }
+        return try readJSON("bytes") { try $0.decodeData() }
     }
 
     @usableFromInline
