@@ -39,12 +39,14 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
 
     /// The models of `rows`, in their order, read through `context`.
     func models<M: Model>(
-        _ type: M.Type, rows: [StoredRow], table: StoreTable, context: ModelContext?, connection: any StoreConnection
+        _ type: M.Type, rows: [StoredRow], table: StoreTable, context: ModelContext?, connection: any StoreConnection,
+        decoder: StoreModelDecoder<M>
     ) async throws -> [M] {
         while true {
             do {
-                let read = { try self.models(M.self, rows: rows, table: table, context: context) }
-                return try context?.performMapping(read) ?? read()
+                func read() throws -> [M] { try models(M.self, rows: rows, table: table, context: context, decoder: decoder) }
+                guard let context else { return try read() }
+                return try context.performMapping(read)
             } catch {
                 guard hasMissing else { throw error }
                 try await fetchMissing(from: connection)
@@ -54,13 +56,19 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
 
     /// The models of `rows`, or the first error; when a row's references are not at hand, the
     /// other rows are still read, so one round fetches what all of them need.
-    private func models<M: Model>(_ type: M.Type, rows: [StoredRow], table: StoreTable, context: ModelContext?) throws -> [M] {
+    private func models<M: Model>(
+        _ type: M.Type, rows: [StoredRow], table: StoreTable, context: ModelContext?, decoder: StoreModelDecoder<M>
+    ) throws -> [M] {
         var models: [M] = []
         models.reserveCapacity(rows.count)
         var firstError: (any Error)?
+        var reader = StoreRowReader(columns: .values([]), table: table, context: context, loader: self)
         for row in rows {
             do {
-                models.append(try model(M.self, from: row, table: table, context: context))
+                reader.start(.values(row.values))
+                let model = try model(
+                    M.self, reading: &reader, version: row.version, table: table, context: context, decoder: decoder)
+                decoder.append(&models, model)
             } catch {
                 // Without rows to fetch, the error is the answer; with some, the next round may
                 // read this row too.
@@ -85,43 +93,80 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
                 reason: "its references lead back to it before it is loaded")
         }
         defer { loadsInProgress.remove(load) }
-        return try context.performMapping { try model(M.self, from: row, table: table, context: context) }
+        return try context.performMapping {
+            try model(M.self, from: .values(row.values), version: row.version, table: table, context: context, decoder: StoreModelDecoder())
+        }
     }
 
     // MARK: Reading
 
-    /// The model of a row: the live instance when the context holds its identifier, or else the
-    /// row read (migrated first when it is older than the model) and registered.
-    func model<M: Model>(_ type: M.Type, from row: StoredRow, table: StoreTable, context: ModelContext?) throws -> M {
-        var reader = StoreRowReader(row: row.values, table: table, context: context, loader: self)
-        var identifier: AnyHashable?
+    /// The model of a row written at model version `version`: the live instance when the context
+    /// holds its identifier, or else the row read (migrated first when it is older than the
+    /// model) by `decoder` and registered.
+    func model<M: Model>(
+        _ type: M.Type, from columns: StoreRowColumns, version: @autoclosure () -> Int, table: StoreTable,
+        context: ModelContext?, decoder: StoreModelDecoder<M>
+    ) throws -> M {
+        var reader = StoreRowReader(columns: columns, table: table, context: context, loader: self)
+        return try model(M.self, reading: &reader, version: version(), table: table, context: context, decoder: decoder)
+    }
+
+    /// The model of the row `reader` is at (a reader this loader made for `table` and
+    /// `context`, moved from row to row by a loop over many). The version is read only when it
+    /// matters: for a model that migrates, or a live instance a tracking context may bring up
+    /// to date.
+    func model<M: Model>(
+        _ type: M.Type, reading reader: inout StoreRowReader, version: @autoclosure () -> Int, table: StoreTable,
+        context: ModelContext?, decoder: StoreModelDecoder<M>
+    ) throws -> M {
+        let columns = reader.columns
         do {
             if table.isClass, let context {
-                let id = try reader.decodeIdentifier(M.self)
-                if let live = context.registeredModel(M.self, identifier: id) {
-                    if let tracker = context.tracker as? ContextTracker {
-                        try refreshLive(live, from: row, table: table, context: context, tracker: tracker)
-                    }
-                    return live
-                }
-                identifier = id
+                return try identifiedModel(M.self, reading: &reader, version: version, table: table, context: context, decoder: decoder)
             }
-            if row.version < table.schema.version, M.self is any ModelMigrating.Type {
-                let columns = try self.columns(table, identifier: row.values[table.identifierColumn])
-                let values = try migratedRow(M.self, columns: columns, version: row.version, table: table)
-                reader = StoreRowReader(row: values, table: table, context: context, loader: self)
-            }
-            let model = try reader.decodeUnidentified(M.self)
-            guard let context, let identifier else { return model }
-            let live = context.register(model, identifier: identifier)
-            if let tracker = context.tracker as? ContextTracker, (live as AnyObject) === (model as AnyObject) {
-                try tracker.didLoad(model, table: table, context: context)
-            }
-            return live
+            // A value, or a class read without identity: no optional or other generic value of the
+            // model's type on this path, so nothing generic is looked up per row.
+            try migrateIfOlder(M.self, &reader, version: version, table: table, context: context)
+            return try decoder.decode(&reader)
         } catch {
             throw StoreError.wrapping(
-                error, table: table.name, identifier: row.values[table.identifierColumn].quotedDescription)
+                error, table: table.name, identifier: columns[table.identifierColumn].quotedDescription)
         }
+    }
+
+    /// The model of a row of an identified class, through `context`: the live instance for its
+    /// identifier (brought up to date when the context tracks changes), or the row read and
+    /// registered.
+    private func identifiedModel<M: Model>(
+        _ type: M.Type, reading reader: inout StoreRowReader, version: () -> Int, table: StoreTable, context: ModelContext,
+        decoder: StoreModelDecoder<M>
+    ) throws -> M {
+        let identifier = try reader.decodeIdentifier(M.self)
+        if let live = context.registeredModel(M.self, identifier: identifier) {
+            if let tracker = context.tracker as? ContextTracker {
+                try refreshLive(live, from: reader.columns, version: version(), table: table, context: context, tracker: tracker)
+            }
+            return live
+        }
+        try migrateIfOlder(M.self, &reader, version: version, table: table, context: context)
+        let model = try decoder.decode(&reader)
+        let live = context.register(model, identifier: identifier)
+        if let tracker = context.tracker as? ContextTracker, (live as AnyObject) === (model as AnyObject) {
+            try tracker.didLoad(model, table: table, context: context)
+        }
+        return live
+    }
+
+    /// Moves `reader` to the row's values brought up to date by the model's migration hook, when
+    /// the row is older than the model and the model migrates.
+    private func migrateIfOlder<M: Model>(
+        _ type: M.Type, _ reader: inout StoreRowReader, version: () -> Int, table: StoreTable, context: ModelContext?
+    ) throws {
+        guard table.migrates else { return }
+        let version = version()
+        guard version < table.schema.version else { return }
+        let stored = try self.columns(table, identifier: reader.columns[table.identifierColumn])
+        reader.start(.values(try migratedRow(M.self, columns: stored, version: version, table: table)))
     }
 
     /// Brings a live instance of a tracking context up to date with its row, when the row
@@ -129,10 +174,12 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
     /// stored values; an edited one keeps its edits (a save will meet the conflict), unless a
     /// refresh targets it, which follows the context's merge policy.
     private func refreshLive<M: Model>(
-        _ live: M, from row: StoredRow, table: StoreTable, context: ModelContext, tracker: ContextTracker
+        _ live: M, from columns: StoreRowColumns, version: Int, table: StoreTable, context: ModelContext,
+        tracker: ContextTracker
     ) throws {
-        guard row.version >= table.schema.version, let entry = tracker.entry(of: live as AnyObject) else { return }
-        let storeColumns = RowEncoding.changedColumns(stored: row.values, baseline: entry.baseline)
+        guard version >= table.schema.version, let entry = tracker.entry(of: live as AnyObject) else { return }
+        let stored = columns.values
+        let storeColumns = RowEncoding.changedColumns(stored: stored, baseline: entry.baseline)
         guard !storeColumns.isEmpty else { return }
         let edits = try context.changedColumns(live, entry)
         if !edits.isEmpty {
@@ -141,7 +188,7 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
             case .storeWins: break
             case .memoryWins:
                 // The edits stay, over the new row: saving writes them without a conflict.
-                try tracker.rebase(live, table: table, baseline: row.values)
+                try tracker.rebase(live, table: table, baseline: stored)
                 tracker.markEdited(live)
                 return
             case .error:
@@ -151,7 +198,7 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
             }
         }
         try tracker.applying(live, table: table) {
-            try RowEncoding.apply(row.values, to: live, table: table, context: context, loader: self)
+            try RowEncoding.apply(stored, to: live, table: table, context: context, loader: self)
         }
     }
 

@@ -36,6 +36,24 @@ package protocol StoreConnection: Sendable {
     func count(_ query: ResolvedQuery) async throws -> Int
     /// Deletes the rows a query selects; returns how many.
     func delete(_ query: ResolvedQuery) async throws -> Int
+    /// The connection as a reader of rows that does not suspend (``SynchronousRowReading``, when
+    /// it reads that way), or nil: a requirement, so a transaction asks no protocol cast.
+    var synchronousRows: (any SynchronousRowReading)? { get }
+    /// The connection as a reader of rows in place (``InPlaceRowReading``), or nil.
+    var inPlaceRows: (any InPlaceRowReading)? { get }
+}
+
+extension StoreConnection {
+    package var synchronousRows: (any SynchronousRowReading)? { nil }
+    package var inPlaceRows: (any InPlaceRowReading)? { nil }
+}
+
+extension StoreConnection where Self: SynchronousRowReading {
+    package var synchronousRows: (any SynchronousRowReading)? { readsSynchronously ? self : nil }
+}
+
+extension StoreConnection where Self: InPlaceRowReading {
+    package var inPlaceRows: (any InPlaceRowReading)? { self }
 }
 
 /// A connection that can also read a row without suspending (SQLite, memory): references are
@@ -53,6 +71,20 @@ package protocol SynchronousRowReading {
 
 extension SynchronousRowReading {
     package var readsSynchronously: Bool { true }
+}
+
+/// A connection that reads rows in place (SQLite): each row is handed to a closure while the
+/// connection's statement is on it, as ``StoreRowColumns`` the model's decoder reads directly,
+/// with no copy of the rows into ``StoreValue``s first. The closure may load the rows references
+/// need through the same connection (``SynchronousRowReading``) before it returns.
+package protocol InPlaceRowReading {
+    /// Runs `body` with a function that steps to the next row a query selects, in its order (the
+    /// model's columns, then its version: ``StoreRowColumns/version(after:)``); nil after the
+    /// last one. A row is valid until the next step, and the function only inside `body`.
+    func withRows<T>(_ query: ResolvedQuery, _ body: (_ next: () throws -> StoreRowColumns?) throws -> T) throws -> T
+    /// Calls `body` with the row stored for an identifier (its columns, then its version), if
+    /// there is one; returns whether there was.
+    func withRow(_ table: StoreTable, identifier: StoreValue, _ body: (StoreRowColumns) throws -> Void) throws -> Bool
 }
 
 /// A storage engine: opens transactions and hands their connection to the shared code.
@@ -74,8 +106,8 @@ package enum StoreTransactionKind: Sendable {
     /// Reads only, of one consistent snapshot.
     case read
     /// Reads only, by a body the store may run twice (the store's own fetches): an engine whose
-    /// transactions cost round trips (PostgreSQL) runs its first statement alone, a snapshot by
-    /// itself, and runs the body again in a read transaction if it needs a second one. Other
-    /// engines treat it as ``read``.
+    /// transactions cost round trips (PostgreSQL) or statements of their own (SQLite's `BEGIN`
+    /// and `COMMIT`) runs its first statement alone, a snapshot by itself, and runs the body
+    /// again in a read transaction if it needs a second one. Other engines treat it as ``read``.
     case readOnce
 }

@@ -72,7 +72,19 @@ package protocol OnceReading {
 
 extension ModelStore {
     /// Runs the store's own fetch `body`, which may run twice, as cheaply as the store can.
-    private func fetching<T>(_ body: (StoreTransaction) async throws -> T) async throws -> T {
+    ///
+    /// Inlinable, so that a caller that knows its store is an ``SQLiteStore`` settles the cast
+    /// when it compiles; other stores are told apart at run time (a protocol cast looks the
+    /// conformance up on every fetch).
+    @inlinable
+    func fetching<T>(_ body: (StoreTransaction) async throws -> T) async throws -> T {
+        if let store = self as? SQLiteStore { return try await store.readOnceFetching(body) }
+        return try await readCheaply(body)
+    }
+
+    /// ``fetching(_:)`` for a store whose type the caller did not know.
+    @usableFromInline
+    func readCheaply<T>(_ body: (StoreTransaction) async throws -> T) async throws -> T {
         if let store = self as? any OnceReading { return try await store.readOnce(body) }
         return try await read(body)
     }
@@ -100,10 +112,21 @@ extension ModelStore {
     /// ```swift
     /// let user = try await store.fetchOne(User.self, id: "42", context: context)
     /// ```
+    @inlinable
     public func fetchOne<M: Model, ID: Hashable & Sendable>(
         _ type: M.Type, id: ID, context: ModelContext? = nil
     ) async throws -> M? {
-        try await fetching { try await $0.fetchOne(M.self, id: id, context: context) }
+        let decoder = StoreModelDecoder<M>()
+        if let store = self as? SQLiteStore {
+            // The model kept here, where its optional's type is concrete (see `fetchOneNow`).
+            var model: M?
+            try await store.readNow { transaction in
+                model = nil  // a read run again in a transaction starts afresh
+                try transaction.fetchOneNow(M.self, id: id, context: context, decoder: decoder) { model = $0 }
+            }
+            return model
+        }
+        return try await fetching { try await $0.fetchOne(M.self, id: id, context: context, decoder: decoder) }
     }
 
     /// The first model a query selects.
@@ -111,8 +134,9 @@ extension ModelStore {
     /// ```swift
     /// let newest = try await store.fetchOne(ModelQuery(Status.self).order(by: \Status.createdAt, .descending))
     /// ```
+    @inlinable
     public func fetchOne<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) async throws -> M? {
-        try await fetching { try await $0.fetchOne(query, context: context) }
+        try await fetchAll(query.limit(1, offset: query.offset), context: context).first
     }
 
     /// The models a query selects, in its order, read with one context for the whole fetch.
@@ -120,8 +144,13 @@ extension ModelStore {
     /// ```swift
     /// let japanese = try await store.fetchAll(ModelQuery(Status.self).filter(\Status.lang == "ja"))
     /// ```
+    @inlinable
     public func fetchAll<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) async throws -> [M] {
-        try await fetching { try await $0.fetchAll(query, context: context) }
+        let decoder = StoreModelDecoder<M>()
+        if let store = self as? SQLiteStore {
+            return try await store.readNow { try $0.fetchAllNow(query, context: context, decoder: decoder) }
+        }
+        return try await fetching { try await $0.fetchAll(query, context: context, decoder: decoder) }
     }
 
     /// Every stored model of a type.
@@ -129,8 +158,9 @@ extension ModelStore {
     /// ```swift
     /// let users = try await store.fetchAll(User.self, context: context)
     /// ```
+    @inlinable
     public func fetchAll<M: Model>(_ type: M.Type, context: ModelContext? = nil) async throws -> [M] {
-        try await fetching { try await $0.fetchAll(M.self, context: context) }
+        try await fetchAll(ModelQuery(M.self), context: context)
     }
 
     /// How many stored models a query selects.

@@ -4,6 +4,7 @@ import ModelKitCore
 extension StoreRowReader {
     /// An identified class model is a reference: its identifier, resolved through the context.
     /// Anything else is read in place.
+    @usableFromInline
     mutating func decodeModel<M: Model>(_ type: M.Type) throws -> M {
         guard M.modelSchema.identifierIndex != nil, M.self is AnyObject.Type else {
             return try decodeUnidentified(M.self)

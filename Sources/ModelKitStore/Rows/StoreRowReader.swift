@@ -10,8 +10,10 @@ import ModelKitJSON
 /// is parsed once and read by the library's JSON value reader, so nested values follow the same
 /// rules as JSON everywhere. An identified class model is read as its identifier and resolved
 /// through the context: the live instance, or the stored one, loaded.
+@usableFromInline
 struct StoreRowReader: ModelTreeReader {
     /// Where the reader is.
+    @usableFromInline
     enum Position {
         /// At the whole row, before the model's fields.
         case row
@@ -21,32 +23,66 @@ struct StoreRowReader: ModelTreeReader {
         case json(JSONValue)
     }
 
-    var mapping: ModelSchema.Mapping { .propertyKeys }
-    let options: MappingOptions
-    /// The options' switches, read per field without copying the options (a model's decoder
-    /// runs unspecialized for this reader: each read of `options` would copy them).
-    let flags: MappingFlags
-    var collectedProblems: [ModelError] = []
-    let row: [StoreValue]
+    @usableFromInline var mapping: ModelSchema.Mapping { .propertyKeys }
+    /// The default options, with the context the reader was made with (made when asked for:
+    /// only values inside JSON text and nesting limits read them, and a reader is made per row).
+    @usableFromInline var options: MappingOptions {
+        var options = MappingOptions()
+        if flags.hasContext { options.context = context }
+        return options
+    }
+    /// The options' switches, read per field without copying the options.
+    @usableFromInline let flags: MappingFlags
+    @usableFromInline var collectedProblems: [ModelError] = []
+    /// The row's columns: values in memory, or an SQLite statement's current row.
+    @usableFromInline var columns: StoreRowColumns
     /// The table of the row; nil when reading a lone column's value.
-    let table: StoreTable?
-    var node = Position.row
-    var depth = 0
+    @usableFromInline let table: StoreTable?
+    @usableFromInline var node = Position.row
+    @usableFromInline var depth = 0
     /// Where references that are not live are loaded from.
     let loader: (any ModelLoading)?
     /// The context references resolve through: the caller's, or one made for this read.
     var context: ModelContext?
+    /// The context the reader was made with (a row's references made `context` when it was nil).
+    let initialContext: ModelContext?
 
     init(row: [StoreValue], table: StoreTable?, context: ModelContext?, loader: (any ModelLoading)?) {
-        self.row = row
+        self.init(columns: .values(row), table: table, context: context, loader: loader)
+    }
+
+    init(columns: StoreRowColumns, table: StoreTable?, context: ModelContext?, loader: (any ModelLoading)?) {
+        self.columns = columns
         self.table = table
         self.context = context
+        self.initialContext = context
         self.loader = loader
-        var options = MappingOptions()
-        options.context = context
-        self.options = options
-        self.flags = MappingFlags(options)
+        var flags = Self.defaultFlags
+        flags.hasContext = context != nil
+        self.flags = flags
     }
+
+    /// Moves the reader to another row of its table, as a reader made for that row with the
+    /// context it was made with would start.
+    @usableFromInline
+    mutating func start(_ columns: StoreRowColumns) {
+        self.columns = columns
+        node = .row
+        depth = 0
+        if context !== initialContext { context = initialContext }
+        if !collectedProblems.isEmpty { collectedProblems = [] }
+    }
+
+    /// The error to throw for `error`, which reading the row threw: a ``StoreError`` naming the
+    /// table and the row's identifier.
+    @usableFromInline
+    func rowError(_ error: any Error) -> any Error {
+        guard let table else { return error }
+        return StoreError.wrapping(error, table: table.name, identifier: columns[table.identifierColumn].quotedDescription)
+    }
+
+    /// The switches of the default options.
+    private static let defaultFlags = MappingFlags(MappingOptions())
 
     /// Reads a value from a lone column, as the store reads a column of a row: JSON text for
     /// nested models, collections and `Codable` values (the error tables run through it).
@@ -72,7 +108,7 @@ struct StoreRowReader: ModelTreeReader {
         case .row: return nil
         case .json(let value): return value
         case .column(let index):
-            switch row[index] {
+            switch columns[index] {
             case .null: return .null
             case .integer(let value): return .int(value)
             case .real(let value): return .double(value)
@@ -87,48 +123,78 @@ struct StoreRowReader: ModelTreeReader {
         }
     }
 
+    @usableFromInline
     func shape(of node: Position) throws -> ModelValueShape {
         switch node {
         case .row: return .object
         case .column(let index):
-            switch row[index] {
-            case .null: return .null
-            case .text: break
-            default: return .scalar
-            }
+            if columns.isNull(index) { return .null }
+            if !columns.isText(index) { return .scalar }
         case .json: break
         }
         guard let value = try json(of: node) else { return .scalar }
         return JSONValueReader(value: value).shape(of: value)
     }
 
+    @usableFromInline
     func elements(of node: Position) throws -> [Position]? {
         guard case .array(let elements)? = try json(of: node) else { return nil }
         return elements.map(Position.json)
     }
 
+    @usableFromInline
     func forEachMember(of node: Position, _ body: (String, Position) throws -> Void) throws -> Bool {
         guard case .object(let members)? = try json(of: node) else { return false }
         for member in members { try body(member.key, .json(member.value)) }
         return true
     }
 
+    @usableFromInline
     func describe(_ node: Position) -> String {
         switch node {
         case .row: return "a row"
         case .column(let index):
             // JSON text holding an array or an object is described as what it holds.
-            if case .text(let text) = row[index], let value = try? JSONValue(parsing: text), value.isContainer {
-                return ModelError.describe(value)
+            let value = columns[index]
+            if case .text(let text) = value, let json = try? JSONValue(parsing: text), json.isContainer {
+                return ModelError.describe(json)
             }
-            return row[index].quotedDescription
+            return value.quotedDescription
         case .json(let value): return ModelError.describe(value)
+        }
+    }
+
+    /// Reads the row into `fields`: each column the table reads, as its property's field, through
+    /// ``ModelReader/decodeLeaf(_:of:into:priorities:)`` (the null policy, the model and property
+    /// named in errors) with the column's name in an error's path, as the key-tree walk reads a
+    /// plain property (a `NULL` column of a property that cannot hold nil is missing, so its
+    /// default applies). Inside JSON text, or for a schema the table was not made from, the walk.
+    ///
+    /// Inlinable, and without the walk's closures, so that a model's decoder specialized in the
+    /// caller's module reads each column straight into its field.
+    @inlinable
+    mutating func decodeFields<F: ModelFieldDecoder>(of schema: ModelSchema, into fields: inout F) throws {
+        guard case .row = node, let table, table.schema === schema, table.readsPlainColumns, flags.readsPlainFieldsDirectly
+        else { return try decodeFieldsByKeyTree(of: schema, into: &fields) }
+        var priorities = FieldPriorities(schema: schema, keys: schema.propertyReadingKeys)
+        defer { node = .row }
+        for column in table.readColumns where column.isOptional || !columns.isNull(column.index) {
+            node = .column(column.index)
+            do {
+                _ = try decodeLeaf(column.leaf, of: schema, into: &fields, priorities: &priorities)
+            } catch let error as ModelError {
+                throw error.prefixed(by: .key(table.columnName(column.index)))
+            }
         }
     }
 
     /// At the row: each column, as the member its property names (a `NULL` column of a property
     /// that cannot hold nil is missing, so its default applies). Inside JSON text: the members
     /// `keys` names.
+    ///
+    /// Inlinable, so that the caller's specialization calls the walk's member function directly
+    /// for each column instead of through a closure.
+    @inlinable
     mutating func readMembers(
         of keys: ModelKeyNode, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
         _ member: (inout StoreRowReader, Int) throws -> Void, unknown: (inout StoreRowReader, String) throws -> Void
@@ -138,82 +204,51 @@ struct StoreRowReader: ModelTreeReader {
                 of: keys, expected: expected(), reportingUnknownKeys: reportingUnknownKeys, member, unknown: unknown)
         }
         defer { node = .row }
-        for (index, column) in table.columns.enumerated() {
-            guard let edge = column.readingEdge, column.isOptional || row[index] != .null else { continue }
-            node = .column(index)
-            try member(&self, edge)
+        for column in table.readColumns where column.isOptional || !columns.isNull(column.index) {
+            node = .column(column.index)
+            try member(&self, column.edge)
         }
     }
 
     // MARK: Scalars
 
     /// A reader of the JSON value at the current node, for values inside a column's JSON text.
+    @usableFromInline
     func jsonReader(_ value: JSONValue) -> JSONValueReader {
         JSONValueReader(value: value, mapping: .propertyKeys, options: options)
     }
 
+    /// What `read` reads from the JSON value the reader is at (a value inside a column's JSON
+    /// text); at a column or the row, the mismatch error for `expected`.
+    func readJSON<T>(_ expected: String, _ read: (inout JSONValueReader) throws -> T) throws -> T {
+        guard case .json(let value) = node else { throw mismatch(expected) }
+        var reader = jsonReader(value)
+        return try read(&reader)
+    }
+
+    @usableFromInline
     func decodeNilAt(_ node: Position) -> Bool {
         switch node {
         case .row: return false
-        case .column(let index): return row[index] == .null
+        case .column(let index): return columns.isNull(index)
         case .json(let value): return value.isNull
         }
     }
 
-    mutating func decodeNil() throws -> Bool { decodeNilAt(node) }
-
-    mutating func decodeBool() throws -> Bool {
-        switch node {
-        case .column(let index): if case .integer(let value) = row[index] { return value != 0 }
-        case .json(let value):
-            var reader = jsonReader(value)
-            return try reader.decodeBool()
-        case .row: break
-        }
-        throw mismatch("a boolean")
-    }
-
-    mutating func decodeString() throws -> String {
-        switch node {
-        case .column(let index): if case .text(let text) = row[index] { return text }
-        case .json(let value):
-            var reader = jsonReader(value)
-            return try reader.decodeString()
-        case .row: break
-        }
-        throw mismatch("a string")
-    }
-
-    mutating func decodeInt64() throws -> Int64 {
-        guard case .column(let index) = node else { return try jsonNumber("an integer").int64Value() }
-        switch row[index] {
-        case .integer(let value): return value
-        case .real(let value): return try JSONValue.double(value).int64Value()
-        default: throw mismatch("an integer")
-        }
-    }
-
+    @usableFromInline
     mutating func decodeUInt64() throws -> UInt64 {
         guard case .column(let index) = node else { return try jsonNumber("an integer").uint64Value() }
-        switch row[index] {
+        switch columns[index] {
         case .integer(let value): return try JSONValue.int(value).uint64Value()
         case .real(let value): return try JSONValue.double(value).uint64Value()
         default: throw mismatch("an integer")
         }
     }
 
-    mutating func decodeDouble() throws -> Double {
-        guard case .column(let index) = node else { return try jsonNumber().doubleValue() }
-        switch row[index] {
-        case .real(let value): return value
-        case .integer(let value): return Double(value)
-        default: throw mismatch("a number")
-        }
-    }
-
+    @usableFromInline
     mutating func decodeDecimal() throws -> Decimal {
         // Columns hold decimals as text; so did JSON text before ModelKit wrote them as numbers.
-        if case .column(let index) = node, case .text(let text) = row[index] {
+        if case .column(let index) = node, let text = columns.text(index) {
             guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
                 throw mismatch("a decimal number")
             }
@@ -229,55 +264,38 @@ struct StoreRowReader: ModelTreeReader {
     }
 
     /// The number at the current node: a number column, or a number inside JSON text.
+    @usableFromInline
     func jsonNumber(_ expected: String = "a number") throws -> JSONValue {
         guard let value = try json(of: node) else { throw mismatch(expected) }
         return value
     }
 
-    mutating func decodeDate() throws -> Date {
-        switch node {
-        case .column(let index):
-            switch row[index] {
-            case .text(let text): if let date = StoreDates.parse(text) { return date }
-            case .integer(let seconds): return Date(timeIntervalSince1970: TimeInterval(seconds))
-            case .real(let seconds): return Date(timeIntervalSince1970: seconds)
-            default: break
-            }
-        case .json(let value):
-            var reader = jsonReader(value)
-            return try reader.decodeDate()
-        case .row: break
-        }
-        throw mismatch("an ISO 8601 date")
-    }
-
+    @usableFromInline
     mutating func decodeData() throws -> Data {
-        switch node {
-        case .column(let index): if case .blob(let data) = row[index] { return data }
-        case .json(let value):
-            var reader = jsonReader(value)
-            return try reader.decodeData()
-        case .row: break
-        }
-        throw mismatch("bytes")
+        if case .column(let index) = node, let data = columns.blob(index) { return data }
+        return try readJSON("bytes") { try $0.decodeData() }
     }
 
+    @usableFromInline
     mutating func decodeURL() throws -> URL {
         guard let url = URL(string: try decodeString()) else { throw mismatch("a URL") }
         return url
     }
 
+    @usableFromInline
     mutating func decodeUUID() throws -> UUID {
         guard let uuid = UUID(uuidString: try decodeString()) else { throw mismatch("a UUID") }
         return uuid
     }
 
+    @usableFromInline
     mutating func decodeJSONValue() throws -> JSONValue {
         guard let value = try json(of: node) else { throw mismatch("JSON text") }
         return value
     }
 
     /// `Codable` values are stored as the library's own JSON, dates as ISO 8601 text.
+    @usableFromInline
     mutating func decodeCodable<T: Decodable>(_ type: T.Type) throws -> T {
         var reader = jsonReader(try decodeJSONValue())
         return try reader.decodeCodable(T.self)

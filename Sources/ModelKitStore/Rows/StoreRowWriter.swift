@@ -202,6 +202,7 @@ struct StoreRowWriter: ModelWriter {
 
 /// The store's text form of dates: ISO 8601 in UTC with nanoseconds, fixed width, so text order
 /// is time order and `Date()` reads back exactly (rows written with milliseconds still read).
+@usableFromInline
 package enum StoreDates {
     package static func format(_ date: Date) -> String {
         DateCoding.formatSortableISO8601(date)
@@ -209,5 +210,11 @@ package enum StoreDates {
 
     package static func parse(_ text: String) -> Date? {
         DateCoding.parseISO8601(text)
+    }
+
+    /// Parses the UTF-8 bytes of a column's text, without making a `String` first.
+    @usableFromInline
+    package static func parse(_ bytes: UnsafeRawBufferPointer) -> Date? {
+        DateCoding.parseISO8601(bytes)
     }
 }

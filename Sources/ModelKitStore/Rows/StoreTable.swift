@@ -6,6 +6,7 @@ import ModelKitCore
 ///
 /// Built once per type from ``ModelSchema/properties`` and shared by every store. The SQL the
 /// SQLite store runs for the type is built here once too.
+@usableFromInline
 package final class StoreTable: Sendable {
     /// One column: a stored property.
     package struct Column: Sendable {
@@ -24,17 +25,38 @@ package final class StoreTable: Sendable {
         package let readingEdge: Int?
     }
 
+    /// A column as a row reader walks it: plain values, so the walk copies no names.
+    @usableFromInline
+    struct ReadColumn: Sendable {
+        /// The column's index in ``columns``.
+        @usableFromInline let index: Int
+        /// The property's edge in the schema's property-key reading tree.
+        @usableFromInline let edge: Int
+        /// Whether the property is optional (a `NULL` column is then nil, not missing).
+        @usableFromInline let isOptional: Bool
+        /// The property's field in the reading tree (meaningful when ``readsPlainColumns``).
+        @usableFromInline let leaf: ModelKeyLeaf
+    }
+
     /// The column holding each row's model version.
     package static let versionColumn = "_version"
 
     /// The table's name: the model's name.
     package let name: String
-    package let schema: ModelSchema
+    @usableFromInline package let schema: ModelSchema
     package let columns: [Column]
+    /// The columns a row reader reads, in order: the stored properties that are not read-only.
+    @usableFromInline let readColumns: [ReadColumn]
+    /// Whether every column read is a plain property (one key, one field, nothing below it), so
+    /// a row reader reads the columns as fields directly (the property-key tree of a schema made
+    /// by `@Model` always is).
+    @usableFromInline let readsPlainColumns: Bool
     /// The index in ``columns`` of the identifier.
     package let identifierColumn: Int
     /// Whether the model is a class (identity goes through a context).
     package let isClass: Bool
+    /// Whether the model migrates older rows (``ModelMigrating``).
+    let migrates: Bool
     /// The column of each schema property, -1 for transient ones.
     let columnByField: [Int]
     /// Encodes an identifier of the identifier property's own type, without `AnyHashable`; nil
@@ -67,8 +89,19 @@ package final class StoreTable: Sendable {
         self.name = schema.storeTableName
         self.schema = schema
         self.columns = columns
+        self.readColumns = columns.indices.compactMap { index in
+            columns[index].readingEdge.map { edge in
+                ReadColumn(
+                    index: index, edge: edge, isOptional: columns[index].isOptional,
+                    leaf: readingKeys.plainLeaves[edge] ?? ModelKeyLeaf(field: columns[index].field, priority: 0))
+            }
+        }
+        self.readsPlainColumns = columns.allSatisfy { column in
+            column.readingEdge.map { readingKeys.plainLeaves[$0] != nil } ?? true
+        }
         self.identifierColumn = columnByField[identifierIndex]
         self.isClass = M.self is AnyObject.Type
+        self.migrates = M.self is any ModelMigrating.Type
         self.columnByField = columnByField
         let identifierType = schema.properties[identifierIndex].valueType
         if let valueType = identifierType as? any ModelValue.Type {
@@ -124,6 +157,12 @@ package final class StoreTable: Sendable {
     /// The tables built so far, by model type, and the type each table name belongs to.
     private static let cache = Locked<(tables: [ObjectIdentifier: StoreTable], owners: [String: String])>(([:], [:]))
 
+    /// The name of column `index`, for an error's path.
+    @usableFromInline
+    func columnName(_ index: Int) -> String {
+        columns[index].name
+    }
+
     /// The column named `name`, for queries.
     package func column(named name: String) -> Int? {
         schema.index(ofProperty: name).map { columnByField[$0] }.flatMap { $0 >= 0 ? $0 : nil }
@@ -135,8 +174,17 @@ package final class StoreTable: Sendable {
 
     /// The stored form of an identifier, written as the identifier property writes it.
     package func identifierValue<ID: Hashable>(_ identifier: ID) throws -> StoreValue {
+        // The usual identifiers without a trip through `Any`: the row writer writes any `Int` as
+        // an integer and any `String` as text, whatever the property's type.
+        if ID.self == Int.self { return .integer(Int64(Self.reinterpret(identifier, as: Int.self))) }
+        if ID.self == String.self { return .text(Self.reinterpret(identifier, as: String.self)) }
         if let value = try? identifierEncoder.encode(identifier) { return value }
         return try identifierValue(AnyHashable(identifier))
+    }
+
+    /// `value` as `T`, which is its own type (checked by the caller).
+    private static func reinterpret<ID, T>(_ value: ID, as type: T.Type) -> T {
+        withUnsafePointer(to: value) { $0.withMemoryRebound(to: T.self, capacity: 1) { $0.pointee } }
     }
 
     /// The stored form of a type-erased identifier.

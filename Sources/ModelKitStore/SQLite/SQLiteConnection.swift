@@ -4,27 +4,42 @@ import ModelKitCore
 
 /// The SQLite store's rows inside one of its transactions: each call is one access to the GRDB
 /// queue, inside the `BEGIN` the store issued (the store's gate keeps every other access of the
-/// store out until its `COMMIT` or `ROLLBACK`).
-package struct SQLiteConnection: StoreConnection, SynchronousRowReading {
+/// store out until its `COMMIT` or `ROLLBACK`); or, for a read of the store's own, one access
+/// without `BEGIN` (``AutocommitRead``).
+///
+/// Accesses are reentrant: a model read in place, inside the access that steps its statement,
+/// loads the rows its references need through the same connection.
+package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlaceRowReading {
     let store: SQLiteStore
     /// Whether this is a context's load outside any transaction, reading the committed state:
     /// through the store's reader once the table is known, else on the main connection between
     /// transactions.
     let readsCommitted: Bool
+    /// Set for a read without `BEGIN`: it allows one access (and the ones nested in it).
+    let autocommit: AutocommitRead?
+
+    init(store: SQLiteStore, readsCommitted: Bool, autocommit: AutocommitRead? = nil) {
+        self.store = store
+        self.readsCommitted = readsCommitted
+        self.autocommit = autocommit
+    }
 
     /// Runs one access to the database, turning GRDB's errors into ``StoreError``s.
     func access<T>(_ table: StoreTable?, sql: String?, _ body: (Database) throws -> T) throws -> T {
         do {
             try store.checkOpen()
-            guard readsCommitted else { return try store.database.writeWithoutTransaction(body) }
+            guard readsCommitted else {
+                guard let autocommit else { return try store.database.unsafeReentrantWrite(body) }
+                return try autocommit.run { try store.database.unsafeReentrantWrite(body) }
+            }
             if let reader = store.reader, let table, store.isPrepared(table) {
-                return try reader.writeWithoutTransaction(body)
+                return try reader.unsafeReentrantWrite(body)
             }
             // A table this store has not met yet: created or brought up to date first, on the
             // main connection, between transactions.
             store.gate.acquireBlocking()
             defer { store.gate.release() }
-            return try store.database.writeWithoutTransaction(body)
+            return try store.database.unsafeReentrantWrite(body)
         } catch {
             throw store.accessError(error, table: table?.name, sql: sql)
         }
@@ -33,7 +48,7 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading {
     // MARK: The transaction
 
     func begin(_ kind: StoreTransactionKind) throws {
-        guard store.database.configuration.allowsUnsafeTransactions else {
+        guard store.allowsTransactions else {
             throw StoreError(
                 .database,
                 reason: "the GRDB queue the store was made with must allow transactions across accesses: "
@@ -74,15 +89,9 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading {
     }
 
     package func selectRows(_ query: ResolvedQuery) async throws -> [StoredRow] {
-        let statement = query.selectSQL()
-        return try access(query.table, sql: statement.sql) { db in
-            try store.prepare(query.table, in: db)
-            let select = try db.cachedStatement(sql: statement.sql)
-            let cursor = try Row.fetchCursor(select, arguments: StatementArguments(storeValues: statement.arguments))
+        try withRows(query) { next in
             var rows: [StoredRow] = []
-            while try cursor.next() != nil {
-                rows.append(Self.currentRow(of: select, columns: query.table.columns.count))
-            }
+            while let row = try next() { rows.append(row.stored(count: query.table.columns.count)) }
             return rows
         }
     }
@@ -111,40 +120,5 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading {
             try db.execute(sql: statement.sql, arguments: StatementArguments(storeValues: statement.arguments))
             return db.changesCount
         }
-    }
-
-    // MARK: SynchronousRowReading
-
-    package func selectRowNow(_ table: StoreTable, identifier: StoreValue) throws -> StoredRow? {
-        try access(table, sql: table.selectByIdentifierSQL) { db in
-            try store.prepare(table, in: db)
-            let select = try db.cachedStatement(sql: table.selectByIdentifierSQL)
-            let cursor = try Row.fetchCursor(select, arguments: [identifier.databaseValue])
-            guard try cursor.next() != nil else { return nil }
-            return Self.currentRow(of: select, columns: table.columns.count)
-        }
-    }
-
-    package func selectAllColumnsNow(_ table: StoreTable, identifier: StoreValue) throws -> [String: StoreValue] {
-        try access(table, sql: table.selectRowByIdentifierSQL) { db in
-            try store.prepare(table, in: db)
-            guard let row = try Row.fetchOne(db, sql: table.selectRowByIdentifierSQL, arguments: [identifier.databaseValue])
-            else { return [:] }
-            var columns: [String: StoreValue] = [:]
-            for (name, value) in row { columns[name] = StoreValue(value) }
-            return columns
-        }
-    }
-
-    /// The row a statement is on: the model's columns, then the version.
-    static func currentRow(of statement: Statement, columns count: Int) -> StoredRow {
-        let sqlite = statement.sqliteStatement
-        var values: [StoreValue] = []
-        values.reserveCapacity(count)
-        for index in 0..<count {
-            values.append(StoreValue(DatabaseValue(sqliteStatement: sqlite, index: CInt(index))))
-        }
-        let version = DatabaseValue(sqliteStatement: sqlite, index: CInt(count))
-        return StoredRow(values: values, version: Int.fromDatabaseValue(version) ?? 0)
     }
 }

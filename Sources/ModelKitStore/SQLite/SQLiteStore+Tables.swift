@@ -5,7 +5,7 @@ import ModelKitCore
 extension SQLiteStore {
     /// Whether the table was created or brought up to date by a committed transaction.
     func isPrepared(_ table: StoreTable) -> Bool {
-        preparedTables.withLock { $0.prepared.contains(table.name) }
+        preparedTables.withLock { $0.prepared.contains(ObjectIdentifier(table)) }
     }
 
     /// Creates the model's table, or adds the columns it lacks, once per store.
@@ -14,8 +14,8 @@ extension SQLiteStore {
     /// later version renamed or removed, for the migration hook. New columns hold `NULL` in
     /// older rows, which reads as missing, so the property's default applies.
     func prepare(_ table: StoreTable, in db: Database) throws {
-        let name = table.name
-        if preparedTables.withLock({ $0.prepared.contains(name) || $0.inTransaction.contains(name) }) { return }
+        let key = ObjectIdentifier(table)
+        if preparedTables.withLock({ $0.prepared.contains(key) || $0.inTransaction.contains(key) }) { return }
         try db.execute(sql: table.createSQL)
         let existing = Set(try db.columns(in: table.name).map(\.name))
         for column in table.columns where !existing.contains(column.name) {
@@ -27,10 +27,10 @@ extension SQLiteStore {
         }
         // Known as prepared once the transaction that created it commits.
         guard db.isInsideTransaction else {
-            preparedTables.withLock { _ = $0.prepared.insert(name) }
+            preparedTables.withLock { _ = $0.prepared.insert(key) }
             return
         }
-        preparedTables.withLock { _ = $0.inTransaction.insert(name) }
+        preparedTables.withLock { _ = $0.inTransaction.insert(key) }
         let prepared = preparedTables
         db.afterNextTransaction(
             onCommit: { _ in prepared.withLock { $0.prepared.formUnion($0.inTransaction); $0.inTransaction = [] } },

@@ -24,13 +24,14 @@ import ModelKitCore
 /// try await store.save(timeline.statuses)
 /// let user = try context.model(TwitterUser.self, for: "42")   // live, or loaded from the file
 /// ```
-public final class SQLiteStore: ModelStore, SynchronousStoreEngine, Sendable {
+public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading, Sendable {
     /// The GRDB connection, for raw SQL next to the store (`sqlite3` can read the same file).
     public let database: DatabaseQueue
     /// The database file, or nil for an in-memory database.
     public let path: String?
-    /// The tables created or brought up to date: for good, and in the transaction under way.
-    let preparedTables = Locked<(prepared: Set<String>, inTransaction: Set<String>)>(([], []))
+    /// The tables created or brought up to date: for good, and in the transaction under way. By
+    /// table object (one per name: ``StoreTable/of(_:)``), so a check hashes no name.
+    let preparedTables = Locked<(prepared: Set<ObjectIdentifier>, inTransaction: Set<ObjectIdentifier>)>(([], []))
     let hub: StoreChangeHub
     /// Transactions take turns on it: one `BEGIN` ... `COMMIT` on the connection at a time.
     let gate = StoreGate()
@@ -42,6 +43,8 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, Sendable {
     /// through a context takes the store's connection and then the context's lock, and a mapping
     /// that loads holds the context's lock: waiting for the connection there could deadlock.
     let reader: DatabaseQueue?
+    /// Whether the GRDB queue lets a transaction span several accesses (the store's need).
+    let allowsTransactions: Bool
 
     /// Opens (creating if needed) the database file at `path`, in write-ahead-log mode.
     ///
@@ -92,6 +95,7 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, Sendable {
         self.database = database
         self.path = path
         self.reader = reader
+        self.allowsTransactions = database.configuration.allowsUnsafeTransactions
         self.hub = StoreChangeHub { hub in
             database.add(transactionObserver: SQLiteChangeObserver(hub: hub), extent: .databaseLifetime)
         }
@@ -146,6 +150,14 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, Sendable {
         try checkOpen()
         await gate.acquire()
         defer { gate.release() }
+        if kind == .readOnce {
+            // One access is a snapshot by itself: no BEGIN, no COMMIT. A body that needs a
+            // second one runs again, in a read transaction.
+            let autocommit = AutocommitRead()
+            do {
+                return try await body(SQLiteConnection(store: self, readsCommitted: false, autocommit: autocommit))
+            } catch where autocommit.neededTransaction {}
+        }
         let connection = SQLiteConnection(store: self, readsCommitted: false)
         try connection.begin(kind)
         do {
@@ -156,6 +168,52 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, Sendable {
             connection.rollback()
             throw error
         }
+    }
+
+    /// The store's own fetches: one statement without a transaction (see ``StoreTransactionKind/readOnce``).
+    @usableFromInline
+    func readOnceFetching<T>(_ body: (StoreTransaction) async throws -> T) async throws -> T {
+        try await readOnce(body)
+    }
+
+    /// A fetch of the store's own whose body reads in place, without suspending: the
+    /// ``StoreTransactionKind/readOnce`` transaction ``transaction(_:_:)`` runs (one access without
+    /// `BEGIN`, run again in a read transaction if it needs a second one), with nothing but
+    /// taking the store's gate that may suspend, so a point read is not a chain of asynchronous
+    /// calls around one synchronous access.
+    @usableFromInline
+    func readNow<T>(_ body: (StoreTransaction) throws -> T) async throws -> T {
+        try refuseNesting()
+        try checkOpen()
+        await gate.acquire()
+        defer { gate.release() }
+        let autocommit = AutocommitRead()
+        do {
+            return try withTransaction(SQLiteConnection(store: self, readsCommitted: false, autocommit: autocommit), .readOnce, body)
+        } catch where autocommit.neededTransaction {}
+        let connection = SQLiteConnection(store: self, readsCommitted: false)
+        try connection.begin(.read)
+        do {
+            let result = try withTransaction(connection, .read, body)
+            try connection.commit()
+            return result
+        } catch {
+            connection.rollback()
+            throw error
+        }
+    }
+
+    /// Hands `body` the transaction of `connection`, open on this task (as ``StoreEngine``'s
+    /// asynchronous transactions do), and returns what it returns unless the task was cancelled.
+    private func withTransaction<T>(
+        _ connection: SQLiteConnection, _ kind: StoreTransactionKind, _ body: (StoreTransaction) throws -> T
+    ) throws -> T {
+        let transaction = StoreTransaction(connection: connection, kind: kind)
+        defer { transaction.finish() }
+        let open = OpenTransaction(store: ObjectIdentifier(self), task: OpenTransaction.currentTask, connection: connection)
+        let result = try OpenTransaction.$current.withValue(open) { try body(transaction) }
+        try Task.checkCancellation()
+        return result
     }
 
     package func withConnectionNow<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {

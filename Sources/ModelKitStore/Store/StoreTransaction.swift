@@ -19,13 +19,16 @@ public final class StoreTransaction {
     let connection: any StoreConnection
     let kind: StoreTransactionKind
     private let synchronous: (any SynchronousRowReading)?
+    /// The connection, when it reads rows in place (SQLite).
+    private let inPlace: (any InPlaceRowReading)?
     /// Set when the closure has returned; the transaction is then unusable.
     private var isFinished = false
 
     init(connection: any StoreConnection, kind: StoreTransactionKind) {
         self.connection = connection
         self.kind = kind
-        self.synchronous = (connection as? any SynchronousRowReading).flatMap { $0.readsSynchronously ? $0 : nil }
+        self.synchronous = connection.synchronousRows
+        self.inPlace = synchronous == nil ? nil : connection.inPlaceRows
     }
 
     func finish() {
@@ -94,28 +97,93 @@ public final class StoreTransaction {
     /// ```swift
     /// let user = try await tx.fetchOne(User.self, id: "42", context: context)
     /// ```
+    @inlinable
     public func fetchOne<M: Model, ID: Hashable & Sendable>(
         _ type: M.Type, id: ID, context: ModelContext? = nil
     ) async throws -> M? {
+        try await fetchOne(M.self, id: id, context: context, decoder: StoreModelDecoder())
+    }
+
+    @usableFromInline
+    func fetchOne<M: Model, ID: Hashable & Sendable>(
+        _ type: M.Type, id: ID, context: ModelContext?, decoder: StoreModelDecoder<M>
+    ) async throws -> M? {
+        if readsWithoutSuspending { return try fetchOneNow(M.self, id: id, context: context, decoder: decoder) }
         let table = try StoreTable.of(M.self)
         try checkUsable(writing: false, table: table.name)
-        // A context's live instance, unless the context tracks changes: then the row is read,
-        // so the instance takes newer values.
-        if let context, context.tracker == nil, table.isClass,
-            let live = context.registeredModel(M.self, identifier: AnyHashable(id))
-        {
-            return live
-        }
+        var live: M?
+        if handLiveModel(M.self, id: id, context: context, table: table, { live = $0 }) { return live }
         let key = try table.identifierValue(id)
-        let row: StoredRow?
-        if let synchronous {
-            row = try synchronous.selectRowNow(table, identifier: key)
-        } else {
-            row = try await connection.selectRows(table, identifiers: [key]).first
-        }
-        guard let row else { return nil }
+        guard let row = try await connection.selectRows(table, identifiers: [key]).first else { return nil }
+        return try await RowLoader(synchronous: nil).models(
+            M.self, rows: [row], table: table, context: context, connection: connection, decoder: decoder
+        ).first
+    }
+
+    /// Whether fetches read their rows without suspending (SQLite, memory): ``fetchOneNow(_:id:context:decoder:)``
+    /// and ``fetchAllNow(_:context:decoder:)`` serve them.
+    @usableFromInline
+    var readsWithoutSuspending: Bool { synchronous != nil }
+
+    /// ``fetchOne(_:id:context:)`` on a connection that reads without suspending: the row read in
+    /// place when the connection can (SQLite), else copied out first.
+    func fetchOneNow<M: Model, ID: Hashable & Sendable>(
+        _ type: M.Type, id: ID, context: ModelContext?, decoder: StoreModelDecoder<M>
+    ) throws -> M? {
+        var model: M?
+        try fetchOneNow(M.self, id: id, context: context, decoder: decoder) { model = $0 }
+        return model
+    }
+
+    /// ``fetchOne(_:id:context:)`` on a connection that reads without suspending, handing the
+    /// model to `found` when there is one: no optional of the model's type is made on this
+    /// generic path (each would look its metadata up at run time), so the caller, specialized
+    /// for the model, keeps the result.
+    @usableFromInline
+    func fetchOneNow<M: Model, ID: Hashable & Sendable>(
+        _ type: M.Type, id: ID, context: ModelContext?, decoder: StoreModelDecoder<M>, found: (M) -> Void
+    ) throws {
+        let table = try StoreTable.of(M.self)
+        try checkUsable(writing: false, table: table.name)
+        if handLiveModel(M.self, id: id, context: context, table: table, found) { return }
+        let key = try table.identifierValue(id)
         let loader = RowLoader(synchronous: synchronous)
-        return try await loader.models(M.self, rows: [row], table: table, context: context, connection: connection).first
+        if let inPlace {
+            try loader.model(M.self, identifier: key, table: table, from: inPlace, context: context, decoder: decoder, found: found)
+            return
+        }
+        guard let synchronous else { throw Self.suspends(table) }
+        guard let row = try synchronous.selectRowNow(table, identifier: key) else { return }
+        func read() throws -> M {
+            try loader.model(M.self, from: .values(row.values), version: row.version, table: table, context: context, decoder: decoder)
+        }
+        guard let context else { return found(try read()) }
+        found(try context.performMapping(read))
+    }
+
+    /// Hands `found` a context's live instance for `id`, unless the context tracks changes
+    /// (then the row is read, so the instance takes newer values); whether it did.
+    private func handLiveModel<M: Model, ID: Hashable & Sendable>(
+        _ type: M.Type, id: ID, context: ModelContext?, table: StoreTable, _ found: (M) -> Void
+    ) -> Bool {
+        guard let context, context.tracker == nil, table.isClass else { return false }
+        return handRegisteredModel(M.self, id: id, context: context, found)
+    }
+
+    /// Hands `found` the live instance `context` holds for `id`, if any; whether there was one.
+    /// Apart, so that the optional it looks at is made only for a class read through a context.
+    @inline(never)
+    private func handRegisteredModel<M: Model, ID: Hashable & Sendable>(
+        _ type: M.Type, id: ID, context: ModelContext, _ found: (M) -> Void
+    ) -> Bool {
+        guard let live = context.registeredModel(M.self, identifier: AnyHashable(id)) else { return false }
+        found(live)
+        return true
+    }
+
+    /// The error for a fetch asked to read without suspending on a connection that cannot.
+    private static func suspends(_ table: StoreTable) -> StoreError {
+        StoreError(.misusedTransaction, table: table.name, reason: "its store reads rows only by suspending")
     }
 
     /// The models a query selects, in its order, read with one context for the whole fetch
@@ -124,13 +192,32 @@ public final class StoreTransaction {
     /// ```swift
     /// let recent = try await tx.fetchAll(ModelQuery(Status.self).order(by: \Status.createdAt, .descending).limit(20))
     /// ```
+    @inlinable
     public func fetchAll<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) async throws -> [M] {
+        try await fetchAll(query, context: context, decoder: StoreModelDecoder())
+    }
+
+    @usableFromInline
+    func fetchAll<M: Model>(_ query: ModelQuery<M>, context: ModelContext?, decoder: StoreModelDecoder<M>) async throws -> [M] {
+        if inPlace != nil { return try fetchAllNow(query, context: context, decoder: decoder) }
         let resolved = try query.resolved()
         try checkUsable(writing: false, table: resolved.table.name)
-        let rows = try await connection.selectRows(resolved)
         let context = context ?? (resolved.table.isClass ? ModelContext() : nil)
-        let loader = RowLoader(synchronous: synchronous)
-        return try await loader.models(M.self, rows: rows, table: resolved.table, context: context, connection: connection)
+        let rows = try await connection.selectRows(resolved)
+        return try await RowLoader(synchronous: synchronous).models(
+            M.self, rows: rows, table: resolved.table, context: context, connection: connection, decoder: decoder)
+    }
+
+    /// ``fetchAll(_:context:)`` on a connection that reads rows in place (SQLite): without
+    /// suspending.
+    @usableFromInline
+    func fetchAllNow<M: Model>(_ query: ModelQuery<M>, context: ModelContext?, decoder: StoreModelDecoder<M>) throws -> [M] {
+        let resolved = try query.resolved()
+        try checkUsable(writing: false, table: resolved.table.name)
+        guard let inPlace else { throw Self.suspends(resolved.table) }
+        let context = context ?? (resolved.table.isClass ? ModelContext() : nil)
+        return try RowLoader(synchronous: synchronous).models(
+            M.self, selecting: resolved, from: inPlace, context: context, decoder: decoder)
     }
 
     /// Every stored model of a type.
@@ -138,8 +225,9 @@ public final class StoreTransaction {
     /// ```swift
     /// let users = try await tx.fetchAll(User.self, context: context)
     /// ```
+    @inlinable
     public func fetchAll<M: Model>(_ type: M.Type, context: ModelContext? = nil) async throws -> [M] {
-        try await fetchAll(ModelQuery(M.self), context: context)
+        try await fetchAll(ModelQuery(M.self), context: context, decoder: StoreModelDecoder())
     }
 
     /// The first model a query selects.
@@ -147,8 +235,9 @@ public final class StoreTransaction {
     /// ```swift
     /// let newest = try await tx.fetchOne(ModelQuery(Status.self).order(by: \Status.createdAt, .descending))
     /// ```
+    @inlinable
     public func fetchOne<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) async throws -> M? {
-        try await fetchAll(query.limit(1, offset: query.offset), context: context).first
+        try await fetchAll(query.limit(1, offset: query.offset), context: context, decoder: StoreModelDecoder()).first
     }
 
     /// How many stored models a query selects.

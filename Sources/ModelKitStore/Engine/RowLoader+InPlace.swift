@@ -1,0 +1,53 @@
+import Foundation
+import ModelKitCore
+
+// Reading in place: a connection that can (SQLite) hands the loader each row while its statement
+// is on it, and the model is read from the statement's columns; no row is copied into
+// `StoreValue`s first. References are loaded while a row is read, through the same connection
+// (its accesses are reentrant, and a statement in use is never reset by a nested load).
+
+extension RowLoader {
+    /// The models of the rows `query` selects, in its order, read in place through `context`.
+    func models<M: Model>(
+        _ type: M.Type, selecting query: ResolvedQuery, from rows: any InPlaceRowReading, context: ModelContext?,
+        decoder: StoreModelDecoder<M>
+    ) throws -> [M] {
+        // A local function, not a closure value: nothing captured is boxed on the heap.
+        func read() throws -> [M] {
+            try rows.withRows(query) { next in
+                // One reader for every row, moved from row to row: no reader made and freed per row.
+                var reader = StoreRowReader(columns: .values([]), table: query.table, context: context, loader: self)
+                if !query.table.isClass, !query.table.migrates { return try decoder.decodeRows(&reader, next) }
+                var models: [M] = []
+                while let row = try next() {
+                    reader.start(row)
+                    let model = try self.model(
+                        M.self, reading: &reader, version: row.version(after: query.table.columns.count), table: query.table,
+                        context: context, decoder: decoder)
+                    decoder.append(&models, model)
+                }
+                return models
+            }
+        }
+        guard let context else { return try read() }
+        return try context.performMapping(read)
+    }
+
+    /// Hands `found` the model of the row stored for `identifier`, read in place through
+    /// `context`; nothing when there is no such row. (No optional of the model's type here: this
+    /// generic code would look its metadata up at run time on every read.)
+    func model<M: Model>(
+        _ type: M.Type, identifier: StoreValue, table: StoreTable, from rows: any InPlaceRowReading, context: ModelContext?,
+        decoder: StoreModelDecoder<M>, found: (M) -> Void
+    ) throws {
+        func read() throws {
+            _ = try rows.withRow(table, identifier: identifier) { row in
+                found(
+                    try self.model(
+                        M.self, from: row, version: row.version(after: table.columns.count), table: table, context: context,
+                        decoder: decoder))
+            }
+        }
+        if let context { try context.performMapping(read) } else { try read() }
+    }
+}
