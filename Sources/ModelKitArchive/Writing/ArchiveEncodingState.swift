@@ -33,9 +33,10 @@ final class ArchiveEncodingState {
     private var recentClasses: [(name: String, slot: Int)] = []
     var pending: [Pending] = []
     var modelInfo: [ObjectIdentifier: ModelWriteInfo] = [:] {
-        didSet { lastModelInfo = nil }
+        didSet { recentModelInfo = [] }
     }
-    private var lastModelInfo: ModelWriteInfo?
+    /// The infos of the types written last: a model and the models it refers to alternate.
+    private var recentModelInfo: [ModelWriteInfo] = []
     /// Replacements a delegate chose, by the identity of the replaced instance.
     var replacements: [ObjectIdentifier: Any] = [:]
     /// Whether the archiver has a delegate (kept by the archiver, read per object).
@@ -211,11 +212,17 @@ final class ArchiveEncodingState {
 
     /// The archiving facts of a model type, computed once per schema.
     func writeInfo(for schema: ModelSchema) -> ModelWriteInfo {
-        if let last = lastModelInfo, last.schema === schema { return last }
+        for recent in recentModelInfo where recent.schema === schema { return recent }
         let key = ObjectIdentifier(schema)
-        let info = modelInfo[key] ?? ModelWriteInfo(schema: schema, registry: registry, state: self)
-        modelInfo[key] = info
-        lastModelInfo = info
+        let info: ModelWriteInfo
+        if let known = modelInfo[key] {
+            info = known
+        } else {
+            info = ModelWriteInfo(schema: schema, registry: registry, state: self)
+            modelInfo[key] = info
+        }
+        if recentModelInfo.count == 4 { recentModelInfo.removeLast() }
+        recentModelInfo.insert(info, at: 0)
         return info
     }
 
