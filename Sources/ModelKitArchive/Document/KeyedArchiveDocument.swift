@@ -93,11 +93,7 @@ public struct KeyedArchiveDocument: Sendable {
     /// the table reads in place (distinct keys, valid strings, no cycles), within no limit: the
     /// value is in memory already.
     private static func table(of value: PropertyListValue) throws(KeyedArchiveError) -> BinaryPropertyListTable {
-        let bytes = value.binaryData()
-        let unlimited = PropertyListLimits(
-            maxDepth: .max, maxObjectCount: .max, maxCollectionCount: .max, maxStringLength: .max, maxDataLength: .max,
-            maxTotalLength: .max)
-        guard let table = bytes.withUnsafeBytes({ BinaryPropertyListTable(validating: $0, limits: unlimited) }) else {
+        guard let table = value.binaryBytes().withUnsafeBytes({ BinaryPropertyListTable(writtenFrom: $0) }) else {
             throw KeyedArchiveError(.invalidObjects(detail: "the property list cannot be read as an archive"))
         }
         return table

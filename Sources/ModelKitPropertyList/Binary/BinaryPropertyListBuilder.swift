@@ -61,7 +61,7 @@ package struct BinaryPropertyListBuilder: ~Copyable {
     private var references: [Int32] = []
     /// Open addressing over `entries`: per bucket, the hash's high 32 bits, then the entry
     /// number + 1 in the low 32 bits; 0 is empty. At most half full.
-    private var buckets = [UInt64](repeating: 0, count: 256)
+    private var buckets = [UInt64](repeating: 0, count: 64)
     private var entries: [Entry] = []
     /// A per-process random seed: the values come from the program, but a seeded hash keeps
     /// crafted strings from forcing collisions.

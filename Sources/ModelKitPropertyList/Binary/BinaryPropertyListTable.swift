@@ -85,12 +85,26 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
 
     /// Checks `bytes` and keeps a copy; nil when they are not a binary property list whose every
     /// object the tree reader reads with `limits`, or when a dictionary repeats a key.
-    package init?(validating bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) {
+    package convenience init?(validating bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) {
+        self.init(bytes, limits: limits, checksContent: true)
+    }
+
+    /// Indexes the bytes ``PropertyListValue/binaryData()`` wrote for a value (within no limit:
+    /// the value is in memory already), keeping a copy; their strings were Swift strings and
+    /// their containers a tree, so only their layout is checked.
+    package convenience init?(writtenFrom bytes: UnsafeRawBufferPointer) {
+        let unlimited = PropertyListLimits(
+            maxDepth: .max, maxObjectCount: .max, maxCollectionCount: .max, maxStringLength: .max, maxDataLength: .max,
+            maxTotalLength: .max)
+        self.init(bytes, limits: unlimited, checksContent: false)
+    }
+
+    private init?(_ bytes: UnsafeRawBufferPointer, limits: PropertyListLimits, checksContent: Bool) {
         guard let header = try? BinaryPropertyListReader(bytes: bytes, limits: limits) else { return nil }
         let storage = Storage(copying: bytes, objectCount: header.objectCount)
         let stored = UnsafeRawBufferPointer(start: storage.bytes.baseAddress, count: bytes.count)
         guard let reader = try? BinaryPropertyListReader(bytes: stored, limits: limits) else { return nil }
-        var check = TableCheck(reader: reader, storage: storage)
+        var check = TableCheck(reader: reader, storage: storage, checksContent: checksContent)
         guard (try? check.run()) != nil else { return nil }
         self.storage = storage
         self.reader = reader
@@ -298,8 +312,11 @@ private struct TableCheck {
     let kinds: UnsafeMutableBufferPointer<ObjectKind>
     let starts: UnsafeMutableBufferPointer<Int>
     let counts: UnsafeMutableBufferPointer<Int>
+    /// Whether strings' contents and the tree (cycles, limits) are checked: not for bytes written
+    /// from a value.
+    let checksContent: Bool
     var keyIDs: [Int32]
-    var keyNumbers: [ExactStringKey: Int32] = [:]
+    var keyNumbers: [ExactStringKey: Int32] = .init(minimumCapacity: 32)
     /// Per key number, the last dictionary that used it, to find a repeated key.
     private var lastUse: [Int] = []
     /// The key references of the last few dictionaries checked (the most recent first):
@@ -309,8 +326,9 @@ private struct TableCheck {
     /// The check failed; the tree reader says why, or reads what this check does not accept.
     struct Rejected: Error {}
 
-    init(reader: BinaryPropertyListReader, storage: BinaryPropertyListTable.Storage) {
+    init(reader: BinaryPropertyListReader, storage: BinaryPropertyListTable.Storage, checksContent: Bool) {
         self.reader = reader
+        self.checksContent = checksContent
         kinds = storage.kinds
         starts = storage.starts
         counts = storage.counts
@@ -320,7 +338,7 @@ private struct TableCheck {
     mutating func run() throws {
         for object in 0..<reader.objectCount { try index(object) }
         for object in 0..<reader.objectCount where kinds[object] == .dictionary { try numberKeys(of: object) }
-        try walk()
+        if checksContent { try walk() }
     }
 
     /// Checks object `object` as the tree reader checks it when it reaches it, and indexes it.
@@ -344,10 +362,10 @@ private struct TableCheck {
         case let .data(count, contentStart):
             (kinds[object], starts[object], counts[object]) = (.data, contentStart, count)
         case let .ascii(count, contentStart):
-            _ = try reader.checkScalar(shape, at: start)
+            if checksContent { _ = try reader.checkScalar(shape, at: start) }
             (kinds[object], starts[object], counts[object]) = (.ascii, contentStart, count)
         case let .utf16(count, contentStart):
-            _ = try reader.checkScalar(shape, at: start)
+            if checksContent { _ = try reader.checkScalar(shape, at: start) }
             (kinds[object], starts[object], counts[object]) = (.utf16, contentStart, count)
         case .uid:
             guard case .scalar(.uid(let uid), _) = try reader.decodeScalar(shape, at: start) else { throw Rejected() }
