@@ -100,6 +100,29 @@ struct BinaryPropertyListTableTests {
         #expect(agree(bytes, limits: PropertyListLimits(maxDepth: 9)))
     }
 
+    /// The same tree numbered children first (as the keyed archiver numbers objects): the
+    /// table adds it up in one pass, and holds it to the same limits.
+    @Test func sharedArraysNumberedChildrenFirstAreHeldToTheLimits() throws {
+        var objects: [[UInt8]] = [BinaryPlistBuilder.int(1)]
+        objects += (1...9).map { BinaryPlistBuilder.array([UInt64($0 - 1), UInt64($0 - 1)]) }
+        var builder = BinaryPlistBuilder(objects)
+        builder.top = 9
+        let bytes = builder.build()
+        #expect(agree(bytes))
+        let strict = PropertyListLimits(maxObjectCount: 500)
+        #expect(readTable(bytes, limits: strict) == nil)
+        #expect(throws: PropertyListError.self) { try PropertyListValue(binary: bytes, limits: strict) }
+        let shallow = PropertyListLimits(maxDepth: 8)
+        #expect(readTable(bytes, limits: shallow) == nil)
+        #expect(agree(bytes, limits: PropertyListLimits(maxDepth: 9)))
+        let short = PropertyListLimits(maxTotalLength: 10)
+        var withText = BinaryPlistBuilder([BinaryPlistBuilder.ascii("abcdef"), BinaryPlistBuilder.array([0, 0])])
+        withText.top = 1
+        #expect(readTable(withText.build(), limits: short) == nil)
+        #expect(throws: PropertyListError.self) { try PropertyListValue(binary: withText.build(), limits: short) }
+        #expect(agree(withText.build(), limits: PropertyListLimits(maxTotalLength: 12)))
+    }
+
     @Test func aCycleIsDeclined() {
         let bytes = BinaryPlistBuilder([BinaryPlistBuilder.array([1]), BinaryPlistBuilder.array([0])]).build()
         #expect(readTable(bytes) == nil)

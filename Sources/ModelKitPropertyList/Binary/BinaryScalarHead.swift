@@ -42,13 +42,14 @@ package struct BinaryScalarHead {
         count += 1
     }
 
-    /// The low `size` bytes of `value`, most significant first.
+    /// The low `size` bytes (1 to 8) of `value`, most significant first, in one store: the bytes
+    /// past them are zero, as the storage past ``count`` is, and a head's bytes stay within 17 of
+    /// the storage's 24.
     private mutating func appendBigEndian(_ value: UInt64, size: Int) {
-        var shift = (size - 1) * 8
-        while shift >= 0 {
-            append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-            shift -= 8
-        }
+        let bytes = (value << UInt64(64 - 8 * size)).byteSwapped
+        let position = count
+        Swift.withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: bytes, toByteOffset: position, as: UInt64.self) }
+        count += size
     }
 
     private static func byte(_ byte: UInt8) -> BinaryScalarHead {
