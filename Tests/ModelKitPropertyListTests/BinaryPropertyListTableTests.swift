@@ -88,16 +88,7 @@ struct BinaryPropertyListTableTests {
         // Each array holds the next twice: 2^9 leaves from ten objects.
         var objects: [[UInt8]] = (0..<9).map { BinaryPlistBuilder.array([UInt64($0 + 1), UInt64($0 + 1)]) }
         objects.append(BinaryPlistBuilder.int(1))
-        let bytes = BinaryPlistBuilder(objects).build()
-        #expect(agree(bytes))
-        let strict = PropertyListLimits(maxObjectCount: 500)
-        #expect(readTable(bytes, limits: strict) == nil)
-        #expect(throws: PropertyListError.self) { try PropertyListValue(binary: bytes, limits: strict) }
-        // Nine arrays deep.
-        let shallow = PropertyListLimits(maxDepth: 8)
-        #expect(readTable(bytes, limits: shallow) == nil)
-        #expect(throws: PropertyListError.self) { try PropertyListValue(binary: bytes, limits: shallow) }
-        #expect(agree(bytes, limits: PropertyListLimits(maxDepth: 9)))
+        expectHeldToTheLimitsOfNineSharedArrays(BinaryPlistBuilder(objects).build())
     }
 
     /// The same tree numbered children first (as the keyed archiver numbers objects): the
@@ -107,20 +98,26 @@ struct BinaryPropertyListTableTests {
         objects += (1...9).map { BinaryPlistBuilder.array([UInt64($0 - 1), UInt64($0 - 1)]) }
         var builder = BinaryPlistBuilder(objects)
         builder.top = 9
-        let bytes = builder.build()
-        #expect(agree(bytes))
-        let strict = PropertyListLimits(maxObjectCount: 500)
-        #expect(readTable(bytes, limits: strict) == nil)
-        #expect(throws: PropertyListError.self) { try PropertyListValue(binary: bytes, limits: strict) }
-        let shallow = PropertyListLimits(maxDepth: 8)
-        #expect(readTable(bytes, limits: shallow) == nil)
-        #expect(agree(bytes, limits: PropertyListLimits(maxDepth: 9)))
+        expectHeldToTheLimitsOfNineSharedArrays(builder.build())
         let short = PropertyListLimits(maxTotalLength: 10)
         var withText = BinaryPlistBuilder([BinaryPlistBuilder.ascii("abcdef"), BinaryPlistBuilder.array([0, 0])])
         withText.top = 1
         #expect(readTable(withText.build(), limits: short) == nil)
         #expect(throws: PropertyListError.self) { try PropertyListValue(binary: withText.build(), limits: short) }
         #expect(agree(withText.build(), limits: PropertyListLimits(maxTotalLength: 12)))
+    }
+
+    /// Nine arrays deep, each holding the next twice (2^9 leaves): the table and the tree reader
+    /// both read it, both decline it past 500 objects or 8 levels, and agree at 9 levels.
+    private func expectHeldToTheLimitsOfNineSharedArrays(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(agree(bytes), sourceLocation: sourceLocation)
+        for limits in [PropertyListLimits(maxObjectCount: 500), PropertyListLimits(maxDepth: 8)] {
+            #expect(readTable(bytes, limits: limits) == nil, sourceLocation: sourceLocation)
+            #expect(throws: PropertyListError.self, sourceLocation: sourceLocation) {
+                try PropertyListValue(binary: bytes, limits: limits)
+            }
+        }
+        #expect(agree(bytes, limits: PropertyListLimits(maxDepth: 9)), sourceLocation: sourceLocation)
     }
 
     @Test func aCycleIsDeclined() {

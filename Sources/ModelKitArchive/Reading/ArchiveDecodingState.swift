@@ -50,11 +50,7 @@ final class ArchiveDecodingState {
     let instances: UnsafeMutableBufferPointer<AnyObject?>
     private let decodings: UnsafeMutablePointer<Int>
     var fixups: [Fixup] = []
-    var readInfo: [ObjectIdentifier: ModelReadInfo] = [:] {
-        didSet { recentReadInfo = [] }
-    }
-    /// The infos of the types read last: a model and the models it refers to alternate.
-    private var recentReadInfo: [ModelReadInfo] = []
+    var readInfo = SchemaInfoCache<ModelReadInfo>()
     var genericCache: [Int: Any] = [:]
     /// Objects' dictionaries read whole (for hand-written types, migration and generic objects).
     private var dictionaries: [Int: PropertyListDictionary] = [:]
@@ -156,17 +152,9 @@ final class ArchiveDecodingState {
 
     /// The facts about a model type that decoding needs, computed once per schema.
     func readInfo(for schema: ModelSchema) -> ModelReadInfo {
-        for recent in recentReadInfo where recent.schema === schema { return recent }
-        let key = ObjectIdentifier(schema)
-        let info: ModelReadInfo
-        if let known = readInfo[key] {
-            info = known
-        } else {
-            info = ModelReadInfo(schema: schema, registry: registry, classCount: document.classList.count)
-            readInfo[key] = info
-        }
-        if recentReadInfo.count == 4 { recentReadInfo.removeLast() }
-        recentReadInfo.insert(info, at: 0)
+        if let known = readInfo.info(for: schema) { return known }
+        let info = ModelReadInfo(schema: schema, registry: registry, classCount: document.classList.count)
+        readInfo.insert(info)
         return info
     }
 
@@ -231,7 +219,7 @@ final class ArchiveDecodingState {
 }
 
 /// What the unarchiver needs to know about a model type, computed once per schema.
-final class ModelReadInfo {
+final class ModelReadInfo: SchemaInfo {
     let schema: ModelSchema
     let schemaID: ObjectIdentifier
     /// Property index by archived key, for the properties decoding sets.

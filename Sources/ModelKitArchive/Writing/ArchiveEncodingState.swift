@@ -32,11 +32,7 @@ final class ArchiveEncodingState {
     private var classSlots: [String: Int] = [:]
     private var recentClasses: [(name: String, slot: Int)] = []
     var pending: [Pending] = []
-    var modelInfo: [ObjectIdentifier: ModelWriteInfo] = [:] {
-        didSet { recentModelInfo = [] }
-    }
-    /// The infos of the types written last: a model and the models it refers to alternate.
-    private var recentModelInfo: [ModelWriteInfo] = []
+    var modelInfo = SchemaInfoCache<ModelWriteInfo>()
     /// Replacements a delegate chose, by the identity of the replaced instance.
     var replacements: [ObjectIdentifier: Any] = [:]
     /// Whether the archiver has a delegate (kept by the archiver, read per object).
@@ -212,17 +208,9 @@ final class ArchiveEncodingState {
 
     /// The archiving facts of a model type, computed once per schema.
     func writeInfo(for schema: ModelSchema) -> ModelWriteInfo {
-        for recent in recentModelInfo where recent.schema === schema { return recent }
-        let key = ObjectIdentifier(schema)
-        let info: ModelWriteInfo
-        if let known = modelInfo[key] {
-            info = known
-        } else {
-            info = ModelWriteInfo(schema: schema, registry: registry, state: self)
-            modelInfo[key] = info
-        }
-        if recentModelInfo.count == 4 { recentModelInfo.removeLast() }
-        recentModelInfo.insert(info, at: 0)
+        if let known = modelInfo.info(for: schema) { return known }
+        let info = ModelWriteInfo(schema: schema, registry: registry, state: self)
+        modelInfo.insert(info)
         return info
     }
 
@@ -252,7 +240,7 @@ final class ArchiveEncodingState {
 }
 
 /// What the archiver needs to know about a model type, computed once per schema and archive.
-final class ModelWriteInfo {
+final class ModelWriteInfo: SchemaInfo {
     /// One archived property.
     struct Field {
         let index: Int

@@ -8,29 +8,27 @@ import ModelKitPropertyList
 
 extension KeyedArchiveWriter {
     public mutating func encodeModel<M: Model>(_ model: M) throws {
-        if state.hasDelegate, try substitute(model, isObject: M.self is AnyClass) { return }
-        guard let slot = try identifiedSlot(model, isClass: M.self is AnyClass) else { return }
-        if depth >= ArchiveEncodingState.deferralDepth {
-            state.pending.append(
-                ArchiveEncodingState.Pending(slot: slot) { state in
-                    try KeyedArchiveWriter.writeModelBody(model, slot: slot, state: state, depth: 0)
-                })
-        } else {
-            try KeyedArchiveWriter.writeModelBody(model, slot: slot, state: state, depth: depth)
-        }
+        try encodeObject(model, isClass: M.self is AnyClass, body: KeyedArchiveWriter.writeModelBody)
     }
 
     /// Writes a hand-written archivable value as an object of its class.
     mutating func encodeArchivable<T: KeyedArchivable>(_ value: T) throws {
-        if state.hasDelegate, try substitute(value, isObject: T.self is AnyClass) { return }
-        guard let slot = try identifiedSlot(value, isClass: T.self is AnyClass) else { return }
+        try encodeObject(value, isClass: T.self is AnyClass, body: KeyedArchiveWriter.writeArchivableBody)
+    }
+
+    /// Writes `value` as an object through `body` (given the value, its slot, the state and the
+    /// depth): in its delegate's replacement's place, or as a reference when it has its slot
+    /// already, or later from the top when nested deeper than `deferralDepth`.
+    @inline(__always)
+    private mutating func encodeObject<T>(
+        _ value: T, isClass: Bool, body: @escaping (T, Int, ArchiveEncodingState, Int) throws -> Void
+    ) throws {
+        if state.hasDelegate, try substitute(value, isObject: isClass) { return }
+        guard let slot = try identifiedSlot(value, isClass: isClass) else { return }
         if depth >= ArchiveEncodingState.deferralDepth {
-            state.pending.append(
-                ArchiveEncodingState.Pending(slot: slot) { state in
-                    try KeyedArchiveWriter.writeArchivableBody(value, slot: slot, state: state, depth: 0)
-                })
+            state.pending.append(ArchiveEncodingState.Pending(slot: slot) { state in try body(value, slot, state, 0) })
         } else {
-            try KeyedArchiveWriter.writeArchivableBody(value, slot: slot, state: state, depth: depth)
+            try body(value, slot, state, depth)
         }
     }
 
