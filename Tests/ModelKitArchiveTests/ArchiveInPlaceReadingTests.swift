@@ -107,3 +107,37 @@ struct ArchiveInPlaceReadingTests {
         }
     }
 }
+
+/// Arrays of strings gather in an array of their own type (not one of a generic element): they
+/// read as arrays of any other element do, with the same errors, and in collect-all mode leave
+/// out the same elements.
+extension ArchiveInPlaceReadingTests {
+    private func unarchiver(mixed: [Any], collectsAll: Bool) throws -> KeyedUnarchiver {
+        let archiver = KeyedArchiver()
+        try archiver.encode(["a", "b", "a", ""], forKey: "strings")
+        try archiver.encodeObject(mixed, forKey: "mixed")
+        var options = MappingOptions()
+        options.collectsAllErrors = collectsAll
+        return try KeyedUnarchiver(data: try archiver.finishEncoding(), options: options)
+    }
+
+    @Test(arguments: [false, true])
+    func stringArraysReadAsOtherArrays(collectsAll: Bool) throws {
+        let strings = try unarchiver(mixed: ["a", 1, "b", 2], collectsAll: collectsAll)
+        let numbers = try unarchiver(mixed: [1, "a", 2, "b"], collectsAll: collectsAll)
+        #expect(try strings.decode([String].self, forKey: "strings") == ["a", "b", "a", ""])
+        #expect(try strings.decode(Set<String>.self, forKey: "strings") == ["a", "b", ""])
+        #expect(try strings.decode([[String]].self, forKey: "nothing", default: [["x"]]) == [["x"]])
+        guard !collectsAll else {
+            #expect(try strings.decode([String].self, forKey: "mixed") == ["a", "b"])
+            #expect(try numbers.decode([Int].self, forKey: "mixed") == [1, 2])
+            return
+        }
+        // The same elements out of place fail alike for strings and for integers.
+        let stringError = try #require(throws: ModelError.self) { try strings.decode([String].self, forKey: "mixed") }
+        let numberError = try #require(throws: ModelError.self) { try numbers.decode([Int].self, forKey: "mixed") }
+        #expect(stringError.code == numberError.code)
+        #expect(stringError.path == numberError.path)
+        #expect(stringError.description == "cannot map value at 'mixed[1]': expected a string, found 1")
+    }
+}

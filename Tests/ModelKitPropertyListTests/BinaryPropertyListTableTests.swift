@@ -120,6 +120,25 @@ struct BinaryPropertyListTableTests {
         #expect(agree(bytes, limits: PropertyListLimits(maxDepth: 9)), sourceLocation: sourceLocation)
     }
 
+    /// The walk counts the scalars between two containers together: the limits on the expanded
+    /// size and on the text hold at the tree reader's boundaries, before, between and after them.
+    @Test(arguments: [
+        (PropertyListLimits(maxObjectCount: 6), true), (PropertyListLimits(maxObjectCount: 5), false),
+        (PropertyListLimits(maxTotalLength: 8), true), (PropertyListLimits(maxTotalLength: 7), false),
+        (PropertyListLimits(maxDepth: 2), true), (PropertyListLimits(maxDepth: 1), false),
+    ])
+    func runsOfScalarsAreHeldToTheLimits(_ limits: PropertyListLimits, accepted: Bool) {
+        // ["abc", 1, ["de"], "fgh"]: six values, eight code units, two levels.
+        let bytes = BinaryPlistBuilder([
+            BinaryPlistBuilder.array([1, 2, 3, 5]), BinaryPlistBuilder.ascii("abc"), BinaryPlistBuilder.int(1),
+            BinaryPlistBuilder.array([4]), BinaryPlistBuilder.ascii("de"), BinaryPlistBuilder.ascii("fgh"),
+        ]).build()
+        #expect(agree(bytes, limits: limits) == accepted)
+        if !accepted {
+            #expect(throws: PropertyListError.self) { try PropertyListValue(binary: bytes, limits: limits) }
+        }
+    }
+
     @Test func aCycleIsDeclined() {
         let bytes = BinaryPlistBuilder([BinaryPlistBuilder.array([1]), BinaryPlistBuilder.array([0])]).build()
         #expect(readTable(bytes) == nil)

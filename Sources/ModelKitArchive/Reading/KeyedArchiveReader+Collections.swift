@@ -11,30 +11,49 @@ extension KeyedArchiveReader {
               kind.isArray || kind.isSet || kind.isOrderedSet
         else { throw mismatch("an array") }
         let references = try elementReferences(of: uid, kind: kind)
-        return try insideCollection(uid) { reader in
-            var result: [T] = []
-            result.reserveCapacity(references.count)
-            let collects = reader.flags.collectsAllErrors
-            for (index, reference) in references.enumerated() {
-                reader.position = reference
-                if collects {
-                    try reader.collectElement(at: index, element, into: &result)
-                } else {
-                    // What `decodeElement` does outside collect-all mode, without its optional
-                    // result (whose type metadata an unspecialised caller looks up on every call).
-                    result.append(try reader.withPathComponent(.index(index), element))
-                }
+        // Strings, the commonest elements, gather in an array of their own type: unspecialised,
+        // an array of `T` looks its type metadata up at every use and grows through generic
+        // calls (about 1,500 instructions an array of two tags).
+        if T.self == String.self {
+            var strings: [String] = []
+            strings.reserveCapacity(references.count)
+            try insideCollection(uid) { reader in
+                try reader.readElements(references, element) { strings.append(unsafeBitCast($0, to: String.self)) }
             }
-            return result
+            return unsafeBitCast(strings, to: [T].self)
+        }
+        var result: [T] = []
+        result.reserveCapacity(references.count)
+        try insideCollection(uid) { reader in
+            try reader.readElements(references, element) { result.append($0) }
+        }
+        return result
+    }
+
+    /// Reads the elements at `references` with `element`, one level down the path each, and
+    /// hands each to `append`; in collect-all mode a failing one is recorded and left out.
+    private mutating func readElements<T>(
+        _ references: ElementReferences, _ element: (inout KeyedArchiveReader) throws -> T, _ append: (T) -> Void
+    ) throws {
+        let collects = flags.collectsAllErrors
+        for (index, reference) in references.enumerated() {
+            position = reference
+            if collects {
+                try collectElement(at: index, element, append)
+            } else {
+                // What `decodeElement` does outside collect-all mode, without its optional
+                // result (whose type metadata an unspecialised caller looks up on every call).
+                append(try withPathComponent(.index(index), element))
+            }
         }
     }
 
     /// Reads an element in collect-all mode: a failing one is recorded and left out.
     @inline(never)
-    mutating func collectElement<T>(at index: Int, _ element: (inout KeyedArchiveReader) throws -> T, into result: inout [T])
+    mutating func collectElement<T>(at index: Int, _ element: (inout KeyedArchiveReader) throws -> T, _ append: (T) -> Void)
         throws
     {
-        if let decoded = try decodeElement(at: index, element) { result.append(decoded) }
+        if let decoded = try decodeElement(at: index, element) { append(decoded) }
     }
 
     /// Runs `body` inside collection object `uid`: entered (depth, decoding budget, cycles), its

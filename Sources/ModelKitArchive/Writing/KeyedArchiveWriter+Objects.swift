@@ -8,28 +8,29 @@ import ModelKitPropertyList
 
 extension KeyedArchiveWriter {
     public mutating func encodeModel<M: Model>(_ model: M) throws {
-        try encodeObject(model, isClass: M.self is AnyClass, body: KeyedArchiveWriter.writeModelBody)
+        guard let slot = try slotToWrite(model, isClass: M.self is AnyClass) else { return }
+        guard depth >= ArchiveEncodingState.deferralDepth else {
+            return try KeyedArchiveWriter.writeModelBody(model, slot: slot, state: state, depth: depth)
+        }
+        state.pending.append(.init(slot: slot) { try KeyedArchiveWriter.writeModelBody(model, slot: slot, state: $0, depth: 0) })
     }
 
     /// Writes a hand-written archivable value as an object of its class.
     mutating func encodeArchivable<T: KeyedArchivable>(_ value: T) throws {
-        try encodeObject(value, isClass: T.self is AnyClass, body: KeyedArchiveWriter.writeArchivableBody)
+        guard let slot = try slotToWrite(value, isClass: T.self is AnyClass) else { return }
+        guard depth >= ArchiveEncodingState.deferralDepth else {
+            return try KeyedArchiveWriter.writeArchivableBody(value, slot: slot, state: state, depth: depth)
+        }
+        state.pending.append(.init(slot: slot) { try KeyedArchiveWriter.writeArchivableBody(value, slot: slot, state: $0, depth: 0) })
     }
 
-    /// Writes `value` as an object through `body` (given the value, its slot, the state and the
-    /// depth): in its delegate's replacement's place, or as a reference when it has its slot
-    /// already, or later from the top when nested deeper than `deferralDepth`.
+    /// The slot whose body `value` is to be written in (now, or later from the top when nested
+    /// deeper than `deferralDepth`); nil when its delegate's replacement was written in its
+    /// place, or it is a reference to a slot written already (or only conditionally so far).
     @inline(__always)
-    private mutating func encodeObject<T>(
-        _ value: T, isClass: Bool, body: @escaping (T, Int, ArchiveEncodingState, Int) throws -> Void
-    ) throws {
-        if state.hasDelegate, try substitute(value, isObject: isClass) { return }
-        guard let slot = try identifiedSlot(value, isClass: isClass) else { return }
-        if depth >= ArchiveEncodingState.deferralDepth {
-            state.pending.append(ArchiveEncodingState.Pending(slot: slot) { state in try body(value, slot, state, 0) })
-        } else {
-            try body(value, slot, state, depth)
-        }
+    private mutating func slotToWrite<T>(_ value: T, isClass: Bool) throws -> Int? {
+        if state.hasDelegate, try substitute(value, isObject: isClass) { return nil }
+        return try identifiedSlot(value, isClass: isClass)
     }
 
     /// Gives `value` its slot (once per class instance) and makes it the result; returns the slot

@@ -458,28 +458,44 @@ private struct TableCheck {
         let width = reader.referenceSize
         while true {
             if frame.next < frame.total {
-                let child = try reference(at: starts[frame.object] + frame.next * width)
-                frame.next += 1
-                let childTotals: Totals
-                if kinds[child] == .array || kinds[child] == .dictionary {
-                    let depth = stack.count + 1
-                    switch totals[child].state {
-                    case .done:
-                        // A shared container: nested here, it must still fit the depth limit.
-                        guard depth + Int(totals[child].height) <= limits.maxDepth else { throw Rejected() }
-                        childTotals = totals[child]
-                    case .active:
-                        throw Rejected()
-                    case .unvisited:
-                        guard depth + 1 <= limits.maxDepth else { throw Rejected() }
-                        stack.append(frame)
-                        frame = open(child, totals: totals)
+                // The scalars up to the next container, counted together: the totals only grow,
+                // so the limits reject the same trees as when checked after each.
+                let referencesStart = starts[frame.object]
+                var leaves = Totals(size: 0, length: 0, height: 0, state: .done)
+                var container = -1
+                while frame.next < frame.total {
+                    let child = try reference(at: referencesStart + frame.next * width)
+                    frame.next += 1
+                    switch kinds[child] {
+                    case .array, .dictionary:
+                        container = child
+                    case .data, .ascii, .utf16:
+                        leaves.size += 1
+                        let (length, overflow) = leaves.length.addingReportingOverflow(counts[child])
+                        guard !overflow, length <= limits.maxTotalLength else { throw Rejected() }
+                        leaves.length = length
+                        continue
+                    default:
+                        leaves.size += 1
                         continue
                     }
-                } else {
-                    childTotals = leaf(child)
+                    break
                 }
-                try add(childTotals, to: &frame.totals, limits: limits)
+                if leaves.size > 0 { try add(leaves, to: &frame.totals, limits: limits) }
+                guard container >= 0 else { continue }
+                let depth = stack.count + 1
+                switch totals[container].state {
+                case .done:
+                    // A shared container: nested here, it must still fit the depth limit.
+                    guard depth + Int(totals[container].height) <= limits.maxDepth else { throw Rejected() }
+                    try add(totals[container], to: &frame.totals, limits: limits)
+                case .active:
+                    throw Rejected()
+                case .unvisited:
+                    guard depth + 1 <= limits.maxDepth else { throw Rejected() }
+                    stack.append(frame)
+                    frame = open(container, totals: totals)
+                }
                 continue
             }
             frame.totals.height = frame.totals.height == Int32.max ? Int32.max : frame.totals.height + 1
