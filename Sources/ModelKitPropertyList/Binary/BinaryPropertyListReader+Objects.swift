@@ -193,7 +193,7 @@ extension BinaryPropertyListReader {
 
     /// A UID of `size` bytes after the marker at `start`; Apple writes at most 4 bytes, and longer
     /// ones must still fit in 64 bits.
-    private func readUID(at start: Int, size: Int) throws(PropertyListError) -> UInt64 {
+    func readUID(at start: Int, size: Int) throws(PropertyListError) -> UInt64 {
         if size > 8 {
             for index in (start + 1)..<(start + 1 + size - 8) where bytes[index] != 0 {
                 throw Self.error(.uidOutOfRange, at: start)

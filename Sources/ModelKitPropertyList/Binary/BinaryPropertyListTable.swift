@@ -367,8 +367,8 @@ private struct TableCheck {
         case let .utf16(count, contentStart):
             if checksContent { _ = try reader.checkScalar(shape, at: start) }
             (kinds[object], starts[object], counts[object]) = (.utf16, contentStart, count)
-        case .uid:
-            guard case .scalar(.uid(let uid), _) = try reader.decodeScalar(shape, at: start) else { throw Rejected() }
+        case .uid(let size):
+            let uid = try reader.readUID(at: start, size: size)
             (kinds[object], starts[object], counts[object]) = (.uid, start, Int(truncatingIfNeeded: Int64(bitPattern: uid)))
         case let .container(isDictionary, count, referencesStart):
             (kinds[object], starts[object], counts[object]) = (isDictionary ? .dictionary : .array, referencesStart, count)
