@@ -251,6 +251,20 @@ final class ModelReadInfo: SchemaInfo {
     /// read for every reference to an object.
     private let allowedByClass: UnsafeMutableBufferPointer<Int8>
     private let classCount: Int
+    /// The field decoder type read for this schema, and the function that decodes a field into
+    /// one behind a pointer (see ``erasedDecoder(for:)``).
+    private var erasedDecoder: (type: ObjectIdentifier, decode: ErasedFieldDecoder.Decode)?
+
+    /// The function that decodes a field into an `F` behind a pointer: made once per schema (and
+    /// decoder type), not a closure context per object.
+    func erasedDecoder<F: ModelFieldDecoder>(for type: F.Type) -> ErasedFieldDecoder.Decode {
+        if let known = erasedDecoder, known.type == ObjectIdentifier(F.self) { return known.decode }
+        let decode: ErasedFieldDecoder.Decode = { fields, index, reader in
+            try fields.assumingMemoryBound(to: F.self).pointee.decodeField(index, from: &reader)
+        }
+        erasedDecoder = (ObjectIdentifier(F.self), decode)
+        return decode
+    }
 
     /// How an archived class reads as this type.
     enum Resolution {

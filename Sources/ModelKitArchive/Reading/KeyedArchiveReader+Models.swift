@@ -185,15 +185,12 @@ extension KeyedArchiveReader {
             // The walk is compiled for this reader only when its decoder type is known here:
             // `fields` arrives unspecialised (through `unarchive`), so it goes behind one
             // concrete type that calls the model's own decoder on `fields` in place (no copy in
-            // and out of an existential, no cast back).
+            // and out of an existential, no cast back), through a function the schema's info
+            // makes once (a closure over `fields` allocated its context for every object).
+            let decode = info.erasedDecoder(for: F.self)
             try withUnsafeMutablePointer(to: &fields) { fields in
-                let decode = { (index: Int, reader: inout KeyedArchiveReader) throws in
-                    try fields.pointee.decodeField(index, from: &reader)
-                }
-                try withoutActuallyEscaping(decode) { decode in
-                    var erased = ErasedFieldDecoder(decode: decode)
-                    try decodeFieldsByKeyTree(of: schema, into: &erased)
-                }
+                var erased = ErasedFieldDecoder(fields: UnsafeMutableRawPointer(fields), decode: decode)
+                try decodeFieldsByKeyTree(of: schema, into: &erased)
             }
         }
     }
@@ -272,14 +269,18 @@ extension KeyedArchiveReader {
 /// for ``KeyedArchiveReader`` (a walk generic over an unknown decoder ran unspecialised, a third
 /// slower on archives).
 struct ErasedFieldDecoder: ModelFieldDecoder {
-    /// Decodes a field into the model's own decoder.
-    let decode: (Int, inout KeyedArchiveReader) throws -> Void
+    /// Decodes field `index` into the model's own decoder behind the pointer.
+    typealias Decode = (UnsafeMutableRawPointer, Int, inout KeyedArchiveReader) throws -> Void
+
+    /// The model's field decoder, of the type `decode` was made for.
+    let fields: UnsafeMutableRawPointer
+    let decode: Decode
 
     mutating func decodeField<R: ModelReader>(_ index: Int, from reader: inout R) throws {
         // The walk runs only over the archive's reader.
         guard R.self == KeyedArchiveReader.self else { return }
         try withUnsafeMutablePointer(to: &reader) { reader in
-            try reader.withMemoryRebound(to: KeyedArchiveReader.self, capacity: 1) { try decode(index, &$0.pointee) }
+            try reader.withMemoryRebound(to: KeyedArchiveReader.self, capacity: 1) { try decode(fields, index, &$0.pointee) }
         }
     }
 }
