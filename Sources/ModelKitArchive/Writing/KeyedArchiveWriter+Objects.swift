@@ -66,8 +66,12 @@ extension KeyedArchiveWriter {
         // keys.
         let count = info.keys.count
         try withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { values in
+            // One writer for every property, reset for each (a writer per property retained and
+            // released the state, and destroyed its optional members, every time).
+            var writer = KeyedArchiveWriter(state: state, inline: true, depth: depth + 1)
             for (position, field) in info.fields.enumerated() {
-                var writer = KeyedArchiveWriter(state: state, inline: true, conditional: field.conditional, depth: depth + 1)
+                writer.result = .reference(0)
+                writer.isConditional = field.conditional
                 do {
                     try model.encodeModelField(field.index, to: &writer)
                 } catch let error as ModelError {
