@@ -60,3 +60,21 @@ struct ArchiveWriterOutputTests {
         #expect(ours.error == nil && theirs.error == nil)
     }
 }
+
+/// A value whose writing fails with a mapping error, for the element paths of errors.
+private struct Unwritable: ModelValue, Hashable {
+    static func read<R: ModelReader>(from reader: inout R) throws -> Unwritable { Unwritable() }
+    func write<W: ModelWriter>(to writer: inout W) throws { throw ModelError(.invalidValue, model: "Unwritable") }
+}
+
+extension ArchiveWriterOutputTests {
+    /// An element whose writing fails is named by its index, whether the collection's elements
+    /// are read in place (an array's) or by index (a set's).
+    @Test func aFailingElementIsNamedByItsIndex() throws {
+        let archiver = KeyedArchiver()
+        let inArray = try #require(throws: ModelError.self) { try archiver.encode(["a": [Unwritable()]], forKey: "list") }
+        #expect(inArray.path.description == "list.a[0]")
+        let inSet = try #require(throws: ModelError.self) { try archiver.encode(["a": Set([Unwritable()])], forKey: "set") }
+        #expect(inSet.path.description == "set.a[0]")
+    }
+}

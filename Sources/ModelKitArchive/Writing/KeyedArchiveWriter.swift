@@ -148,14 +148,20 @@ public struct KeyedArchiveWriter: ModelWriter {
         let slot = state.reserveSlot()
         let count = elements.count
         let array = try withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { references in
+            // An array's elements in place: unspecialised, each step of a generic collection's
+            // index is a witness call, and each element read a coroutine.
+            let inPlace = try elements.withContiguousStorageIfAvailable { buffer in
+                let written = min(count, buffer.count)
+                for index in 0..<written { references[index] = try writeElement(buffer[index], at: index, element) }
+                return written
+            }
+            if let inPlace { return state.output.pointee.array(UnsafeBufferPointer(rebasing: references[..<inPlace])) }
             // By index: a generic iterator's `next()` returns an optional element, whose type
             // metadata the runtime looks up on every call where this runs unspecialised.
             var index = 0
             var position = elements.startIndex
             while index < count && position != elements.endIndex {
-                var writer = elementWriter()
-                try prefixingErrors(with: .index(index)) { try element(&writer, elements[position]) }
-                references[index] = state.output.pointee.object(for: writer.result)
+                references[index] = try writeElement(elements[position], at: index, element)
                 index += 1
                 elements.formIndex(after: &position)
             }
@@ -164,6 +170,13 @@ public struct KeyedArchiveWriter: ModelWriter {
         let archivedClass: ArchivedClass = state.isArchivedAsSet(C.self) ? .nsSet : .nsArray
         state.setObject(at: slot, keys: state.objectsKeys, classSlot: state.classSlot(archivedClass), array)
         result = .reference(slot)
+    }
+
+    /// Writes element `index` of a collection with `element`; returns its object.
+    private mutating func writeElement<T>(_ value: T, at index: Int, _ element: (inout Self, T) throws -> Void) throws -> Int32 {
+        var writer = elementWriter()
+        try prefixingErrors(with: .index(index)) { try element(&writer, value) }
+        return state.output.pointee.object(for: writer.result)
     }
 
     public mutating func encodeDictionary<V>(_ dictionary: [String: V], _ value: (inout Self, V) throws -> Void) throws {
