@@ -128,14 +128,20 @@ struct BinaryPropertyListTableTests {
         (PropertyListLimits(maxDepth: 2), true), (PropertyListLimits(maxDepth: 1), false),
     ])
     func runsOfScalarsAreHeldToTheLimits(_ limits: PropertyListLimits, accepted: Bool) {
-        // ["abc", 1, ["de"], "fgh"]: six values, eight code units, two levels.
-        let bytes = BinaryPlistBuilder([
-            BinaryPlistBuilder.array([1, 2, 3, 5]), BinaryPlistBuilder.ascii("abc"), BinaryPlistBuilder.int(1),
-            BinaryPlistBuilder.array([4]), BinaryPlistBuilder.ascii("de"), BinaryPlistBuilder.ascii("fgh"),
-        ]).build()
-        #expect(agree(bytes, limits: limits) == accepted)
-        if !accepted {
-            #expect(throws: PropertyListError.self) { try PropertyListValue(binary: bytes, limits: limits) }
+        // ["abc", 1, ["de"], "fgh"]: six values, eight code units, two levels; with references
+        // of every width the walk reads (1, 2 and 4 bytes apart, and any other).
+        for width in [1, 2, 3, 4, 8] {
+            var builder = BinaryPlistBuilder([
+                BinaryPlistBuilder.array([1, 2, 3, 5], referenceSize: width), BinaryPlistBuilder.ascii("abc"),
+                BinaryPlistBuilder.int(1), BinaryPlistBuilder.array([4], referenceSize: width), BinaryPlistBuilder.ascii("de"),
+                BinaryPlistBuilder.ascii("fgh"),
+            ])
+            builder.referenceSize = width
+            let bytes = builder.build()
+            #expect(agree(bytes, limits: limits) == accepted, "references of \(width) bytes")
+            if !accepted {
+                #expect(throws: PropertyListError.self) { try PropertyListValue(binary: bytes, limits: limits) }
+            }
         }
     }
 

@@ -460,26 +460,13 @@ private struct TableCheck {
             if frame.next < frame.total {
                 // The scalars up to the next container, counted together: the totals only grow,
                 // so the limits reject the same trees as when checked after each.
-                let referencesStart = starts[frame.object]
                 var leaves = Totals(size: 0, length: 0, height: 0, state: .done)
-                var container = -1
-                while frame.next < frame.total {
-                    let child = try reference(at: referencesStart + frame.next * width)
-                    frame.next += 1
-                    switch kinds[child] {
-                    case .array, .dictionary:
-                        container = child
-                    case .data, .ascii, .utf16:
-                        leaves.size += 1
-                        let (length, overflow) = leaves.length.addingReportingOverflow(counts[child])
-                        guard !overflow, length <= limits.maxTotalLength else { throw Rejected() }
-                        leaves.length = length
-                        continue
-                    default:
-                        leaves.size += 1
-                        continue
-                    }
-                    break
+                let container: Int
+                switch width {
+                case 1: container = try countLeaves(UInt8.self, of: &frame, into: &leaves, limits: limits)
+                case 2: container = try countLeaves(UInt16.self, of: &frame, into: &leaves, limits: limits)
+                case 4: container = try countLeaves(UInt32.self, of: &frame, into: &leaves, limits: limits)
+                default: container = try countLeaves(of: &frame, into: &leaves, limits: limits)
                 }
                 if leaves.size > 0 { try add(leaves, to: &frame.totals, limits: limits) }
                 guard container >= 0 else { continue }
@@ -505,6 +492,50 @@ private struct TableCheck {
             try add(frame.totals, to: &parent.totals, limits: limits)
             frame = parent
         }
+    }
+
+    /// Counts into `leaves` the scalars among `frame`'s references from `frame.next` on, up to
+    /// the next container, which it returns (past it), or -1 when the references run out; for
+    /// references of `W`'s width, read without the width's switch.
+    @inline(__always)
+    private func countLeaves<W: FixedWidthInteger & UnsignedInteger>(
+        _ width: W.Type, of frame: inout Frame, into leaves: inout Totals, limits: PropertyListLimits
+    ) throws -> Int {
+        let references = UnsafeRawBufferPointer(rebasing: reader.bytes[starts[frame.object]...])
+        while frame.next < frame.total {
+            let raw = W(bigEndian: references.loadUnaligned(fromByteOffset: frame.next * MemoryLayout<W>.size, as: W.self))
+            frame.next += 1
+            guard UInt64(raw) < UInt64(reader.objectCount) else { throw Rejected() }
+            if try countLeaf(Int(raw), into: &leaves, limits: limits) { return Int(raw) }
+        }
+        return -1
+    }
+
+    /// ``countLeaves(_:of:into:limits:)`` for references of any width.
+    private func countLeaves(of frame: inout Frame, into leaves: inout Totals, limits: PropertyListLimits) throws -> Int {
+        while frame.next < frame.total {
+            let child = try reference(at: starts[frame.object] + frame.next * reader.referenceSize)
+            frame.next += 1
+            if try countLeaf(child, into: &leaves, limits: limits) { return child }
+        }
+        return -1
+    }
+
+    /// Counts `child` into `leaves` when it is a scalar; true when it is a container.
+    @inline(__always)
+    private func countLeaf(_ child: Int, into leaves: inout Totals, limits: PropertyListLimits) throws -> Bool {
+        switch kinds[child] {
+        case .array, .dictionary:
+            return true
+        case .data, .ascii, .utf16:
+            let (length, overflow) = leaves.length.addingReportingOverflow(counts[child])
+            guard !overflow, length <= limits.maxTotalLength else { throw Rejected() }
+            leaves.length = length
+        default:
+            break
+        }
+        leaves.size += 1
+        return false
     }
 
     private func open(_ object: Int, totals: UnsafeMutableBufferPointer<Totals>) -> Frame {
