@@ -145,6 +145,25 @@ struct BinaryPropertyListTableTests {
         }
     }
 
+    /// An object's references are checked in one call: scalars and UIDs below the limit pass,
+    /// and the first container or UID out of range from a position is found.
+    @Test func theFirstValueToCheckIsAContainerOrAUIDOutOfRange() throws {
+        // {k0: 7, k1: UID 2, k2: UID 9, k3: [], k4: "s"}
+        let bytes = BinaryPlistBuilder([
+            BinaryPlistBuilder.dict(keys: [1, 2, 3, 4, 5], values: [6, 7, 8, 9, 10]),
+            BinaryPlistBuilder.ascii("k0"), BinaryPlistBuilder.ascii("k1"), BinaryPlistBuilder.ascii("k2"),
+            BinaryPlistBuilder.ascii("k3"), BinaryPlistBuilder.ascii("k4"), BinaryPlistBuilder.int(7), [0x80, 0x02], [0x80, 0x09],
+            BinaryPlistBuilder.array([]), BinaryPlistBuilder.ascii("s"),
+        ]).build()
+        let table = try #require(readTable(bytes))
+        let dictionary = try #require(table.container(0))
+        #expect(table.firstValueToCheck(in: dictionary, from: 0, uidsBelow: 3) == 2)
+        #expect(table.firstValueToCheck(in: dictionary, from: 0, uidsBelow: 10) == 3)
+        #expect(table.firstValueToCheck(in: dictionary, from: 3, uidsBelow: 3) == 3)
+        #expect(table.firstValueToCheck(in: dictionary, from: 4, uidsBelow: 3) == nil)
+        #expect(table.firstValueToCheck(in: dictionary, from: 0, uidsBelow: 2) == 1)
+    }
+
     @Test func aCycleIsDeclined() {
         let bytes = BinaryPlistBuilder([BinaryPlistBuilder.array([1]), BinaryPlistBuilder.array([0])]).build()
         #expect(readTable(bytes) == nil)

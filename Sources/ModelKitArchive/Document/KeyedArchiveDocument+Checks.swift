@@ -151,11 +151,14 @@ struct StructureChecker {
     /// Checks the references among the values of a dictionary (an object, or `$top`).
     func checkReferences(in dictionary: BinaryPropertyListTable.Container, objectID: Int?) throws(KeyedArchiveError) {
         let count = UInt64(objects.count)
-        for position in 0..<dictionary.count {
+        var next = 0
+        // Scalars and UIDs in range pass in the table's own loop; the rest are looked at here.
+        while let position = table.firstValueToCheck(in: dictionary, from: next, uidsBelow: count) {
+            next = position + 1
             let member = value(at: position, of: dictionary)
             switch table.kind(of: member) {
             case .uid?:
-                // The common case, checked without allocating.
+                // Out of range (the table passed those in range).
                 guard let reference = table.uid(member), reference < count else {
                     throw KeyedArchiveError(
                         .referenceOutOfRange(table.uid(member) ?? 0, objects: objects.count), objectID: objectID,

@@ -226,6 +226,25 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
         return UnsafeRawBufferPointer(rebasing: reader.bytes[start..<(start + count * reader.referenceSize)])
     }
 
+    /// The first value of `dictionary` from entry `position` on that is neither a scalar nor a
+    /// UID below `limit`: a container, or a UID out of range, for the caller to look at; nil
+    /// when there is none. One call checks an object's references in the common case.
+    package func firstValueToCheck(in dictionary: Container, from position: Int, uidsBelow limit: UInt64) -> Int? {
+        for position in position..<dictionary.count {
+            let value = reference(dictionary, dictionary.count + position)
+            guard value >= 0, value < reader.objectCount else { return position }
+            switch storage.kinds[value] {
+            case .uid:
+                if UInt64(bitPattern: Int64(storage.counts[value])) >= limit { return position }
+            case .array, .dictionary:
+                return position
+            default:
+                continue
+            }
+        }
+        return nil
+    }
+
     // MARK: Keys
 
     /// The number of the key `object` holds (equal keys have one number), -1 for an object that
