@@ -88,7 +88,9 @@ public struct KeyedArchiveReader: ModelReader {
             let uid = Int(truncatingIfNeeded: reference)
             guard uid > 0, uid < state.objectCount else { return nil }
             let object = state.entryObject(uid)
-            if state.table.kind(of: object) == .dictionary { return nil }
+            // A pattern, not `==`: the optional kind's `==` went through the generic Equatable
+            // witness for every string read.
+            if case .dictionary? = state.table.kind(of: object) { return nil }
             return state.table.value(of: object)
         case .null: return nil
         default: return position
