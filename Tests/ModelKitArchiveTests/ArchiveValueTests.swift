@@ -251,7 +251,8 @@ struct ArchiveValueTests {
 }
 
 extension ArchiveValueTests {
-    /// The archiver's own binary writer writes the same property list as the general one.
+    /// The archiver's binary output reads back as the property list it reports, and is no larger
+    /// than the general writer's for that property list.
     @Test func theArchiveBinaryWriterMatchesTheGeneralWriter() throws {
         let team = Team(name: "Core")
         team.members = [Person(name: "A"), Person(name: "B")]

@@ -14,14 +14,14 @@ enum FoundationCollections {
     /// The element references of an array, set, ordered set or counted set object, a counted
     /// set's members as often as it counts them (a set reads its members, an array the bag), or
     /// why there are none.
-    static func elements(of keys: PropertyListDictionary, kind: FoundationClass) -> Result<[PropertyListValue], Malformed> {
+    static func elements<Members: ArchivedMembers>(of keys: Members, kind: FoundationClass) -> Result<[PropertyListValue], Malformed> {
         switch kind {
         case .orderedSet, .mutableOrderedSet:
             var elements: [PropertyListValue] = []
             while let next = keys["NS.object.\(elements.count)"] { elements.append(next) }
             return .success(elements)
         case .countedSet:
-            guard let total = keys["NS.count"]?.int64Value, total >= 0, total <= Int64(keys.count) else {
+            guard let total = keys["NS.count"]?.int64Value, total >= 0, total <= Int64(keys.memberCount) else {
                 return .failure(Malformed("'NS.count' is missing or not a member count"))
             }
             var elements: [PropertyListValue] = []
@@ -44,7 +44,7 @@ enum FoundationCollections {
     }
 
     /// The key and value references of a dictionary object, or why they do not pair up.
-    static func entries(of keys: PropertyListDictionary) -> Result<(keys: [PropertyListValue], values: [PropertyListValue]), Malformed> {
+    static func entries<Members: ArchivedMembers>(of keys: Members) -> Result<(keys: [PropertyListValue], values: [PropertyListValue]), Malformed> {
         guard let storedKeys = keys["NS.keys"], let storedValues = keys["NS.objects"] else {
             return .failure(Malformed("'NS.keys' or 'NS.objects' is missing"))
         }
@@ -64,3 +64,29 @@ enum FoundationCollections {
         init(_ detail: String) { self.detail = detail }
     }
 }
+
+/// The keyed values of an archived object, as the collections read them: its dictionary read
+/// whole, or the object read in place (``ArchivedObjectMembers``).
+protocol ArchivedMembers {
+    /// The value under `key`.
+    subscript(key: String) -> PropertyListValue? { get }
+    /// The number of keys (`$class` included).
+    var memberCount: Int { get }
+}
+
+extension PropertyListDictionary: ArchivedMembers {
+    var memberCount: Int { count }
+}
+
+/// The keyed values of object `uid` of a document, read in place.
+struct ArchivedObjectMembers: ArchivedMembers {
+    let document: KeyedArchiveDocument
+    let uid: Int
+
+    subscript(key: String) -> PropertyListValue? {
+        document.memberValue(document.keyID(for: key), ofObject: uid)
+    }
+
+    var memberCount: Int { document.objectDictionary(uid)?.count ?? 0 }
+}
+

@@ -1,74 +1,147 @@
 import ModelKitCore
 import ModelKitPropertyList
 
+/// The numbers of the keys the unarchiver looks up, in one archive's table (nil: no dictionary
+/// of the archive has the key, so no lookup finds it).
+struct ArchiveKeys: Sendable {
+    let archiver: Int32?
+    let version: Int32?
+    let top: Int32?
+    let objects: Int32?
+    /// `$class`, `$classname`, `$classes`.
+    let classReference: Int32?
+    let className: Int32?
+    let classes: Int32?
+    /// The keys of Foundation's objects.
+    let nsObjects: Int32?
+    let nsKeys: Int32?
+    let nsTime: Int32?
+    let nsString: Int32?
+    let nsData: Int32?
+    let nsUUIDBytes: Int32?
+    let nsRelative: Int32?
+    let nsBase: Int32?
+
+    init(_ table: BinaryPropertyListTable) {
+        archiver = table.keyID(for: "$archiver")
+        version = table.keyID(for: "$version")
+        top = table.keyID(for: "$top")
+        objects = table.keyID(for: "$objects")
+        classReference = table.keyID(for: "$class")
+        className = table.keyID(for: "$classname")
+        classes = table.keyID(for: "$classes")
+        nsObjects = table.keyID(for: "NS.objects")
+        nsKeys = table.keyID(for: "NS.keys")
+        nsTime = table.keyID(for: "NS.time")
+        nsString = table.keyID(for: "NS.string")
+        nsData = table.keyID(for: "NS.data")
+        nsUUIDBytes = table.keyID(for: "NS.uuidbytes")
+        nsRelative = table.keyID(for: "NS.relative")
+        nsBase = table.keyID(for: "NS.base")
+    }
+}
+
 /// Checks the objects of a keyed archive once, without recursion: every reference is in range,
 /// every class description is well-formed, and every object refers to a class description.
 struct StructureChecker {
-    let objects: [PropertyListValue]
+    let table: BinaryPropertyListTable
+    let objects: BinaryPropertyListTable.Container
+    let keys: ArchiveKeys
     /// For each entry, the index of its class in `classList`, or -1.
     var classIndexes: [Int32]
     var classList: [ArchivedClass] = []
-    var classEntries: Set<Int> = []
-    private var classListIndex: [Int: Int32] = [:]
+    /// For each entry, its index in `classList` when it is a class description, or -1.
+    var classDescriptions: [Int32]
+    /// The key references of the last few dictionaries looked at (the most recent first), and
+    /// where their `$class` and `$classname` are: objects of one class share their keys, and an
+    /// archive's objects come in a few classes.
+    private var recentKeys: [(bytes: UnsafeRawBufferPointer, classReference: Int?, className: Int?)] = []
 
-    init(objects: [PropertyListValue]) {
+    init(table: BinaryPropertyListTable, objects: BinaryPropertyListTable.Container, keys: ArchiveKeys) {
+        self.table = table
         self.objects = objects
-        self.classIndexes = [Int32](repeating: -1, count: objects.count)
+        self.keys = keys
+        classIndexes = [Int32](repeating: -1, count: objects.count)
+        classDescriptions = [Int32](repeating: -1, count: objects.count)
+    }
+
+    /// Where `dictionary` holds `$class` and `$classname`.
+    private mutating func classKeyPositions(of dictionary: BinaryPropertyListTable.Container) -> (
+        classReference: Int?, className: Int?
+    ) {
+        let bytes = table.keyReferenceBytes(dictionary)
+        for recent in recentKeys where recent.bytes.count == bytes.count && ExactString.bytesEqual(recent.bytes, bytes) {
+            return (recent.classReference, recent.className)
+        }
+        let classReference = keys.classReference.flatMap { table.position(ofKey: $0, in: dictionary) }
+        let className = keys.className.flatMap { table.position(ofKey: $0, in: dictionary) }
+        if recentKeys.count == 8 { recentKeys.removeLast() }
+        recentKeys.insert((bytes, classReference, className), at: 0)
+        return (classReference, className)
+    }
+
+    /// The value of entry `position` of `dictionary`.
+    private func value(at position: Int, of dictionary: BinaryPropertyListTable.Container) -> Int {
+        table.reference(dictionary, dictionary.count + position)
     }
 
     /// Checks every entry of `$objects`.
     mutating func checkObjects() throws(KeyedArchiveError) {
         let count = objects.count
         for uid in 1..<max(count, 1) {
-            guard case .dictionary(let dictionary) = objects[uid], let name = dictionary["$classname"] else { continue }
-            guard case .string(let className) = name else {
-                throw KeyedArchiveError(
-                    .invalidClassDescription(detail: "'$classname' is \(KeyedArchiveDocument.describe(name)), not a string"),
-                    objectID: uid)
+            guard let dictionary = table.container(table.reference(objects, uid)), dictionary.isDictionary,
+                  let namePosition = classKeyPositions(of: dictionary).className
+            else { continue }
+            let name = value(at: namePosition, of: dictionary)
+            guard let className = table.string(name) else {
+                let found = KeyedArchiveDocument.describe(table.value(of: name))
+                throw KeyedArchiveError(.invalidClassDescription(detail: "'$classname' is \(found), not a string"), objectID: uid)
             }
             var chain: [String] = []
-            if let classes = dictionary["$classes"] {
-                guard case .array(let names) = classes else {
-                    throw KeyedArchiveError(
-                        .invalidClassDescription(detail: "'$classes' is \(KeyedArchiveDocument.describe(classes)), not an array"),
-                        objectID: uid)
+            if let classes = keys.classes.flatMap({ table.object(forKey: $0, in: dictionary) }) {
+                guard let names = table.container(classes), !names.isDictionary else {
+                    let found = KeyedArchiveDocument.describe(table.value(of: classes))
+                    throw KeyedArchiveError(.invalidClassDescription(detail: "'$classes' is \(found), not an array"), objectID: uid)
                 }
-                for element in names {
-                    guard case .string(let superclass) = element else {
+                for index in 0..<names.count {
+                    let element = table.reference(names, index)
+                    guard let superclass = table.string(element) else {
+                        let found = KeyedArchiveDocument.describe(table.value(of: element))
                         throw KeyedArchiveError(
-                            .invalidClassDescription(
-                                detail: "'$classes' holds \(KeyedArchiveDocument.describe(element)), not a class name"),
-                            objectID: uid)
+                            .invalidClassDescription(detail: "'$classes' holds \(found), not a class name"), objectID: uid)
                     }
                     chain.append(superclass)
                 }
             }
-            classEntries.insert(uid)
-            classListIndex[uid] = Int32(classList.count)
+            classDescriptions[uid] = Int32(classList.count)
             classList.append(ArchivedClass(name: className, chain: chain.isEmpty ? [className] : chain))
         }
-        for uid in 1..<max(count, 1) where !classEntries.contains(uid) {
-            switch objects[uid] {
-            case .dictionary(let dictionary):
-                guard let reference = dictionary["$class"] else {
+        for uid in 1..<max(count, 1) where classDescriptions[uid] < 0 {
+            let object = table.reference(objects, uid)
+            switch table.kind(of: object) {
+            case .dictionary?:
+                guard let dictionary = table.container(object) else { continue }
+                guard let classPosition = classKeyPositions(of: dictionary).classReference else {
                     throw KeyedArchiveError(.missingClass, objectID: uid)
                 }
-                guard case .uid(let classUID) = reference else {
-                    throw KeyedArchiveError(
-                        .invalidClassReference(detail: "is \(KeyedArchiveDocument.describe(reference))"), objectID: uid)
+                let reference = value(at: classPosition, of: dictionary)
+                guard let classUID = table.uid(reference) else {
+                    let found = KeyedArchiveDocument.describe(table.value(of: reference))
+                    throw KeyedArchiveError(.invalidClassReference(detail: "is \(found)"), objectID: uid)
                 }
                 guard classUID < UInt64(count) else {
                     throw KeyedArchiveError(.referenceOutOfRange(classUID, objects: count), objectID: uid, key: "$class")
                 }
-                guard let index = classListIndex[Int(classUID)] else {
+                let index = classDescriptions[Int(classUID)]
+                guard index >= 0 else {
                     throw KeyedArchiveError(
                         .invalidClassReference(detail: "refers to object \(classUID), \(describeRaw(Int(classUID)))"),
                         objectID: uid)
                 }
                 classIndexes[uid] = index
                 try checkReferences(in: dictionary, objectID: uid)
-            case .array, .uid:
-                try checkNested(objects[uid], objectID: uid, key: nil)
+            case .array?, .uid?:
+                try checkNested(object, objectID: uid, key: nil)
             default:
                 break
             }
@@ -76,41 +149,55 @@ struct StructureChecker {
     }
 
     /// Checks the references among the values of a dictionary (an object, or `$top`).
-    func checkReferences(in dictionary: PropertyListDictionary, objectID: Int?) throws(KeyedArchiveError) {
+    func checkReferences(in dictionary: BinaryPropertyListTable.Container, objectID: Int?) throws(KeyedArchiveError) {
         let count = UInt64(objects.count)
-        for position in dictionary.indices {
-            switch dictionary.values[position] {
-            case .uid(let reference):
-                // The common case, checked without allocating.
-                guard reference < count else {
+        var next = 0
+        // Scalars and UIDs in range pass in the table's own loop; the rest are looked at here.
+        while let position = table.firstValueToCheck(in: dictionary, from: next, uidsBelow: count) {
+            next = position + 1
+            let member = value(at: position, of: dictionary)
+            switch table.kind(of: member) {
+            case .uid?:
+                // Out of range (the table passed those in range).
+                guard let reference = table.uid(member), reference < count else {
                     throw KeyedArchiveError(
-                        .referenceOutOfRange(reference, objects: objects.count), objectID: objectID,
-                        key: dictionary.keys[position])
+                        .referenceOutOfRange(table.uid(member) ?? 0, objects: objects.count), objectID: objectID,
+                        key: key(at: position, of: dictionary))
                 }
-            case .array(let elements) where elements.allSatisfy({ if case .uid(let reference) = $0 { reference < count } else { false } }):
-                continue
-            case .array, .dictionary:
-                try checkNested(dictionary.values[position], objectID: objectID, key: dictionary.keys[position])
+            case .array?, .dictionary?:
+                if let elements = table.container(member), !elements.isDictionary,
+                   (0..<elements.count).allSatisfy({ (table.uid(table.reference(elements, $0)) ?? count) < count })
+                {
+                    continue
+                }
+                try checkNested(member, objectID: objectID, key: key(at: position, of: dictionary))
             default:
                 continue
             }
         }
     }
 
-    /// Checks every reference inside `value`, walking nested containers with an explicit stack.
-    func checkNested(_ value: PropertyListValue, objectID: Int?, key: String?) throws(KeyedArchiveError) {
-        var pending = [value]
+    private func key(at position: Int, of dictionary: BinaryPropertyListTable.Container) -> String? {
+        table.string(table.reference(dictionary, position))
+    }
+
+    /// Checks every reference inside `object`, walking nested containers with an explicit stack.
+    func checkNested(_ object: Int, objectID: Int?, key: String?) throws(KeyedArchiveError) {
+        var pending = [object]
         while let next = pending.popLast() {
-            switch next {
-            case .uid(let reference):
+            switch table.kind(of: next) {
+            case .uid?:
+                let reference = table.uid(next) ?? 0
                 guard reference < UInt64(objects.count) else {
                     throw KeyedArchiveError(
                         .referenceOutOfRange(reference, objects: objects.count), objectID: objectID, key: key)
                 }
-            case .array(let elements):
-                pending.append(contentsOf: elements)
-            case .dictionary(let dictionary):
-                pending.append(contentsOf: dictionary.values)
+            case .array?:
+                guard let elements = table.container(next) else { continue }
+                pending.append(contentsOf: (0..<elements.count).map { table.reference(elements, $0) })
+            case .dictionary?:
+                guard let dictionary = table.container(next) else { continue }
+                pending.append(contentsOf: (0..<dictionary.count).map { value(at: $0, of: dictionary) })
             default:
                 continue
             }
@@ -120,11 +207,12 @@ struct StructureChecker {
     /// What entry `uid` is, before classes are known: `a string`, `a dictionary`, ...
     private func describeRaw(_ uid: Int) -> String {
         if uid == 0 { return "'$null'" }
-        switch objects[uid] {
+        let value = table.value(of: table.reference(objects, uid))
+        switch value {
         case .string: return "a string"
         case .integer: return "an integer"
         case .dictionary: return "an object"
-        default: return KeyedArchiveDocument.describe(objects[uid])
+        default: return KeyedArchiveDocument.describe(value)
         }
     }
 }

@@ -34,10 +34,14 @@ public struct KeyedArchiveDocument: Sendable {
         case classDescription(ArchivedClass)
     }
 
-    /// The whole property list, as read.
-    public let propertyList: PropertyListValue
-    /// The entries of `$objects`; index 0 is `$null`.
-    public let objects: [PropertyListValue]
+    /// The archive's binary property list, checked: every reading goes through it, from the
+    /// bytes, with no tree of values built first. (An XML archive, or a binary one the table does
+    /// not read in place, is read as a tree and written as a binary property list first.)
+    let table: BinaryPropertyListTable
+    /// `$objects`.
+    let objectsArray: BinaryPropertyListTable.Container
+    /// The numbers of the keys the unarchiver looks up.
+    let keys: ArchiveKeys
     /// `$top`: the root objects (or values) by key, in document order.
     public let top: PropertyListDictionary
     /// The format the archive was read from; nil for a document made from a value.
@@ -48,8 +52,14 @@ public struct KeyedArchiveDocument: Sendable {
     let classList: [ArchivedClass]
     /// The Foundation class each class description reads as, parallel to `classList`.
     let classKinds: [FoundationClass?]
-    /// For each entry, whether it is a class description.
-    let classEntries: Set<Int>
+    /// For each entry, its index in `classList` when it is a class description, -1 otherwise.
+    let classDescriptions: [Int32]
+
+    /// The whole property list, read from the archive's bytes (a tree: this reads every object).
+    public var propertyList: PropertyListValue { table.value(of: table.topObject) }
+
+    /// The entries of `$objects`, each read from the archive's bytes; index 0 is `$null`.
+    public var objects: [PropertyListValue] { (0..<objectCount).map(entryValue) }
 
     /// Reads and checks an archive in either property-list format.
     ///
@@ -58,62 +68,88 @@ public struct KeyedArchiveDocument: Sendable {
     /// ```
     public init(data: Data, limits: KeyedArchiveLimits = .default) throws(KeyedArchiveError) {
         let format = PropertyListFormat.detect(data)
+        if format == .binary,
+           let table = data.withUnsafeBytes({ BinaryPropertyListTable(validating: $0, limits: limits.propertyList) })
+        {
+            try self.init(table: table, format: format, limits: limits)
+            return
+        }
+        // XML, or bytes the table does not read in place: the tree reader's value, or its error.
         let value: PropertyListValue
         do {
             value = try PropertyListValue(parsing: data, limits: limits.propertyList)
         } catch {
             throw KeyedArchiveError(.propertyList(error))
         }
-        try self.init(propertyList: value, format: format, limits: limits)
+        try self.init(table: Self.table(of: value), format: format, limits: limits)
     }
 
     /// Checks an archive already read as a property-list value.
     public init(propertyList: PropertyListValue, limits: KeyedArchiveLimits = .default) throws(KeyedArchiveError) {
-        try self.init(propertyList: propertyList, format: nil, limits: limits)
+        try self.init(table: Self.table(of: propertyList), format: nil, limits: limits)
     }
 
-    init(propertyList: PropertyListValue, format: PropertyListFormat?, limits: KeyedArchiveLimits)
-        throws(KeyedArchiveError)
-    {
-        guard case .dictionary(let root) = propertyList else {
-            throw KeyedArchiveError(.rootNotDictionary(found: Self.describe(propertyList)))
+    /// A table over `value`, written as a binary property list. Any value is written in a form
+    /// the table reads in place (distinct keys, valid strings, no cycles), within no limit: the
+    /// value is in memory already.
+    private static func table(of value: PropertyListValue) throws(KeyedArchiveError) -> BinaryPropertyListTable {
+        guard let table = value.binaryBytes().withUnsafeBytes({ BinaryPropertyListTable(writtenFrom: $0) }) else {
+            throw KeyedArchiveError(.invalidObjects(detail: "the property list cannot be read as an archive"))
         }
-        guard let archiver = root["$archiver"] else { throw KeyedArchiveError(.missingArchiver) }
-        guard archiver.stringValue == Self.archiverName else {
-            throw KeyedArchiveError(.wrongArchiver(found: Self.describe(archiver)))
+        return table
+    }
+
+    init(table: BinaryPropertyListTable, format: PropertyListFormat?, limits: KeyedArchiveLimits) throws(KeyedArchiveError) {
+        let keys = ArchiveKeys(table)
+        let root = table.topObject
+        guard let rootDictionary = table.container(root), rootDictionary.isDictionary else {
+            throw KeyedArchiveError(.rootNotDictionary(found: Self.describe(table.value(of: root))))
         }
-        guard let version = root["$version"] else { throw KeyedArchiveError(.missingVersion) }
-        guard version.int64Value == Int64(Self.formatVersion) else {
-            throw KeyedArchiveError(.unsupportedVersion(found: Self.describe(version, quoted: false)))
+        func member(_ key: Int32?) -> Int? {
+            key.flatMap { table.object(forKey: $0, in: rootDictionary) }
         }
-        guard let topValue = root["$top"] else { throw KeyedArchiveError(.missingTop) }
-        guard case .dictionary(let top) = topValue else {
-            throw KeyedArchiveError(.invalidTop(found: Self.describe(topValue)))
+        guard let archiver = member(keys.archiver) else { throw KeyedArchiveError(.missingArchiver) }
+        guard table.string(archiver) == Self.archiverName else {
+            throw KeyedArchiveError(.wrongArchiver(found: Self.describe(table.value(of: archiver))))
         }
-        guard let objectsValue = root["$objects"] else { throw KeyedArchiveError(.missingObjects) }
-        guard case .array(let objects) = objectsValue else {
-            throw KeyedArchiveError(.invalidObjects(detail: "'$objects' is \(Self.describe(objectsValue)), not an array"))
+        guard let version = member(keys.version) else { throw KeyedArchiveError(.missingVersion) }
+        let versionValue = table.value(of: version)
+        guard versionValue.int64Value == Int64(Self.formatVersion) else {
+            throw KeyedArchiveError(.unsupportedVersion(found: Self.describe(versionValue, quoted: false)))
+        }
+        guard let topObject = member(keys.top) else { throw KeyedArchiveError(.missingTop) }
+        guard let topDictionary = table.container(topObject), topDictionary.isDictionary,
+              case .dictionary(let top) = table.value(of: topObject)
+        else {
+            throw KeyedArchiveError(.invalidTop(found: Self.describe(table.value(of: topObject))))
+        }
+        guard let objectsObject = member(keys.objects) else { throw KeyedArchiveError(.missingObjects) }
+        guard let objects = table.container(objectsObject), !objects.isDictionary else {
+            let found = Self.describe(table.value(of: objectsObject))
+            throw KeyedArchiveError(.invalidObjects(detail: "'$objects' is \(found), not an array"))
         }
         guard objects.count <= limits.maxObjectCount else {
             throw KeyedArchiveError(.limitExceeded(.maxObjectCount, limit: limits.maxObjectCount))
         }
-        guard let first = objects.first else {
+        guard objects.count > 0 else {
             throw KeyedArchiveError(.invalidObjects(detail: "'$objects' is empty; object 0 must be '$null'"))
         }
+        let first = table.value(of: table.reference(objects, 0))
         guard first.stringValue == "$null" else {
             throw KeyedArchiveError(.invalidObjects(detail: "object 0 is \(Self.describe(first)), not '$null'"))
         }
-        self.propertyList = propertyList
-        self.objects = objects
+        self.table = table
+        self.objectsArray = objects
+        self.keys = keys
         self.top = top
         self.format = format
-        var checker = StructureChecker(objects: objects)
-        try checker.checkReferences(in: top, objectID: nil)
+        var checker = StructureChecker(table: table, objects: objects, keys: keys)
+        try checker.checkReferences(in: topDictionary, objectID: nil)
         try checker.checkObjects()
         self.classIndexes = checker.classIndexes
         self.classList = checker.classList
         self.classKinds = checker.classList.map { FoundationClass(chain: $0.chain) }
-        self.classEntries = checker.classEntries
+        self.classDescriptions = checker.classDescriptions
     }
 
     /// The keys of `$top`, in document order, as stored (a key that starts with `$` is escaped
@@ -121,25 +157,35 @@ public struct KeyedArchiveDocument: Sendable {
     public var topKeys: [String] { top.keys }
 
     /// The number of entries in `$objects`.
-    public var objectCount: Int { objects.count }
+    public var objectCount: Int { objectsArray.count }
+
+    /// The property-list object of entry `uid` (in range).
+    @inline(__always)
+    func entryObject(_ uid: Int) -> Int {
+        table.reference(objectsArray, uid)
+    }
+
+    /// Entry `uid` as a value (an object's dictionary, a string, ...); `.null` out of range.
+    func entryValue(_ uid: Int) -> PropertyListValue {
+        guard uid >= 0, uid < objectCount else { return .null }
+        return table.value(of: entryObject(uid))
+    }
 
     /// What entry `uid` is; an index outside `$objects` reads as `.null` (references were
     /// checked when the document was made).
     public func entry(_ uid: Int) -> Entry {
-        guard uid > 0, uid < objects.count else { return .null }
+        guard uid > 0, uid < objectCount else { return .null }
         let classIndex = classIndexes[uid]
-        if classIndex >= 0, case .dictionary(let dictionary) = objects[uid] {
+        if classIndex >= 0, case .dictionary(let dictionary) = entryValue(uid) {
             return .object(classList[Int(classIndex)], dictionary)
         }
-        if classEntries.contains(uid), let description = classDescription(at: uid) {
-            return .classDescription(description)
-        }
-        return .value(objects[uid])
+        if classDescriptions[uid] >= 0 { return .classDescription(classList[Int(classDescriptions[uid])]) }
+        return .value(entryValue(uid))
     }
 
     /// The class of object `uid`, when it is an object.
     public func archivedClass(of uid: Int) -> ArchivedClass? {
-        guard uid > 0, uid < objects.count, classIndexes[uid] >= 0 else { return nil }
+        guard uid > 0, uid < objectCount, classIndexes[uid] >= 0 else { return nil }
         return classList[Int(classIndexes[uid])]
     }
 
@@ -151,12 +197,33 @@ public struct KeyedArchiveDocument: Sendable {
         return index >= 0 ? classKinds[Int(index)] : nil
     }
 
-    func classDescription(at uid: Int) -> ArchivedClass? {
-        guard case .dictionary(let dictionary) = objects[uid], let name = dictionary["$classname"]?.stringValue else {
-            return nil
+    /// The dictionary of object `uid`, when it is an object.
+    @inline(__always)
+    func objectDictionary(_ uid: Int) -> BinaryPropertyListTable.Container? {
+        guard uid > 0, uid < classIndexes.count, classIndexes[uid] >= 0 else { return nil }
+        return table.container(entryObject(uid))
+    }
+
+    /// The property-list object that object `uid` holds under `key` (a key number of ``keys``).
+    func member(_ key: Int32?, ofObject uid: Int) -> Int? {
+        guard let key, let dictionary = objectDictionary(uid) else { return nil }
+        return table.object(forKey: key, in: dictionary)
+    }
+
+    /// The number of `key` in the archive (nil: no object has it); Foundation's keys without
+    /// hashing.
+    func keyID(for key: String) -> Int32? {
+        switch key {
+        case "NS.objects": return keys.nsObjects
+        case "NS.keys": return keys.nsKeys
+        case "$class": return keys.classReference
+        default: return table.keyID(for: key)
         }
-        let chain = dictionary["$classes"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        return ArchivedClass(name: name, chain: chain.isEmpty ? [name] : chain)
+    }
+
+    /// The value that object `uid` holds under `key`.
+    func memberValue(_ key: Int32?, ofObject uid: Int) -> PropertyListValue? {
+        member(key, ofObject: uid).map { table.value(of: $0) }
     }
 
     /// A short description of a value for messages: `a string`, `'NSArchiver'`, `10000`.

@@ -25,7 +25,16 @@ final class ArchiveDecodingState {
     }
 
     let document: KeyedArchiveDocument
-    let objects: [PropertyListValue]
+    /// The archive's binary property list, which readers read in place, and what they look up
+    /// for every value, out of the document: `$objects`, the numbers of Foundation's keys, and
+    /// each entry's class (in memory of its own, where the document's arrays would be retained
+    /// and released on every read through it).
+    let table: BinaryPropertyListTable
+    let objects: BinaryPropertyListTable.Container
+    let keys: ArchiveKeys
+    let objectCount: Int
+    let classIndexes: UnsafeMutableBufferPointer<Int32>
+    let classKinds: UnsafeMutableBufferPointer<FoundationClass?>
     let limits: KeyedArchiveLimits
     let options: MappingOptions
     /// The options' switches, read per field without copying the options.
@@ -33,16 +42,20 @@ final class ArchiveDecodingState {
     var registry: ArchiveClassRegistry
     weak var unarchiver: KeyedUnarchiver?
 
-    var status: [Status]
-    var instances: [AnyObject?]
+    /// Where each object is in decoding, the class instance decoded for it, and how many
+    /// decodings ran: in memory of their own, read and written for every object (a class's
+    /// properties would pay a dynamic exclusivity check on each access, arrays a uniqueness
+    /// check on each write).
+    let status: UnsafeMutableBufferPointer<Status>
+    let instances: UnsafeMutableBufferPointer<AnyObject?>
+    private let decodings: UnsafeMutablePointer<Int>
     var fixups: [Fixup] = []
-    var decodedCount = 0
-    var readInfo: [ObjectIdentifier: ModelReadInfo] = [:] {
-        didSet { lastReadInfo = nil }
-    }
-    /// The info of the type read last: arrays of one model type look it up once.
-    private var lastReadInfo: ModelReadInfo?
+    var readInfo = SchemaInfoCache<ModelReadInfo>()
     var genericCache: [Int: Any] = [:]
+    /// Objects' dictionaries read whole (for hand-written types, migration and generic objects).
+    private var dictionaries: [Int: PropertyListDictionary] = [:]
+    /// Whether the unarchiver has a delegate (kept by the unarchiver, read per object).
+    var hasDelegate = false
     /// Generic objects created or referred to so far: a collection whose decoding changed it
     /// holds some, and is not cached.
     var genericObjectsReturned = 0
@@ -58,19 +71,77 @@ final class ArchiveDecodingState {
         limits: KeyedArchiveLimits = .default
     ) {
         self.document = document
-        self.objects = document.objects
+        self.table = document.table
+        self.objects = document.objectsArray
+        self.keys = document.keys
+        self.objectCount = document.objectCount
+        self.classIndexes = .allocate(capacity: document.classIndexes.count)
+        _ = self.classIndexes.initialize(from: document.classIndexes)
+        self.classKinds = .allocate(capacity: document.classKinds.count)
+        _ = self.classKinds.initialize(from: document.classKinds)
         self.limits = limits
         self.options = options
         self.flags = MappingFlags(options)
         self.registry = registry
-        self.status = [Status](repeating: .idle, count: document.objects.count)
-        self.instances = [AnyObject?](repeating: nil, count: document.objects.count)
+        self.status = .allocate(capacity: document.objectCount)
+        self.status.initialize(repeating: .idle)
+        self.instances = .allocate(capacity: document.objectCount)
+        self.instances.initialize(repeating: nil)
+        self.decodings = .allocate(capacity: 1)
+        self.decodings.initialize(to: 0)
+    }
+
+    deinit {
+        classIndexes.deallocate()
+        classKinds.deallocate()
+        status.deallocate()
+        _ = instances.deinitialize()
+        instances.deallocate()
+        decodings.deallocate()
     }
 
     /// The class of object `uid`, when it is an object entry.
     @inline(__always)
     func archivedClass(of uid: Int) -> ArchivedClass? {
         document.archivedClass(of: uid)
+    }
+
+    /// The property-list object of entry `uid` (in range).
+    @inline(__always)
+    func entryObject(_ uid: Int) -> Int {
+        table.reference(objects, uid)
+    }
+
+    /// The dictionary of object `uid`, when it is an object.
+    @inline(__always)
+    func objectDictionary(_ uid: Int) -> BinaryPropertyListTable.Container? {
+        guard uid > 0, uid < objectCount, classIndexes[uid] >= 0 else { return nil }
+        return table.container(entryObject(uid))
+    }
+
+    /// The Foundation class object `uid` reads as, when it is an object of one.
+    @inline(__always)
+    func foundationKind(of uid: Int) -> FoundationClass? {
+        guard uid > 0, uid < objectCount else { return nil }
+        let index = classIndexes[uid]
+        return index >= 0 ? classKinds[Int(index)] : nil
+    }
+
+    /// The value object `uid` holds under `key` (one of ``keys``).
+    func memberValue(_ key: Int32?, ofObject uid: Int) -> PropertyListValue? {
+        guard let key, let dictionary = objectDictionary(uid), let object = table.object(forKey: key, in: dictionary) else {
+            return nil
+        }
+        return table.value(of: object)
+    }
+
+    /// The keys and values of object `uid`, read whole once (empty for an entry that is not an
+    /// object).
+    func dictionary(of uid: Int) -> PropertyListDictionary {
+        if let known = dictionaries[uid] { return known }
+        let dictionary = document.entryValue(uid).dictionaryValue ?? PropertyListDictionary()
+        dictionaries[uid] = dictionary
+        return dictionary
     }
 
     /// Whether object `uid` is an `NSNull`.
@@ -81,18 +152,16 @@ final class ArchiveDecodingState {
 
     /// The facts about a model type that decoding needs, computed once per schema.
     func readInfo(for schema: ModelSchema) -> ModelReadInfo {
-        if let last = lastReadInfo, last.schema === schema { return last }
-        let key = ObjectIdentifier(schema)
-        let info = readInfo[key] ?? ModelReadInfo(schema: schema, registry: registry)
-        readInfo[key] = info
-        lastReadInfo = info
+        if let known = readInfo.info(for: schema) { return known }
+        let info = ModelReadInfo(schema: schema, registry: registry, classCount: document.classList.count)
+        readInfo.insert(info)
         return info
     }
 
     /// Counts one more object decoding against ``KeyedArchiveLimits/maxDecodedObjects``.
     func countDecoding() throws {
-        decodedCount += 1
-        guard decodedCount <= limits.maxDecodedObjects else {
+        decodings.pointee += 1
+        guard decodings.pointee <= limits.maxDecodedObjects else {
             throw KeyedArchiveError(.limitExceeded(.maxDecodedObjects, limit: limits.maxDecodedObjects))
         }
     }
@@ -150,7 +219,7 @@ final class ArchiveDecodingState {
 }
 
 /// What the unarchiver needs to know about a model type, computed once per schema.
-final class ModelReadInfo {
+final class ModelReadInfo: SchemaInfo {
     let schema: ModelSchema
     let schemaID: ObjectIdentifier
     /// Property index by archived key, for the properties decoding sets.
@@ -171,11 +240,31 @@ final class ModelReadInfo {
     let acceptedNames: [String]
     /// Per property: its edge in the schema's property-key reading tree (-1 for none).
     let edgeByField: [Int]
-    /// The keys of the last object read and their property indexes (-1: no property): objects
-    /// of one type usually have the same keys, which a binary archive stores once, so comparing
-    /// them is cheaper than looking each up.
-    private var lastKeys: [String] = []
+    /// The key references of the last object read and their property indexes (-1: no
+    /// property): objects of one type have the same keys, which a binary archive stores once, so
+    /// comparing the references' bytes is cheaper than reading each key. (The bytes are the
+    /// table's, which the decoding state keeps.)
+    private var lastKeys = UnsafeRawBufferPointer(start: nil, count: 0)
     private var lastIndexes: [Int] = []
+    /// Per property and class description: whether the property allows the class (1), not (0),
+    /// or not known yet (-1); empty for archives of very many classes. In memory of its own:
+    /// read for every reference to an object.
+    private let allowedByClass: UnsafeMutableBufferPointer<Int8>
+    private let classCount: Int
+    /// The field decoder type read for this schema, and the function that decodes a field into
+    /// one behind a pointer (see ``erasedDecoder(for:)``).
+    private var erasedDecoder: (type: ObjectIdentifier, decode: ErasedFieldDecoder.Decode)?
+
+    /// The function that decodes a field into an `F` behind a pointer: made once per schema (and
+    /// decoder type), not a closure context per object.
+    func erasedDecoder<F: ModelFieldDecoder>(for type: F.Type) -> ErasedFieldDecoder.Decode {
+        if let known = erasedDecoder, known.type == ObjectIdentifier(F.self) { return known.decode }
+        let decode: ErasedFieldDecoder.Decode = { fields, index, reader in
+            try fields.assumingMemoryBound(to: F.self).pointee.decodeField(index, from: &reader)
+        }
+        erasedDecoder = (ObjectIdentifier(F.self), decode)
+        return decode
+    }
 
     /// How an archived class reads as this type.
     enum Resolution {
@@ -217,17 +306,43 @@ final class ModelReadInfo {
         return result
     }
 
-    /// The property index of each key of an object, -1 for keys that set no property.
-    func fieldIndexes(forKeys keys: [String]) -> [Int] {
-        if keys.count == lastKeys.count && keys.elementsEqual(lastKeys) { return lastIndexes }
-        let indexes = keys.map { fieldIndexByKey[$0] ?? -1 }
+    /// The property index of each key of an object's dictionary, -1 for keys that set no
+    /// property.
+    func fieldIndexes(of dictionary: BinaryPropertyListTable.Container, in table: BinaryPropertyListTable) -> [Int] {
+        let keys = table.keyReferenceBytes(dictionary)
+        if keys.count == lastKeys.count && lastIndexes.count == dictionary.count && ExactString.bytesEqual(keys, lastKeys) {
+            return lastIndexes
+        }
+        let indexes = (0..<dictionary.count).map { position in
+            table.string(table.reference(dictionary, position)).flatMap { fieldIndexByKey[$0] } ?? -1
+        }
         lastKeys = keys
         lastIndexes = indexes
         return indexes
     }
 
-    init(schema: ModelSchema, registry: ArchiveClassRegistry) {
+    /// Whether property `index` (which names the classes it allows) allows objects of the class
+    /// description `classIndex`: one of the names in the class's chain is allowed.
+    func allows(field index: Int, classIndex: Int32, in state: ArchiveDecodingState) -> Bool {
+        let slot = index * classCount + Int(classIndex)
+        let cached = !allowedByClass.isEmpty
+        if cached && allowedByClass[slot] >= 0 { return allowedByClass[slot] == 1 }
+        guard let allowed = allowed[index] else { return true }
+        let result = state.document.classList[Int(classIndex)].chain.contains(where: allowed.contains)
+        if cached { allowedByClass[slot] = result ? 1 : 0 }
+        return result
+    }
+
+    deinit {
+        allowedByClass.deallocate()
+    }
+
+    init(schema: ModelSchema, registry: ArchiveClassRegistry, classCount: Int) {
         self.schema = schema
+        self.classCount = classCount
+        let cacheable = classCount <= 4_096
+        allowedByClass = .allocate(capacity: cacheable ? schema.properties.count * classCount : 0)
+        allowedByClass.initialize(repeating: -1)
         self.schemaID = ObjectIdentifier(schema)
         let isClass = schema.modelType is AnyClass
         var byKey: [String: Int] = [:]

@@ -110,7 +110,7 @@ extension KeyedArchiveReader {
         case .null: return NSNull()
         case .number: return try decodeGenericObject(uid: uid, archivedClass: archivedClass, keys: keys)
         case .array, .mutableArray, .orderedSet, .mutableOrderedSet, .set, .mutableSet, .countedSet:
-            let references = try elementReferences(of: keys, kind: kind, uid: uid)
+            let references = try elementReferences(of: uid, kind: kind)
             let elements = try decodeAnyElements(references, uid: uid, what: archivedClass.name)
             // A counted set keeps its counts: Foundation's own class, as Swift has none.
             if kind == .countedSet { return NSCountedSet(array: elements) }
@@ -126,7 +126,7 @@ extension KeyedArchiveReader {
             }
             return set
         case .dictionary, .mutableDictionary:
-            let (keyReferences, valueReferences) = try dictionaryReferences(of: keys, uid: uid)
+            let (keyReferences, valueReferences) = try dictionaryReferences(of: uid)
             let decodedKeys = try decodeAnyElements(keyReferences, uid: uid, what: archivedClass.name)
             let decodedValues = try decodeAnyElements(valueReferences, uid: uid, what: archivedClass.name)
             if decodedKeys.allSatisfy({ type(of: $0) == String.self }) {
@@ -150,7 +150,9 @@ extension KeyedArchiveReader {
     }
 
     /// Reads the objects a collection refers to, one level down.
-    private mutating func decodeAnyElements(_ references: [PropertyListValue], uid: Int, what: String) throws -> [Any] {
+    private mutating func decodeAnyElements<References: RandomAccessCollection<PropertyListValue>>(
+        _ references: References, uid: Int, what: String
+    ) throws -> [Any] {
         try enter(uid, what: "an '\(what)'")
         defer { leave(uid) }
         var result: [Any] = []

@@ -7,19 +7,53 @@ import ModelKitPropertyList
 
 extension KeyedArchiveReader {
     public mutating func decodeArray<T>(_ element: (inout KeyedArchiveReader) throws -> T) throws -> [T] {
-        guard let (uid, keys) = object(), let kind = state.document.foundationKind(of: uid),
+        guard let uid = object(), let kind = state.foundationKind(of: uid),
               kind.isArray || kind.isSet || kind.isOrderedSet
         else { throw mismatch("an array") }
-        let references = try elementReferences(of: keys, kind: kind, uid: uid)
-        return try insideCollection(uid) { reader in
-            var result: [T] = []
-            result.reserveCapacity(references.count)
-            for (index, reference) in references.enumerated() {
-                reader.position = reference
-                if let decoded = try reader.decodeElement(at: index, element) { result.append(decoded) }
+        let references = try elementReferences(of: uid, kind: kind)
+        // Strings, the commonest elements, gather in an array of their own type: unspecialised,
+        // an array of `T` looks its type metadata up at every use and grows through generic
+        // calls (about 1,500 instructions an array of two tags).
+        if T.self == String.self {
+            var strings: [String] = []
+            strings.reserveCapacity(references.count)
+            try insideCollection(uid) { reader in
+                try reader.readElements(references, element) { strings.append(unsafeBitCast($0, to: String.self)) }
             }
-            return result
+            return unsafeBitCast(strings, to: [T].self)
         }
+        var result: [T] = []
+        result.reserveCapacity(references.count)
+        try insideCollection(uid) { reader in
+            try reader.readElements(references, element) { result.append($0) }
+        }
+        return result
+    }
+
+    /// Reads the elements at `references` with `element`, one level down the path each, and
+    /// hands each to `append`; in collect-all mode a failing one is recorded and left out.
+    private mutating func readElements<T>(
+        _ references: ElementReferences, _ element: (inout KeyedArchiveReader) throws -> T, _ append: (T) -> Void
+    ) throws {
+        let collects = flags.collectsAllErrors
+        for (index, reference) in references.enumerated() {
+            position = reference
+            if collects {
+                try collectElement(at: index, element, append)
+            } else {
+                // What `decodeElement` does outside collect-all mode, without its optional
+                // result (whose type metadata an unspecialised caller looks up on every call).
+                append(try withPathComponent(.index(index), element))
+            }
+        }
+    }
+
+    /// Reads an element in collect-all mode: a failing one is recorded and left out.
+    @inline(never)
+    mutating func collectElement<T>(at index: Int, _ element: (inout KeyedArchiveReader) throws -> T, _ append: (T) -> Void)
+        throws
+    {
+        if let decoded = try decodeElement(at: index, element) { append(decoded) }
     }
 
     /// Runs `body` inside collection object `uid`: entered (depth, decoding budget, cycles), its
@@ -39,20 +73,26 @@ extension KeyedArchiveReader {
 
     /// The element references of an array, set, ordered set or counted set object (a counted
     /// set's members as often as it counts them, so that a set reads its members and an array
-    /// reads the bag).
-    func elementReferences(of keys: PropertyListDictionary, kind: FoundationClass, uid: Int) throws -> [PropertyListValue] {
-        switch FoundationCollections.elements(of: keys, kind: kind) {
-        case .success(let elements): return elements
+    /// reads the bag): an array's or set's `NS.objects` read in place.
+    func elementReferences(of uid: Int, kind: FoundationClass) throws -> ElementReferences {
+        if !kind.isOrderedSet && kind != .countedSet, let key = keys.nsObjects, let dictionary = state.objectDictionary(uid),
+           let objects = state.table.object(forKey: key, in: dictionary), let elements = state.table.container(objects),
+           !elements.isDictionary
+        {
+            return ElementReferences(inPlace: elements, of: state.table)
+        }
+        switch FoundationCollections.elements(of: ArchivedObjectMembers(document: state.document, uid: uid), kind: kind) {
+        case .success(let elements): return ElementReferences(elements)
         case .failure(let malformed):
             throw KeyedArchiveError(.invalidObject(className: className(of: uid), detail: malformed.detail), objectID: uid)
         }
     }
 
     public mutating func decodeDictionary<T>(_ value: (inout KeyedArchiveReader) throws -> T) throws -> [String: T] {
-        guard let (uid, keys) = object(), let kind = state.document.foundationKind(of: uid),
-              kind.isDictionary
-        else { throw mismatch("a dictionary") }
-        let (keyReferences, valueReferences) = try dictionaryReferences(of: keys, uid: uid)
+        guard let uid = object(), let kind = state.foundationKind(of: uid), kind.isDictionary else {
+            throw mismatch("a dictionary")
+        }
+        let (keyReferences, valueReferences) = try dictionaryReferences(of: uid)
         return try insideCollection(uid) { reader in
             var result: [String: T] = [:]
             result.reserveCapacity(keyReferences.count)
@@ -74,10 +114,8 @@ extension KeyedArchiveReader {
     }
 
     /// The key and value references of a dictionary object, checked to pair up.
-    func dictionaryReferences(of keys: PropertyListDictionary, uid: Int) throws -> (
-        [PropertyListValue], [PropertyListValue]
-    ) {
-        switch FoundationCollections.entries(of: keys) {
+    func dictionaryReferences(of uid: Int) throws -> ([PropertyListValue], [PropertyListValue]) {
+        switch FoundationCollections.entries(of: ArchivedObjectMembers(document: state.document, uid: uid)) {
         case .success(let entries): return (entries.keys, entries.values)
         case .failure(let malformed):
             throw KeyedArchiveError(.invalidObject(className: className(of: uid), detail: malformed.detail), objectID: uid)
@@ -93,7 +131,7 @@ extension KeyedArchiveReader {
         case .null: return .null
         case .value: return .scalar
         case .classDescription: return .scalar
-        case .object(let archivedClass, _):
+        case .object(let archivedClass):
             switch FoundationClass(chain: archivedClass.chain) {
             case .null?: return .null
             case let kind? where kind.isArray || kind.isSet || kind.isOrderedSet: return .array
@@ -110,13 +148,13 @@ extension KeyedArchiveReader {
         of node: ModelKeyNode, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
         _ member: (inout KeyedArchiveReader, Int) throws -> Void, unknown: (inout KeyedArchiveReader, String) throws -> Void
     ) throws {
-        guard let (uid, keys) = object() else { throw mismatch(expected()) }
+        guard let uid = object() else { throw mismatch(expected()) }
         if let (owner, info) = fieldsOf, owner == uid {
             fieldsOf = nil
-            return try readModelMembers(uid: uid, keys: keys, info: info, member)
+            return try readModelMembers(uid: uid, info: info, member)
         }
-        if let kind = state.document.foundationKind(of: uid), kind.isDictionary {
-            let (keyReferences, valueReferences) = try dictionaryReferences(of: keys, uid: uid)
+        if let kind = state.foundationKind(of: uid), kind.isDictionary {
+            let (keyReferences, valueReferences) = try dictionaryReferences(of: uid)
             try insideCollection(uid) { reader in
                 for (keyReference, valueReference) in zip(keyReferences, valueReferences) {
                     reader.position = keyReference
@@ -127,6 +165,7 @@ extension KeyedArchiveReader {
             }
             return
         }
+        let keys = state.dictionary(of: uid)
         try insideCollection(uid) { reader in
             for (key, value) in zip(keys.keys, keys.values) {
                 guard let edge = node.edgeIndex(forKey: key) else { continue }
@@ -139,10 +178,10 @@ extension KeyedArchiveReader {
     public mutating func readIndexedElements(
         of node: ModelKeyNode, _ element: (inout KeyedArchiveReader, Int) throws -> Void
     ) throws -> Int {
-        guard let (uid, keys) = object(), let kind = state.document.foundationKind(of: uid),
+        guard let uid = object(), let kind = state.foundationKind(of: uid),
               kind.isArray || kind.isSet || kind.isOrderedSet
         else { throw mismatch("an array") }
-        let references = try elementReferences(of: keys, kind: kind, uid: uid)
+        let references = try elementReferences(of: uid, kind: kind)
         try insideCollection(uid) { reader in
             for (index, reference) in references.enumerated() {
                 guard let edge = node.edgeByIndex[index] else { continue }
@@ -153,3 +192,39 @@ extension KeyedArchiveReader {
         return references.count
     }
 }
+
+/// The element references of a collection object: its array of references read in place, or
+/// listed (an ordered or counted set's, gathered from its keys).
+struct ElementReferences: RandomAccessCollection {
+    private enum Storage {
+        case inPlace(BinaryPropertyListTable.Container, BinaryPropertyListTable)
+        case listed([PropertyListValue])
+    }
+
+    private let storage: Storage
+
+    init(inPlace elements: BinaryPropertyListTable.Container, of table: BinaryPropertyListTable) {
+        storage = .inPlace(elements, table)
+    }
+
+    init(_ elements: [PropertyListValue]) {
+        storage = .listed(elements)
+    }
+
+    var startIndex: Int { 0 }
+
+    var endIndex: Int {
+        switch storage {
+        case .inPlace(let elements, _): return elements.count
+        case .listed(let elements): return elements.count
+        }
+    }
+
+    subscript(index: Int) -> PropertyListValue {
+        switch storage {
+        case let .inPlace(elements, table): return table.value(of: table.reference(elements, index))
+        case .listed(let elements): return elements[index]
+        }
+    }
+}
+

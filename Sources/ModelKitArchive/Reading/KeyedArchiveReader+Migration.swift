@@ -54,7 +54,7 @@ extension KeyedArchiveReader {
     /// Decodes the object at the reader's position as the hand-written type `T`, its class
     /// already resolved.
     mutating func decodeResolvedArchivable<T: KeyedArchivable>(_ type: T.Type) throws -> T {
-        guard let (uid, keys) = object() else { throw mismatch("an object of class '\(T.archiveClassName)'") }
+        guard let uid = object() else { throw mismatch("an object of class '\(T.archiveClassName)'") }
         if let value = state.instances[uid] as? T { return value }
         try enter(uid, what: "'\(T.archiveClassName)'")
         let savedField = field
@@ -62,7 +62,7 @@ extension KeyedArchiveReader {
         defer { field = savedField }
         var value: T
         do {
-            var decoder = KeyedArchiveObjectDecoder(state: state, objectID: uid, keys: keys, depth: depth)
+            var decoder = KeyedArchiveObjectDecoder(state: state, objectID: uid, keys: state.dictionary(of: uid), depth: depth)
             value = try T(from: &decoder)
             if let substituted: T = try substitute(value, uid: uid) { value = substituted }
         } catch let error as KeyedArchiveError {

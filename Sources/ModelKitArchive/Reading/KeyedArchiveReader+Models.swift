@@ -15,15 +15,17 @@ extension KeyedArchiveReader {
         }
         let uid = Int(truncatingIfNeeded: reference)
         if let instance = state.instances[uid] {
-            if let model = instance as? M { return model }
-            throw KeyedArchiveError(
-                .classNotAllowed(found: state.archivedClass(of: uid)?.name ?? "\(Swift.type(of: instance))", allowed: info.acceptedNames),
-                objectID: uid)
+            // An instance of exactly `M` without the runtime's cast from `AnyObject`, which looks
+            // for bridging conformances first (a thousand instructions a time).
+            if ObjectIdentifier(Swift.type(of: instance)) == ObjectIdentifier(M.self) {
+                return unsafeBitCast(instance, to: M.self)
+            }
+            return try sharedInstance(instance, as: M.self, uid: uid, info: info)
         }
-        guard uid < state.document.classIndexes.count, state.document.classIndexes[uid] >= 0 else {
+        guard uid < state.classIndexes.count, state.classIndexes[uid] >= 0 else {
             throw mismatch("an object of class '\(info.acceptedNames[0])'")
         }
-        switch info.resolution(ofClass: state.document.classIndexes[uid], in: state) {
+        switch info.resolution(ofClass: state.classIndexes[uid], in: state) {
         case .declared:
             return try decodeResolvedModel(M.self)
         case .registered(let entry):
@@ -73,7 +75,17 @@ extension KeyedArchiveReader {
     mutating func decodeResolvedModel<M: Model>(_ type: M.Type) throws -> M {
         guard case .uid(let reference) = position else { throw mismatch("an object") }
         let uid = Int(truncatingIfNeeded: reference)
-        if let model = state.instances[uid] as? M { return model }
+        if let instance = state.instances[uid] {
+            if ObjectIdentifier(Swift.type(of: instance)) == ObjectIdentifier(M.self) {
+                return unsafeBitCast(instance, to: M.self)
+            }
+            return try decodeUnlessShared(instance, as: M.self, uid: uid)
+        }
+        return try decodeNewModel(M.self, uid: uid)
+    }
+
+    /// Decodes object `uid` as `M` (nothing decoded it yet).
+    private mutating func decodeNewModel<M: Model>(_ type: M.Type, uid: Int) throws -> M {
         let schema = M.modelSchema
         try enter(uid, what: "'\(schema.modelName)'")
         let savedField = field
@@ -84,19 +96,52 @@ extension KeyedArchiveReader {
             model = try M(modelReader: &self)
             let info = state.readInfo(for: schema)
             if flags.validates && info.validates { try validateModel(model) }
-            if let kept = state.preserved.removeValue(forKey: uid), info.preserves,
-               var preserving = model as? any ModelPreservingValues
-            {
-                preserving.preservedValues = ModelPreservedValues(kept)
-                if let updated = preserving as? M { model = updated }
-            }
-            if let substituted: M = try substitute(model, uid: uid) { model = substituted }
+            if info.preserves { restorePreservedValues(of: &model, uid: uid) }
+            if state.hasDelegate { try substituteModel(&model, uid: uid) }
         } catch {
             leave(uid)
             throw error
         }
-        leave(uid, instance: M.self is AnyClass ? model as AnyObject : nil)
+        // A class's value is its reference, which `as AnyObject` would look up through the
+        // runtime's bridging cast.
+        leave(uid, instance: M.self is AnyClass ? unsafeBitCast(model, to: AnyObject.self) : nil)
         return model
+    }
+
+    // The rare paths of `decodeModel` and `decodeResolvedModel`, apart: unspecialised, a function
+    // that uses `M?` anywhere looks its type metadata up on every call.
+
+    /// An instance decoded already, of a subclass of `M` (or of another type: an error).
+    @inline(never)
+    func sharedInstance<M: Model>(_ instance: AnyObject, as type: M.Type, uid: Int, info: ModelReadInfo) throws -> M {
+        if let model = instance as? M { return model }
+        throw KeyedArchiveError(
+            .classNotAllowed(found: state.archivedClass(of: uid)?.name ?? "\(Swift.type(of: instance))", allowed: info.acceptedNames),
+            objectID: uid)
+    }
+
+    /// The instance decoded already for object `uid` when it is an `M` (a subclass's), or the
+    /// object decoded anew as `M`.
+    @inline(never)
+    private mutating func decodeUnlessShared<M: Model>(_ instance: AnyObject, as type: M.Type, uid: Int) throws -> M {
+        if let model = instance as? M { return model }
+        return try decodeNewModel(M.self, uid: uid)
+    }
+
+    /// Gives a model that preserves values the values kept aside for object `uid`.
+    @inline(never)
+    func restorePreservedValues<M: Model>(of model: inout M, uid: Int) {
+        guard let kept = state.preserved.removeValue(forKey: uid), var preserving = model as? any ModelPreservingValues else {
+            return
+        }
+        preserving.preservedValues = ModelPreservedValues(kept)
+        if let updated = preserving as? M { model = updated }
+    }
+
+    /// Replaces a decoded model with the delegate's replacement, if it chose one.
+    @inline(never)
+    mutating func substituteModel<M: Model>(_ model: inout M, uid: Int) throws {
+        if let substituted: M = try substitute(model, uid: uid) { model = substituted }
     }
 
     /// Asks the delegate for a replacement of a decoded object; nil keeps it.
@@ -123,7 +168,7 @@ extension KeyedArchiveReader {
     /// collect-all mode, error naming); a versioned model reads each key through its migration
     /// hooks first.
     public mutating func decodeFields<F: ModelFieldDecoder>(of schema: ModelSchema, into fields: inout F) throws {
-        guard let (uid, keys) = object() else { throw mismatch("an object of class '\(schema.modelName)'") }
+        guard let uid = object() else { throw mismatch("an object of class '\(schema.modelName)'") }
         let info = state.readInfo(for: schema)
         let saved = position
         let savedField = field
@@ -134,15 +179,19 @@ extension KeyedArchiveReader {
             fieldsOf = savedFields
         }
         if let migrating = info.migrating {
-            try decodeMigratingFields(migrating, of: schema, info: info, uid: uid, keys: keys, into: &fields)
+            try decodeMigratingFields(migrating, of: schema, info: info, uid: uid, keys: state.dictionary(of: uid), into: &fields)
         } else {
             fieldsOf = (uid, info)
             // The walk is compiled for this reader only when its decoder type is known here:
             // `fields` arrives unspecialised (through `unarchive`), so it goes behind one
-            // concrete type and the model's own decoder is called through it.
-            var erased = ErasedFieldDecoder(base: fields)
-            defer { if let decoded = erased.base as? F { fields = decoded } }
-            try decodeFieldsByKeyTree(of: schema, into: &erased)
+            // concrete type that calls the model's own decoder on `fields` in place (no copy in
+            // and out of an existential, no cast back), through a function the schema's info
+            // makes once (a closure over `fields` allocated its context for every object).
+            let decode = info.erasedDecoder(for: F.self)
+            try withUnsafeMutablePointer(to: &fields) { fields in
+                var erased = ErasedFieldDecoder(fields: UnsafeMutableRawPointer(fields), decode: decode)
+                try decodeFieldsByKeyTree(of: schema, into: &erased)
+            }
         }
     }
 
@@ -150,13 +199,18 @@ extension KeyedArchiveReader {
     /// archive reads, with the reader at its value and the property's context set (for cycles).
     /// Preserved values are kept aside, and an object a property refers to must be of a class
     /// the property allows.
-    mutating func readModelMembers(uid: Int, keys: PropertyListDictionary, info: ModelReadInfo, _ member: (inout KeyedArchiveReader, Int) throws -> Void)
+    mutating func readModelMembers(uid: Int, info: ModelReadInfo, _ member: (inout KeyedArchiveReader, Int) throws -> Void)
         throws
     {
-        let indexes = info.fieldIndexes(forKeys: keys.keys)
+        // In place: the object's keys are matched by their references, its values read as they
+        // come.
+        let table = state.table
+        guard let dictionary = state.objectDictionary(uid) else { return }
+        let indexes = info.fieldIndexes(of: dictionary, in: table)
         for position in indexes.indices where indexes[position] >= 0 {
             let index = indexes[position]
-            guard try prepareField(index, value: keys.values[position], info: info, uid: uid) else { continue }
+            let value = table.value(of: table.reference(dictionary, dictionary.count + position))
+            guard try prepareField(index, value: value, info: info, uid: uid) else { continue }
             try member(&self, info.edgeByField[index])
         }
     }
@@ -182,9 +236,9 @@ extension KeyedArchiveReader {
     /// Checks the class of the object a property refers to against the classes the property allows.
     @inline(__always)
     func checkAllowedClass(of target: Int, field index: Int, of schema: ModelSchema, info: ModelReadInfo) throws {
-        guard target < state.document.classIndexes.count, state.document.classIndexes[target] >= 0,
-              let allowed = info.allowed[index], let archivedClass = state.archivedClass(of: target),
-              !archivedClass.chain.contains(where: allowed.contains)
+        guard target < state.objectCount, state.classIndexes[target] >= 0, info.allowed[index] != nil,
+              !info.allows(field: index, classIndex: state.classIndexes[target], in: state),
+              let archivedClass = state.archivedClass(of: target)
         else { return }
         throw KeyedArchiveError(
             .classNotAllowed(found: archivedClass.name, allowed: info.allowedLists[index]),
@@ -215,9 +269,18 @@ extension KeyedArchiveReader {
 /// for ``KeyedArchiveReader`` (a walk generic over an unknown decoder ran unspecialised, a third
 /// slower on archives).
 struct ErasedFieldDecoder: ModelFieldDecoder {
-    var base: any ModelFieldDecoder
+    /// Decodes field `index` into the model's own decoder behind the pointer.
+    typealias Decode = (UnsafeMutableRawPointer, Int, inout KeyedArchiveReader) throws -> Void
+
+    /// The model's field decoder, of the type `decode` was made for.
+    let fields: UnsafeMutableRawPointer
+    let decode: Decode
 
     mutating func decodeField<R: ModelReader>(_ index: Int, from reader: inout R) throws {
-        try base.decodeField(index, from: &reader)
+        // The walk runs only over the archive's reader.
+        guard R.self == KeyedArchiveReader.self else { return }
+        try withUnsafeMutablePointer(to: &reader) { reader in
+            try reader.withMemoryRebound(to: KeyedArchiveReader.self, capacity: 1) { try decode(fields, index, &$0.pointee) }
+        }
     }
 }

@@ -54,11 +54,27 @@ public struct KeyedArchiveReader: ModelReader {
 
     // MARK: Resolving
 
+    /// What the reader is at, as far as its kind goes: nil, a plain value (inline, or a
+    /// referenced plain entry), an object of a class, or a class description.
+    enum Resolved {
+        case null
+        case value(PropertyListValue)
+        case object(ArchivedClass)
+        case classDescription(ArchivedClass)
+    }
+
     /// The entry the reader is at: an inline value stands for itself.
-    @inline(__always)
-    func resolved() -> KeyedArchiveDocument.Entry {
+    func resolved() -> Resolved {
         switch position {
-        case .uid(let reference): return state.document.entry(Int(truncatingIfNeeded: reference))
+        case .uid(let reference):
+            let uid = Int(truncatingIfNeeded: reference)
+            let document = state.document
+            guard uid > 0, uid < document.objectCount else { return .null }
+            if let archivedClass = document.archivedClass(of: uid), document.objectDictionary(uid) != nil {
+                return .object(archivedClass)
+            }
+            if document.classDescriptions[uid] >= 0 { return .classDescription(document.classList[Int(document.classDescriptions[uid])]) }
+            return .value(document.entryValue(uid))
         case .null: return .null
         default: return .value(position)
         }
@@ -70,24 +86,23 @@ public struct KeyedArchiveReader: ModelReader {
         switch position {
         case .uid(let reference):
             let uid = Int(truncatingIfNeeded: reference)
-            guard uid > 0, uid < state.objects.count else { return nil }
-            let value = state.objects[uid]
-            if case .dictionary = value { return nil }
-            return value
+            guard uid > 0, uid < state.objectCount else { return nil }
+            let object = state.entryObject(uid)
+            // A pattern, not `==`: the optional kind's `==` went through the generic Equatable
+            // witness for every string read.
+            if case .dictionary? = state.table.kind(of: object) { return nil }
+            return state.table.value(of: object)
         case .null: return nil
         default: return position
         }
     }
 
-    /// The object the reader is at, with its class and keys, when it is one.
+    /// The object the reader is at, when it is one: its entry, of a class.
     @inline(__always)
-    func object() -> (uid: Int, keys: PropertyListDictionary)? {
+    func object() -> Int? {
         guard case .uid(let reference) = position else { return nil }
         let uid = Int(truncatingIfNeeded: reference)
-        guard uid > 0, uid < state.document.classIndexes.count, state.document.classIndexes[uid] >= 0,
-              case .dictionary(let keys) = state.objects[uid]
-        else { return nil }
-        return (uid, keys)
+        return state.objectDictionary(uid) != nil ? uid : nil
     }
 
     /// The class name of object `uid`, for messages.
@@ -105,7 +120,7 @@ public struct KeyedArchiveReader: ModelReader {
         switch resolved() {
         case .null: return "null"
         case .value(let value): return Self.describe(value)
-        case .object(let archivedClass, _): return "an object of class '\(archivedClass.name)'"
+        case .object(let archivedClass): return "an object of class '\(archivedClass.name)'"
         case .classDescription(let archivedClass): return "the class description of '\(archivedClass.name)'"
         }
     }
@@ -165,7 +180,7 @@ public struct KeyedArchiveReader: ModelReader {
         case .uid(let reference):
             let uid = Int(truncatingIfNeeded: reference)
             if uid == 0 { return true }
-            guard uid < state.objects.count, state.document.classIndexes[uid] >= 0 else { return false }
+            guard uid < state.objectCount, state.classIndexes[uid] >= 0 else { return false }
             if state.isNull(uid) { return true }
             if let field, field.canDefer {
                 let status = state.status[uid]
@@ -189,11 +204,10 @@ public struct KeyedArchiveReader: ModelReader {
 
     public mutating func decodeString() throws -> String {
         if case .string(let string) = plainValue() { return string }
-        if let (uid, keys) = object(), state.document.foundationKind(of: uid)?.isString == true
-        {
+        if let uid = object(), state.foundationKind(of: uid)?.isString == true {
             try enterObject(uid)
             defer { leave(uid) }
-            return try nested(keys["NS.string"] ?? .null) { try $0.decodeString() }
+            return try nested(member(keys.nsString, of: uid) ?? .null) { try $0.decodeString() }
         }
         throw mismatch("a string")
     }
@@ -233,8 +247,8 @@ public struct KeyedArchiveReader: ModelReader {
         default:
             break
         }
-        if let (uid, keys) = object(), state.document.foundationKind(of: uid) == .decimalNumber {
-            guard let decimal = DecimalCoding.decimal(from: keys) else {
+        if let uid = object(), state.foundationKind(of: uid) == .decimalNumber {
+            guard let decimal = DecimalCoding.decimal(from: state.dictionary(of: uid)) else {
                 throw invalid(uid, "its mantissa, exponent or length is missing or out of range")
             }
             return decimal
@@ -244,8 +258,8 @@ public struct KeyedArchiveReader: ModelReader {
 
     public mutating func decodeDate() throws -> Date {
         if case .date(let date) = plainValue() { return date }
-        if let (uid, keys) = object(), state.document.foundationKind(of: uid) == .date {
-            guard let time = keys["NS.time"]?.doubleValue, time.isFinite else {
+        if let uid = object(), state.foundationKind(of: uid) == .date {
+            guard let time = member(keys.nsTime, of: uid)?.doubleValue, time.isFinite else {
                 throw invalid(uid, "'NS.time' is missing or not a finite number")
             }
             return Date(timeIntervalSinceReferenceDate: time)
@@ -255,18 +269,17 @@ public struct KeyedArchiveReader: ModelReader {
 
     public mutating func decodeData() throws -> Data {
         if case .data(let data) = plainValue() { return data }
-        if let (uid, keys) = object(), state.document.foundationKind(of: uid)?.isData == true
-        {
+        if let uid = object(), state.foundationKind(of: uid)?.isData == true {
             try enterObject(uid)
             defer { leave(uid) }
-            return try nested(keys["NS.data"] ?? .null) { try $0.decodeData() }
+            return try nested(member(keys.nsData, of: uid) ?? .null) { try $0.decodeData() }
         }
         throw mismatch("data")
     }
 
     public mutating func decodeUUID() throws -> UUID {
-        if let (uid, keys) = object(), state.document.foundationKind(of: uid) == .uuid {
-            guard let bytes = keys["NS.uuidbytes"]?.dataValue, bytes.count == 16 else {
+        if let uid = object(), state.foundationKind(of: uid) == .uuid {
+            guard let bytes = member(keys.nsUUIDBytes, of: uid)?.dataValue, bytes.count == 16 else {
                 throw invalid(uid, "'NS.uuidbytes' is missing or not 16 bytes")
             }
             var uuid = UUID().uuid
@@ -277,12 +290,12 @@ public struct KeyedArchiveReader: ModelReader {
     }
 
     public mutating func decodeURL() throws -> URL {
-        guard let (uid, keys) = object(), state.document.foundationKind(of: uid) == .url else {
+        guard let uid = object(), state.foundationKind(of: uid) == .url else {
             throw mismatch("a URL")
         }
-        let relative = try nested(keys["NS.relative"] ?? .null) { try $0.decodeString() }
+        let relative = try nested(member(keys.nsRelative, of: uid) ?? .null) { try $0.decodeString() }
         var base: URL?
-        if let baseValue = keys["NS.base"] {
+        if let baseValue = member(keys.nsBase, of: uid) {
             try enter(uid, what: "the base of an 'NSURL'")
             defer { leave(uid) }
             base = try nested(baseValue) { reader in try reader.decodeNil() ? nil : reader.decodeURL() }
@@ -310,7 +323,7 @@ public struct KeyedArchiveReader: ModelReader {
             case .real(let real): return .double(real.doubleValue)
             default: throw mismatch("a JSON value")
             }
-        case .object(let archivedClass, _):
+        case .object(let archivedClass):
             switch FoundationClass(chain: archivedClass.chain) {
             case .null?: return .null
             case .string?, .mutableString?: return .string(try decodeString())
@@ -343,6 +356,15 @@ public struct KeyedArchiveReader: ModelReader {
         }
         return try body(&self)
     }
+
+    /// The value object `uid` holds under `key` (one of ``ArchiveKeys``).
+    @inline(__always)
+    func member(_ key: Int32?, of uid: Int) -> PropertyListValue? {
+        state.memberValue(key, ofObject: uid)
+    }
+
+    /// The numbers of the keys of Foundation's objects.
+    var keys: ArchiveKeys { state.keys }
 
     func invalid(_ uid: Int, _ detail: String) -> KeyedArchiveError {
         KeyedArchiveError(.invalidObject(className: className(of: uid), detail: detail), objectID: uid)

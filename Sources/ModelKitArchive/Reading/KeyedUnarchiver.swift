@@ -23,7 +23,9 @@ public final class KeyedUnarchiver {
     /// The checked archive.
     public let document: KeyedArchiveDocument
     /// Receives every decoded model, archivable value and generic object, and may replace it.
-    public weak var delegate: (any KeyedUnarchiverDelegate)?
+    public weak var delegate: (any KeyedUnarchiverDelegate)? {
+        didSet { state.hasDelegate = delegate != nil }
+    }
     /// Whether generic decoding turns objects of unknown classes into ``ArchivedObject``s (the
     /// default) or rejects them with ``KeyedArchiveError/Kind/classNotAllowed(found:allowed:)``.
     public var decodesUnknownClasses = true

@@ -3,21 +3,15 @@ import ModelKitCore
 import ModelKitPropertyList
 
 /// The state of one archiving run, shared by every writer and object encoder of a
-/// ``KeyedArchiver``: the `$objects` being built, the slots of objects already written (by
-/// identity for class instances, by value for strings, numbers and data), class descriptions,
-/// conditional references and objects whose encoding was deferred.
+/// ``KeyedArchiver``: the archive's bytes being written (``ArchiveBinaryBuilder``), the slots
+/// of objects already written (by identity for class instances, by value for strings, numbers
+/// and data), class descriptions, conditional references and objects whose encoding was
+/// deferred.
 ///
 /// A slot is an entry of `$objects`; its index is the object's UID unless conditional-only slots
 /// are dropped when the archive is finished.
 final class ArchiveEncodingState {
-    /// What a slot holds.
-    enum SlotState: UInt8 {
-        /// Written (or being written).
-        case written
-        /// Only referenced conditionally so far: dropped, and its references nil, unless something
-        /// writes the object unconditionally.
-        case conditional
-    }
+    typealias SlotState = ArchiveBinaryBuilder.SlotState
 
     /// An object whose body is written later, to keep recursion shallow.
     struct Pending {
@@ -25,25 +19,30 @@ final class ArchiveEncodingState {
         let write: (ArchiveEncodingState) throws -> Void
     }
 
-    var entries: [PropertyListValue] = [.string("$null")]
-    var slotStates: [SlotState] = [.written]
-    var conditionalCount = 0
+    /// The archive being written. Behind a pointer: the writers reach it through this state on
+    /// every value, and a class's stored property would pay a dynamic exclusivity check on each.
+    let output: UnsafeMutablePointer<ArchiveBinaryBuilder>
     /// Slots of class instances, by identity; `retained` keeps the instances alive so that an
     /// identifier is never reused during the run.
-    var objectSlots: [ObjectIdentifier: Int] = [:]
-    var retained: [AnyObject] = []
-    /// Strings, numbers and data written once per distinct value (exactly: strings by bytes,
-    /// reals by bit pattern); the table keeps hashes, so growing it never hashes again.
-    var plainSlots = ScalarTable()
-    var trueSlot = 0
-    var falseSlot = 0
+    private var objectSlots = IntegerSlotMap()
+    private var retained: [AnyObject] = []
     var nullSlot = 0
-    /// Class descriptions by class name (a name is written with the first chain it comes with).
-    var classSlots: [String: Int] = [:]
+    /// Class descriptions by class name (a name is written with the first chain it comes with),
+    /// and the last few looked up, compared before hashing.
+    private var classSlots: [String: Int] = [:]
+    private var recentClasses: [(name: String, slot: Int)] = []
     var pending: [Pending] = []
-    var modelInfo: [ObjectIdentifier: ModelWriteInfo] = [:]
+    var modelInfo = SchemaInfoCache<ModelWriteInfo>()
     /// Replacements a delegate chose, by the identity of the replaced instance.
     var replacements: [ObjectIdentifier: Any] = [:]
+    /// Whether the archiver has a delegate (kept by the archiver, read per object).
+    var hasDelegate = false
+    /// The collection type written last and whether it is archived as a set: arrays of one type
+    /// check their conformance once.
+    private var lastCollection: (type: ObjectIdentifier, isSet: Bool)?
+    /// Shared keys of Foundation objects, numbered once.
+    private(set) lazy var timeKeys = keyObjects(["$class", "NS.time"])
+    private(set) lazy var objectsKeys = keyObjects(["$class", "NS.objects"])
 
     let options: MappingOptions
     var registry: ArchiveClassRegistry
@@ -56,73 +55,58 @@ final class ArchiveEncodingState {
     init(options: MappingOptions, registry: ArchiveClassRegistry) {
         self.options = options
         self.registry = registry
+        output = .allocate(capacity: 1)
+        output.initialize(to: ArchiveBinaryBuilder())
+    }
+
+    deinit {
+        output.deinitialize(count: 1)
+        output.deallocate()
+        objectSlots.deallocate()
     }
 
     // MARK: Slots
 
     /// Reserves the next slot for an object about to be written.
     func reserveSlot(_ state: SlotState = .written) -> Int {
-        entries.append(.null)
-        slotStates.append(state)
-        if state == .conditional { conditionalCount += 1 }
-        return entries.count - 1
+        output.pointee.reserveSlot(state)
+    }
+
+    /// The state of `slot`.
+    func slotState(_ slot: Int) -> SlotState {
+        output.pointee.slotStates[slot]
     }
 
     /// Marks a conditional slot as written.
     func promote(_ slot: Int) {
-        guard slotStates[slot] == .conditional else { return }
-        slotStates[slot] = .written
-        conditionalCount -= 1
-    }
-
-    /// Appends a plain value (string, number, data) and returns its slot.
-    private func appendPlain(_ value: PropertyListValue) -> Int {
-        entries.append(value)
-        slotStates.append(.written)
-        return entries.count - 1
+        output.pointee.promote(slot)
     }
 
     func stringSlot(_ string: String) -> Int {
-        plainSlot(.string(ExactStringKey(string)), .string(string))
+        output.pointee.stringSlot(string)
     }
 
     func integerSlot(_ integer: PropertyListInteger) -> Int {
-        plainSlot(.integer(integer), .integer(integer))
+        output.pointee.scalarSlot(.integer(integer))
     }
 
     func realSlot(_ real: PropertyListReal) -> Int {
-        plainSlot(.real(real), .real(real))
-    }
-
-    /// The slot of a plain value, appended the first time it is seen.
-    private func plainSlot(_ key: ScalarKey, _ value: PropertyListValue) -> Int {
-        let next = entries.count
-        let slot = plainSlots.findOrInsert(key, object: next)
-        if slot == next {
-            entries.append(value)
-            slotStates.append(.written)
-        }
-        return slot
+        output.pointee.scalarSlot(.real(real))
     }
 
     func boolSlot(_ flag: Bool) -> Int {
-        if flag {
-            if trueSlot == 0 { trueSlot = appendPlain(.bool(true)) }
-            return trueSlot
-        }
-        if falseSlot == 0 { falseSlot = appendPlain(.bool(false)) }
-        return falseSlot
+        output.pointee.scalarSlot(.bool(flag))
     }
 
     func dataSlot(_ data: Data) -> Int {
-        plainSlot(.data(data), .data(data))
+        output.pointee.dataSlot(data)
     }
 
     /// The slot of the one `NSNull` object, which stands for nil inside collections.
     func nullObjectSlot() -> Int {
         if nullSlot == 0 {
             let slot = reserveSlot()
-            entries[slot] = objectEntry(keys: [], values: [], classSlot: classSlot(.nsNull))
+            setEntry(objectEntry(keys: [], values: [], classSlot: classSlot(.nsNull)), at: slot)
             nullSlot = slot
         }
         return nullSlot
@@ -130,12 +114,54 @@ final class ArchiveEncodingState {
 
     /// The slot of a class description, written once per class.
     func classSlot(_ archivedClass: ArchivedClass) -> Int {
-        if let slot = classSlots[archivedClass.name] { return slot }
-        let chain = PropertyListValue.array(archivedClass.chain.map { .string($0) })
-        let slot = appendPlain(
-            .dictionary(PropertyListDictionary(uniqueKeys: ["$classes", "$classname"], values: [chain, .string(archivedClass.name)])))
-        classSlots[archivedClass.name] = slot
+        for recent in recentClasses where recent.name == archivedClass.name { return recent.slot }
+        let slot: Int
+        if let known = classSlots[archivedClass.name] {
+            slot = known
+        } else {
+            slot = reserveSlot()
+            let chain = PropertyListValue.array(archivedClass.chain.map { .string($0) })
+            let description = PropertyListDictionary(
+                uniqueKeys: ["$classes", "$classname"], values: [chain, .string(archivedClass.name)])
+            setEntry(.dictionary(description), at: slot)
+            classSlots[archivedClass.name] = slot
+        }
+        if recentClasses.count == 4 { recentClasses.removeFirst() }
+        recentClasses.append((archivedClass.name, slot))
         return slot
+    }
+
+    /// Whether a collection of type `type` is archived as an `NSSet`.
+    func isArchivedAsSet<C>(_ type: C.Type) -> Bool {
+        let identity = ObjectIdentifier(C.self)
+        if let last = lastCollection, last.type == identity { return last.isSet }
+        let isSet = C.self is any ArchivedAsSet.Type
+        lastCollection = (identity, isSet)
+        return isSet
+    }
+
+    // MARK: Entries
+
+    /// Writes `entry` (a plain value or an object dictionary) as the entry of `slot`.
+    func setEntry(_ entry: PropertyListValue, at slot: Int) {
+        let object = output.pointee.object(for: entry)
+        output.pointee.setEntry(slot, object: object)
+    }
+
+    /// Writes an object of `classSlot` whose keys (`$class` first) are `keys` and whose other
+    /// values are `first` and, for three keys, `second`.
+    func setObject(at slot: Int, keys: [Int32], classSlot: Int, _ first: Int32, _ second: Int32 = -1) {
+        let classReference = output.pointee.uidObject(classSlot)
+        let values = second < 0 ? [classReference, first] : [classReference, first, second]
+        let object = keys.withUnsafeBufferPointer { keys in
+            values.withUnsafeBufferPointer { output.pointee.dictionary(keys: keys, values: $0) }
+        }
+        output.pointee.setEntry(slot, object: object)
+    }
+
+    /// The objects of keys shared by every object of a kind.
+    func keyObjects(_ keys: [String]) -> [Int32] {
+        keys.map { output.pointee.keyObject($0) }
     }
 
     /// An object entry whose keys (`$class` first) are shared by every object of its kind.
@@ -146,10 +172,8 @@ final class ArchiveEncodingState {
         return .dictionary(PropertyListDictionary(uniqueKeys: keys, values: allValues))
     }
 
-    static let timeKeys = ["$class", "NS.time"]
     static let uuidKeys = ["$class", "NS.uuidbytes"]
     static let urlKeys = ["$class", "NS.base", "NS.relative"]
-    static let objectsKeys = ["$class", "NS.objects"]
     static let dictionaryKeys = ["$class", "NS.keys", "NS.objects"]
 
     /// An object entry: `$class` first, then the keyed values.
@@ -163,17 +187,31 @@ final class ArchiveEncodingState {
         return .dictionary(PropertyListDictionary(uniqueKeys: allKeys, values: allValues))
     }
 
+    // MARK: Identity
+
     /// The slot already given to a class instance, if any.
     func slot(of object: AnyObject) -> Int? {
-        objectSlots[ObjectIdentifier(object)]
+        objectSlots.slot(for: Self.identity(of: object))
     }
 
     /// Gives a class instance a new slot.
     func assignSlot(to object: AnyObject, _ state: SlotState = .written) -> Int {
         let slot = reserveSlot(state)
-        objectSlots[ObjectIdentifier(object)] = slot
+        objectSlots.set(slot, for: Self.identity(of: object))
         retained.append(object)
         return slot
+    }
+
+    private static func identity(of object: AnyObject) -> Int64 {
+        Int64(Int(bitPattern: ObjectIdentifier(object)))
+    }
+
+    /// The archiving facts of a model type, computed once per schema.
+    func writeInfo(for schema: ModelSchema) -> ModelWriteInfo {
+        if let known = modelInfo.info(for: schema) { return known }
+        let info = ModelWriteInfo(schema: schema, registry: registry, state: self)
+        modelInfo.insert(info)
+        return info
     }
 
     // MARK: Finishing
@@ -193,52 +231,16 @@ final class ArchiveEncodingState {
         pending.removeAll()
     }
 
-    /// The finished `$objects` and `$top`: deferred objects written, conditional-only slots
-    /// dropped and their references made `$null`.
-    func finishedObjects(top: PropertyListDictionary) throws -> (objects: [PropertyListValue], top: PropertyListDictionary) {
+    /// The finished archive's bytes: deferred objects written, conditional-only slots dropped and
+    /// their references made `$null`.
+    func finish(top: PropertyListDictionary) throws -> [UInt8] {
         try drainPending()
-        guard conditionalCount > 0 else { return (entries, top) }
-        var map = [UInt64](repeating: 0, count: entries.count)
-        var kept: [PropertyListValue] = []
-        kept.reserveCapacity(entries.count - conditionalCount)
-        for slot in entries.indices where slotStates[slot] == .written {
-            map[slot] = UInt64(kept.count)
-            kept.append(entries[slot])
-        }
-        return (
-            kept.map { Self.remap($0, map) },
-            PropertyListDictionary(uniqueKeys: top.keys, values: top.values.map { Self.remap($0, map) })
-        )
-    }
-
-    /// The archive's root dictionary over finished objects.
-    static func propertyList(objects: [PropertyListValue], top: PropertyListDictionary) -> PropertyListValue {
-        .dictionary(
-            PropertyListDictionary(
-                uniqueKeys: ["$archiver", "$objects", "$top", "$version"],
-                values: [
-                    .string(KeyedArchiveDocument.archiverName), .array(objects), .dictionary(top),
-                    .integer(PropertyListInteger(KeyedArchiveDocument.formatVersion)),
-                ]))
-    }
-
-    /// Rewrites the references in an entry (objects hold references one or two levels deep).
-    private static func remap(_ value: PropertyListValue, _ map: [UInt64]) -> PropertyListValue {
-        switch value {
-        case .uid(let slot):
-            return .uid(slot < UInt64(map.count) ? map[Int(slot)] : 0)
-        case .array(let elements):
-            return .array(elements.map { remap($0, map) })
-        case .dictionary(let dictionary):
-            return .dictionary(PropertyListDictionary(uniqueKeys: dictionary.keys, values: dictionary.values.map { remap($0, map) }))
-        default:
-            return value
-        }
+        return output.pointee.finish(topKeys: top.keys, topValues: top.values)
     }
 }
 
-/// What the archiver needs to know about a model type, computed once per schema.
-final class ModelWriteInfo {
+/// What the archiver needs to know about a model type, computed once per schema and archive.
+final class ModelWriteInfo: SchemaInfo {
     /// One archived property.
     struct Field {
         let index: Int
@@ -246,17 +248,18 @@ final class ModelWriteInfo {
         let conditional: Bool
     }
 
+    let schema: ModelSchema
     let fields: [Field]
     let archivedClass: ArchivedClass
-    let version: Int
-    /// The keys of every object of the type: `$class`, the archived properties, the version.
-    let keys: [String]
-    /// The inline model version.
-    let versionValue: PropertyListValue
-    /// The slot of the class description, once written.
-    var classSlot = 0
+    /// The objects of every object's keys: `$class`, the archived properties, the version.
+    let keys: [Int32]
+    /// The object of the inline model version.
+    let version: Int32
+    /// The object of the reference to the class description, once written.
+    var classReference: Int32 = -1
 
-    init(schema: ModelSchema, registry: ArchiveClassRegistry) {
+    init(schema: ModelSchema, registry: ArchiveClassRegistry, state: ArchiveEncodingState) {
+        self.schema = schema
         var fields: [Field] = []
         for (index, property) in schema.properties.enumerated()
         where !property.isTransient && property.archiveBehavior != .excluded {
@@ -271,8 +274,7 @@ final class ModelWriteInfo {
         }
         chain.append("NSObject")
         self.archivedClass = ArchivedClass(name: chain[0], chain: chain)
-        self.version = schema.version
-        self.keys = ["$class"] + fields.map(\.name) + [KeyedArchiver.modelVersionKey]
-        self.versionValue = .integer(PropertyListInteger(schema.version))
+        self.keys = state.keyObjects(["$class"] + fields.map(\.name) + [KeyedArchiver.modelVersionKey])
+        self.version = state.output.pointee.scalarObject(.integer(PropertyListInteger(schema.version)))
     }
 }

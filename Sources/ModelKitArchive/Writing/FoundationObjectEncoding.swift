@@ -77,7 +77,7 @@ extension KeyedArchiveWriter {
             object = owner
         }
         if object is NSNull {
-            result = .uid(UInt64(state.nullObjectSlot()))
+            result = .reference(state.nullObjectSlot())
             return
         }
         if let number = object as? NSDecimalNumber {
@@ -88,17 +88,17 @@ extension KeyedArchiveWriter {
             try encodeNumber(classified)
             return
         }
-        if state.archiver?.delegate != nil, try substitute(object, isObject: true) { return }
+        if state.hasDelegate, try substitute(object, isObject: true) { return }
         if let existing = state.slot(of: object) {
-            if !isConditional && state.slotStates[existing] == .conditional {
+            if !isConditional && state.slotState(existing) == .conditional {
                 state.promote(existing)
                 try writeObjectBody(object, slot: existing)
             }
-            result = .uid(UInt64(existing))
+            result = .reference(existing)
             return
         }
         if isConditional {
-            result = .uid(UInt64(state.assignSlot(to: object, .conditional)))
+            result = .reference(state.assignSlot(to: object, .conditional))
             return
         }
         guard Self.isSupportedObject(object) else {
@@ -107,7 +107,7 @@ extension KeyedArchiveWriter {
         }
         let slot = state.assignSlot(to: object)
         try writeObjectBody(object, slot: slot)
-        result = .uid(UInt64(slot))
+        result = .reference(slot)
     }
 
     static func isSupportedObject(_ object: AnyObject) -> Bool {
@@ -127,23 +127,26 @@ extension KeyedArchiveWriter {
                 var writer = KeyedArchiveWriter(state: state, inline: true, depth: depth + 1)
                 try writer.encodeAny(generic[key])
                 keys.append(KeyedArchiver.escapeKey(key))
-                values.append(writer.result)
+                values.append(writer.result.propertyListValue)
             }
-            state.entries[slot] = state.objectEntry(keys: keys, values: values, classSlot: state.classSlot(generic.archivedClass))
+            state.setEntry(
+                state.objectEntry(keys: keys, values: values, classSlot: state.classSlot(generic.archivedClass)), at: slot)
         case let string as NSMutableString:
             let text = PropertyListValue.uid(UInt64(state.stringSlot(string as String)))
-            state.entries[slot] = state.objectEntry(keys: ["NS.string"], values: [text], classSlot: state.classSlot(.nsMutableString))
+            state.setEntry(
+                state.objectEntry(keys: ["NS.string"], values: [text], classSlot: state.classSlot(.nsMutableString)), at: slot)
         case let string as NSString:
-            state.entries[slot] = .string(string as String)
+            state.setEntry(.string(string as String), at: slot)
         case let data as NSMutableData:
-            state.entries[slot] = state.objectEntry(
-                keys: ["NS.data"], values: [.data(data as Data)], classSlot: state.classSlot(.nsMutableData))
+            state.setEntry(
+                state.objectEntry(keys: ["NS.data"], values: [.data(data as Data)], classSlot: state.classSlot(.nsMutableData)),
+                at: slot)
         case let data as NSData:
-            state.entries[slot] = .data(data as Data)
+            state.setEntry(.data(data as Data), at: slot)
         case let date as NSDate:
-            state.entries[slot] = dateEntry(date as Date)
+            writeDate(date as Date, into: slot)
         case let uuid as NSUUID:
-            state.entries[slot] = uuidEntry(uuid as UUID)
+            state.setEntry(uuidEntry(uuid as UUID), at: slot)
         case let url as NSURL:
             try body.writeURL(url as URL, into: slot)
         case let array as NSArray:
@@ -171,11 +174,12 @@ extension KeyedArchiveWriter {
         if let baseURL = url.baseURL {
             var writer = elementWriter()
             try writer.encodeURL(baseURL)
-            base = writer.result
+            base = writer.result.propertyListValue
         }
         let relative = PropertyListValue.uid(UInt64(state.stringSlot(url.relativeString)))
-        state.entries[slot] = state.objectEntry(
-            sharedKeys: ArchiveEncodingState.urlKeys, classSlot: state.classSlot(.nsURL), base, relative)
+        state.setEntry(
+            state.objectEntry(sharedKeys: ArchiveEncodingState.urlKeys, classSlot: state.classSlot(.nsURL), base, relative),
+            at: slot)
     }
 
     /// Writes an array or set of objects (`NS.objects`), in a new slot or in `slot`.
@@ -186,9 +190,10 @@ extension KeyedArchiveWriter {
         for (index, element) in elements.enumerated() {
             references.append(try elementReference(element, at: index))
         }
-        state.entries[slot] = state.objectEntry(
-            keys: ["NS.objects"], values: [.array(references)], classSlot: state.classSlot(archivedClass))
-        result = .uid(UInt64(slot))
+        state.setEntry(
+            state.objectEntry(keys: ["NS.objects"], values: [.array(references)], classSlot: state.classSlot(archivedClass)),
+            at: slot)
+        result = .reference(slot)
     }
 
     /// Writes an ordered set (`NS.object.0`, `NS.object.1`, ...) into `slot`.
@@ -199,15 +204,15 @@ extension KeyedArchiveWriter {
             keys.append("NS.object.\(index)")
             references.append(try elementReference(element, at: index))
         }
-        state.entries[slot] = state.objectEntry(keys: keys, values: references, classSlot: state.classSlot(archivedClass))
-        result = .uid(UInt64(slot))
+        state.setEntry(state.objectEntry(keys: keys, values: references, classSlot: state.classSlot(archivedClass)), at: slot)
+        result = .reference(slot)
     }
 
     /// The reference to one element of a collection being written; its errors name its index.
     private func elementReference(_ element: Any, at index: Int) throws -> PropertyListValue {
         var writer = elementWriter()
         try prefixingErrors(with: .index(index)) { try writer.encodeAny(element) }
-        return writer.result
+        return writer.result.propertyListValue
     }
 
     /// Writes a counted set (`NS.count`, then `NS.object<i>` and `NS.count<i>`) into `slot`.
@@ -218,8 +223,8 @@ extension KeyedArchiveWriter {
             keys += ["NS.object\(index)", "NS.count\(index)"]
             values += [try elementReference(member, at: index), .integer(PropertyListInteger(Int64(set.count(for: member))))]
         }
-        state.entries[slot] = state.objectEntry(keys: keys, values: values, classSlot: state.classSlot(.nsCountedSet))
-        result = .uid(UInt64(slot))
+        state.setEntry(state.objectEntry(keys: keys, values: values, classSlot: state.classSlot(.nsCountedSet)), at: slot)
+        result = .reference(slot)
     }
 
     /// Writes a dictionary with keys of any archivable type: all keys, then all values.
@@ -232,16 +237,18 @@ extension KeyedArchiveWriter {
         for key in keys {
             var writer = elementWriter()
             try writer.encodeAny(key)
-            keyReferences.append(writer.result)
+            keyReferences.append(writer.result.propertyListValue)
         }
         for value in values {
             var writer = elementWriter()
             try writer.encodeAny(value)
-            valueReferences.append(writer.result)
+            valueReferences.append(writer.result.propertyListValue)
         }
-        state.entries[slot] = state.objectEntry(
-            keys: ["NS.keys", "NS.objects"], values: [.array(keyReferences), .array(valueReferences)],
-            classSlot: state.classSlot(archivedClass))
-        result = .uid(UInt64(slot))
+        state.setEntry(
+            state.objectEntry(
+                keys: ["NS.keys", "NS.objects"], values: [.array(keyReferences), .array(valueReferences)],
+                classSlot: state.classSlot(archivedClass)),
+            at: slot)
+        result = .reference(slot)
     }
 }

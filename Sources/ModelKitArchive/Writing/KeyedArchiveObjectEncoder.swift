@@ -45,7 +45,7 @@ public struct KeyedArchiveObjectEncoder {
     public mutating func encode<T: ModelValue>(_ value: T, forKey key: String) throws {
         var writer = writer(inline: true)
         try contextual(key) { try value.write(to: &writer) }
-        set(writer.result, forKey: KeyedArchiver.escapeKey(key))
+        set(writer.result.propertyListValue, forKey: KeyedArchiver.escapeKey(key))
     }
 
     /// Writes a typed value under `key` as an object reference (numbers as `NSNumber` objects).
@@ -56,7 +56,7 @@ public struct KeyedArchiveObjectEncoder {
         }
         var writer = writer(inline: false)
         try contextual(key) { try value.write(to: &writer) }
-        set(writer.result, forKey: KeyedArchiver.escapeKey(key))
+        set(writer.result.propertyListValue, forKey: KeyedArchiver.escapeKey(key))
     }
 
     /// Writes a hand-written archivable value under `key`, as an object of its class.
@@ -65,7 +65,7 @@ public struct KeyedArchiveObjectEncoder {
         if let value {
             try contextual(key) { try writer.encodeArchivable(value) }
         }
-        set(writer.result, forKey: KeyedArchiver.escapeKey(key))
+        set(writer.result.propertyListValue, forKey: KeyedArchiver.escapeKey(key))
     }
 
     /// Writes an object under `key` only if something else in the archive writes it
@@ -76,7 +76,7 @@ public struct KeyedArchiveObjectEncoder {
         var writer = writer(inline: true)
         writer.isConditional = true
         try contextual(key) { try writer.encodeAny(object) }
-        set(writer.result, forKey: KeyedArchiver.escapeKey(key))
+        set(writer.result.propertyListValue, forKey: KeyedArchiver.escapeKey(key))
     }
 
     /// Writes any supported value under `key` as an object reference: Swift values, models,
@@ -96,7 +96,7 @@ public struct KeyedArchiveObjectEncoder {
             try contextual(key) {
                 try prefixingErrors(with: .index(index)) { try writer.encodeAny(object) }
             }
-            references.append(writer.result)
+            references.append(writer.result.propertyListValue)
         }
         set(.array(references), forKey: KeyedArchiver.escapeKey(key))
     }
@@ -107,7 +107,7 @@ public struct KeyedArchiveObjectEncoder {
         var writer = writer(inline: true)
         let key = nextUnkeyedKey()
         try contextual(key) { try value.write(to: &writer) }
-        set(writer.result, forKey: key)
+        set(writer.result.propertyListValue, forKey: key)
     }
 
     /// Writes any supported value as an object under the next unkeyed key (`$0`, `$1`, ...).
@@ -123,7 +123,7 @@ public struct KeyedArchiveObjectEncoder {
         guard let value = value.flatMap(unwrappedOptional) else { return .uid(0) }
         var writer = writer(inline: false)
         try contextual(key) { try writer.encodeAny(value) }
-        return writer.result
+        return writer.result.propertyListValue
     }
 
     private func writer(inline: Bool) -> KeyedArchiveWriter {

@@ -8,83 +8,89 @@ import ModelKitPropertyList
 
 extension KeyedArchiveWriter {
     public mutating func encodeModel<M: Model>(_ model: M) throws {
-        if state.archiver?.delegate != nil, try substitute(model, isObject: M.self is AnyClass) { return }
-        try writeIdentified(model, isClass: M.self is AnyClass) { state, model, slot, depth in
-            try KeyedArchiveWriter.writeModelBody(model, slot: slot, state: state, depth: depth)
+        guard let slot = try slotToWrite(model, isClass: M.self is AnyClass) else { return }
+        guard depth >= ArchiveEncodingState.deferralDepth else {
+            return try KeyedArchiveWriter.writeModelBody(model, slot: slot, state: state, depth: depth)
         }
+        state.pending.append(.init(slot: slot) { try KeyedArchiveWriter.writeModelBody(model, slot: slot, state: $0, depth: 0) })
     }
 
     /// Writes a hand-written archivable value as an object of its class.
     mutating func encodeArchivable<T: KeyedArchivable>(_ value: T) throws {
-        if state.archiver?.delegate != nil, try substitute(value, isObject: T.self is AnyClass) { return }
-        try writeIdentified(value, isClass: T.self is AnyClass) { state, value, slot, depth in
-            try KeyedArchiveWriter.writeArchivableBody(value, slot: slot, state: state, depth: depth)
+        guard let slot = try slotToWrite(value, isClass: T.self is AnyClass) else { return }
+        guard depth >= ArchiveEncodingState.deferralDepth else {
+            return try KeyedArchiveWriter.writeArchivableBody(value, slot: slot, state: state, depth: depth)
         }
+        state.pending.append(.init(slot: slot) { try KeyedArchiveWriter.writeArchivableBody(value, slot: slot, state: $0, depth: 0) })
     }
 
-    /// Gives `value` its slot (once per class instance), honouring conditional references and
-    /// deferring deep objects, and writes its body with `body`.
-    private mutating func writeIdentified<T>(
-        _ value: T, isClass: Bool, body: @escaping (ArchiveEncodingState, T, Int, Int) throws -> Void
-    ) throws {
-        let slot: Int
-        if isClass {
-            let object = value as AnyObject
-            if let existing = state.slot(of: object) {
-                if !isConditional && state.slotStates[existing] == .conditional {
-                    state.promote(existing)
-                    try writeBody(value, slot: existing, body: body)
-                }
-                result = .uid(UInt64(existing))
-                return
-            }
-            if isConditional {
-                result = .uid(UInt64(state.assignSlot(to: object, .conditional)))
-                return
-            }
-            slot = state.assignSlot(to: object)
-        } else {
-            slot = state.reserveSlot()
-        }
-        try writeBody(value, slot: slot, body: body)
-        result = .uid(UInt64(slot))
+    /// The slot whose body `value` is to be written in (now, or later from the top when nested
+    /// deeper than `deferralDepth`); nil when its delegate's replacement was written in its
+    /// place, or it is a reference to a slot written already (or only conditionally so far).
+    @inline(__always)
+    private mutating func slotToWrite<T>(_ value: T, isClass: Bool) throws -> Int? {
+        if state.hasDelegate, try substitute(value, isObject: isClass) { return nil }
+        return try identifiedSlot(value, isClass: isClass)
     }
 
-    private func writeBody<T>(
-        _ value: T, slot: Int, body: @escaping (ArchiveEncodingState, T, Int, Int) throws -> Void
-    ) throws {
-        if depth >= ArchiveEncodingState.deferralDepth {
-            state.pending.append(ArchiveEncodingState.Pending(slot: slot) { state in try body(state, value, slot, 0) })
-        } else {
-            try body(state, value, slot, depth)
+    /// Gives `value` its slot (once per class instance) and makes it the result; returns the slot
+    /// when its body is to be written now (nil when it is written already, or only referenced
+    /// conditionally so far).
+    private mutating func identifiedSlot<T>(_ value: T, isClass: Bool) throws -> Int? {
+        guard isClass else {
+            let slot = state.reserveSlot()
+            result = .reference(slot)
+            return slot
         }
+        // `T` is a class: its value is the reference, which `as AnyObject` would look up through
+        // the runtime's bridging cast (a fifth of an archive's writing time).
+        let object = unsafeBitCast(value, to: AnyObject.self)
+        if let existing = state.slot(of: object) {
+            result = .reference(existing)
+            guard !isConditional && state.slotState(existing) == .conditional else { return nil }
+            state.promote(existing)
+            return existing
+        }
+        let slot = state.assignSlot(to: object, isConditional ? .conditional : .written)
+        result = .reference(slot)
+        return isConditional ? nil : slot
     }
 
     /// Writes a model's object: its archived properties by property key, its model version and
     /// its class (numbered after the values, as Apple's archiver does).
     static func writeModelBody<M: Model>(_ model: M, slot: Int, state: ArchiveEncodingState, depth: Int) throws {
-        let schema = model.dynamicModelSchema
+        // A final class or a struct is its own dynamic type: no existential cast to find the schema.
+        let schema = type(of: model) == M.self ? M.modelSchema : model.dynamicModelSchema
         let info = state.writeInfo(for: schema)
         // `$class`, the properties, then the model version; every object of the type shares the
-        // keys array.
-        var values: [PropertyListValue] = []
-        values.reserveCapacity(info.keys.count)
-        values.append(.uid(0))
-        for field in info.fields {
-            var writer = KeyedArchiveWriter(state: state, inline: true, conditional: field.conditional, depth: depth + 1)
-            do {
-                try model.encodeModelField(field.index, to: &writer)
-            } catch let error as ModelError {
-                throw error.naming(model: schema.modelName, property: field.name).prefixed(by: .key(field.name))
-            } catch let error as KeyedArchiveError {
-                throw error.inContext(model: schema.modelName, key: field.name, objectID: nil)
+        // keys.
+        let count = info.keys.count
+        try withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { values in
+            // One writer for every property, reset for each (a writer per property retained and
+            // released the state, and destroyed its optional members, every time).
+            var writer = KeyedArchiveWriter(state: state, inline: true, depth: depth + 1)
+            for (position, field) in info.fields.enumerated() {
+                writer.result = .reference(0)
+                writer.isConditional = field.conditional
+                do {
+                    try model.encodeModelField(field.index, to: &writer)
+                } catch let error as ModelError {
+                    throw error.naming(model: schema.modelName, property: field.name).prefixed(by: .key(field.name))
+                } catch let error as KeyedArchiveError {
+                    throw error.inContext(model: schema.modelName, key: field.name, objectID: nil)
+                }
+                values[position + 1] = state.output.pointee.object(for: writer.result)
             }
-            values.append(writer.result)
+            if info.classReference < 0 {
+                info.classReference = state.output.pointee.uidObject(state.classSlot(info.archivedClass))
+            }
+            values[0] = info.classReference
+            values[count - 1] = info.version
+            let object = info.keys.withUnsafeBufferPointer { keys in
+                state.output.pointee.dictionary(keys: keys, values: UnsafeBufferPointer(values))
+            }
+            state.output.pointee.setEntry(slot, object: object)
         }
-        values.append(info.versionValue)
-        if info.classSlot == 0 { info.classSlot = state.classSlot(info.archivedClass) }
-        values[0] = .uid(UInt64(info.classSlot))
-        state.entries[slot] = .dictionary(PropertyListDictionary(uniqueKeys: info.keys, values: values))
     }
 
     /// Writes a hand-written type's object through its `encode(with:)`.
@@ -99,8 +105,8 @@ extension KeyedArchiveWriter {
         }
         let name = state.registry.archivedName(for: T.self) ?? T.archiveClassName
         let archivedClass = ArchivedClass(name: name, chain: [name] + T.archiveSuperclassNames)
-        state.entries[slot] = state.objectEntry(
-            keys: encoder.keys, values: encoder.values, classSlot: state.classSlot(archivedClass))
+        state.setEntry(
+            state.objectEntry(keys: encoder.keys, values: encoder.values, classSlot: state.classSlot(archivedClass)), at: slot)
     }
 
     /// Asks the delegate for a replacement of `value`; returns true when a replacement (or nil)
@@ -125,16 +131,5 @@ extension KeyedArchiveWriter {
         try writer.encodeAny(replacement)
         result = writer.result
         return true
-    }
-}
-
-extension ArchiveEncodingState {
-    /// The archiving facts of a model type, computed once per schema.
-    func writeInfo(for schema: ModelSchema) -> ModelWriteInfo {
-        let key = ObjectIdentifier(schema)
-        if let info = modelInfo[key] { return info }
-        let info = ModelWriteInfo(schema: schema, registry: registry)
-        modelInfo[key] = info
-        return info
     }
 }

@@ -23,8 +23,8 @@ public struct KeyedArchiveWriter: ModelWriter {
     public var options: MappingOptions { state.options }
 
     let state: ArchiveEncodingState
-    /// What was written: an inline value, or a reference (`.uid`).
-    var result: PropertyListValue = .uid(0)
+    /// What was written: an inline value, or a reference.
+    var result: WrittenValue = .reference(0)
     /// At a key of an object: numbers and booleans inline, nil as `$null`.
     let isInline: Bool
     /// Write a class instance only if something else writes it unconditionally.
@@ -34,7 +34,7 @@ public struct KeyedArchiveWriter: ModelWriter {
     /// The delegate already chose this value: write it as it is.
     var skipsDelegate = false
     /// The keys and values of the object the key-tree walk is writing member by member.
-    var members: (keys: [String], values: [PropertyListValue])?
+    var members: (keys: [String], values: [WrittenValue])?
 
     init(state: ArchiveEncodingState, inline: Bool, conditional: Bool = false, depth: Int) {
         self.state = state
@@ -51,59 +51,58 @@ public struct KeyedArchiveWriter: ModelWriter {
     // MARK: Scalars
 
     public mutating func encodeNil() throws {
-        result = isInline ? .uid(0) : .uid(UInt64(state.nullObjectSlot()))
+        result = .reference(isInline ? 0 : state.nullObjectSlot())
     }
 
     public mutating func encodeBool(_ value: Bool) throws {
-        result = isInline ? .bool(value) : .uid(UInt64(state.boolSlot(value)))
+        result = isInline ? .bool(value) : .reference(state.boolSlot(value))
     }
 
     public mutating func encodeString(_ value: String) throws {
-        result = .uid(UInt64(state.stringSlot(value)))
+        result = .reference(state.stringSlot(value))
     }
 
     public mutating func encodeInt64(_ value: Int64) throws {
         let integer = PropertyListInteger(value)
-        result = isInline ? .integer(integer) : .uid(UInt64(state.integerSlot(integer)))
+        result = isInline ? .integer(integer) : .reference(state.integerSlot(integer))
     }
 
     public mutating func encodeUInt64(_ value: UInt64) throws {
         let integer = PropertyListInteger(value)
-        result = isInline ? .integer(integer) : .uid(UInt64(state.integerSlot(integer)))
+        result = isInline ? .integer(integer) : .reference(state.integerSlot(integer))
     }
 
     public mutating func encodeDouble(_ value: Double) throws {
         let real = PropertyListReal(value)
-        result = isInline ? .real(real) : .uid(UInt64(state.realSlot(real)))
+        result = isInline ? .real(real) : .reference(state.realSlot(real))
     }
 
     public mutating func encodeData(_ value: Data) throws {
-        result = .uid(UInt64(state.dataSlot(value)))
+        result = .reference(state.dataSlot(value))
     }
 
     public mutating func encodeDate(_ value: Date) throws {
         let slot = state.reserveSlot()
-        state.entries[slot] = dateEntry(value)
-        result = .uid(UInt64(slot))
+        writeDate(value, into: slot)
+        result = .reference(slot)
     }
 
     public mutating func encodeUUID(_ value: UUID) throws {
         let slot = state.reserveSlot()
-        state.entries[slot] = uuidEntry(value)
-        result = .uid(UInt64(slot))
+        state.setEntry(uuidEntry(value), at: slot)
+        result = .reference(slot)
     }
 
     public mutating func encodeURL(_ value: URL) throws {
         let slot = state.reserveSlot()
         try writeURL(value, into: slot)
-        result = .uid(UInt64(slot))
+        result = .reference(slot)
     }
 
-    /// An `NSDate` object: seconds since 2001 (`NS.time`).
-    func dateEntry(_ value: Date) -> PropertyListValue {
-        state.objectEntry(
-            sharedKeys: ArchiveEncodingState.timeKeys, classSlot: state.classSlot(.nsDate),
-            .real(PropertyListReal(value.timeIntervalSinceReferenceDate)))
+    /// Writes an `NSDate` object into `slot`: seconds since 2001 (`NS.time`).
+    func writeDate(_ value: Date, into slot: Int) {
+        let time = state.output.pointee.scalarObject(.real(PropertyListReal(value.timeIntervalSinceReferenceDate)))
+        state.setObject(at: slot, keys: state.timeKeys, classSlot: state.classSlot(.nsDate), time)
     }
 
     /// An `NSUUID` object: the 16 bytes (`NS.uuidbytes`).
@@ -115,13 +114,13 @@ public struct KeyedArchiveWriter: ModelWriter {
     public mutating func encodeDecimal(_ value: Decimal) throws {
         let slot = state.reserveSlot()
         let (keys, values) = DecimalCoding.fields(of: value)
-        state.entries[slot] = state.objectEntry(keys: keys, values: values, classSlot: state.classSlot(.nsDecimalNumber))
-        result = .uid(UInt64(slot))
+        state.setEntry(state.objectEntry(keys: keys, values: values, classSlot: state.classSlot(.nsDecimalNumber)), at: slot)
+        result = .reference(slot)
     }
 
     public mutating func encodeJSONValue(_ value: JSONValue) throws {
         switch value {
-        case .null: result = .uid(UInt64(state.nullObjectSlot()))
+        case .null: result = .reference(state.nullObjectSlot())
         case .bool(let flag): try encodeBool(flag)
         case .int(let integer): try encodeInt64(integer)
         case .uint(let integer): try encodeUInt64(integer)
@@ -147,19 +146,37 @@ public struct KeyedArchiveWriter: ModelWriter {
         throws
     {
         let slot = state.reserveSlot()
-        var references: [PropertyListValue] = []
-        references.reserveCapacity(elements.count)
-        var index = 0
-        for value in elements {
-            var writer = elementWriter()
-            try prefixingErrors(with: .index(index)) { try element(&writer, value) }
-            references.append(writer.result)
-            index += 1
+        let count = elements.count
+        let array = try withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { references in
+            // An array's elements in place: unspecialised, each step of a generic collection's
+            // index is a witness call, and each element read a coroutine.
+            let inPlace = try elements.withContiguousStorageIfAvailable { buffer in
+                let written = min(count, buffer.count)
+                for index in 0..<written { references[index] = try writeElement(buffer[index], at: index, element) }
+                return written
+            }
+            if let inPlace { return state.output.pointee.array(UnsafeBufferPointer(rebasing: references[..<inPlace])) }
+            // By index: a generic iterator's `next()` returns an optional element, whose type
+            // metadata the runtime looks up on every call where this runs unspecialised.
+            var index = 0
+            var position = elements.startIndex
+            while index < count && position != elements.endIndex {
+                references[index] = try writeElement(elements[position], at: index, element)
+                index += 1
+                elements.formIndex(after: &position)
+            }
+            return state.output.pointee.array(UnsafeBufferPointer(rebasing: references[..<index]))
         }
-        let archivedClass: ArchivedClass = C.self is any ArchivedAsSet.Type ? .nsSet : .nsArray
-        state.entries[slot] = state.objectEntry(
-            sharedKeys: ArchiveEncodingState.objectsKeys, classSlot: state.classSlot(archivedClass), .array(references))
-        result = .uid(UInt64(slot))
+        let archivedClass: ArchivedClass = state.isArchivedAsSet(C.self) ? .nsSet : .nsArray
+        state.setObject(at: slot, keys: state.objectsKeys, classSlot: state.classSlot(archivedClass), array)
+        result = .reference(slot)
+    }
+
+    /// Writes element `index` of a collection with `element`; returns its object.
+    private mutating func writeElement<T>(_ value: T, at index: Int, _ element: (inout Self, T) throws -> Void) throws -> Int32 {
+        var writer = elementWriter()
+        try prefixingErrors(with: .index(index)) { try element(&writer, value) }
+        return state.output.pointee.object(for: writer.result)
     }
 
     public mutating func encodeDictionary<V>(_ dictionary: [String: V], _ value: (inout Self, V) throws -> Void) throws {
@@ -183,12 +200,14 @@ public struct KeyedArchiveWriter: ModelWriter {
         for (key, member) in zip(keys, values) {
             var writer = elementWriter()
             try prefixingErrors(with: .key(key)) { try value(&writer, member) }
-            valueReferences.append(writer.result)
+            valueReferences.append(writer.result.propertyListValue)
         }
-        state.entries[slot] = state.objectEntry(
-            sharedKeys: ArchiveEncodingState.dictionaryKeys, classSlot: state.classSlot(.nsDictionary),
-            .array(keyReferences), .array(valueReferences))
-        result = .uid(UInt64(slot))
+        state.setEntry(
+            state.objectEntry(
+                sharedKeys: ArchiveEncodingState.dictionaryKeys, classSlot: state.classSlot(.nsDictionary),
+                .array(keyReferences), .array(valueReferences)),
+            at: slot)
+        result = .reference(slot)
     }
 
     // MARK: Sink for the key-tree walk
@@ -203,10 +222,12 @@ public struct KeyedArchiveWriter: ModelWriter {
         let (keys, values) = members ?? ([], [])
         let slot = state.reserveSlot()
         let keyReferences = keys.map { PropertyListValue.uid(UInt64(state.stringSlot($0))) }
-        state.entries[slot] = state.objectEntry(
-            sharedKeys: ArchiveEncodingState.dictionaryKeys, classSlot: state.classSlot(.nsDictionary),
-            .array(keyReferences), .array(values))
-        result = .uid(UInt64(slot))
+        state.setEntry(
+            state.objectEntry(
+                sharedKeys: ArchiveEncodingState.dictionaryKeys, classSlot: state.classSlot(.nsDictionary),
+                .array(keyReferences), .array(values.map(\.propertyListValue))),
+            at: slot)
+        result = .reference(slot)
     }
 
     public mutating func encodeMember(_ edge: ModelKeyEdge, _ value: (inout KeyedArchiveWriter) throws -> Void) throws {

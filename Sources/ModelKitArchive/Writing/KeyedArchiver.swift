@@ -30,11 +30,14 @@ public final class KeyedArchiver {
     public var outputFormat: PropertyListFormat
     /// Receives every model, archivable value and Foundation object before it is written, and
     /// may replace it.
-    public weak var delegate: (any KeyedArchiverDelegate)?
+    public weak var delegate: (any KeyedArchiverDelegate)? {
+        didSet { state.hasDelegate = delegate != nil }
+    }
 
     let state: ArchiveEncodingState
     private var top: KeyedArchiveObjectEncoder
-    private var finished: (objects: [PropertyListValue], top: PropertyListDictionary)?
+    /// The finished archive as a binary property list.
+    private var finished: [UInt8]?
 
     /// Creates an archiver.
     ///
@@ -111,16 +114,27 @@ public final class KeyedArchiver {
 
     /// The archive as a property list; finishes encoding.
     public func finishedPropertyList() throws -> PropertyListValue {
-        let (objects, top) = try finishedObjects()
-        return ArchiveEncodingState.propertyList(objects: objects, top: top)
+        let bytes = try finishedBytes()
+        do {
+            // The archive's own bytes: nothing to guard against but its size.
+            return try PropertyListValue(binary: bytes, limits: Self.ownOutputLimits)
+        } catch {
+            throw KeyedArchiveError(.unencodable(detail: error.kind.message), isEncoding: true)
+        }
     }
 
-    private func finishedObjects() throws -> (objects: [PropertyListValue], top: PropertyListDictionary) {
+    /// The archive as a binary property list; finishes encoding.
+    private func finishedBytes() throws -> [UInt8] {
         if let finished { return finished }
-        let result = try state.finishedObjects(top: PropertyListDictionary(uniqueKeys: top.keys, values: top.values))
-        finished = result
-        return result
+        let bytes = try state.finish(top: PropertyListDictionary(uniqueKeys: top.keys, values: top.values))
+        finished = bytes
+        return bytes
     }
+
+    /// No limit: the archiver reads back only what it wrote.
+    private static let ownOutputLimits = PropertyListLimits(
+        maxDepth: .max, maxObjectCount: .max, maxCollectionCount: .max, maxStringLength: .max, maxDataLength: .max,
+        maxTotalLength: .max)
 
     /// Finishes encoding and returns the archive's bytes in ``outputFormat``.
     ///
@@ -128,14 +142,13 @@ public final class KeyedArchiver {
     /// try archiver.finishEncoding().write(to: url)
     /// ```
     public func finishEncoding() throws -> Data {
-        let (objects, top) = try finishedObjects()
         switch outputFormat {
         case .binary:
-            return Data(ArchiveBinaryWriter.write(objects: objects, top: top))
+            return Data(try finishedBytes())
         case .xml:
             do {
-                return try ArchiveEncodingState.propertyList(objects: objects, top: top).xmlData()
-            } catch {
+                return try finishedPropertyList().xmlData()
+            } catch let error as PropertyListError {
                 throw KeyedArchiveError(.unencodable(detail: error.kind.message), isEncoding: true)
             }
         }

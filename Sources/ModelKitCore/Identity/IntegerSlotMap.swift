@@ -1,12 +1,13 @@
-/// The identity table's slots by integer identifier: open addressing over raw memory, hashed by
-/// one multiplication.
+/// Slots by integer key, open addressing over raw memory, hashed by one multiplication: the
+/// identity table's slots by integer identifier, and the keyed archiver's slots by object
+/// address.
 ///
 /// Integer identifiers are the common case, and a `[Int64: Int]` spends most of a lookup in
 /// SipHash (seeded, collision-resistant: what a dictionary keyed by untrusted input needs, and
 /// ten times the cost of the probe here). Identifiers reach this table only from the program's
 /// own models, and a probe sequence stays short at the load kept here (at most one half), so a
 /// multiplicative hash serves. The owner calls ``deallocate()``.
-struct IntegerSlotMap {
+package struct IntegerSlotMap {
     private static let empty = -1
     private static let removed = -2
 
@@ -18,7 +19,7 @@ struct IntegerSlotMap {
     /// Buckets in use, by a slot or by a removal mark.
     private var occupied = 0
 
-    init(capacity: Int = 16) {
+    package init(capacity: Int = 16) {
         self.capacity = capacity
         shift = 64 - capacity.trailingZeroBitCount
         keys = .allocate(capacity: capacity)
@@ -27,7 +28,7 @@ struct IntegerSlotMap {
     }
 
     /// Frees the memory (the map is unusable afterwards).
-    func deallocate() {
+    package func deallocate() {
         keys.deallocate()
         slots.deallocate()
     }
@@ -39,7 +40,7 @@ struct IntegerSlotMap {
 
     /// The slot recorded for `key`, if any.
     @inline(__always)
-    func slot(for key: Int64) -> Int? {
+    package func slot(for key: Int64) -> Int? {
         var bucket = home(of: key)
         while true {
             let slot = slots[bucket]
@@ -50,7 +51,7 @@ struct IntegerSlotMap {
     }
 
     /// Records `slot` for `key`, replacing what was recorded.
-    mutating func set(_ slot: Int, for key: Int64) {
+    package mutating func set(_ slot: Int, for key: Int64) {
         if (occupied + 1) * 2 > capacity { rehash(into: capacity * 2) }
         var bucket = home(of: key)
         var reusable: Int?

@@ -183,14 +183,23 @@ extension ModelReader {
     /// Reads an integer of any width, with a range error when it does not fit.
     @inlinable
     public mutating func decodeInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        // The range by comparison, then a truncating conversion: `T(exactly:)` returns a `T?`,
+        // whose type metadata a caller that runs unspecialised (a model's generated decoder,
+        // reached through a format's model reader) looks up on every call.
         if T.isSigned {
             let value = try decodeInt64()
-            guard let exact = T(exactly: value) else { throw integerRange(T.self, "\(value)") }
-            return exact
+            if T.bitWidth < 64 {
+                guard value >= Int64(truncatingIfNeeded: T.min), value <= Int64(truncatingIfNeeded: T.max) else {
+                    throw integerRange(T.self, "\(value)")
+                }
+            }
+            return T(truncatingIfNeeded: value)
         }
         let value = try decodeUInt64()
-        guard let exact = T(exactly: value) else { throw integerRange(T.self, "\(value)") }
-        return exact
+        if T.bitWidth < 64 {
+            guard value <= UInt64(truncatingIfNeeded: T.max) else { throw integerRange(T.self, "\(value)") }
+        }
+        return T(truncatingIfNeeded: value)
     }
 }
 

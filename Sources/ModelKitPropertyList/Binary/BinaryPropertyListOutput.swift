@@ -5,161 +5,142 @@ import Foundation
 #endif
 
 /// The bytes of a binary property list being written: scalar objects, container markers, the
-/// offset table and the trailer, encoded the way Apple's CFBinaryPList writer encodes them.
+/// offset table and the trailer, encoded the way Apple's CFBinaryPList writer encodes them (see
+/// ``BinaryScalarHead``).
 ///
-/// Both binary writers (``BinaryPropertyListWriter`` for any value, ``ArchiveBinaryWriter`` for
-/// keyed archives) number objects their own way and append every byte through this type.
+/// ``BinaryPropertyListBuilder`` numbers objects and appends their bytes through this type.
+/// Each object is appended in one or two bulk copies (its head, then its content), and a
+/// container's references in one pass over the output's memory, never byte by byte.
 ///
 /// ```swift
 /// var output = BinaryPropertyListOutput()
 /// output.appendScalar(.string("$null"))
 /// ```
-package struct BinaryPropertyListOutput {
-    /// The bytes so far, starting with the `bplist00` header.
-    package private(set) var bytes: [UInt8] = BinaryPropertyListFormat.header
+package struct BinaryPropertyListOutput: ~Copyable {
+    /// The bytes so far, starting with the `bplist00` header, in memory of its own: appending
+    /// an object is one capacity check and a copy, with none of an array's uniqueness checks.
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// The number of bytes so far: the offset of the next object.
+    package private(set) var count: Int
 
     /// An output holding the header.
-    package init() {}
+    package init() {
+        capacity = 4_096
+        base = .allocate(capacity: capacity)
+        count = BinaryPropertyListFormat.header.count
+        BinaryPropertyListFormat.header.withUnsafeBufferPointer { header in
+            base.initialize(from: header.baseAddress!, count: header.count)
+        }
+    }
 
-    /// The number of bytes so far: the offset of the next object.
-    package var count: Int { bytes.count }
+    deinit {
+        base.deallocate()
+    }
+
+    /// The bytes written.
+    package var bytes: [UInt8] {
+        Array(UnsafeBufferPointer(start: base, count: count))
+    }
 
     package mutating func reserveCapacity(_ extra: Int) {
-        bytes.reserveCapacity(bytes.count + extra)
+        if count + extra > capacity { grow(to: count + extra) }
+    }
+
+    /// Moves the bytes to memory of at least `minimum` bytes, growing geometrically.
+    private mutating func grow(to minimum: Int) {
+        let newCapacity = max(minimum, capacity * 2)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.initialize(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    /// Appends raw bytes.
+    private mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        if count + bytes.count > capacity { grow(to: count + bytes.count) }
+        UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
+        count += bytes.count
+    }
+
+    /// Writes an object: its head, then its content (a string's or data's bytes).
+    package mutating func append(_ head: BinaryScalarHead, content: UnsafeRawBufferPointer) {
+        head.withUnsafeBytes { append($0) }
+        append(content)
+    }
+
+    /// Whether the bytes at `offset` are `head` followed by `content` (the caller knows that the
+    /// object there has their total length).
+    package func matches(at offset: Int, _ head: BinaryScalarHead, content: UnsafeRawBufferPointer) -> Bool {
+        let written = UnsafeRawBufferPointer(start: base + offset, count: head.count + content.count)
+        return head.withUnsafeBytes { head in
+            ExactString.bytesEqual(UnsafeRawBufferPointer(rebasing: written[..<head.count]), head)
+        } && ExactString.bytesEqual(UnsafeRawBufferPointer(rebasing: written[head.count...]), content)
     }
 
     /// Writes a scalar object (anything but an array or a dictionary, which have no scalar form).
     package mutating func appendScalar(_ value: PropertyListValue) {
-        switch value {
-        case .string(let string):
-            appendString(string)
-        case .integer(let integer):
-            appendInteger(integer)
-        case .real(let real):
-            if real.width == .single {
-                bytes.append(BinaryPropertyListFormat.float32Marker)
-                appendBigEndian(real.bits, size: 4)
-            } else {
-                bytes.append(BinaryPropertyListFormat.float64Marker)
-                appendBigEndian(real.bits, size: 8)
-            }
-        case .date(let date):
-            bytes.append(BinaryPropertyListFormat.dateMarker)
-            appendBigEndian(date.timeIntervalSinceReferenceDate.bitPattern, size: 8)
-        case .data(let data):
-            appendMarker(BinaryPropertyListFormat.TypeNibble.data, count: data.count)
-            bytes.append(contentsOf: data)
-        case .uid(let uid):
-            let size = BinaryPropertyListFormat.byteWidth(uid)
-            bytes.append(BinaryPropertyListFormat.TypeNibble.uid << 4 | UInt8(size - 1))
-            appendBigEndian(uid, size: size)
-        case .bool(let flag):
-            bytes.append(flag ? BinaryPropertyListFormat.trueMarker : BinaryPropertyListFormat.falseMarker)
-        case .null:
-            bytes.append(BinaryPropertyListFormat.nullMarker)
-        case .array, .dictionary:
-            // Containers are objects of their own, written with `appendContainer`.
-            break
-        }
+        BinaryScalarHead.withScalar(value) { head, content in append(head, content: content) }
     }
 
-    /// Writes an array or dictionary object: its marker and its references.
-    ///
-    /// A concrete slice, not a generic collection: the keyed archiver calls this from another
-    /// module, where a generic would run unspecialised (a tenth of an archive's writing time).
-    package mutating func appendContainer(isDictionary: Bool, references: ArraySlice<Int>, referenceSize: Int) {
+    /// Writes an array or dictionary object: its marker and its references (a dictionary's keys,
+    /// then its values), each `referenceSize` bytes, big-endian.
+    package mutating func appendContainer(
+        isDictionary: Bool, references: UnsafeBufferPointer<Int32>, referenceSize: Int
+    ) {
         typealias Nibble = BinaryPropertyListFormat.TypeNibble
         let count = isDictionary ? references.count / 2 : references.count
-        appendMarker(isDictionary ? Nibble.dictionary : Nibble.array, count: count)
-        switch referenceSize {
+        append(.marker(isDictionary ? Nibble.dictionary : Nibble.array, count: count), content: .init(start: nil, count: 0))
+        appendBigEndian(references.lazy.map { UInt64(UInt32(bitPattern: $0)) }, size: referenceSize)
+    }
+
+    /// Writes the offset table and the trailer.
+    package mutating func appendTrailer(offsets: [Int], topObject: Int, referenceSize: Int) {
+        let tableStart = count
+        let offsetSize = BinaryPropertyListFormat.byteWidth(UInt64(tableStart))
+        reserveCapacity(offsets.count * offsetSize + 32)
+        appendBigEndian(offsets.lazy.map { UInt64($0) }, size: offsetSize)
+        let trailer: [UInt8] = [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)]
+        trailer.withUnsafeBytes { append($0) }
+        appendBigEndian(CollectionOfOne(UInt64(offsets.count)), size: 8)
+        appendBigEndian(CollectionOfOne(UInt64(topObject)), size: 8)
+        appendBigEndian(CollectionOfOne(UInt64(tableStart)), size: 8)
+    }
+
+    /// Appends each value's low `size` bytes, most significant first, in one pass.
+    private mutating func appendBigEndian<Values: Collection>(_ values: Values, size: Int) where Values.Element == UInt64 {
+        reserveCapacity(values.count * size)
+        let output = UnsafeMutableRawPointer(base)
+        var position = count
+        switch size {
         case 1:
-            bytes.append(contentsOf: references.lazy.map { UInt8(truncatingIfNeeded: $0) })
+            for value in values {
+                base[position] = UInt8(truncatingIfNeeded: value)
+                position += 1
+            }
         case 2:
-            for reference in references {
-                bytes.append(UInt8(truncatingIfNeeded: reference >> 8))
-                bytes.append(UInt8(truncatingIfNeeded: reference))
+            for value in values {
+                output.storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, toByteOffset: position, as: UInt16.self)
+                position += 2
+            }
+        case 4:
+            for value in values {
+                output.storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, toByteOffset: position, as: UInt32.self)
+                position += 4
             }
         default:
-            for reference in references {
-                appendBigEndian(UInt64(reference), size: referenceSize)
+            for value in values {
+                var shift = (size - 1) * 8
+                while shift >= 0 {
+                    base[position] = UInt8(truncatingIfNeeded: value >> UInt64(shift))
+                    position += 1
+                    shift -= 8
+                }
             }
         }
-    }
-
-    /// Writes the offset table and the trailer; the top object is object 0.
-    package mutating func appendTrailer(offsets: [Int], referenceSize: Int) {
-        let tableStart = bytes.count
-        let offsetSize = BinaryPropertyListFormat.byteWidth(UInt64(tableStart))
-        bytes.reserveCapacity(bytes.count + offsets.count * offsetSize + 32)
-        for offset in offsets {
-            appendBigEndian(UInt64(offset), size: offsetSize)
-        }
-        bytes.append(contentsOf: repeatElement(0, count: 6))
-        bytes.append(UInt8(offsetSize))
-        bytes.append(UInt8(referenceSize))
-        appendBigEndian(UInt64(offsets.count), size: 8)
-        appendBigEndian(0, size: 8)
-        appendBigEndian(UInt64(tableStart), size: 8)
-    }
-
-    /// Strings are ASCII (`0x5n`) when every byte is below `0x80`, otherwise UTF-16BE (`0x6n`).
-    private mutating func appendString(_ string: String) {
-        var string = string
-        let ascii = string.withUTF8 { Self.isASCII(UnsafeRawBufferPointer($0)) }
-        if ascii {
-            appendMarker(BinaryPropertyListFormat.TypeNibble.asciiString, count: string.utf8.count)
-            bytes.append(contentsOf: string.utf8)
-            return
-        }
-        appendMarker(BinaryPropertyListFormat.TypeNibble.utf16String, count: string.utf16.count)
-        for unit in string.utf16 {
-            bytes.append(UInt8(truncatingIfNeeded: unit >> 8))
-            bytes.append(UInt8(truncatingIfNeeded: unit))
-        }
-    }
-
-    /// An integer in the smallest width Apple's reader accepts: negative values take 8 bytes,
-    /// values above `Int64.max` the 16-byte form.
-    private mutating func appendInteger(_ integer: PropertyListInteger) {
-        if integer.needsUnsigned128BitEncoding {
-            bytes.append(BinaryPropertyListFormat.int128Marker)
-            appendBigEndian(0, size: 8)
-            appendBigEndian(integer.bitPattern, size: 8)
-        } else if integer.isNegative {
-            bytes.append(BinaryPropertyListFormat.TypeNibble.integer << 4 | 3)
-            appendBigEndian(integer.bitPattern, size: 8)
-        } else {
-            appendUnsigned(integer.bitPattern)
-        }
-    }
-
-    /// A non-negative integer object of 1, 2, 4 or 8 bytes.
-    private mutating func appendUnsigned(_ value: UInt64) {
-        let size = BinaryPropertyListFormat.byteWidth(value)
-        let exponent: UInt8 = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3
-        bytes.append(BinaryPropertyListFormat.TypeNibble.integer << 4 | exponent)
-        appendBigEndian(value, size: size)
-    }
-
-    /// A marker with its count in the low nibble, or `0xF` and an integer object.
-    private mutating func appendMarker(_ nibble: UInt8, count: Int) {
-        if count < 15 {
-            bytes.append(nibble << 4 | UInt8(count))
-        } else {
-            bytes.append(nibble << 4 | BinaryPropertyListFormat.extendedCount)
-            appendUnsigned(UInt64(count))
-        }
-    }
-
-    /// The low `size` bytes of `value`, most significant first.
-    private mutating func appendBigEndian(_ value: UInt64, size: Int) {
-        // Byte by byte: appending a slice of the value's bytes went through the generic
-        // slice-copying path, a call per byte.
-        var shift = (size - 1) * 8
-        while shift >= 0 {
-            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-            shift -= 8
-        }
+        count = position
     }
 
     /// Whether every byte is below `0x80`.

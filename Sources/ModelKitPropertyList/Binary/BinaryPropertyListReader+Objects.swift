@@ -15,6 +15,7 @@ extension BinaryPropertyListReader {
     }
 
     /// Reads a big-endian unsigned integer of 1 to 8 bytes; the caller has checked the range.
+    @inline(__always)
     static func readUInt(_ bytes: UnsafeRawBufferPointer, at offset: Int, size: Int) -> UInt64 {
         switch size {
         case 1:
@@ -34,17 +35,38 @@ extension BinaryPropertyListReader {
         }
     }
 
-    /// Decodes the object that starts at `start` (inside the object area).
-    func decodeObject(at start: Int) throws(PropertyListError) -> DecodedObject {
+    /// What an object is, as far as its marker tells: its type and where its content lies, every
+    /// byte of it checked to lie before the offset table and its counts checked against the
+    /// limits, its content not read yet.
+    enum Shape {
+        case null
+        case bool(Bool)
+        /// An integer of `size` bytes (1, 2, 4, 8 or 16) after the marker.
+        case integer(size: Int)
+        /// A real of `size` bytes (4 or 8) after the marker.
+        case real(size: Int)
+        case date
+        case data(count: Int, contentStart: Int)
+        case ascii(count: Int, contentStart: Int)
+        case utf16(count: Int, contentStart: Int)
+        /// A UID of `size` bytes (1 to 16) after the marker.
+        case uid(size: Int)
+        /// An array, set or dictionary: its entry count and where its references start.
+        case container(isDictionary: Bool, count: Int, referencesStart: Int)
+    }
+
+    /// The shape of the object that starts at `start` (inside the object area).
+    @inline(__always)
+    func shape(at start: Int) throws(PropertyListError) -> Shape {
         typealias Nibble = BinaryPropertyListFormat.TypeNibble
         let marker = bytes[start]
         let low = marker & 0x0F
         switch marker >> 4 {
         case Nibble.simple:
             switch marker {
-            case BinaryPropertyListFormat.nullMarker: return .scalar(.null, length: 0)
-            case BinaryPropertyListFormat.falseMarker: return .scalar(.bool(false), length: 0)
-            case BinaryPropertyListFormat.trueMarker: return .scalar(.bool(true), length: 0)
+            case BinaryPropertyListFormat.nullMarker: return .null
+            case BinaryPropertyListFormat.falseMarker: return .bool(false)
+            case BinaryPropertyListFormat.trueMarker: return .bool(true)
             default: throw Self.error(.invalidMarker(marker), at: start)
             }
 
@@ -52,29 +74,24 @@ extension BinaryPropertyListReader {
             guard low <= 4 else { throw Self.error(.invalidMarker(marker), at: start) }
             let size = 1 << Int(low)
             try requireBytes(size, after: start, marker: marker)
-            return .scalar(.integer(try readInteger(at: start + 1, size: size)), length: 0)
+            return .integer(size: size)
 
         case Nibble.real:
+            let size: Int
             switch marker {
-            case BinaryPropertyListFormat.float32Marker:
-                try requireBytes(4, after: start, marker: marker)
-                let bits = Self.readUInt(bytes, at: start + 1, size: 4)
-                return .scalar(.real(PropertyListReal(width: .single, bits: bits)), length: 0)
-            case BinaryPropertyListFormat.float64Marker:
-                try requireBytes(8, after: start, marker: marker)
-                let bits = Self.readUInt(bytes, at: start + 1, size: 8)
-                return .scalar(.real(PropertyListReal(width: .double, bits: bits)), length: 0)
-            default:
-                throw Self.error(.invalidMarker(marker), at: start)
+            case BinaryPropertyListFormat.float32Marker: size = 4
+            case BinaryPropertyListFormat.float64Marker: size = 8
+            default: throw Self.error(.invalidMarker(marker), at: start)
             }
+            try requireBytes(size, after: start, marker: marker)
+            return .real(size: size)
 
         case Nibble.date:
             guard marker == BinaryPropertyListFormat.dateMarker else {
                 throw Self.error(.invalidMarker(marker), at: start)
             }
             try requireBytes(8, after: start, marker: marker)
-            let seconds = Double(bitPattern: Self.readUInt(bytes, at: start + 1, size: 8))
-            return .scalar(.date(Date(timeIntervalSinceReferenceDate: seconds)), length: 0)
+            return .date
 
         case Nibble.data:
             let (count, contentStart) = try readCount(marker: marker, at: start, unitSize: 1)
@@ -82,30 +99,22 @@ extension BinaryPropertyListReader {
                 throw Self.error(
                     .limitExceeded(.maxDataLength, limit: limits.maxDataLength, found: UInt64(count)), at: start)
             }
-            let content = UnsafeRawBufferPointer(rebasing: bytes[contentStart..<(contentStart + count)])
-            return .scalar(.data(Data(content)), length: count)
+            return .data(count: count, contentStart: contentStart)
 
         case Nibble.asciiString:
             let (count, contentStart) = try readCount(marker: marker, at: start, unitSize: 1)
             try checkStringLength(count, at: start)
-            return .scalar(.string(try decodeASCII(at: contentStart, count: count)), length: count)
+            return .ascii(count: count, contentStart: contentStart)
 
         case Nibble.utf16String:
             let (count, contentStart) = try readCount(marker: marker, at: start, unitSize: 2)
             try checkStringLength(count, at: start)
-            return .scalar(.string(try decodeUTF16(at: contentStart, count: count)), length: count)
+            return .utf16(count: count, contentStart: contentStart)
 
         case Nibble.uid:
             let size = Int(low) + 1
             try requireBytes(size, after: start, marker: marker)
-            if size > 8 {
-                // Apple writes at most 4 bytes; longer UIDs must still fit in 64 bits.
-                for index in (start + 1)..<(start + 1 + size - 8) where bytes[index] != 0 {
-                    throw Self.error(.uidOutOfRange, at: start)
-                }
-                return .scalar(.uid(Self.readUInt(bytes, at: start + 1 + size - 8, size: 8)), length: 0)
-            }
-            return .scalar(.uid(Self.readUInt(bytes, at: start + 1, size: size)), length: 0)
+            return .uid(size: size)
 
         case Nibble.array, Nibble.set:
             let (count, referencesStart) = try readCount(marker: marker, at: start, unitSize: referenceSize)
@@ -122,9 +131,82 @@ extension BinaryPropertyListReader {
         }
     }
 
+    /// Decodes the object that starts at `start` (inside the object area).
+    func decodeObject(at start: Int) throws(PropertyListError) -> DecodedObject {
+        let shape = try shape(at: start)
+        if case let .container(isDictionary, count, referencesStart) = shape {
+            return .container(isDictionary: isDictionary, count: count, referencesStart: referencesStart)
+        }
+        return try decodeScalar(shape, at: start)
+    }
+
+    /// Decodes a scalar of a known shape that starts at `start`.
+    func decodeScalar(_ shape: Shape, at start: Int) throws(PropertyListError) -> DecodedObject {
+        switch shape {
+        case .null: return .scalar(.null, length: 0)
+        case .bool(let flag): return .scalar(.bool(flag), length: 0)
+        case .integer(let size): return .scalar(.integer(try readInteger(at: start + 1, size: size)), length: 0)
+        case .real(let size):
+            let bits = Self.readUInt(bytes, at: start + 1, size: size)
+            return .scalar(.real(PropertyListReal(width: size == 4 ? .single : .double, bits: bits)), length: 0)
+        case .date:
+            let seconds = Double(bitPattern: Self.readUInt(bytes, at: start + 1, size: 8))
+            return .scalar(.date(Date(timeIntervalSinceReferenceDate: seconds)), length: 0)
+        case let .data(count, contentStart):
+            let content = UnsafeRawBufferPointer(rebasing: bytes[contentStart..<(contentStart + count)])
+            return .scalar(.data(Data(content)), length: count)
+        case let .ascii(count, contentStart):
+            return .scalar(.string(try decodeASCII(at: contentStart, count: count)), length: count)
+        case let .utf16(count, contentStart):
+            return .scalar(.string(try decodeUTF16(at: contentStart, count: count)), length: count)
+        case .uid(let size):
+            return .scalar(.uid(try readUID(at: start, size: size)), length: 0)
+        case let .container(isDictionary, count, referencesStart):
+            return .container(isDictionary: isDictionary, count: count, referencesStart: referencesStart)
+        }
+    }
+
+    /// Checks a scalar of a known shape as ``decodeScalar(_:at:)`` would, without making its
+    /// value (no string or data is allocated); returns its string code units or data bytes.
+    func checkScalar(_ shape: Shape, at start: Int) throws(PropertyListError) -> Int {
+        switch shape {
+        case .integer(let size):
+            _ = try readInteger(at: start + 1, size: size)
+            return 0
+        case .uid(let size):
+            _ = try readUID(at: start, size: size)
+            return 0
+        case let .data(count, _):
+            return count
+        case let .ascii(count, contentStart):
+            try checkASCII(at: contentStart, count: count)
+            return count
+        case let .utf16(count, contentStart):
+            if let failure = firstUnpairedSurrogate(at: contentStart, count: count) {
+                throw Self.error(.invalidUTF16(codeUnit: failure.unit), at: failure.offset)
+            }
+            return count
+        case .null, .bool, .real, .date, .container:
+            return 0
+        }
+    }
+
+    /// A UID of `size` bytes after the marker at `start`; Apple writes at most 4 bytes, and longer
+    /// ones must still fit in 64 bits.
+    func readUID(at start: Int, size: Int) throws(PropertyListError) -> UInt64 {
+        if size > 8 {
+            for index in (start + 1)..<(start + 1 + size - 8) where bytes[index] != 0 {
+                throw Self.error(.uidOutOfRange, at: start)
+            }
+            return Self.readUInt(bytes, at: start + 1 + size - 8, size: 8)
+        }
+        return Self.readUInt(bytes, at: start + 1, size: size)
+    }
+
     /// Reads the count in a marker's low nibble, or the integer object after it when the nibble is
     /// `0xF`, and checks that `count * unitSize` bytes follow before the offset table. Returns the
     /// count and where the content starts.
+    @inline(__always)
     private func readCount(
         marker: UInt8, at start: Int, unitSize: Int
     ) throws(PropertyListError) -> (count: Int, contentStart: Int) {
@@ -156,6 +238,7 @@ extension BinaryPropertyListReader {
     }
 
     /// Checks that `count` bytes follow the marker at `start` before the offset table.
+    @inline(__always)
     private func requireBytes(_ count: Int, after start: Int, marker: UInt8) throws(PropertyListError) {
         let available = offsetTableStart - start - 1
         guard count <= available else {
@@ -163,6 +246,7 @@ extension BinaryPropertyListReader {
         }
     }
 
+    @inline(__always)
     private func checkStringLength(_ count: Int, at start: Int) throws(PropertyListError) {
         guard count <= limits.maxStringLength else {
             throw Self.error(
@@ -170,6 +254,7 @@ extension BinaryPropertyListReader {
         }
     }
 
+    @inline(__always)
     private func checkCollectionCount(_ count: Int, at start: Int) throws(PropertyListError) {
         guard count <= limits.maxCollectionCount else {
             throw Self.error(
@@ -197,9 +282,8 @@ extension BinaryPropertyListReader {
         }
     }
 
-    /// Decodes `count` ASCII bytes, rejecting bytes above `0x7F`.
-    private func decodeASCII(at start: Int, count: Int) throws(PropertyListError) -> String {
-        if count == 0 { return "" }
+    /// Checks that `count` bytes are ASCII, eight at a time.
+    private func checkASCII(at start: Int, count: Int) throws(PropertyListError) {
         let content = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
         var index = 0
         while index + 8 <= count {
@@ -211,47 +295,59 @@ extension BinaryPropertyListReader {
             guard byte < 0x80 else { throw Self.error(.invalidASCII(byte: byte), at: start + index) }
             index += 1
         }
+    }
+
+    /// Decodes `count` ASCII bytes, rejecting bytes above `0x7F`.
+    private func decodeASCII(at start: Int, count: Int) throws(PropertyListError) -> String {
+        if count == 0 { return "" }
+        try checkASCII(at: start, count: count)
+        let content = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
         return String(unsafeUninitializedCapacity: count) { buffer in
             UnsafeMutableRawBufferPointer(buffer).copyMemory(from: content)
             return count
         }
     }
 
+    /// The first unpaired surrogate among `count` big-endian UTF-16 code units, with its offset.
+    private func firstUnpairedSurrogate(at start: Int, count: Int) -> (unit: UInt16, offset: Int)? {
+        var index = 0
+        while index < count {
+            let unitOffset = start + 2 * index
+            let unit = UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: unitOffset, as: UInt16.self))
+            index += 1
+            guard unit & 0xF800 == 0xD800 else { continue }
+            guard unit < 0xDC00, index < count else { return (unit, unitOffset) }
+            let next = UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: unitOffset + 2, as: UInt16.self))
+            guard next & 0xFC00 == 0xDC00 else { return (unit, unitOffset) }
+            index += 1
+        }
+        return nil
+    }
+
     /// Decodes `count` big-endian UTF-16 code units, rejecting unpaired surrogates.
     private func decodeUTF16(at start: Int, count: Int) throws(PropertyListError) -> String {
         if count == 0 { return "" }
-        var failure: (unit: UInt16, offset: Int)?
+        if let failure = firstUnpairedSurrogate(at: start, count: count) {
+            throw Self.error(.invalidUTF16(codeUnit: failure.unit), at: failure.offset)
+        }
         let bytes = self.bytes
-        let string = String(unsafeUninitializedCapacity: count * 3) { output in
+        return String(unsafeUninitializedCapacity: count * 3) { output in
             var written = 0
             var index = 0
             while index < count {
                 let unitOffset = start + 2 * index
-                let unit = UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: unitOffset, as: UInt16.self))
+                var scalar = UInt32(UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: unitOffset, as: UInt16.self)))
                 index += 1
-                var scalar = UInt32(unit)
-                if unit & 0xF800 == 0xD800 {
-                    guard unit < 0xDC00, index < count else {
-                        failure = (unit, unitOffset)
-                        return 0
-                    }
-                    let next = UInt16(
-                        bigEndian: bytes.loadUnaligned(fromByteOffset: unitOffset + 2, as: UInt16.self))
-                    guard next & 0xFC00 == 0xDC00 else {
-                        failure = (unit, unitOffset)
-                        return 0
-                    }
+                if scalar & 0xF800 == 0xD800 {
+                    // Paired: checked above.
+                    let next = UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: unitOffset + 2, as: UInt16.self))
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (UInt32(next) - 0xDC00)
                     index += 1
-                    scalar = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(next) - 0xDC00)
                 }
                 written += UTF8Encoding.encode(scalar, into: output, at: written)
             }
             return written
         }
-        if let failure {
-            throw Self.error(.invalidUTF16(codeUnit: failure.unit), at: failure.offset)
-        }
-        return string
     }
 }
 

@@ -363,6 +363,7 @@ struct BinaryPropertyListReader {
     }
 
     /// The start of `object`, read from the offset table and checked against the object area.
+    @inline(__always)
     func offset(of object: Int) throws(PropertyListError) -> Int {
         let entry = offsetTableStart + object * offsetSize
         let value = Self.readUInt(bytes, at: entry, size: offsetSize)

@@ -8,35 +8,38 @@ extension XMLPropertyListReader {
     /// Reads a scalar element (`string`, `integer`, `real`, `true`, `false`, `date`, `data`) whose
     /// start tag has been read, through its end tag.
     mutating func readScalar(_ tag: XMLScanner.Tag) throws(Failure) -> PropertyListValue {
-        switch tag.name {
-        case "string":
+        switch tag.element {
+        case .string:
             return .string(try readString(tag))
-        case "integer":
-            let text = try content(of: tag)
-            guard let integer = Self.parseInteger(text) else {
-                throw Failure(.invalidInteger(Self.quote(text)), at: tag.offset)
+        case .integer:
+            return try withContent(of: tag) { (text) throws(Failure) in
+                guard let integer = Self.parseInteger(text) else {
+                    throw Failure(.invalidInteger(Self.quote(text)), at: tag.offset)
+                }
+                return .integer(integer)
             }
-            return .integer(integer)
-        case "real":
-            let text = try content(of: tag)
-            guard let real = Self.parseReal(text) else {
-                throw Failure(.invalidReal(Self.quote(text)), at: tag.offset)
+        case .real:
+            return try withContent(of: tag) { (text) throws(Failure) in
+                guard let real = Self.parseReal(text) else {
+                    throw Failure(.invalidReal(Self.quote(text)), at: tag.offset)
+                }
+                return .real(PropertyListReal(real))
             }
-            return .real(PropertyListReal(real))
-        case "true", "false":
-            let text = try content(of: tag)
-            guard text.allSatisfy(XMLScanner.isWhitespace) else {
-                throw Failure(.malformedMarkup("'<\(tag.name)>' must be empty"), at: tag.offset)
+        case .true, .false:
+            let empty = try withContent(of: tag) { $0.allSatisfy(XMLScanner.isWhitespace) }
+            guard empty else {
+                throw Failure(.malformedMarkup("'<\(scanner.name(of: tag))>' must be empty"), at: tag.offset)
             }
-            return .bool(tag.name == "true")
-        case "date":
-            let text = try content(of: tag)
-            guard let seconds = PropertyListDateText.parse(Self.trimmed(text)) else {
-                throw Failure(.invalidDate(Self.quote(text)), at: tag.offset)
+            return .bool(tag.element == .true)
+        case .date:
+            return try withContent(of: tag) { (text) throws(Failure) in
+                guard let seconds = PropertyListDateText.parse(Array(Self.trimmed(text))) else {
+                    throw Failure(.invalidDate(Self.quote(text)), at: tag.offset)
+                }
+                return .date(Date(timeIntervalSinceReferenceDate: seconds))
             }
-            return .date(Date(timeIntervalSinceReferenceDate: seconds))
-        case "data":
-            let text = try content(of: tag)
+        case .data:
+            let text = try withContent(of: tag) { Array($0) }
             var tooLong = false
             let decoded = PropertyListBase64.decode(text, maximumLength: limits.maxDataLength, exceededLimit: &tooLong)
             guard let bytes = decoded else {
@@ -47,33 +50,42 @@ extension XMLPropertyListReader {
             }
             try countLength(bytes.count, at: tag.offset)
             return .data(Data(bytes))
-        case "plist":
+        case .plist:
             throw Failure(.unexpectedElement("plist", context: "inside a value"), at: tag.offset)
-        default:
-            throw Failure(.unknownElement(XMLScanner.clip(tag.name)), at: tag.offset)
+        case .dict, .array, .key, .other:
+            throw Failure(.unknownElement(XMLScanner.clip(scanner.name(of: tag))), at: tag.offset)
         }
     }
 
     /// Reads the text of a `string` or `key` element, enforcing `maxStringLength` (UTF-8 bytes).
     mutating func readString(_ tag: XMLScanner.Tag) throws(Failure) -> String {
         let bytes = try content(of: tag)
-        guard bytes.count <= limits.maxStringLength else {
-            throw exceeded(.maxStringLength, found: bytes.count, at: tag.offset)
+        let count = try scanner.withBytes(of: bytes) { $0.count }
+        guard count <= limits.maxStringLength else {
+            throw exceeded(.maxStringLength, found: count, at: tag.offset)
         }
-        try countLength(bytes.count, at: tag.offset)
+        try countLength(count, at: tag.offset)
         // Entities and CDATA can only produce valid UTF-8 from valid UTF-8 input.
-        return String(decoding: bytes, as: UTF8.self)
+        return try scanner.withBytes(of: bytes) { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The decoded content of an element, empty for `<name/>`.
-    private mutating func content(of tag: XMLScanner.Tag) throws(Failure) -> [UInt8] {
-        if tag.isSelfClosing { return [] }
-        return try scanner.readContent(of: tag.name, openedAt: tag.offset)
+    /// The content of an element, empty for `<name/>`.
+    private mutating func content(of tag: XMLScanner.Tag) throws(Failure) -> XMLScanner.Content {
+        if tag.isSelfClosing { return .plain(scanner.position..<scanner.position) }
+        return try scanner.readContent(of: tag)
+    }
+
+    /// Calls `body` with the content of an element.
+    private mutating func withContent<R>(of tag: XMLScanner.Tag, _ body: (UnsafeRawBufferPointer) throws(Failure) -> R)
+        throws(Failure) -> R
+    {
+        let content = try content(of: tag)
+        return try scanner.withBytes(of: content, body)
     }
 
     /// Parses `[whitespace][+|-][whitespace](digits | 0x hexdigits)[whitespace]` in the range
     /// `Int64.min ... UInt64.max`.
-    static func parseInteger(_ text: [UInt8]) -> PropertyListInteger? {
+    static func parseInteger(_ text: UnsafeRawBufferPointer) -> PropertyListInteger? {
         var bytes = trimmed(text)[...]
         guard let first = bytes.first else { return nil }
         var negative = false
@@ -114,7 +126,7 @@ extension XMLPropertyListReader {
 
     /// Parses a decimal real (`[+|-]digits[.digits][e[+|-]digits]`, or starting with `.`) or one
     /// of Apple's special spellings (`nan`, `inf`, `infinity`, signed, any case).
-    static func parseReal(_ text: [UInt8]) -> Double? {
+    static func parseReal(_ text: UnsafeRawBufferPointer) -> Double? {
         let bytes = trimmed(text)
         guard !bytes.isEmpty, bytes.count <= 1_000 else { return nil }
         let word = String(decoding: bytes, as: UTF8.self).lowercased()
@@ -151,15 +163,15 @@ extension XMLPropertyListReader {
     }
 
     /// The bytes without leading and trailing XML whitespace.
-    static func trimmed(_ text: [UInt8]) -> [UInt8] {
+    static func trimmed(_ text: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         guard let first = text.firstIndex(where: { !XMLScanner.isWhitespace($0) }),
               let last = text.lastIndex(where: { !XMLScanner.isWhitespace($0) })
-        else { return [] }
-        return Array(text[first...last])
+        else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(rebasing: text[first...last])
     }
 
     /// Up to 40 characters of element text, for error messages.
-    static func quote(_ text: [UInt8]) -> String {
+    static func quote(_ text: UnsafeRawBufferPointer) -> String {
         XMLScanner.clip(String(decoding: trimmed(text), as: UTF8.self))
     }
 }

@@ -76,9 +76,10 @@ struct XMLPropertyListReader {
     struct Frame {
         let isDictionary: Bool
         let tagOffset: Int
-        /// Where this container's children start in `values` (and keys in `keys`).
-        let valueStart: Int
-        let keyStart: Int
+        /// The children so far (and a dictionary's keys): the container's own arrays, which become
+        /// its value as they are, with no copy.
+        var values: [PropertyListValue] = []
+        var keys: [String] = []
         var count = 0
         /// A dictionary's key that still waits for its value.
         var pendingKey: String?
@@ -90,8 +91,6 @@ struct XMLPropertyListReader {
     let limits: PropertyListLimits
     let fromUTF16: Bool
     var frames: [Frame] = []
-    var values: [PropertyListValue] = []
-    var keys: [String] = []
     var objectCount = 0
     /// String bytes and data bytes read so far, for `maxTotalLength`.
     var totalLength = 0
@@ -109,14 +108,14 @@ struct XMLPropertyListReader {
         guard !scanner.isAtEnd else { throw Failure(.emptyDocument, at: scanner.position) }
         var tag = try nextTag(context: "at the top level")
         let value: PropertyListValue
-        if tag.name == "plist", !tag.isClosing {
+        if tag.element == .plist, !tag.isClosing {
             guard !tag.isSelfClosing else { throw Failure(.emptyDocument, at: tag.offset) }
             try scanner.skipMisc()
             guard !scanner.isAtEnd else { throw Failure(.unexpectedEnd(expected: "</plist>"), at: tag.offset) }
             tag = try nextTag(context: "in '<plist>'")
             if tag.isClosing {
-                guard tag.name == "plist" else {
-                    throw Failure(.mismatchedTag(expected: "plist", found: XMLScanner.clip(tag.name)), at: tag.offset)
+                guard tag.element == .plist else {
+                    throw Failure(.mismatchedTag(expected: "plist", found: XMLScanner.clip(scanner.name(of: tag))), at: tag.offset)
                 }
                 throw Failure(.emptyDocument, at: tag.offset)
             }
@@ -125,12 +124,12 @@ struct XMLPropertyListReader {
             guard !scanner.isAtEnd else { throw Failure(.unexpectedEnd(expected: "</plist>"), at: scanner.position) }
             let close = try nextTag(context: "in '<plist>'")
             guard close.isClosing else { throw Failure(.extraContent, at: close.offset) }
-            guard close.name == "plist" else {
-                throw Failure(.mismatchedTag(expected: "plist", found: XMLScanner.clip(close.name)), at: close.offset)
+            guard close.element == .plist else {
+                throw Failure(.mismatchedTag(expected: "plist", found: XMLScanner.clip(scanner.name(of: close))), at: close.offset)
             }
         } else {
             guard !tag.isClosing else {
-                let name = XMLScanner.clip(tag.name)
+                let name = XMLScanner.clip(scanner.name(of: tag))
                 throw Failure(.malformedMarkup("unexpected closing tag '</\(name)>'"), at: tag.offset)
             }
             value = try readValue(startingWith: tag)
@@ -227,7 +226,7 @@ struct XMLPropertyListReader {
     /// Handles a start tag: returns a scalar or empty container, or opens a frame (or records a
     /// key) and returns `nil`.
     private mutating func openElement(_ tag: XMLScanner.Tag) throws(Failure) -> PropertyListValue? {
-        if tag.name == "key" {
+        if tag.element == .key {
             guard let top = frames.indices.last, frames[top].isDictionary else {
                 throw Failure(.unexpectedElement("key", context: "outside a dictionary"), at: tag.offset)
             }
@@ -239,11 +238,11 @@ struct XMLPropertyListReader {
         }
         if let top = frames.indices.last, frames[top].isDictionary, frames[top].pendingKey == nil {
             let context = "in a dictionary without a preceding '<key>'"
-            throw Failure(.unexpectedElement(XMLScanner.clip(tag.name), context: context), at: tag.offset)
+            throw Failure(.unexpectedElement(XMLScanner.clip(scanner.name(of: tag)), context: context), at: tag.offset)
         }
-        switch tag.name {
-        case "array", "dict":
-            let isDictionary = tag.name == "dict"
+        switch tag.element {
+        case .array, .dict:
+            let isDictionary = tag.element == .dict
             let depth = frames.count + 1
             var mustBeUID = false
             if depth > limits.maxDepth {
@@ -261,8 +260,7 @@ struct XMLPropertyListReader {
                 return isDictionary ? .dictionary(PropertyListDictionary()) : .array([])
             }
             frames.append(
-                Frame(isDictionary: isDictionary, tagOffset: tag.offset, valueStart: values.count,
-                      keyStart: keys.count, mustBeUID: mustBeUID))
+                Frame(isDictionary: isDictionary, tagOffset: tag.offset, mustBeUID: mustBeUID))
             return nil
         default:
             let value = try readScalar(tag)
@@ -279,39 +277,35 @@ struct XMLPropertyListReader {
             throw exceeded(.maxCollectionCount, found: frames[top].count, at: frames[top].tagOffset)
         }
         if frames[top].isDictionary, let key = frames[top].pendingKey {
-            keys.append(key)
+            frames[top].keys.append(key)
             frames[top].pendingKey = nil
         }
-        values.append(value)
+        frames[top].values.append(value)
     }
 
     /// Handles an end tag: checks it matches, and builds the array, dictionary or UID.
     private mutating func closeContainer(_ tag: XMLScanner.Tag) throws(Failure) -> PropertyListValue {
-        let frame = frames[frames.count - 1]
-        let expected = frame.isDictionary ? "dict" : "array"
-        guard tag.name == expected else {
-            throw Failure(.mismatchedTag(expected: expected, found: XMLScanner.clip(tag.name)), at: tag.offset)
+        let isDictionary = frames[frames.count - 1].isDictionary
+        let expected = isDictionary ? "dict" : "array"
+        guard tag.element == (isDictionary ? .dict : .array) else {
+            throw Failure(.mismatchedTag(expected: expected, found: XMLScanner.clip(scanner.name(of: tag))), at: tag.offset)
         }
-        if let key = frame.pendingKey {
+        if let key = frames[frames.count - 1].pendingKey {
             throw Failure(.missingValue(key: XMLScanner.clip(key)), at: tag.offset)
         }
-        frames.removeLast()
-        let children = Array(values[frame.valueStart...])
-        values.removeSubrange(frame.valueStart...)
+        let frame = frames.removeLast()
         let value: PropertyListValue
         if frame.isDictionary {
-            let entryKeys = Array(keys[frame.keyStart...])
-            keys.removeSubrange(frame.keyStart...)
-            if entryKeys.count == 1, entryKeys[0] == "CF$UID", case .integer(let integer) = children[0],
+            if frame.keys.count == 1, frame.keys[0] == "CF$UID", case .integer(let integer) = frame.values[0],
                let uid = integer.uint64Value
             {
                 objectCount -= 1  // the integer becomes part of the UID
                 value = .uid(uid)
             } else {
-                value = .dictionary(PropertyListDictionary(trustedKeys: entryKeys, values: children))
+                value = .dictionary(PropertyListDictionary(trustedKeys: frame.keys, values: frame.values))
             }
         } else {
-            value = .array(children)
+            value = .array(frame.values)
         }
         if frame.mustBeUID, !value.isUID {
             throw exceeded(.maxDepth, found: limits.maxDepth + 1, at: frame.tagOffset)

@@ -12,14 +12,81 @@ struct XMLScanner {
 
     /// A start, end or empty-element tag.
     struct Tag {
-        /// The element name, e.g. `dict`.
-        let name: String
+        /// The element, by its name.
+        let element: Element
+        /// Where the name's bytes are (``XMLScanner/name(of:)`` makes a string of them).
+        let nameRange: Range<Int>
         /// Where the tag's `<` is.
         let offset: Int
         /// `</name>`.
         let isClosing: Bool
         /// `<name/>`.
         let isSelfClosing: Bool
+    }
+
+    /// The elements of property lists, told by their names' bytes (no string is made per tag).
+    enum Element {
+        case plist, dict, array, key, string, integer, real, `true`, `false`, date, data
+        /// Any other name.
+        case other
+
+        init(_ name: UnsafeRawBufferPointer) {
+            // By the first byte, then the rest.
+            @inline(__always)
+            func spells(_ literal: StaticString) -> Bool {
+                guard name.count == literal.utf8CodeUnitCount else { return false }
+                let bytes = literal.utf8Start
+                for index in 1..<name.count where name[index] != bytes[index] { return false }
+                return true
+            }
+            guard let first = name.first else {
+                self = .other
+                return
+            }
+            switch first {
+            case UInt8(ascii: "k"): self = spells("key") ? .key : .other
+            case UInt8(ascii: "s"): self = spells("string") ? .string : .other
+            case UInt8(ascii: "i"): self = spells("integer") ? .integer : .other
+            case UInt8(ascii: "r"): self = spells("real") ? .real : .other
+            case UInt8(ascii: "a"): self = spells("array") ? .array : .other
+            case UInt8(ascii: "t"): self = spells("true") ? .true : .other
+            case UInt8(ascii: "f"): self = spells("false") ? .false : .other
+            case UInt8(ascii: "p"): self = spells("plist") ? .plist : .other
+            case UInt8(ascii: "d"):
+                if spells("dict") { self = .dict } else if spells("date") { self = .date } else if spells("data") { self = .data }
+                else { self = .other }
+            default: self = .other
+            }
+        }
+    }
+
+    /// An element's text: a range of the document when it holds no entity, CDATA section or
+    /// comment (no copy), otherwise its decoded bytes.
+    enum Content {
+        case plain(Range<Int>)
+        case decoded([UInt8])
+    }
+
+    /// Calls `body` with the bytes of `content`.
+    func withBytes<R>(of content: Content, _ body: (UnsafeRawBufferPointer) throws(Failure) -> R) throws(Failure) -> R {
+        switch content {
+        case .plain(let range): return try body(UnsafeRawBufferPointer(rebasing: text[range]))
+        case .decoded(let bytes):
+            let result: Result<R, Failure> = bytes.withUnsafeBytes { bytes in
+                do throws(Failure) { return .success(try body(bytes)) } catch { return .failure(error) }
+            }
+            return try result.get()
+        }
+    }
+
+    /// The name of `tag`, for messages and names outside property lists.
+    func name(of tag: Tag) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: text[tag.nameRange]), as: UTF8.self)
+    }
+
+    /// Whether `tag` has the name `name` (a name it read from the same document).
+    func tag(_ tag: Tag, isNamed name: Range<Int>) -> Bool {
+        ExactString.bytesEqual(UnsafeRawBufferPointer(rebasing: text[tag.nameRange]), UnsafeRawBufferPointer(rebasing: text[name]))
     }
 
     /// A scanner error before it is given a line and column.
@@ -40,6 +107,7 @@ struct XMLScanner {
     var isAtEnd: Bool { position >= text.count }
 
     /// Whether the bytes at the current position spell `literal`.
+    @inline(__always)
     func hasPrefix(_ literal: StaticString) -> Bool {
         let count = literal.utf8CodeUnitCount
         guard position + count <= text.count else { return false }
@@ -139,7 +207,7 @@ struct XMLScanner {
             if position >= text.count { throw Failure(.unexpectedEnd(expected: ">"), at: start) }
             throw Failure(.malformedMarkup("'<' is not followed by a tag name"), at: start)
         }
-        let name = String(decoding: UnsafeRawBufferPointer(rebasing: text[nameStart..<position]), as: UTF8.self)
+        let nameRange = nameStart..<position
         var isSelfClosing = false
         while true {
             skipWhitespace()
@@ -160,15 +228,18 @@ struct XMLScanner {
             }
             guard !isClosing, Self.isNameByte(byte) else {
                 let slash = isClosing ? "/" : ""
+                let name = String(decoding: UnsafeRawBufferPointer(rebasing: text[nameRange]), as: UTF8.self)
                 throw Failure(.malformedMarkup("malformed tag '<\(slash)\(Self.clip(name))'"), at: start)
             }
-            try skipAttribute(tagStart: start, name: name)
+            try skipAttribute(tagStart: start, nameRange: nameRange)
         }
-        return Tag(name: name, offset: start, isClosing: isClosing, isSelfClosing: isSelfClosing)
+        let element = Element(UnsafeRawBufferPointer(rebasing: text[nameRange]))
+        return Tag(element: element, nameRange: nameRange, offset: start, isClosing: isClosing, isSelfClosing: isSelfClosing)
     }
 
     /// Skips `name = "value"` (or single quotes) inside a start tag.
-    private mutating func skipAttribute(tagStart: Int, name: String) throws(Failure) {
+    private mutating func skipAttribute(tagStart: Int, nameRange: Range<Int>) throws(Failure) {
+        var name: String { String(decoding: UnsafeRawBufferPointer(rebasing: text[nameRange]), as: UTF8.self) }
         while position < text.count, Self.isNameByte(text[position]) { position += 1 }
         skipWhitespace()
         guard position < text.count, text[position] == UInt8(ascii: "=") else {
@@ -192,8 +263,14 @@ struct XMLScanner {
 
     /// Reads the character data of element `name` up to and including its end tag, decoding
     /// entities and CDATA sections and skipping comments. Returns the decoded UTF-8 bytes.
-    mutating func readContent(of name: String, openedAt tagOffset: Int) throws(Failure) -> [UInt8] {
+    mutating func readContent(of opening: Tag) throws(Failure) -> Content {
+        var name: String { self.name(of: opening) }
+        let tagOffset = opening.offset
+        let contentStart = position
+        // Stays empty, and the content a range of the document, until an entity, a CDATA
+        // section or a comment makes decoding necessary.
         var decoded: [UInt8] = []
+        var isPlain = true
         var runStart = position
         while true {
             guard position < text.count else {
@@ -202,28 +279,38 @@ struct XMLScanner {
             let byte = text[position]
             if byte == UInt8(ascii: "&") {
                 decoded.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[runStart..<position]))
+                isPlain = false
                 try appendEntity(to: &decoded)
                 runStart = position
             } else if byte == UInt8(ascii: "<") {
-                decoded.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[runStart..<position]))
-                if hasPrefix("<![CDATA[") {
+                let textEnd = position
+                let isMarkup = position + 1 < text.count && text[position + 1] == UInt8(ascii: "!")
+                let isCDATA = isMarkup && hasPrefix("<![CDATA[")
+                let isComment = isMarkup && !isCDATA && hasPrefix("<!--")
+                if isCDATA || isComment {
+                    decoded.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[runStart..<position]))
+                    isPlain = false
+                }
+                if isCDATA {
                     position += 9
                     let dataStart = position
                     try skip(past: "]]>", expected: "]]>")
                     decoded.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[dataStart..<(position - 3)]))
-                } else if hasPrefix("<!--") {
+                } else if isComment {
                     position += 4
                     try skip(past: "-->", expected: "-->")
                 } else {
                     let tag = try readTag()
                     guard tag.isClosing else {
                         let context = "inside '<\(name)>'"
-                        throw Failure(.unexpectedElement(Self.clip(tag.name), context: context), at: tag.offset)
+                        throw Failure(.unexpectedElement(Self.clip(self.name(of: tag)), context: context), at: tag.offset)
                     }
-                    guard tag.name == name else {
-                        throw Failure(.mismatchedTag(expected: name, found: Self.clip(tag.name)), at: tag.offset)
+                    guard self.tag(tag, isNamed: opening.nameRange) else {
+                        throw Failure(.mismatchedTag(expected: name, found: Self.clip(self.name(of: tag))), at: tag.offset)
                     }
-                    return decoded
+                    if isPlain { return .plain(contentStart..<textEnd) }
+                    decoded.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[runStart..<textEnd]))
+                    return .decoded(decoded)
                 }
                 runStart = position
             } else {

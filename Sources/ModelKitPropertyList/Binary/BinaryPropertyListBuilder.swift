@@ -1,0 +1,233 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Numbers the objects of a binary property list and writes their bytes: what both binary
+/// writers share (``BinaryPropertyListWriter`` for any value, the keyed archiver for archives).
+///
+/// - Scalars are written as soon as they are numbered, each distinct value once
+///   (``uniqueScalar(_:content:)``): two scalars are the same when their encoded bytes are, so
+///   uniquing is exact (strings by bytes, reals by width and bit pattern, and an integer never
+///   matches a real or a date).
+/// - Containers get their number first (``reserveObject()``) and their references when known;
+///   they are written by ``finish(topObject:)``, when the object count, and so the reference
+///   size, is known. A caller may also reserve a number for a scalar whose value it only knows
+///   at the end (``writeScalar(_:as:)``), as the archiver does for references to entries it may
+///   renumber.
+///
+/// Placement differs from Apple's writer (which writes objects in number order): scalars come
+/// first, containers after them. The offset table makes placement free, so readers see the same
+/// objects; it saves a pass and a copy of every scalar.
+///
+/// ```swift
+/// var builder = BinaryPropertyListBuilder()
+/// let root = builder.reserveObject()
+/// let key = builder.uniqueString("name").object
+/// let value = builder.uniqueString("Ada").object
+/// builder.setContainer(root, isDictionary: true, references: [key, value])
+/// let bytes = builder.finish(topObject: root)
+/// ```
+package struct BinaryPropertyListBuilder: ~Copyable {
+    /// A scalar numbered by ``uniqueScalar(_:content:)``: its object, and its position among the
+    /// distinct scalars (0, 1, 2, ... in order of first appearance), for callers that keep facts
+    /// per distinct value.
+    package struct Scalar {
+        package let object: Int32
+        package let index: Int
+    }
+
+    /// A container's references: `references[start ..< start + count]`.
+    private struct Container {
+        let object: Int32
+        let isDictionary: Bool
+        let start: Int
+        let count: Int
+    }
+
+    /// One distinct scalar: where its bytes are, and its hash.
+    private struct Entry {
+        let hash: UInt64
+        let offset: Int
+        let length: Int
+        let object: Int32
+    }
+
+    private var output = BinaryPropertyListOutput()
+    /// The offset of each object; containers (and scalars written late) get theirs when written.
+    private var offsets: [Int] = []
+    private var containers: [Container] = []
+    private var references: [Int32] = []
+    /// Open addressing over `entries`: per bucket, the hash's high 32 bits, then the entry
+    /// number + 1 in the low 32 bits; 0 is empty. At most half full.
+    private var buckets = [UInt64](repeating: 0, count: 64)
+    private var entries: [Entry] = []
+    /// A per-process random seed: the values come from the program, but a seeded hash keeps
+    /// crafted strings from forcing collisions.
+    private let seed = BinaryPropertyListBuilder.processSeed
+
+    private static let processSeed: UInt64 = {
+        var hasher = Hasher()
+        hasher.combine(0x6270_6C69_7374)
+        return UInt64(UInt(bitPattern: hasher.finalize()))
+    }()
+
+    /// An empty property list (the header only).
+    package init() {}
+
+    /// The number of objects numbered so far.
+    package var objectCount: Int { offsets.count }
+
+    /// The bytes written so far (scalars only, until ``finish(topObject:)``).
+    package var byteCount: Int { output.count }
+
+    // MARK: Numbering
+
+    /// Numbers an object whose bytes come later: a container, or a scalar written with
+    /// ``writeScalar(_:as:)``.
+    package mutating func reserveObject() -> Int32 {
+        offsets.append(0)
+        return Int32(truncatingIfNeeded: offsets.count - 1)
+    }
+
+    /// Writes a scalar for an object numbered by ``reserveObject()``, not uniqued.
+    package mutating func writeScalar(_ head: BinaryScalarHead, as object: Int32) {
+        offsets[Int(object)] = output.count
+        output.append(head, content: UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+
+    /// The scalar `head` + `content`, written and numbered the first time it is seen.
+    package mutating func uniqueScalar(_ head: BinaryScalarHead, content: UnsafeRawBufferPointer) -> Scalar {
+        let hash = Self.hash(head, content, seed: seed)
+        let length = head.count + content.count
+        let tag = hash & 0xFFFF_FFFF_0000_0000
+        var bucket = Int(truncatingIfNeeded: hash) & (buckets.count - 1)
+        while true {
+            let stored = buckets[bucket]
+            if stored == 0 { break }
+            if stored & 0xFFFF_FFFF_0000_0000 == tag {
+                let index = Int(truncatingIfNeeded: stored & 0xFFFF_FFFF) - 1
+                let entry = entries[index]
+                if entry.length == length && output.matches(at: entry.offset, head, content: content) {
+                    return Scalar(object: entry.object, index: index)
+                }
+            }
+            bucket = (bucket + 1) & (buckets.count - 1)
+        }
+        let object = Int32(truncatingIfNeeded: offsets.count)
+        offsets.append(output.count)
+        entries.append(Entry(hash: hash, offset: output.count, length: length, object: object))
+        output.append(head, content: content)
+        buckets[bucket] = tag | UInt64(entries.count)
+        if entries.count * 2 > buckets.count { grow() }
+        return Scalar(object: object, index: entries.count - 1)
+    }
+
+    /// A scalar without content (a number, a boolean, a date, a UID), written once.
+    package mutating func uniqueScalar(_ head: BinaryScalarHead) -> Scalar {
+        uniqueScalar(head, content: UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+
+    /// A string, written once per distinct value.
+    package mutating func uniqueString(_ string: String) -> Scalar {
+        BinaryScalarHead.withString(string) { head, content in uniqueScalar(head, content: content) }
+    }
+
+    /// Data, written once per distinct value.
+    package mutating func uniqueData(_ data: Data) -> Scalar {
+        BinaryScalarHead.withData(data) { head, content in uniqueScalar(head, content: content) }
+    }
+
+    /// A scalar value, written once per distinct value; nil for arrays and dictionaries.
+    package mutating func uniqueScalar(_ value: PropertyListValue) -> Scalar? {
+        BinaryScalarHead.withScalar(value) { head, content in uniqueScalar(head, content: content) }
+    }
+
+    /// Sets aside `count` references for the container `object` (numbered by
+    /// ``reserveObject()``); fill them with ``setReference(_:to:)`` from the position returned.
+    package mutating func reserveContainer(_ object: Int32, isDictionary: Bool, count: Int) -> Int {
+        let start = references.count
+        references.append(contentsOf: repeatElement(0, count: count))
+        containers.append(Container(object: object, isDictionary: isDictionary, start: start, count: count))
+        return start
+    }
+
+    /// Sets the reference at `position` (of ``reserveContainer(_:isDictionary:count:)``).
+    package mutating func setReference(_ position: Int, to object: Int32) {
+        references[position] = object
+    }
+
+    /// Gives the container `object` its references (a dictionary's keys, then its values).
+    package mutating func setContainer(_ object: Int32, isDictionary: Bool, references: UnsafeBufferPointer<Int32>) {
+        let start = self.references.count
+        containers.append(Container(object: object, isDictionary: isDictionary, start: start, count: references.count))
+        self.references.append(contentsOf: references)
+    }
+
+    /// Numbers a container whose references are known.
+    package mutating func addContainer(isDictionary: Bool, references: UnsafeBufferPointer<Int32>) -> Int32 {
+        let object = reserveObject()
+        setContainer(object, isDictionary: isDictionary, references: references)
+        return object
+    }
+
+    // MARK: Finishing
+
+    /// Writes the containers, the offset table and the trailer, and returns the bytes.
+    package mutating func finish(topObject: Int32) -> [UInt8] {
+        let referenceSize = BinaryPropertyListFormat.byteWidth(UInt64(offsets.count))
+        output.reserveCapacity(containers.count * 3 + references.count * referenceSize + offsets.count * 4 + 40)
+        references.withUnsafeBufferPointer { references in
+            for container in containers {
+                offsets[Int(container.object)] = output.count
+                output.appendContainer(
+                    isDictionary: container.isDictionary,
+                    references: UnsafeBufferPointer(rebasing: references[container.start..<(container.start + container.count)]),
+                    referenceSize: referenceSize)
+            }
+        }
+        output.appendTrailer(offsets: offsets, topObject: Int(topObject), referenceSize: referenceSize)
+        return output.bytes
+    }
+
+    // MARK: Hashing
+
+    /// Doubles the buckets and re-places every entry by its stored hash.
+    private mutating func grow() {
+        buckets = [UInt64](repeating: 0, count: buckets.count * 2)
+        let mask = buckets.count - 1
+        for (index, entry) in entries.enumerated() {
+            var bucket = Int(truncatingIfNeeded: entry.hash) & mask
+            while buckets[bucket] != 0 { bucket = (bucket + 1) & mask }
+            buckets[bucket] = entry.hash & 0xFFFF_FFFF_0000_0000 | UInt64(index + 1)
+        }
+    }
+
+    /// Folds the high and low halves of a full product.
+    @inline(__always)
+    private static func mix(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let product = a.multipliedFullWidth(by: b)
+        return product.high ^ product.low
+    }
+
+    /// A seeded hash of the encoded bytes, eight at a time.
+    private static func hash(_ head: BinaryScalarHead, _ content: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
+        let words = head.words
+        var hash = mix(words.0 ^ seed, 0xA076_1D64_78BD_642F) ^ mix(words.1 ^ 0xE703_7ED1_A0B4_28DB, words.2 ^ seed)
+        var offset = 0
+        let count = content.count
+        while offset + 8 <= count {
+            hash = mix(hash ^ content.loadUnaligned(fromByteOffset: offset, as: UInt64.self), 0x8EBC_6AF0_9C88_C6E3)
+            offset += 8
+        }
+        if offset < count {
+            var tail: UInt64 = 0
+            withUnsafeMutableBytes(of: &tail) { tail in
+                tail.copyMemory(from: UnsafeRawBufferPointer(rebasing: content[offset..<count]))
+            }
+            hash = mix(hash ^ tail, 0x5899_65CC_7537_4CC3)
+        }
+        return mix(hash ^ UInt64(count), 0x1D8E_4E27_C47D_124F)
+    }
+}
