@@ -174,7 +174,12 @@ public struct JSONBytesReader: ModelReader {
         var result: [T] = []
         var index = 0
         while try scanner.nextElement() {
-            if let value = try decodeElement(at: index, element) { result.append(value) }
+            if let value = try decodeElement(at: index, element) {
+                // Room for a few elements at once: most arrays in payloads are short, and
+                // growing one element at a time reallocates at 1, 2 and 4.
+                if index == 0 { result.reserveCapacity(4) }
+                result.append(value)
+            }
             index &+= 1
         }
         return result
@@ -184,7 +189,7 @@ public struct JSONBytesReader: ModelReader {
     public mutating func decodeDictionary<T>(_ body: (inout JSONBytesReader) throws -> T) throws -> [String: T] {
         try read("an object") { try $0.beginObject() }
         var result: [String: T] = [:]
-        while let key = try scanner.nextKey({ String(decoding: $0, as: UTF8.self) }) {
+        while let key = try scanner.nextKey({ JSONScanner.string(validUTF8: $0) }) {
             if let value = try decodeMember(key, body) { result[key] = value }
         }
         return result
@@ -215,14 +220,27 @@ public struct JSONBytesReader: ModelReader {
         } catch {
             throw mappingError(error, expected: expected(), at: start)
         }
-        var unknownKey: String?
         // Payloads mostly list keys in the model's order: the key after the last one matched is
         // tried before the hash.
         var expectedNext = 0
+        guard reportingUnknownKeys else {
+            let keys = node.matcher
+            while let position = try scanner.nextKeyIndex(in: keys, expected: expectedNext) {
+                if position < 0 {
+                    try scanner.skipValue()
+                    continue
+                }
+                expectedNext = position &+ 1
+                try member(&self, position)
+            }
+            return
+        }
+        // Strict mode: unknown keys are reported by name.
+        var unknownKey: String?
         while let match = try scanner.nextKey({ bytes -> Int? in
             let position = node.edgeIndex(forKeyBytes: bytes, expected: expectedNext)
             if let position { expectedNext = position &+ 1 }
-            if position == nil && reportingUnknownKeys { unknownKey = String(decoding: bytes, as: UTF8.self) }
+            if position == nil { unknownKey = String(decoding: bytes, as: UTF8.self) }
             return position
         }) {
             guard let position = match else {

@@ -64,6 +64,27 @@ enum ByteScanning {
         equal(word, UInt8(ascii: "\"")) | equal(word, UInt8(ascii: "\\")) | less(word, than: 0x20)
     }
 
+    /// Whether the `count` bytes at `lhs` and `rhs` are the same, compared eight at a time.
+    @inlinable @inline(__always)
+    static func sameBytes(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, count: Int) -> Bool {
+        var index = 0
+        while index &+ 8 <= count {
+            if lhs.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                != rhs.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            {
+                return false
+            }
+            index &+= 8
+        }
+        while index < count {
+            if lhs.load(fromByteOffset: index, as: UInt8.self) != rhs.load(fromByteOffset: index, as: UInt8.self) {
+                return false
+            }
+            index &+= 1
+        }
+        return true
+    }
+
     /// The value of an ASCII hexadecimal digit, or nil.
     @inlinable @inline(__always)
     static func hexValue(_ byte: UInt8) -> UInt16? {

@@ -13,7 +13,38 @@ extension JSONScanner {
     /// ```
     @inlinable
     public mutating func readString() throws -> String {
-        try readStringBytes { String(decoding: $0, as: UTF8.self) }
+        skipWhitespace()
+        guard position < end, input[position] == UInt8(ascii: "\"") else { throw kindMismatch(expected: .string) }
+        let start = position &+ 1
+        let extent = try scanStringBody(from: start)
+        position = extent.close &+ 1
+        let content = UnsafeRawBufferPointer(rebasing: input[start..<extent.close])
+        if !extent.escaped {
+            return extent.ascii ? JSONScanner.string(ascii: content) : String(decoding: content, as: UTF8.self)
+        }
+        return try withUnescapedBytes(from: start, to: extent.close) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// A string from valid UTF-8 bytes (the scanner has checked them): short ASCII ones are
+    /// made without the standard library's second validation pass.
+    @inlinable
+    static func string(validUTF8 bytes: UnsafeRawBufferPointer) -> String {
+        guard bytes.count <= 15 else { return String(decoding: bytes, as: UTF8.self) }
+        var bits: UInt8 = 0
+        for byte in bytes { bits |= byte }
+        return bits < 0x80 ? string(ascii: bytes) : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A string from bytes known to be ASCII (the scanner has checked them): one short enough
+    /// to be stored inline is made without the standard library's second validation pass.
+    @inlinable
+    static func string(ascii bytes: UnsafeRawBufferPointer) -> String {
+        let count = bytes.count
+        guard count > 0, count <= 15, let source = bytes.baseAddress else { return String(decoding: bytes, as: UTF8.self) }
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: source, byteCount: count)
+            return count
+        }
     }
 
     /// Reads a string and returns what `body` makes of its unescaped UTF-8 bytes.
@@ -42,11 +73,12 @@ extension JSONScanner {
     }
 
     /// Finds the closing quote of the string whose content starts at `start`, validating the
-    /// content; reports whether it has escapes.
+    /// content; reports whether it has escapes and whether it is all ASCII.
     @usableFromInline
-    func scanStringBody(from start: Int) throws -> (close: Int, escaped: Bool) {
+    func scanStringBody(from start: Int) throws -> (close: Int, escaped: Bool, ascii: Bool) {
         var index = start
         var escaped = false
+        var ascii = true
         while true {
             while index &+ 8 <= end {
                 let word = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: index, as: UInt64.self))
@@ -63,9 +95,10 @@ extension JSONScanner {
                 if index &- start > limits.maxStringLength {
                     try fail(.limitExceeded(.maxStringLength, limit: limits.maxStringLength), at: start &- 1)
                 }
-                return (index, escaped)
+                return (index, escaped, ascii)
             }
             if byte >= 0x80 {
+                ascii = false
                 index = try utf8SequenceEnd(at: index)
                 while index < end && input[index] >= 0x80 {
                     index = try utf8SequenceEnd(at: index)
