@@ -173,11 +173,15 @@ public struct JSONBytesReader: ModelReader {
         try read("an array") { try $0.beginArray() }
         var result: [T] = []
         var index = 0
+        let collects = flags.collectsAllErrors
         while try scanner.nextElement() {
-            if let value = try decodeElement(at: index, element) {
-                // Room for a few elements at once: most arrays in payloads are short, and
-                // growing one element at a time reallocates at 1, 2 and 4.
-                if index == 0 { result.reserveCapacity(4) }
+            // Room for a few elements at once: most arrays in payloads are short, and growing
+            // one element at a time reallocates at 1, 2 and 4.
+            if index == 0 { result.reserveCapacity(4) }
+            if !collects {
+                // Straight into the array: no optional to unwrap (and copy, model and all).
+                result.append(try withPathComponent(.index(index), element))
+            } else if let value = try decodeElement(at: index, element) {
                 result.append(value)
             }
             index &+= 1
@@ -189,8 +193,13 @@ public struct JSONBytesReader: ModelReader {
     public mutating func decodeDictionary<T>(_ body: (inout JSONBytesReader) throws -> T) throws -> [String: T] {
         try read("an object") { try $0.beginObject() }
         var result: [String: T] = [:]
+        let collects = flags.collectsAllErrors
         while let key = try scanner.nextKey({ JSONScanner.string(validUTF8: $0) }) {
-            if let value = try decodeMember(key, body) { result[key] = value }
+            if !collects {
+                result[key] = try withPathComponent(.key(key), body)
+            } else if let value = try decodeMember(key, body) {
+                result[key] = value
+            }
         }
         return result
     }
@@ -224,8 +233,7 @@ public struct JSONBytesReader: ModelReader {
         // tried before the hash.
         var expectedNext = 0
         guard reportingUnknownKeys else {
-            let keys = node.matcher
-            while let position = try scanner.nextKeyIndex(in: keys, expected: expectedNext) {
+            while let position = try scanner.nextKeyIndex(in: node, expected: expectedNext) {
                 if position < 0 {
                     try scanner.skipValue()
                     continue

@@ -15,6 +15,31 @@ extension JSONScanner {
     public mutating func readString() throws -> String {
         skipWhitespace()
         guard position < end, input[position] == UInt8(ascii: "\"") else { throw kindMismatch(expected: .string) }
+        // A short string of plain ASCII (most are): its closing quote is the first byte of the
+        // next two words that a string reader must look at.
+        let start = position &+ 1
+        if start &+ 16 <= end {
+            var mask = ByteScanning.stringSpecials(
+                UInt64(littleEndian: input.loadUnaligned(fromByteOffset: start, as: UInt64.self)))
+            var close = start
+            if mask == 0 {
+                mask = ByteScanning.stringSpecials(
+                    UInt64(littleEndian: input.loadUnaligned(fromByteOffset: start &+ 8, as: UInt64.self)))
+                close &+= 8
+            }
+            close &+= mask.trailingZeroBitCount &>> 3
+            if mask != 0 && input[close] == UInt8(ascii: "\"") && close &- start <= limits.maxStringLength {
+                position = close &+ 1
+                return JSONScanner.string(ascii: UnsafeRawBufferPointer(rebasing: input[start..<close]))
+            }
+        }
+        return try readStringGenerally()
+    }
+
+    /// ``readString()`` past its fast case: a long string, escapes, characters past ASCII, the
+    /// end of the input. The opening quote is at `position`.
+    @usableFromInline @inline(never)
+    mutating func readStringGenerally() throws -> String {
         let start = position &+ 1
         let extent = try scanStringBody(from: start)
         position = extent.close &+ 1
@@ -74,44 +99,9 @@ extension JSONScanner {
 
     /// Finds the closing quote of the string whose content starts at `start`, validating the
     /// content; reports whether it has escapes and whether it is all ASCII.
-    @usableFromInline
+    @inlinable @inline(__always)
     func scanStringBody(from start: Int) throws -> (close: Int, escaped: Bool, ascii: Bool) {
-        var index = start
-        var escaped = false
-        var ascii = true
-        while true {
-            while index &+ 8 <= end {
-                let word = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                let mask = ByteScanning.stringSpecials(word)
-                if mask != 0 {
-                    index &+= mask.trailingZeroBitCount &>> 3
-                    break
-                }
-                index &+= 8
-            }
-            guard index < end else { try fail(.unterminatedString, at: start &- 1) }
-            let byte = input[index]
-            if byte == UInt8(ascii: "\"") {
-                if index &- start > limits.maxStringLength {
-                    try fail(.limitExceeded(.maxStringLength, limit: limits.maxStringLength), at: start &- 1)
-                }
-                return (index, escaped, ascii)
-            }
-            if byte >= 0x80 {
-                ascii = false
-                index = try utf8SequenceEnd(at: index)
-                while index < end && input[index] >= 0x80 {
-                    index = try utf8SequenceEnd(at: index)
-                }
-            } else if byte == UInt8(ascii: "\\") {
-                escaped = true
-                index = try escapeEnd(at: index, stringStart: start &- 1)
-            } else if byte < 0x20 {
-                try fail(.unescapedControlCharacter(byte), at: index)
-            } else {
-                index &+= 1
-            }
-        }
+        try text.scanStringBody(from: start, maxLength: limits.maxStringLength)
     }
 
     /// Unescapes the validated string content in `start..<close` into a temporary buffer and
@@ -204,5 +194,50 @@ extension JSONScanner {
             written &+= run
         }
         return written
+    }
+}
+
+extension JSONScanner.Text {
+    /// Finds the closing quote of the string whose content starts at `start`, validating the
+    /// content (at most `maxLength` bytes); reports whether it has escapes and whether it is all
+    /// ASCII.
+    @usableFromInline
+    func scanStringBody(from start: Int, maxLength: Int) throws -> (close: Int, escaped: Bool, ascii: Bool) {
+        var index = start
+        var escaped = false
+        var ascii = true
+        while true {
+            while index &+ 8 <= end {
+                let word = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let mask = ByteScanning.stringSpecials(word)
+                if mask != 0 {
+                    index &+= mask.trailingZeroBitCount &>> 3
+                    break
+                }
+                index &+= 8
+            }
+            guard index < end else { try fail(.unterminatedString, at: start &- 1) }
+            let byte = input[index]
+            if byte == UInt8(ascii: "\"") {
+                if index &- start > maxLength {
+                    try fail(.limitExceeded(.maxStringLength, limit: maxLength), at: start &- 1)
+                }
+                return (index, escaped, ascii)
+            }
+            if byte >= 0x80 {
+                ascii = false
+                index = try utf8SequenceEnd(at: index)
+                while index < end && input[index] >= 0x80 {
+                    index = try utf8SequenceEnd(at: index)
+                }
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+                index = try escapeEnd(at: index, stringStart: start &- 1)
+            } else if byte < 0x20 {
+                try fail(.unescapedControlCharacter(byte), at: index)
+            } else {
+                index &+= 1
+            }
+        }
     }
 }
