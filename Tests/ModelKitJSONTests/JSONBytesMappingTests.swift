@@ -34,6 +34,20 @@ import Testing
         #expect(count == 100)
     }
 
+    /// A date format's expectation is only built for the error (not for every date read), and
+    /// the error is the one the JSON-object path gives.
+    @Test func aBadFormattedDateNamesThePatternFromBytes() throws {
+        let text = String(decoding: try fixtureData("twitter.json"), as: UTF8.self)
+        let bad = text.replacingOccurrences(of: "\"Sat Feb 16 13:40:25 +0000 2013\"", with: "\"yesterday\"")
+        #expect(bad != text)
+        let error = #expect(throws: ModelError.self) { try Timeline(jsonData: Data(bad.utf8)) }
+        let objectError = #expect(throws: ModelError.self) {
+            try Timeline(json: JSONSerialization.jsonObject(with: Data(bad.utf8)))
+        }
+        #expect(error?.description.contains("expected a date like \"EEE MMM dd HH:mm:ss Z yyyy\", found \"yesterday\"") == true)
+        #expect(error?.description == objectError?.description)
+    }
+
     @Test func twitterWritesTheSameJSONBothWays() throws {
         let timeline = try Timeline(jsonData: try fixtureData("twitter.json"))
         let bytes = try JSONValue(parsing: timeline.jsonBytes())
