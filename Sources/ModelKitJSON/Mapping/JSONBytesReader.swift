@@ -175,9 +175,8 @@ public struct JSONBytesReader: ModelReader {
         var index = 0
         let collects = flags.collectsAllErrors
         while try scanner.nextElement() {
-            // Room for a few elements at once: most arrays in payloads are short, and growing
-            // one element at a time reallocates at 1, 2 and 4.
-            if index == 0 { result.reserveCapacity(4) }
+            // No room reserved ahead: arrays of one or two large elements (a model's children)
+            // would hold twice the memory JSONDecoder's do (memory.decode.nested).
             if !collects {
                 // Straight into the array: no optional to unwrap (and copy, model and all).
                 result.append(try withPathComponent(.index(index), element))
@@ -194,7 +193,14 @@ public struct JSONBytesReader: ModelReader {
         try read("an object") { try $0.beginObject() }
         var result: [String: T] = [:]
         let collects = flags.collectsAllErrors
+        var isFirst = true
         while let key = try scanner.nextKey({ JSONScanner.string(validUTF8: $0) }) {
+            if isFirst {
+                // Room for six members at once: growing from empty rehashes at one, two and
+                // four members (a tenth of json.decode.catalogue's instructions).
+                result.reserveCapacity(6)
+                isFirst = false
+            }
             if !collects {
                 result[key] = try withPathComponent(.key(key), body)
             } else if let value = try decodeMember(key, body) {
