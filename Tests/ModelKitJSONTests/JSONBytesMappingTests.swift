@@ -34,6 +34,20 @@ import Testing
         #expect(count == 100)
     }
 
+    /// A date format's expectation is only built for the error (not for every date read), and
+    /// the error is the one the JSON-object path gives.
+    @Test func aBadFormattedDateNamesThePatternFromBytes() throws {
+        let text = String(decoding: try fixtureData("twitter.json"), as: UTF8.self)
+        let bad = text.replacingOccurrences(of: "\"Sat Feb 16 13:40:25 +0000 2013\"", with: "\"yesterday\"")
+        #expect(bad != text)
+        let error = #expect(throws: ModelError.self) { try Timeline(jsonData: Data(bad.utf8)) }
+        let objectError = #expect(throws: ModelError.self) {
+            try Timeline(json: JSONSerialization.jsonObject(with: Data(bad.utf8)))
+        }
+        #expect(error?.description.contains("expected a date like \"EEE MMM dd HH:mm:ss Z yyyy\", found \"yesterday\"") == true)
+        #expect(error?.description == objectError?.description)
+    }
+
     @Test func twitterWritesTheSameJSONBothWays() throws {
         let timeline = try Timeline(jsonData: try fixtureData("twitter.json"))
         let bytes = try JSONValue(parsing: timeline.jsonBytes())
@@ -130,6 +144,21 @@ import Testing
         #expect(modelError { _ = try Item(jsonData: data, at: "data.users.1", context: context) }?.path.description == "data.users[1].name")
     }
 
+    /// Dictionaries start with room for a few members: every size reads the same members, and a
+    /// bad value names its key.
+    @Test(arguments: [0, 1, 5, 6, 7, 50])
+    func dictionariesOfEverySize(count: Int) throws {
+        let counts = Dictionary(uniqueKeysWithValues: (0..<count).map { ("k\($0)", $0) })
+        let points = Dictionary(uniqueKeysWithValues: (0..<count).map { ("\($0 * 7)", JSONDictionaryEntry(x: $0, name: "n\($0)")) })
+        let model = JSONDictionaries(counts: counts, points: points)
+        #expect(try JSONDictionaries(jsonBytes: model.jsonBytes()) == model)
+        guard count > 0 else { return }
+        let bad = #"{"counts":{"# + (0..<count).map { "\"k\($0)\":\($0 == count - 1 ? "\"x\"" : "\($0)")" }.joined(separator: ",")
+            + #"},"points":{}}"#
+        let error = modelError { _ = try JSONDictionaries(jsonData: Data(bad.utf8)) }
+        #expect(error?.path.description == "counts.k\(count - 1)")
+    }
+
     func sorted(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(let members): return .object(members.sorted { $0.key < $1.key }.map { JSONMember($0.key, sorted($0.value)) })
@@ -137,6 +166,18 @@ import Testing
         default: return value
         }
     }
+}
+
+@Model
+struct JSONDictionaries: Equatable {
+    var counts: [String: Int]
+    var points: [String: JSONDictionaryEntry]
+}
+
+@Model
+struct JSONDictionaryEntry: Equatable {
+    var x: Int
+    var name: String
 }
 
 @Model

@@ -61,9 +61,11 @@ public struct ISO8601Transformer: ModelTransformer {
     }
 }
 
-/// Reads a date from a string's UTF-8 bytes; the string itself is only made for the error.
+/// Reads a date from a string's UTF-8 bytes; the string itself, and `expectation`, are only
+/// made for the error (a format's expectation quotes its pattern: building it for every date
+/// read cost more than parsing the date).
 func readDate<R: ModelReader>(
-    from reader: inout R, expectation: String, _ parse: (UnsafeRawBufferPointer) -> Date?
+    from reader: inout R, expectation: @autoclosure () -> String, _ parse: (UnsafeRawBufferPointer) -> Date?
 ) throws -> Date {
     var rejected: String?
     let date = try reader.decodeStringBytes { bytes -> Date? in
@@ -72,7 +74,7 @@ func readDate<R: ModelReader>(
         return nil
     }
     guard let date else {
-        throw ModelError.invalid(expected: expectation, found: ModelError.quoted(rejected ?? ""))
+        throw ModelError.invalid(expected: expectation(), found: ModelError.quoted(rejected ?? ""))
     }
     return date
 }

@@ -16,7 +16,7 @@ extension ModelWriter {
     /// would go on without end.
     @inlinable
     public mutating func encodeModelObject<M: Model>(_ model: M) throws {
-        try encodeModelObject(model, schema: model.dynamicModelSchema, instance: model.classInstance)
+        try encodeModelObject(model, schema: model.dynamicModelSchema, instance: model.instanceForCycleCheck)
     }
 
     /// Writes the fields of a model of `schema` as an object; `instance` is the model when it is
@@ -71,5 +71,17 @@ extension ModelWriter {
                 try writer.encodeNil()
             }
         }
+    }
+}
+
+extension Model {
+    /// The model as an object when it is a class instance (the identity the cycle check of
+    /// ``ModelWriter/encodeModelObject(_:)`` tracks), nil for a value type: the reference
+    /// `classInstance` gives, without `as AnyObject`, which on a generic value goes through the
+    /// runtime's bridging cast and its conformance lookups on every model written.
+    @inlinable
+    package var instanceForCycleCheck: AnyObject? {
+        // A class's value is its reference, so the bits are the same.
+        Self.self is AnyObject.Type ? unsafeBitCast(self, to: AnyObject.self) : nil
     }
 }

@@ -169,6 +169,73 @@ extension JSONScanner {
         return decimal
     }
 
+    /// The value of the number at the current position when it is `-?(0|[1-9][0-9]*)(.[0-9]+)?`
+    /// with at most 19 digits, no exponent and a mantissa of at most 2^53 (so one correctly
+    /// rounded division gives it), consuming it; nil, consuming nothing, for anything else.
+    @usableFromInline
+    mutating func shortDecimalAtPosition() -> Double? {
+        var index = position
+        let isNegative = index < end && input[index] == UInt8(ascii: "-")
+        if isNegative { index &+= 1 }
+        let integerStart = index
+        var mantissa: UInt64 = 0
+        while index < end {
+            let digit = input[index] &- UInt8(ascii: "0")
+            if digit > 9 { break }
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            index &+= 1
+        }
+        let integerCount = index &- integerStart
+        guard integerCount > 0, integerCount == 1 || input[integerStart] != UInt8(ascii: "0") else { return nil }
+        var fractionCount = 0
+        if index < end && input[index] == UInt8(ascii: ".") {
+            index &+= 1
+            let fractionStart = index
+            while index < end {
+                let digit = input[index] &- UInt8(ascii: "0")
+                if digit > 9 { break }
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                index &+= 1
+            }
+            fractionCount = index &- fractionStart
+            guard fractionCount > 0 else { return nil }
+        }
+        // 19 digits cannot overflow the mantissa; 2^53 and 10^19 are exact doubles.
+        guard integerCount &+ fractionCount <= 19, mantissa <= 1 << 53,
+              index == end || input[index] | 0x20 != UInt8(ascii: "e")
+        else { return nil }
+        let magnitude = Double(mantissa) / JSONScanner.exactPowerOfTen(fractionCount)
+        position = index
+        return isNegative ? -magnitude : magnitude
+    }
+
+    /// 10^`exponent` for 0...19, exactly (every one is a `Double`).
+    @inline(__always)
+    static func exactPowerOfTen(_ exponent: Int) -> Double {
+        switch exponent {
+        case 0: 1e0
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        case 18: 1e18
+        default: 1e19
+        }
+    }
+
     // MARK: - Slow paths
 
     /// The validated number literal at the current position (after whitespace), or the error
@@ -223,8 +290,13 @@ extension JSONScanner {
     }
 
     /// `readDouble()` after whitespace has been skipped.
+    ///
+    /// Most numbers are a few digits with or without a fraction (`-12.345`): those are read in
+    /// one pass and converted with one exact division (Clinger's fast path, as ``doubleValue(_:)``
+    /// would); everything else (exponents, long mantissas, errors) takes the general path.
     @usableFromInline
     mutating func readDoubleAfterWhitespace() throws -> Double {
+        if let value = shortDecimalAtPosition() { return value }
         let literal = try numberLiteralAtPosition()
         let value = doubleValue(literal)
         guard value.isFinite else { throw valueError(.numberOutOfRange(type: "Double"), at: literal.start) }

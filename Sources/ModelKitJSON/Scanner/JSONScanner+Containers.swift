@@ -41,6 +41,14 @@ extension JSONScanner {
     /// ```
     @inlinable
     public mutating func nextKey<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
+        guard try moveToNextKey() else { return nil }
+        return try readKeyAndColon(body)
+    }
+
+    /// Moves past the comma before the next member, to its key's opening quote, and returns
+    /// true; or consumes the closing `}` and returns false.
+    @inlinable @inline(__always)
+    mutating func moveToNextKey() throws -> Bool {
         skipWhitespace()
         guard position < end else {
             throw unexpectedEnd(expected: atContainerStart ? .keyOrObjectEnd : .commaOrObjectEnd)
@@ -53,7 +61,7 @@ extension JSONScanner {
             if byte == UInt8(ascii: "}") {
                 position &+= 1
                 openContainers &-= 1
-                return nil
+                return false
             }
         } else if byte == UInt8(ascii: ",") {
             position &+= 1
@@ -64,12 +72,12 @@ extension JSONScanner {
         } else if byte == UInt8(ascii: "}") {
             position &+= 1
             openContainers &-= 1
-            return nil
+            return false
         } else {
             throw unexpectedByte(at: position, expected: .commaOrObjectEnd)
         }
         guard byte == UInt8(ascii: "\"") else { throw unexpectedByte(at: position, expected: expectation) }
-        return try readKeyAndColon(body)
+        return true
     }
 
     /// Reads the key whose opening quote is at `position`, then the `:` after it, and calls
@@ -78,21 +86,21 @@ extension JSONScanner {
     mutating func readKeyAndColon<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
         let start = position &+ 1
         let extent = try scanStringBody(from: start)
-        var index = extent.close &+ 1
-        if index < end && input[index] == UInt8(ascii: ":") {
-            index &+= 1
-        } else {
-            index = whitespaceEnd(from: index)
-            guard index < end, input[index] == UInt8(ascii: ":") else {
-                throw unexpectedByte(at: index, expected: .colon)
-            }
-            index &+= 1
-        }
-        position = index
+        position = try colonEnd(after: extent.close &+ 1)
         if !extent.escaped {
             return try body(UnsafeRawBufferPointer(rebasing: input[start..<extent.close]))
         }
         return try withUnescapedBytes(from: start, to: extent.close, body)
+    }
+
+    /// The offset after the `:` that follows a key, looked for from `index` (right after the
+    /// key's closing quote).
+    @inlinable @inline(__always)
+    func colonEnd(after index: Int) throws -> Int {
+        if index < end && input[index] == UInt8(ascii: ":") { return index &+ 1 }
+        let colon = whitespaceEnd(from: index)
+        guard colon < end, input[colon] == UInt8(ascii: ":") else { throw unexpectedByte(at: colon, expected: .colon) }
+        return colon &+ 1
     }
 
     /// Skips the remaining members of the current object, including its closing `}`.

@@ -117,6 +117,41 @@ public struct JSONScanner {
     }
 
     /// The offset of the first non-whitespace byte at or after `start` (or `end`).
+    @inlinable @inline(__always)
+    func whitespaceEnd(from start: Int) -> Int {
+        text.whitespaceEnd(from: start)
+    }
+
+    /// The document and where reading stops, for the validating helpers that hot paths call
+    /// (strings, whitespace): three words, passed in registers, where a call to a method of the
+    /// scanner copies all of it to the stack first.
+    @usableFromInline
+    struct Text {
+        /// The whole document.
+        @usableFromInline let input: UnsafeRawBufferPointer
+        /// Where reading stops (see ``JSONScanner/end``).
+        @usableFromInline let end: Int
+
+        @inlinable
+        init(input: UnsafeRawBufferPointer, end: Int) {
+            self.input = input
+            self.end = end
+        }
+
+        /// Throws an error of the given kind at `offset`; kept out of line.
+        @usableFromInline @inline(never)
+        func fail(_ kind: JSONSyntaxError.Kind, at offset: Int) throws -> Never {
+            throw JSONSyntaxError(kind, offset: offset, in: input)
+        }
+    }
+
+    /// The document and where reading stops.
+    @inlinable
+    var text: Text { Text(input: input, end: end) }
+}
+
+extension JSONScanner.Text {
+    /// The offset of the first non-whitespace byte at or after `start` (or `end`).
     @usableFromInline
     func whitespaceEnd(from start: Int) -> Int {
         var index = start
@@ -137,7 +172,9 @@ public struct JSONScanner {
         }
         return index
     }
+}
 
+extension JSONScanner {
     /// The kind of the next value, after skipping whitespace; consumes nothing else.
     ///
     /// Throws ``JSONSyntaxError`` at the end of input or when no value starts there.

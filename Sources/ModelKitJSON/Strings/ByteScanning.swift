@@ -64,6 +64,27 @@ enum ByteScanning {
         equal(word, UInt8(ascii: "\"")) | equal(word, UInt8(ascii: "\\")) | less(word, than: 0x20)
     }
 
+    /// Whether the `count` bytes at `lhs` and `rhs` are the same, compared a word at a time (the
+    /// last word, or the last two shorter ones, may overlap what was compared before; nothing
+    /// outside the `count` bytes is read).
+    @inlinable @inline(__always)
+    static func sameBytes(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, count: Int) -> Bool {
+        func same<T: FixedWidthInteger>(_ type: T.Type, at offset: Int) -> Bool {
+            lhs.loadUnaligned(fromByteOffset: offset, as: T.self) == rhs.loadUnaligned(fromByteOffset: offset, as: T.self)
+        }
+        if count >= 8 {
+            var offset = 0
+            while offset &+ 8 < count {
+                if !same(UInt64.self, at: offset) { return false }
+                offset &+= 8
+            }
+            return same(UInt64.self, at: count &- 8)
+        }
+        if count >= 4 { return same(UInt32.self, at: 0) && same(UInt32.self, at: count &- 4) }
+        if count >= 2 { return same(UInt16.self, at: 0) && same(UInt16.self, at: count &- 2) }
+        return count == 0 || same(UInt8.self, at: 0)
+    }
+
     /// The value of an ASCII hexadecimal digit, or nil.
     @inlinable @inline(__always)
     static func hexValue(_ byte: UInt8) -> UInt16? {
@@ -76,7 +97,7 @@ enum ByteScanning {
     }
 }
 
-extension JSONScanner {
+extension JSONScanner.Text {
     /// Validates the UTF-8 sequence whose lead byte (0x80 or above) is at `index` and returns
     /// the offset after it.
     ///
@@ -168,5 +189,13 @@ extension JSONScanner {
               let d = ByteScanning.hexValue(input[index &+ 3])
         else { return nil }
         return a << 12 | b << 8 | c << 4 | d
+    }
+}
+
+extension JSONScanner {
+    /// The UTF-16 code unit written as four hexadecimal digits at `index`, or nil.
+    @inlinable @inline(__always)
+    func hexUnit(at index: Int) -> UInt16? {
+        text.hexUnit(at: index)
     }
 }

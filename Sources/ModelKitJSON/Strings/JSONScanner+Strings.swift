@@ -13,7 +13,63 @@ extension JSONScanner {
     /// ```
     @inlinable
     public mutating func readString() throws -> String {
-        try readStringBytes { String(decoding: $0, as: UTF8.self) }
+        skipWhitespace()
+        guard position < end, input[position] == UInt8(ascii: "\"") else { throw kindMismatch(expected: .string) }
+        // A short string of plain ASCII (most are): its closing quote is the first byte of the
+        // next two words that a string reader must look at.
+        let start = position &+ 1
+        if start &+ 16 <= end {
+            var mask = ByteScanning.stringSpecials(
+                UInt64(littleEndian: input.loadUnaligned(fromByteOffset: start, as: UInt64.self)))
+            var close = start
+            if mask == 0 {
+                mask = ByteScanning.stringSpecials(
+                    UInt64(littleEndian: input.loadUnaligned(fromByteOffset: start &+ 8, as: UInt64.self)))
+                close &+= 8
+            }
+            close &+= mask.trailingZeroBitCount &>> 3
+            if mask != 0 && input[close] == UInt8(ascii: "\"") && close &- start <= limits.maxStringLength {
+                position = close &+ 1
+                return JSONScanner.string(ascii: UnsafeRawBufferPointer(rebasing: input[start..<close]))
+            }
+        }
+        return try readStringGenerally()
+    }
+
+    /// ``readString()`` past its fast case: a long string, escapes, characters past ASCII, the
+    /// end of the input. The opening quote is at `position`.
+    @usableFromInline @inline(never)
+    mutating func readStringGenerally() throws -> String {
+        let start = position &+ 1
+        let extent = try scanStringBody(from: start)
+        position = extent.close &+ 1
+        let content = UnsafeRawBufferPointer(rebasing: input[start..<extent.close])
+        if !extent.escaped {
+            return extent.ascii ? JSONScanner.string(ascii: content) : String(decoding: content, as: UTF8.self)
+        }
+        return try withUnescapedBytes(from: start, to: extent.close) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// A string from valid UTF-8 bytes (the scanner has checked them): short ASCII ones are
+    /// made without the standard library's second validation pass.
+    @inlinable
+    static func string(validUTF8 bytes: UnsafeRawBufferPointer) -> String {
+        guard bytes.count <= 15 else { return String(decoding: bytes, as: UTF8.self) }
+        var bits: UInt8 = 0
+        for byte in bytes { bits |= byte }
+        return bits < 0x80 ? string(ascii: bytes) : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A string from bytes known to be ASCII (the scanner has checked them): one short enough
+    /// to be stored inline is made without the standard library's second validation pass.
+    @inlinable
+    static func string(ascii bytes: UnsafeRawBufferPointer) -> String {
+        let count = bytes.count
+        guard count > 0, count <= 15, let source = bytes.baseAddress else { return String(decoding: bytes, as: UTF8.self) }
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: source, byteCount: count)
+            return count
+        }
     }
 
     /// Reads a string and returns what `body` makes of its unescaped UTF-8 bytes.
@@ -42,43 +98,10 @@ extension JSONScanner {
     }
 
     /// Finds the closing quote of the string whose content starts at `start`, validating the
-    /// content; reports whether it has escapes.
-    @usableFromInline
-    func scanStringBody(from start: Int) throws -> (close: Int, escaped: Bool) {
-        var index = start
-        var escaped = false
-        while true {
-            while index &+ 8 <= end {
-                let word = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                let mask = ByteScanning.stringSpecials(word)
-                if mask != 0 {
-                    index &+= mask.trailingZeroBitCount &>> 3
-                    break
-                }
-                index &+= 8
-            }
-            guard index < end else { try fail(.unterminatedString, at: start &- 1) }
-            let byte = input[index]
-            if byte == UInt8(ascii: "\"") {
-                if index &- start > limits.maxStringLength {
-                    try fail(.limitExceeded(.maxStringLength, limit: limits.maxStringLength), at: start &- 1)
-                }
-                return (index, escaped)
-            }
-            if byte >= 0x80 {
-                index = try utf8SequenceEnd(at: index)
-                while index < end && input[index] >= 0x80 {
-                    index = try utf8SequenceEnd(at: index)
-                }
-            } else if byte == UInt8(ascii: "\\") {
-                escaped = true
-                index = try escapeEnd(at: index, stringStart: start &- 1)
-            } else if byte < 0x20 {
-                try fail(.unescapedControlCharacter(byte), at: index)
-            } else {
-                index &+= 1
-            }
-        }
+    /// content; reports whether it has escapes and whether it is all ASCII.
+    @inlinable @inline(__always)
+    func scanStringBody(from start: Int) throws -> (close: Int, escaped: Bool, ascii: Bool) {
+        try text.scanStringBody(from: start, maxLength: limits.maxStringLength)
     }
 
     /// Unescapes the validated string content in `start..<close` into a temporary buffer and
@@ -171,5 +194,50 @@ extension JSONScanner {
             written &+= run
         }
         return written
+    }
+}
+
+extension JSONScanner.Text {
+    /// Finds the closing quote of the string whose content starts at `start`, validating the
+    /// content (at most `maxLength` bytes); reports whether it has escapes and whether it is all
+    /// ASCII.
+    @usableFromInline
+    func scanStringBody(from start: Int, maxLength: Int) throws -> (close: Int, escaped: Bool, ascii: Bool) {
+        var index = start
+        var escaped = false
+        var ascii = true
+        while true {
+            while index &+ 8 <= end {
+                let word = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let mask = ByteScanning.stringSpecials(word)
+                if mask != 0 {
+                    index &+= mask.trailingZeroBitCount &>> 3
+                    break
+                }
+                index &+= 8
+            }
+            guard index < end else { try fail(.unterminatedString, at: start &- 1) }
+            let byte = input[index]
+            if byte == UInt8(ascii: "\"") {
+                if index &- start > maxLength {
+                    try fail(.limitExceeded(.maxStringLength, limit: maxLength), at: start &- 1)
+                }
+                return (index, escaped, ascii)
+            }
+            if byte >= 0x80 {
+                ascii = false
+                index = try utf8SequenceEnd(at: index)
+                while index < end && input[index] >= 0x80 {
+                    index = try utf8SequenceEnd(at: index)
+                }
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+                index = try escapeEnd(at: index, stringStart: start &- 1)
+            } else if byte < 0x20 {
+                try fail(.unescapedControlCharacter(byte), at: index)
+            } else {
+                index &+= 1
+            }
+        }
     }
 }

@@ -11,40 +11,33 @@ extension JSONWriter {
     /// ```
     @inlinable
     public mutating func writeString(_ value: String) {
-        prepareForValue()
-        appendQuoted(value)
+        var value = value
+        value.withUTF8 { writeString(utf8: UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes a string value from UTF-8 bytes, which must be valid UTF-8.
     @inlinable
     public mutating func writeString(utf8 value: UnsafeRawBufferPointer) {
-        prepareForValue()
-        appendQuoted(utf8: value)
+        let target = reserveValue(value.count &+ 2)
+        appendQuoted(utf8: value, reserved: target)
     }
 
     /// Writes `true` or `false`.
     @inlinable
     public mutating func writeBool(_ value: Bool) {
-        prepareForValue()
-        if value {
-            appendWord(0x6575_7274) // "true"
-        } else {
-            appendWord(0x736C_6166) // "fals"
-            bytes.append(UInt8(ascii: "e"))
-        }
+        let target = reserveValue(8)
+        // "true", "false" and padding, lowest byte first.
+        UnsafeMutableRawPointer(target).storeBytes(
+            of: (value ? 0x0000_0000_6575_7274 : 0x0000_0065_736C_6166 as UInt64).littleEndian, as: UInt64.self)
+        count &+= value ? 4 : 5
     }
 
     /// Writes `null`.
     @inlinable
     public mutating func writeNull() {
-        prepareForValue()
-        appendWord(0x6C6C_756E) // "null"
-    }
-
-    /// Appends the four bytes of `word`, lowest first.
-    @inlinable @inline(__always)
-    mutating func appendWord(_ word: UInt32) {
-        withUnsafeBytes(of: word.littleEndian) { bytes.append(contentsOf: $0) }
+        let target = reserveValue(8)
+        UnsafeMutableRawPointer(target).storeBytes(of: UInt64(0x6C6C_756E).littleEndian, as: UInt64.self)
+        count &+= 4
     }
 
     /// Writes an integer.
@@ -54,20 +47,20 @@ extension JSONWriter {
     /// ```
     @inlinable
     public mutating func writeInt64(_ value: Int64) {
-        prepareForValue()
+        let target = reserveValue(20)
         if value < 0 {
-            bytes.append(UInt8(ascii: "-"))
-            appendDigits(0 &- UInt64(bitPattern: value))
+            target.pointee = UInt8(ascii: "-")
+            count &+= 1 &+ JSONWriter.storeDigits(0 &- UInt64(bitPattern: value), at: target + 1)
         } else {
-            appendDigits(UInt64(value))
+            count &+= JSONWriter.storeDigits(UInt64(value), at: target)
         }
     }
 
     /// Writes an unsigned integer.
     @inlinable
     public mutating func writeUInt64(_ value: UInt64) {
-        prepareForValue()
-        appendDigits(value)
+        let target = reserveValue(20)
+        count &+= JSONWriter.storeDigits(value, at: target)
     }
 
     /// Writes a double in the shortest form that reads back as the same double.
@@ -101,30 +94,51 @@ extension JSONWriter {
         }
         guard isValid else { throw JSONWriteError(.invalidNumberText(text)) }
         prepareForValue()
-        bytes.append(contentsOf: text.utf8)
+        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
     // MARK: - Formatting
 
-    /// Appends the decimal digits of `value`, with leading zeros up to `minimumCount` digits
-    /// (`5` with 3 is `005`: a fraction's places).
-    @usableFromInline
-    mutating func appendDigits(_ value: UInt64, minimumCount: Int = 1) {
+    /// Stores the decimal digits of `value` at `target`, with leading zeros up to `minimumCount`
+    /// digits (`5` with 3 is `005`: a fraction's places), two at a time; returns how many it
+    /// stored (at most 20, or `minimumCount`).
+    @inlinable @inline(__always)
+    static func storeDigits(_ value: UInt64, minimumCount: Int = 1, at target: UnsafeMutablePointer<UInt8>) -> Int {
         if value < 10 && minimumCount <= 1 {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
-            return
+            target.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value)
+            return 1
         }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0) // room for the 20 digits of UInt64.max
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var index = buffer.count
-            var rest = value
-            while rest > 0 || buffer.count &- index < minimumCount {
-                index &-= 1
-                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
+        return storeDigitPairs(value, minimumCount: minimumCount, at: target)
+    }
+
+    /// ``storeDigits(_:minimumCount:at:)`` past its one-digit case.
+    @usableFromInline
+    static func storeDigitPairs(_ value: UInt64, minimumCount: Int, at target: UnsafeMutablePointer<UInt8>) -> Int {
+        var length = 1
+        var threshold: UInt64 = 10
+        while length < 20 && value >= threshold {
+            length &+= 1
+            threshold = threshold &* 10
         }
+        length = max(length, minimumCount)
+        let pairs = decimalPairs.utf8Start
+        var index = length
+        var rest = value
+        while index >= 2 {
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+            rest /= 100
+            index &-= 2
+            target[index] = pairs[pair]
+            target[index &+ 1] = pairs[pair &+ 1]
+        }
+        if index == 1 { target.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest) }
+        return length
+    }
+
+    /// "00", "01", ... "99": the two digits of every number below 100.
+    @usableFromInline
+    static var decimalPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
     }
 
     /// Appends a finite double in Swift's shortest round-tripping form.
@@ -132,7 +146,7 @@ extension JSONWriter {
     mutating func appendDouble(_ value: Double) {
         if appendShortDecimal(value) { return }
         var text = value.description
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
     /// Appends a double that is a decimal of at most eight places between 0.001 and 10^15
@@ -147,8 +161,7 @@ extension JSONWriter {
     mutating func appendShortDecimal(_ value: Double) -> Bool {
         let magnitude = value.magnitude
         if magnitude == 0 {
-            if value.sign == .minus { bytes.append(UInt8(ascii: "-")) }
-            bytes.append(contentsOf: [UInt8(ascii: "0"), UInt8(ascii: "."), UInt8(ascii: "0")])
+            append(word: value.sign == .minus ? 0x302E_302D : 0x30_2E30, length: value.sign == .minus ? 4 : 3)  // "-0.0", "0.0"
             return true
         }
         guard magnitude >= 0.001, magnitude < 1e15 else { return false }
@@ -161,10 +174,18 @@ extension JSONWriter {
             // here, and the next places or `description` take the double.
             let digits = UInt64(scaled + 0.5)
             if Double(digits) / scale == magnitude {
-                if value.sign == .minus { bytes.append(UInt8(ascii: "-")) }
-                appendDigits(digits / divisor)
-                bytes.append(UInt8(ascii: "."))
-                appendDigits(digits % divisor, minimumCount: places)
+                // A sign, 16 digits, a point and 8 places at most.
+                var target = reserve(32)
+                let start = target
+                if value.sign == .minus {
+                    target.pointee = UInt8(ascii: "-")
+                    target += 1
+                }
+                target += JSONWriter.storeDigits(digits / divisor, at: target)
+                target.pointee = UInt8(ascii: ".")
+                target += 1
+                target += JSONWriter.storeDigits(digits % divisor, minimumCount: places, at: target)
+                count &+= target - start
                 return true
             }
             scale *= 10
@@ -177,58 +198,115 @@ extension JSONWriter {
     @usableFromInline
     mutating func appendQuoted(_ string: String) {
         var string = string
-        string.withUTF8 { appendQuoted(utf8: UnsafeRawBufferPointer($0)) }
+        string.withUTF8 { utf8 in
+            let target = reserve(utf8.count &+ 2)
+            appendQuoted(utf8: UnsafeRawBufferPointer(utf8), reserved: target)
+        }
     }
 
-    /// Appends UTF-8 text in quotes, escaping `"`, `\` and control characters only.
+    /// Appends UTF-8 text in quotes, escaping `"`, `\` and control characters only, into
+    /// `reserved`: room for the text and its quotes at the end of the output.
+    ///
+    /// The text is copied a word at a time as it is checked, in one pass (a word is stored before
+    /// its bytes are looked at; past a byte to escape, what was stored is written over), and its
+    /// last bytes are checked and copied as the word that ends with them, so text with nothing to
+    /// escape (most of it) costs a load, a check and a store per eight bytes.
     @usableFromInline
-    mutating func appendQuoted(utf8 source: UnsafeRawBufferPointer) {
-        bytes.append(UInt8(ascii: "\""))
-        let count = source.count
+    mutating func appendQuoted(utf8 source: UnsafeRawBufferPointer, reserved target: UnsafeMutablePointer<UInt8>) {
+        let length = source.count
+        target.pointee = UInt8(ascii: "\"")
+        let output = UnsafeMutableRawPointer(target + 1)
         var index = 0
-        var runStart = 0
-        while true {
-            while index &+ 8 <= count {
-                let word = UInt64(littleEndian: source.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                let mask = ByteScanning.escapeSpecials(word)
+        scan: if let bytes = source.baseAddress {
+            while index &+ 8 <= length {
+                let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                output.storeBytes(of: word, toByteOffset: index, as: UInt64.self)
+                let mask = ByteScanning.escapeSpecials(UInt64(littleEndian: word))
                 if mask != 0 {
                     index &+= mask.trailingZeroBitCount &>> 3
-                    break
+                    break scan
                 }
                 index &+= 8
             }
-            guard index < count else { break }
-            let byte = source[index]
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
-                if index > runStart {
-                    bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: source[runStart..<index]))
+            if index < length {
+                if length >= 8 {
+                    // The last word, overlapping bytes already checked (their flags are shifted out).
+                    let word = bytes.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
+                    let checked = UInt64(truncatingIfNeeded: 8 &- (length &- index)) &* 8
+                    let mask = ByteScanning.escapeSpecials(UInt64(littleEndian: word)) >> checked
+                    output.storeBytes(of: word, toByteOffset: length &- 8, as: UInt64.self)
+                    index = mask == 0 ? length : index &+ (mask.trailingZeroBitCount &>> 3)
+                } else {
+                    while index < length {
+                        let byte = bytes.load(fromByteOffset: index, as: UInt8.self)
+                        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                        output.storeBytes(of: byte, toByteOffset: index, as: UInt8.self)
+                        index &+= 1
+                    }
                 }
-                appendEscape(for: byte)
-                runStart = index &+ 1
             }
+        }
+        if index == length {
+            output.storeBytes(of: UInt8(ascii: "\""), toByteOffset: length, as: UInt8.self)
+            count &+= length &+ 2
+            return
+        }
+        // Bytes to escape: the text before the first of them is in place.
+        count &+= 1 &+ index
+        appendEscaped(UnsafeRawBufferPointer(rebasing: source[index...]), from: 0)
+        append(UInt8(ascii: "\""))
+    }
+
+    /// The index of the first byte at or after `start` that must be escaped, or the count.
+    @usableFromInline
+    static func firstEscapeSpecial(in source: UnsafeRawBufferPointer, from start: Int) -> Int {
+        let count = source.count
+        var index = start
+        while index &+ 8 <= count {
+            let word = UInt64(littleEndian: source.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let mask = ByteScanning.escapeSpecials(word)
+            if mask != 0 { return index &+ mask.trailingZeroBitCount &>> 3 }
+            index &+= 8
+        }
+        while index < count {
+            let byte = source[index]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { return index }
             index &+= 1
         }
-        if count > runStart {
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: source[runStart..<count]))
+        return count
+    }
+
+    /// Appends `source` escaped, without quotes; `special` is the first byte that needs escaping.
+    @usableFromInline
+    mutating func appendEscaped(_ source: UnsafeRawBufferPointer, from special: Int) {
+        var runStart = 0
+        var index = special
+        let count = source.count
+        while index < count {
+            append(UnsafeRawBufferPointer(rebasing: source[runStart..<index]))
+            appendEscape(for: source[index])
+            runStart = index &+ 1
+            index = JSONWriter.firstEscapeSpecial(in: source, from: runStart)
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(UnsafeRawBufferPointer(rebasing: source[runStart..<count]))
     }
 
     /// Appends the escape for `byte` (a quote, backslash or control character).
     @usableFromInline
     mutating func appendEscape(for byte: UInt8) {
-        bytes.append(UInt8(ascii: "\\"))
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): append(word: UInt64(byte) << 8 | 0x5C, length: 2)
+        case 0x08: append(word: 0x625C, length: 2)  // \b
+        case 0x0C: append(word: 0x665C, length: 2)  // \f
+        case 0x0A: append(word: 0x6E5C, length: 2)  // \n
+        case 0x0D: append(word: 0x725C, length: 2)  // \r
+        case 0x09: append(word: 0x745C, length: 2)  // \t
         default:
-            let hex: [UInt8] = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                      hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+            let hex = Array("0123456789abcdef".utf8)
+            append(UInt8(ascii: "\\"))
+            for digit in [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]] {
+                append(digit)
+            }
         }
     }
 }

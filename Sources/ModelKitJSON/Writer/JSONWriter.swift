@@ -22,7 +22,9 @@
 ///
 /// Performance: the structural and scalar methods are `@inlinable` so that generated encoders
 /// append bytes directly, without a call per value across the module boundary.
-public struct JSONWriter: Sendable {
+public struct JSONWriter: @unchecked Sendable {
+    // @unchecked: `base` points into `storage`, which copies of a writer share only until one
+    // of them writes (copy on write, see `JSONWriterStorage`).
     /// How the output is laid out.
     public struct Options: OptionSet, Hashable, Sendable {
         /// The option bits.
@@ -39,7 +41,24 @@ public struct JSONWriter: Sendable {
     }
 
     /// The JSON written so far, as UTF-8.
-    public var bytes: [UInt8]
+    public var bytes: [UInt8] {
+        get { output }
+        set {
+            capacity = max(newValue.count, 64)
+            storage = JSONWriterStorage(firstChunk: capacity)
+            base = storage.current
+            base.initialize(from: newValue, count: newValue.count)
+            count = newValue.count
+        }
+    }
+    /// The memory the output is written into (see ``JSONWriterStorage``).
+    @usableFromInline var storage: JSONWriterStorage
+    /// The chunk of `storage` being written.
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    /// How many bytes the chunk holds.
+    @usableFromInline var capacity: Int
+    /// How many bytes of the chunk are written.
+    @usableFromInline var count = 0
     /// The layout options.
     public let options: Options
     /// Whether `options` contains `.prettyPrinted`.
@@ -55,18 +74,19 @@ public struct JSONWriter: Sendable {
     public init(options: Options = [], capacity: Int = 0) {
         self.options = options
         self.isPretty = options.contains(.prettyPrinted)
-        self.bytes = []
-        bytes.reserveCapacity(max(0, capacity))
+        self.capacity = max(capacity, 64)
+        self.storage = JSONWriterStorage(firstChunk: self.capacity)
+        self.base = storage.current
     }
 
     /// The JSON written so far, as a string.
     public var string: String {
-        String(decoding: bytes, as: UTF8.self)
+        String(decoding: output, as: UTF8.self)
     }
 
     /// Reserves room for `count` more bytes.
     public mutating func reserveCapacity(_ count: Int) {
-        bytes.reserveCapacity(bytes.count + max(0, count))
+        _ = reserve(max(0, count))
     }
 
     // MARK: - Separators
@@ -80,7 +100,7 @@ public struct JSONWriter: Sendable {
             return
         }
         guard depth > 0 else { return }
-        if hasElements { bytes.append(UInt8(ascii: ",")) }
+        if hasElements { append(UInt8(ascii: ",")) }
         hasElements = true
         if isPretty { appendLineBreak() }
     }
@@ -89,7 +109,7 @@ public struct JSONWriter: Sendable {
     /// break and indentation.
     @inlinable @inline(__always)
     mutating func prepareForKey() {
-        if hasElements { bytes.append(UInt8(ascii: ",")) }
+        if hasElements { append(UInt8(ascii: ",")) }
         hasElements = true
         if isPretty { appendLineBreak() }
     }
@@ -97,16 +117,46 @@ public struct JSONWriter: Sendable {
     /// Writes the `:` after a key (`": "` when pretty).
     @inlinable @inline(__always)
     mutating func finishKey() {
-        bytes.append(UInt8(ascii: ":"))
-        if isPretty { bytes.append(UInt8(ascii: " ")) }
+        if isPretty {
+            append(word: 0x203A, length: 2)  // ": "
+        } else {
+            append(UInt8(ascii: ":"))
+        }
+        afterKey = true
+    }
+
+    /// Writes a key already in its JSON form (quotes included) with what goes around it: the
+    /// comma before it and the `:` after it, in compact output in one reservation.
+    @inlinable @inline(__always)
+    mutating func appendKey(quoted key: UnsafeRawBufferPointer) {
+        guard !isPretty, let source = key.baseAddress else {
+            prepareForKey()
+            append(key)
+            finishKey()
+            return
+        }
+        let length = key.count
+        var target = reserve(length &+ 2)
+        if hasElements {
+            target.pointee = UInt8(ascii: ",")
+            target += 1
+            count &+= 1
+        }
+        hasElements = true
+        JSONWriter.copy(source, to: target, count: length)
+        target[length] = UInt8(ascii: ":")
+        count &+= length &+ 1
         afterKey = true
     }
 
     /// A line feed and two spaces per open container.
     @usableFromInline
     mutating func appendLineBreak() {
-        bytes.append(0x0A)
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+        let width = 2 * depth
+        let target = reserve(width &+ 1)
+        target.pointee = 0x0A
+        (target + 1).initialize(repeating: UInt8(ascii: " "), count: width)
+        count &+= width &+ 1
     }
 
     // MARK: - Structure
@@ -115,7 +165,7 @@ public struct JSONWriter: Sendable {
     @inlinable
     public mutating func beginObject() {
         prepareForValue()
-        bytes.append(UInt8(ascii: "{"))
+        append(UInt8(ascii: "{"))
         depth &+= 1
         hasElements = false
     }
@@ -130,7 +180,7 @@ public struct JSONWriter: Sendable {
     @inlinable
     public mutating func beginArray() {
         prepareForValue()
-        bytes.append(UInt8(ascii: "["))
+        append(UInt8(ascii: "["))
         depth &+= 1
         hasElements = false
     }
@@ -146,7 +196,7 @@ public struct JSONWriter: Sendable {
     mutating func closeContainer(_ closer: UInt8) {
         if depth > 0 { depth &-= 1 }
         if isPretty && hasElements { appendLineBreak() }
-        bytes.append(closer)
+        append(closer)
         hasElements = true
         afterKey = false
     }
@@ -174,30 +224,26 @@ public struct JSONWriter: Sendable {
     /// ```
     @inlinable
     public mutating func writeKey(preEscaped key: [UInt8]) {
-        prepareForKey()
-        bytes.append(contentsOf: key)
-        finishKey()
+        key.withUnsafeBytes { appendKey(quoted: $0) }
     }
 
     /// Writes a key escaped ahead of time (quotes included), from memory the caller owns.
     @inlinable
     public mutating func writeKey(preEscaped key: UnsafeRawBufferPointer) {
-        prepareForKey()
-        bytes.append(contentsOf: key)
-        finishKey()
+        appendKey(quoted: key)
     }
 
     /// Writes a key given as a JSON string literal in source, quotes included, such as
     /// `#""id""#`; it is written as is, so it must already be valid JSON.
     @inlinable
     public mutating func writeKey(preEscaped key: StaticString) {
-        prepareForKey()
-        if key.hasPointerRepresentation {
-            bytes.append(contentsOf: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        } else {
+        guard key.hasPointerRepresentation else {
+            prepareForKey()
             appendQuoted(key.description)
+            finishKey()
+            return
         }
-        finishKey()
+        appendKey(quoted: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
     }
 
     /// The JSON form of `key` with its quotes, for ``writeKey(preEscaped:)-([UInt8])``.

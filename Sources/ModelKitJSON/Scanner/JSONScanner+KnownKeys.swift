@@ -1,0 +1,76 @@
+import ModelKitCore
+
+/// Matching object keys against a known set (a schema's key tree) where they lie in the document.
+///
+/// Payloads mostly list keys in the order a model declares them, so the key expected next is
+/// compared with the document's bytes first: when they are that key, its closing quote and a
+/// colon, the key is found with one compare, nothing scanned or hashed. Other keys of plain
+/// ASCII are scanned a word at a time and looked up; keys with escapes or other characters, and
+/// every error, go the general way, which unescapes them first.
+extension JSONScanner {
+    /// Moves to the next member of the object opened by ``beginObject()`` and finds its key among
+    /// the keys of `node`, trying key number `expected` first.
+    ///
+    /// Returns nil after consuming the closing `}`. Otherwise consumes the separating comma, the
+    /// key and the `:`, and returns the key's position in `node`, or -1 when it is none of its
+    /// keys; the member's value must be read or skipped next. Errors are those of ``nextKey(_:)``.
+    @usableFromInline
+    package mutating func nextKeyIndex(in node: ModelKeyNode, expected: Int) throws -> Int? {
+        // Compact JSON: `,"` after a member, `"` right after the `{`, or the `}`. Anything else
+        // (whitespace, errors) goes the general way, so no error is built in this function.
+        guard position &+ 1 < end else { return try nextKeyIndexGenerally(in: node, expected: expected) }
+        let byte = input[position]
+        var start = position &+ 2
+        if atContainerStart {
+            guard byte == UInt8(ascii: "\"") else { return try nextKeyIndexGenerally(in: node, expected: expected) }
+            atContainerStart = false
+            start = position &+ 1
+        } else if byte != UInt8(ascii: ",") || input[position &+ 1] != UInt8(ascii: "\"") {
+            guard byte == UInt8(ascii: "}") else { return try nextKeyIndexGenerally(in: node, expected: expected) }
+            position &+= 1
+            openContainers &-= 1
+            return nil
+        }
+        // From here the key's opening quote is at `start - 1`; errors are reported from there.
+        position = start &- 1
+        let keys = node.matcher
+        if expected < keys.keyCount {
+            // The key expected next, if these bytes spell it and it needs no escaping (then the
+            // bytes are exactly the key, with nothing for a string reader to look at).
+            let candidate = keys.keyBytes(at: expected)
+            let close = start &+ candidate.count
+            if close &+ 1 < end && input[close] == UInt8(ascii: "\"") && input[close &+ 1] == UInt8(ascii: ":")
+                && ByteScanning.sameBytes(input.baseAddress! + start, candidate.baseAddress!, count: candidate.count)
+                && node.edges[expected].quotedKey != nil && candidate.count <= limits.maxStringLength
+            {
+                position = close &+ 2
+                return expected
+            }
+        }
+        // Any other key of plain ASCII: its closing quote is the first byte a string reader
+        // must look at.
+        var close = start
+        while close &+ 8 <= end {
+            let mask = ByteScanning.stringSpecials(
+                UInt64(littleEndian: input.loadUnaligned(fromByteOffset: close, as: UInt64.self)))
+            if mask != 0 {
+                close &+= mask.trailingZeroBitCount &>> 3
+                break
+            }
+            close &+= 8
+        }
+        guard close &+ 1 < end && input[close] == UInt8(ascii: "\"") && input[close &+ 1] == UInt8(ascii: ":")
+            && close &- start <= limits.maxStringLength
+        else { return try readKeyAndColon { keys.index(of: $0, expected: expected) ?? -1 } }
+        position = close &+ 2
+        return keys.index(of: UnsafeRawBufferPointer(rebasing: input[start..<close]), expected: expected) ?? -1
+    }
+
+    /// ``nextKeyIndex(in:expected:)`` past its fast cases: whitespace around the separators,
+    /// the end of the input, errors.
+    @usableFromInline @inline(never)
+    mutating func nextKeyIndexGenerally(in node: ModelKeyNode, expected: Int) throws -> Int? {
+        guard try moveToNextKey() else { return nil }
+        return try readKeyAndColon { node.matcher.index(of: $0, expected: expected) ?? -1 }
+    }
+}
