@@ -196,9 +196,10 @@ public struct JSONBytesReader: ModelReader {
         var isFirst = true
         while let key = try scanner.nextKey({ JSONScanner.string(validUTF8: $0) }) {
             if isFirst {
-                // Room for six members at once: growing from empty rehashes at one, two and
-                // four members (a tenth of json.decode.catalogue's instructions).
-                result.reserveCapacity(6)
+                // Room for three members at once: growing from empty rehashes at one and two
+                // members. Not more: small dictionaries would hold twice the buckets
+                // (memory.decode.catalogue, whose price tables have two to six members).
+                result.reserveCapacity(3)
                 isFirst = false
             }
             if !collects {
