@@ -24,12 +24,7 @@ extension JSONScanner {
         if isNegative { index &+= 1 }
         let digitsStart = index
         var magnitude: UInt64 = 0
-        while index < end {
-            let digit = input[index] &- UInt8(ascii: "0")
-            if digit > 9 { break }
-            magnitude = magnitude &* 10 &+ UInt64(digit)
-            index &+= 1
-        }
+        index = accumulateDigits(from: index, into: &magnitude)
         let count = index &- digitsStart
         if count > 0 && count <= 18 && (count == 1 || input[digitsStart] != UInt8(ascii: "0"))
             && (index == end || !JSONScanner.continuesNumber(input[index])) {
@@ -51,14 +46,8 @@ extension JSONScanner {
     @inlinable
     public mutating func readUInt64() throws -> UInt64 {
         skipWhitespace()
-        var index = position
         var magnitude: UInt64 = 0
-        while index < end {
-            let digit = input[index] &- UInt8(ascii: "0")
-            if digit > 9 { break }
-            magnitude = magnitude &* 10 &+ UInt64(digit)
-            index &+= 1
-        }
+        let index = accumulateDigits(from: position, into: &magnitude)
         let count = index &- position
         if count > 0 && count <= 19 && (count == 1 || input[position] != UInt8(ascii: "0"))
             && (index == end || !JSONScanner.continuesNumber(input[index])) {
@@ -179,24 +168,14 @@ extension JSONScanner {
         if isNegative { index &+= 1 }
         let integerStart = index
         var mantissa: UInt64 = 0
-        while index < end {
-            let digit = input[index] &- UInt8(ascii: "0")
-            if digit > 9 { break }
-            mantissa = mantissa &* 10 &+ UInt64(digit)
-            index &+= 1
-        }
+        index = accumulateDigits(from: index, into: &mantissa)
         let integerCount = index &- integerStart
         guard integerCount > 0, integerCount == 1 || input[integerStart] != UInt8(ascii: "0") else { return nil }
         var fractionCount = 0
         if index < end && input[index] == UInt8(ascii: ".") {
             index &+= 1
             let fractionStart = index
-            while index < end {
-                let digit = input[index] &- UInt8(ascii: "0")
-                if digit > 9 { break }
-                mantissa = mantissa &* 10 &+ UInt64(digit)
-                index &+= 1
-            }
+            index = accumulateDigits(from: index, into: &mantissa)
             fractionCount = index &- fractionStart
             guard fractionCount > 0 else { return nil }
         }
@@ -207,6 +186,20 @@ extension JSONScanner {
         let magnitude = Double(mantissa) / JSONScanner.exactPowerOfTen(fractionCount)
         position = index
         return isNegative ? -magnitude : magnitude
+    }
+
+    /// Folds the run of ASCII digits starting at `index` into `value` (wrapping: callers bound
+    /// the digit count) and returns where the run ends.
+    @inlinable @inline(__always)
+    func accumulateDigits(from start: Int, into value: inout UInt64) -> Int {
+        var index = start
+        while index < end {
+            let digit = input[index] &- UInt8(ascii: "0")
+            if digit > 9 { break }
+            value = value &* 10 &+ UInt64(digit)
+            index &+= 1
+        }
+        return index
     }
 
     /// 10^`exponent` for 0...19, exactly (every one is a `Double`).
