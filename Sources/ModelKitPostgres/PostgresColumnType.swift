@@ -144,8 +144,18 @@
         let microseconds: Int64
 
         init(_ date: Date) {
-            let micros = ((date.timeIntervalSinceReferenceDate - Self.epoch) * 1_000_000).rounded()
-            microseconds = Int64(exactly: micros) ?? (micros < 0 ? .min : .max)
+            // Whole seconds and the fraction apart: both are exact, so only the fraction's
+            // product rounds, and the nearest microsecond is the nearest (not one off near a half).
+            let seconds = date.timeIntervalSinceReferenceDate
+            let whole = seconds.rounded(.down)
+            let fraction = ((seconds - whole) * 1_000_000).rounded()
+            guard let wholeSeconds = Int64(exactly: whole - Self.epoch) else {
+                microseconds = seconds < 0 ? .min : .max
+                return
+            }
+            let (scaled, overflow) = wholeSeconds.multipliedReportingOverflow(by: 1_000_000)
+            let (sum, overflowAgain) = scaled.addingReportingOverflow(Int64(fraction))
+            microseconds = overflow || overflowAgain ? (seconds < 0 ? .min : .max) : sum
         }
 
         var date: Date {

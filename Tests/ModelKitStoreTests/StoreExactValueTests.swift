@@ -16,7 +16,7 @@ import Testing
         let fetched = try #require(try await store.fetchOne(Moment.self, id: 1))
         if kind.keepsMicroseconds {
             // A timestamptz column holds microseconds; the dates inside JSON keep every bit.
-            #expect(abs(fetched.at.timeIntervalSince(moment.at)) <= 0.000_000_5)
+            #expect(fetched.at.isNearestMicrosecond(of: moment.at), "\(fetched.at.timeIntervalSince(moment.at))")
             var rest = fetched
             rest.at = moment.at
             #expect(rest == moment)

@@ -117,12 +117,10 @@ enum Warehouse {
         try await store.save(dates.enumerated().map { Stamp(id: $0.offset, at: $0.element) })
         let fetched = try await store.fetchAll(ModelQuery(Stamp.self).order(by: \Stamp.id))
         if kind.keepsMicroseconds {
-            // PostgreSQL's timestamptz holds microseconds: the nearest one comes back, as the
-            // nearest Double, which may be one unit in the last place further (5.96e-7 s was seen).
+            // PostgreSQL's timestamptz holds microseconds: the nearest one comes back.
             #expect(fetched.count == dates.count)
             for (read, saved) in zip(fetched.map(\.at), dates) {
-                let tolerance = 0.000_000_5 + saved.timeIntervalSinceReferenceDate.ulp
-                #expect(abs(read.timeIntervalSince(saved)) <= tolerance, "\(read.timeIntervalSince(saved))")
+                #expect(read.isNearestMicrosecond(of: saved), "\(read.timeIntervalSince(saved))")
             }
         } else {
             #expect(fetched.map(\.at) == dates, "\(fetched.map(\.at.timeIntervalSinceReferenceDate)) \(dates.map(\.timeIntervalSinceReferenceDate))")

@@ -60,6 +60,15 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     var loadsAsItMaps: Bool { !isPostgres }
 }
 
+extension Date {
+    /// Whether `self`, read back from a microsecond column, is `saved` to the nearest microsecond:
+    /// within half a microsecond, plus one unit in the last place, since the nearest microsecond
+    /// comes back as the nearest `Double` (5.96e-7 s was seen on CI).
+    func isNearestMicrosecond(of saved: Date) -> Bool {
+        abs(timeIntervalSince(saved)) <= 0.000_000_5 + saved.timeIntervalSinceReferenceDate.ulp
+    }
+}
+
 /// Runs raw SQL on a store's file, the way `sqlite3` would see it.
 func rawRows(_ store: SQLiteStore, _ sql: String, _ arguments: StatementArguments = []) throws -> [[String: String]] {
     try store.database.read { db in
