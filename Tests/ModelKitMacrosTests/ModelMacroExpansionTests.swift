@@ -33,28 +33,25 @@ import Testing
                     )
 
                     struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
-                        fileprivate var id: Optional<Int> = nil
-                        fileprivate var label: Optional<String> = nil
-                        fileprivate var createdAt: Optional<Date?> = nil
-                        fileprivate var count: Optional<Int> = nil
+                        fileprivate var values: (Optional<Int>, Optional<String>, Optional<Date?>, Optional<Int>) = (nil, nil, nil, nil)
                         init() {}
                         mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                             switch index {
                             case 0:
                                 #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
-                                self.id = try reader.decodeValue((Int).self)
+                                self.values.0 = try reader.decodeValue((Int).self)
                                 #sourceLocation()
                             case 1:
                                 #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
-                                self.label = try reader.decodeValue((String).self)
+                                self.values.1 = try reader.decodeValue((String).self)
                                 #sourceLocation()
                             case 2:
                                 #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 5)
-                                self.createdAt = try reader.decodeValue((Date?).self, transformer: Tag.__modelKitTransformer_createdAt)
+                                self.values.2 = try reader.decodeValue((Date?).self, transformer: Tag.__modelKitTransformer_createdAt)
                                 #sourceLocation()
                             case 3:
                                 #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 6)
-                                self.count = try reader.decodeValue((Int).self)
+                                self.values.3 = try reader.decodeValue((Int).self)
                                 #sourceLocation()
                             default:
                                 break
@@ -63,16 +60,17 @@ import Testing
                     }
 
                     init(modelFields fields: __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
-                        guard let __id = fields.id, let __label = fields.label else {
+                        let (__modelKitSlot0, __modelKitSlot1, __modelKitSlot2, __modelKitSlot3) = fields.values
+                        guard let __id = __modelKitSlot0, let __label = __modelKitSlot1 else {
                             var missing: [Int] = []
-                            if fields.id == nil { missing.append(0) }
-                            if fields.label == nil { missing.append(1) }
+                            if __modelKitSlot0 == nil { missing.append(0) }
+                            if __modelKitSlot1 == nil { missing.append(1) }
                             throw ModelKitCore.ModelError.missingValues(missing, in: Tag.modelSchema, mapping: mapping)
                         }
                         self.id = __id
                         self.label = __label
-                        self.createdAt = fields.createdAt ?? nil
-                        self.count = fields.count ?? (0)
+                        if let __value = __modelKitSlot2 { self.createdAt = __value } else { self.createdAt = nil }
+                        if let __value = __modelKitSlot3 { self.count = __value } else { self.count = (0) }
                     }
 
                     init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
@@ -149,10 +147,11 @@ import Testing
                     }
 
                     static func == (lhs: Tag, rhs: Tag) -> Bool {
-                        ModelKitCore.modelValuesEqual(lhs.id, rhs.id)
-                            && ModelKitCore.modelValuesEqual(lhs.label, rhs.label)
-                            && ModelKitCore.modelValuesEqual(lhs.createdAt, rhs.createdAt)
-                            && ModelKitCore.modelValuesEqual(lhs.count, rhs.count)
+                        guard ModelKitCore.modelValuesEqual(lhs.id, rhs.id) else { return false }
+                        guard ModelKitCore.modelValuesEqual(lhs.label, rhs.label) else { return false }
+                        guard ModelKitCore.modelValuesEqual(lhs.createdAt, rhs.createdAt) else { return false }
+                        guard ModelKitCore.modelValuesEqual(lhs.count, rhs.count) else { return false }
+                        return true
                     }
 
                     func hash(into hasher: inout Hasher) {
@@ -203,13 +202,13 @@ import Testing
                     )
 
                     struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
-                        fileprivate var at: Optional<Date> = nil
+                        fileprivate var values: (Optional<Date>, Void) = (nil, ())
                         init() {}
                         mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                             switch index {
                             case 0:
                                 #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
-                                self.at = try reader.decodeValue((Date).self, transformer: Outer.Inner.__modelKitTransformer_at)
+                                self.values.0 = try reader.decodeValue((Date).self, transformer: Outer.Inner.__modelKitTransformer_at)
                                 #sourceLocation()
                             default:
                                 break
@@ -218,9 +217,10 @@ import Testing
                     }
 
                     init(modelFields fields: __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
-                        guard let __at = fields.at else {
+                        let (__modelKitSlot0, _) = fields.values
+                        guard let __at = __modelKitSlot0 else {
                             var missing: [Int] = []
-                            if fields.at == nil { missing.append(0) }
+                            if __modelKitSlot0 == nil { missing.append(0) }
                             throw ModelKitCore.ModelError.missingValues(missing, in: Outer.Inner.modelSchema, mapping: mapping)
                         }
                         self.at = __at
@@ -268,7 +268,8 @@ import Testing
                     func validate() throws {}
 
                     static func == (lhs: Outer.Inner, rhs: Outer.Inner) -> Bool {
-                        ModelKitCore.modelValuesEqual(lhs.at, rhs.at)
+                        guard ModelKitCore.modelValuesEqual(lhs.at, rhs.at) else { return false }
+                        return true
                     }
 
                     func hash(into hasher: inout Hasher) {
@@ -312,18 +313,17 @@ import Testing
                 )
 
                 struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
-                    fileprivate var name: Optional<String> = nil
-                    fileprivate var parent: Optional<Shape?> = nil
+                    fileprivate var values: (Optional<String>, Optional<Shape?>) = (nil, nil)
                     init() {}
                     mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                         switch index {
                         case 0:
                             #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
-                            self.name = try reader.decodeValue((String).self)
+                            self.values.0 = try reader.decodeValue((String).self)
                             #sourceLocation()
                         case 1:
                             #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
-                            self.parent = try reader.decodeValue((Shape?).self)
+                            self.values.1 = try reader.decodeValue((Shape?).self)
                             #sourceLocation()
                         default:
                             break
@@ -332,13 +332,14 @@ import Testing
                 }
 
                 init(modelFields fields: __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
-                    guard let __name = fields.name else {
+                    let (__modelKitSlot0, __modelKitSlot1) = fields.values
+                    guard let __name = __modelKitSlot0 else {
                         var missing: [Int] = []
-                        if fields.name == nil { missing.append(0) }
+                        if __modelKitSlot0 == nil { missing.append(0) }
                         throw ModelKitCore.ModelError.missingValues(missing, in: Shape.modelSchema, mapping: mapping)
                     }
                     self.name = __name
-                    self.parent = fields.parent ?? nil
+                    if let __value = __modelKitSlot1 { self.parent = __value } else { self.parent = nil }
                 }
 
                 required convenience init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
@@ -391,8 +392,9 @@ import Testing
 
                 func isModelEqual(to other: AnyObject) -> Bool {
                     guard let other = other as? Shape else { return false }
-                    return ModelKitCore.modelValuesEqual(self._name, other._name)
-                        && ModelKitCore.modelReferencesIdentical(self.parent, other.parent)
+                    guard ModelKitCore.modelValuesEqual(self._name, other._name) else { return false }
+                    guard ModelKitCore.modelReferencesIdentical(self.parent, other.parent) else { return false }
+                    return true
                 }
 
                 func hash(into hasher: inout Hasher) {
@@ -448,7 +450,7 @@ import Testing
                 )
 
                 struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
-                    fileprivate var radius: Optional<Double> = nil
+                    fileprivate var values: (Optional<Double>, Void) = (nil, ())
                     var _super = Shape.__ModelKitFields()
                     init() {}
                     mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
@@ -460,7 +462,7 @@ import Testing
                         switch own {
                         case 0:
                             #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
-                            self.radius = try reader.decodeValue((Double).self)
+                            self.values.0 = try reader.decodeValue((Double).self)
                             #sourceLocation()
                         default:
                             break
@@ -469,9 +471,10 @@ import Testing
                 }
 
                 init(modelFields fields: __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
-                    guard let __radius = fields.radius else {
+                    let (__modelKitSlot0, _) = fields.values
+                    guard let __radius = __modelKitSlot0 else {
                         var missing: [Int] = []
-                        if fields.radius == nil { missing.append(Circle.__modelKitBase + 0) }
+                        if __modelKitSlot0 == nil { missing.append(Circle.__modelKitBase + 0) }
                         throw ModelKitCore.ModelError.missingValues(missing, in: Circle.modelSchema, mapping: mapping)
                     }
                     self.radius = __radius
@@ -520,7 +523,8 @@ import Testing
 
                 override func isModelEqual(to other: AnyObject) -> Bool {
                     guard let other = other as? Circle, super.isModelEqual(to: other) else { return false }
-                    return ModelKitCore.modelValuesEqual(self._radius, other._radius)
+                    guard ModelKitCore.modelValuesEqual(self._radius, other._radius) else { return false }
+                    return true
                 }
 
                 override func hash(into hasher: inout Hasher) {
@@ -565,23 +569,21 @@ import Testing
                     )
 
                     struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
-                        fileprivate var link: Optional<String?> = nil
-                        fileprivate var volume: Optional<Double> = nil
-                        fileprivate var title: Optional<String> = nil
+                        fileprivate var values: (Optional<String?>, Optional<Double>, Optional<String>) = (nil, nil, nil)
                         init() {}
                         mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                             switch index {
                             case 0:
                                 #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
-                                self.link = try reader.decodeValue((String?).self)
+                                self.values.0 = try reader.decodeValue((String?).self)
                                 #sourceLocation()
                             case 1:
                                 #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
-                                self.volume = try reader.decodeValue((Double).self)
+                                self.values.1 = try reader.decodeValue((Double).self)
                                 #sourceLocation()
                             case 2:
                                 #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 5)
-                                self.title = try reader.decodeValue((String).self)
+                                self.values.2 = try reader.decodeValue((String).self)
                                 #sourceLocation()
                             default:
                                 break
@@ -590,9 +592,10 @@ import Testing
                     }
 
                     init(modelFields fields: __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
-                        self.link = fields.link ?? nil
-                        self.volume = fields.volume ?? (1)
-                        self.title = fields.title ?? ("")
+                        let (__modelKitSlot0, __modelKitSlot1, __modelKitSlot2) = fields.values
+                        if let __value = __modelKitSlot0 { self.link = __value } else { self.link = nil }
+                        if let __value = __modelKitSlot1 { self.volume = __value } else { self.volume = (1) }
+                        if let __value = __modelKitSlot2 { self.title = __value } else { self.title = ("") }
                     }
 
                     init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
@@ -649,9 +652,10 @@ import Testing
                     func validate() throws {}
 
                     static func == (lhs: Note, rhs: Note) -> Bool {
-                        ModelKitCore.modelValuesEqual(lhs.link, rhs.link)
-                            && ModelKitCore.modelValuesEqual(lhs.volume, rhs.volume)
-                            && ModelKitCore.modelValuesEqual(lhs.title, rhs.title)
+                        guard ModelKitCore.modelValuesEqual(lhs.link, rhs.link) else { return false }
+                        guard ModelKitCore.modelValuesEqual(lhs.volume, rhs.volume) else { return false }
+                        guard ModelKitCore.modelValuesEqual(lhs.title, rhs.title) else { return false }
+                        return true
                     }
 
                     func hash(into hasher: inout Hasher) {

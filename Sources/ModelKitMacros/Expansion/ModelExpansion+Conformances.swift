@@ -9,16 +9,18 @@ extension ModelExpansion {
         return "\(core)\(function)(\(lhs).\(storage(property)), \(rhs).\(storage(property)))"
     }
 
-    /// The comparisons of `lhs` and `rhs`, joined by `&&` one per line; `true` with none.
-    func conjunction(_ lhs: String, _ rhs: String) -> String {
-        let terms = comparedProperties.map { comparison($0, lhs, rhs) }
-        return terms.isEmpty ? "true" : terms.joined(separator: "\n    && ")
+    /// The comparisons of `lhs` and `rhs`, a `guard` each, then `return true`. Statements, not
+    /// one `&&` chain: the type checker takes a statement at a time, and `&&` would make a
+    /// closure of every comparison after the first.
+    func comparisons(_ lhs: String, _ rhs: String) -> String {
+        let guards = comparedProperties.map { "guard \(comparison($0, lhs, rhs)) else { return false }" }
+        return (guards + ["return true"]).joined(separator: "\n")
     }
 
     func structEquals() -> String {
         """
         \(access)static func == (lhs: \(typeName), rhs: \(typeName)) -> Bool {
-        \(indented(conjunction("lhs", "rhs")))
+        \(indented(comparisons("lhs", "rhs")))
         }
         """
     }
@@ -45,7 +47,7 @@ extension ModelExpansion {
             """
             \(overrideModifier)\(memberAccess)func isModelEqual(to other: AnyObject) -> Bool {
                 guard \(condition) else { return false }
-            \(indented("return " + conjunction("self", "other")))
+            \(indented(comparisons("self", "other")))
             }
             """
         ]

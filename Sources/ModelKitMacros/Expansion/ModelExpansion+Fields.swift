@@ -18,8 +18,8 @@ extension ModelExpansion {
     /// Statements that read a property's value into `self.<name>` (of the model, or of the
     /// fields struct), validating it when the type declares `validate<Name>(_:)`, attributed to
     /// the property's line.
-    func readStatements(_ property: StoredProperty) -> String {
-        let target = "self.\(property.name)"
+    func readStatements(_ property: StoredProperty, into target: String? = nil) -> String {
+        let target = target ?? "self.\(property.name)"
         if property.typeText == nil { return located(property, "try reader.decodeValue(into: &\(target))") }
         guard property.hasValidationMethod else { return located(property, "\(target) = \(readExpression(property))") }
         return located(
@@ -38,15 +38,37 @@ extension ModelExpansion {
         return "\(directive)\n\(code)\n#sourceLocation()"
     }
 
-    func fieldsStruct() -> String {
-        var slots = ownProperties.filter { $0.property.isMappedIn }.map { _, property in
-            "fileprivate var \(property.name): Optional<\(property.typeText ?? "_")> = nil"
+    /// The own properties a reader fills, with their position among own properties.
+    var mappedProperties: [(position: Int, property: StoredProperty)] {
+        ownProperties.filter { $0.property.isMappedIn }
+    }
+
+    /// Where the fields struct keeps the `slot`th mapped property's value: an element of one
+    /// tuple, not a stored property of its own, which would cost a getter, a setter and an
+    /// initializer expression apiece in the compiled code of every model.
+    func slot(_ slot: Int) -> String { "values.\(slot)" }
+
+    /// The fields struct's one stored tuple of optionals, a slot per mapped property (and an
+    /// empty tuple after a lone one, so that `.0` stays a tuple element); nil with none.
+    func slotsDeclaration() -> String? {
+        let mapped = mappedProperties
+        guard !mapped.isEmpty else { return nil }
+        var types = mapped.map { "Optional<\($0.property.typeText ?? "_")>" }
+        var nils = Array(repeating: "nil", count: types.count)
+        if types.count == 1 {
+            types.append("Void")
+            nils.append("()")
         }
+        return "fileprivate var values: (\(types.joined(separator: ", "))) = (\(nils.joined(separator: ", ")))"
+    }
+
+    func fieldsStruct() -> String {
+        var slots = slotsDeclaration().map { [$0] } ?? []
         if model.isSubclass, let superclass = model.superclassName {
             slots.append("var _super = \(superclass).__ModelKitFields()")
         }
-        let cases = ownProperties.filter { $0.property.isMappedIn }.map { position, property in
-            "case \(position):\n\(indented(readStatements(property)))"
+        let cases = mappedProperties.enumerated().map { index, mapped in
+            "case \(mapped.position):\n\(indented(readStatements(mapped.property, into: "self.\(slot(index))")))"
         }
         let body = ownSwitch(cases, inherited: "try _super.decodeField(index, from: &reader)", fallback: "break")
         return """
@@ -61,15 +83,23 @@ extension ModelExpansion {
     }
 
     func initFromFields() -> String {
-        let mapped = ownProperties.filter { $0.property.isMappedIn }
+        // Each mapped property with the local its value is taken into: the tuple is taken apart
+        // once (an element read from `fields.values` in place would copy the whole tuple).
+        let mapped = mappedProperties.enumerated().map { index, mapped in
+            (position: mapped.position, property: mapped.property, field: "__modelKitSlot\(index)")
+        }
         let required = mapped.filter { !$0.property.hasDefault }
         var lines: [String] = []
+        if !mapped.isEmpty {
+            let names = mapped.map(\.field) + (mapped.count == 1 ? ["_"] : [])
+            lines.append("let (\(names.joined(separator: ", "))) = fields.values")
+        }
         if !required.isEmpty {
-            let checks = required.map { position, property in
-                "if fields.\(property.name) == nil { missing.append(\(index(position))) }"
+            let checks = required.map { position, _, field in
+                "if \(field) == nil { missing.append(\(index(position))) }"
             }
             // Bound under a prefix: a property may be named like a local here (`fields`, `mapping`).
-            let bindings = required.map { "let __\($0.property.name) = fields.\($0.property.name)" }
+            let bindings = required.map { "let __\($0.property.name) = \($0.field)" }
             lines.append(
                 """
                 guard \(bindings.joined(separator: ", ")) else {
@@ -79,13 +109,17 @@ extension ModelExpansion {
                 }
                 """)
         }
-        for (_, property) in mapped {
+        // A default as a statement of its own, not `??`: no closure around it, and the type
+        // checker meets the default alone, against the property's type.
+        for (_, property, field) in mapped {
             if !property.hasDefault {
                 lines.append("self.\(property.name) = __\(property.name)")
-            } else if let initializer = property.initializer {
-                lines.append("self.\(property.name) = fields.\(property.name) ?? (\(initializer))")
             } else {
-                lines.append("self.\(property.name) = fields.\(property.name) ?? nil")
+                lines.append(
+                    """
+                    if let __value = \(field) { self.\(property.name) = __value } \
+                    else { self.\(property.name) = \(property.initializer.map { "(\($0))" } ?? "nil") }
+                    """)
             }
         }
         if model.isSubclass { lines.append("try super.init(modelFields: fields._super, mapping: mapping)") }
