@@ -143,19 +143,21 @@
         private static let epoch: Double = -31_622_400
         let microseconds: Int64
 
+        /// The nearest microsecond to `date`; clamped to the 64-bit range beyond it.
         init(_ date: Date) {
-            // Whole seconds and the fraction apart: both are exact, so only the fraction's
-            // product rounds, and the nearest microsecond is the nearest (not one off near a half).
             let seconds = date.timeIntervalSinceReferenceDate
+            microseconds = Self.nearestMicrosecond(to: seconds) ?? (seconds < 0 ? .min : .max)
+        }
+
+        /// The nearest microsecond since 2000 to `seconds` since 2001, or nil beyond 64 bits.
+        /// Whole seconds and the fraction apart: both are exact, so only the fraction's product
+        /// rounds, and the nearest microsecond is the nearest (not one off near a half).
+        private static func nearestMicrosecond(to seconds: Double) -> Int64? {
             let whole = seconds.rounded(.down)
-            let fraction = ((seconds - whole) * 1_000_000).rounded()
-            guard let wholeSeconds = Int64(exactly: whole - Self.epoch) else {
-                microseconds = seconds < 0 ? .min : .max
-                return
-            }
+            guard let wholeSeconds = Int64(exactly: whole - epoch) else { return nil }
             let (scaled, overflow) = wholeSeconds.multipliedReportingOverflow(by: 1_000_000)
-            let (sum, overflowAgain) = scaled.addingReportingOverflow(Int64(fraction))
-            microseconds = overflow || overflowAgain ? (seconds < 0 ? .min : .max) : sum
+            let (sum, overflowAgain) = scaled.addingReportingOverflow(Int64(((seconds - whole) * 1_000_000).rounded()))
+            return overflow || overflowAgain ? nil : sum
         }
 
         var date: Date {

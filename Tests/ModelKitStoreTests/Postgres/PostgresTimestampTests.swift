@@ -17,9 +17,10 @@
             (-4_978_307_200.123_456_7, -4_946_684_800_123_457),
         ])
         func aDateBecomesTheNearestMicrosecond(seconds: Double, microseconds: Int64) {
-            let stamp = PostgresTimestamp(Date(timeIntervalSinceReferenceDate: seconds))
+            let date = Date(timeIntervalSinceReferenceDate: seconds)
+            let stamp = PostgresTimestamp(date)
             #expect(stamp.microseconds == microseconds)
-            #expect(abs(stamp.date.timeIntervalSinceReferenceDate - seconds) <= 0.000_000_5 + seconds.ulp)
+            #expect(stamp.date.isNearestMicrosecond(of: date))
         }
 
         /// Dates beyond what 64 bits of microseconds hold are clamped, not wrapped or trapped.
