@@ -1,0 +1,6 @@
+import DepLib
+import Testing
+
+@Test func selectsOne() throws {
+    #expect(try selectOne() == 1)
+}
