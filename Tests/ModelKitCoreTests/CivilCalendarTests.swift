@@ -1,4 +1,5 @@
 import Foundation
+import ModelKitTestSupport
 import Testing
 @testable import ModelKitCore
 
@@ -9,7 +10,7 @@ struct CivilCalendarTests {
         (2100, 12, 31, 47_846), (1583, 1, 1, -141_349), (9999, 12, 31, 2_932_896), (2024, 2, 29, 19_782),
     ])
     func knownDays(_ year: Int, _ month: Int, _ day: Int, _ days: Int) {
-        #expect(CivilCalendar.days(year: year, month: month, day: day) == days)
+        expectEqual(CivilCalendar.days(year: year, month: month, day: day), days)
         #expect(CivilCalendar.date(days: days) == (year, month, day))
     }
 
@@ -39,15 +40,15 @@ struct CivilCalendarTests {
         #expect(CivilCalendar.isLeapYear(2024))
         #expect(!CivilCalendar.isLeapYear(1900))
         #expect(!CivilCalendar.isLeapYear(2100))
-        #expect(CivilCalendar.daysInMonth(year: 2023, month: 2) == 28)
+        expectEqual(CivilCalendar.daysInMonth(year: 2023, month: 2), 28)
     }
 
     @Test("Milliseconds round like DateFormatter")
     func millisecondRounding() {
-        #expect(DateMillis.millis(of: Date(timeIntervalSince1970: 1.0006)) == 1001)
-        #expect(DateMillis.millis(of: Date(timeIntervalSince1970: -0.0004)) == 0)
+        expectEqual(DateMillis.millis(of: Date(timeIntervalSince1970: 1.0006)), 1001)
+        expectEqual(DateMillis.millis(of: Date(timeIntervalSince1970: -0.0004)), 0)
         #expect(DateMillis.millis(of: Date(timeIntervalSinceReferenceDate: .nan)) == nil)
         #expect(DateMillis.millis(of: Date(timeIntervalSinceReferenceDate: .infinity)) == nil)
-        #expect(DateMillis.date(millis: 1500).timeIntervalSince1970 == 1.5)
+        expectEqual(DateMillis.date(millis: 1500).timeIntervalSince1970, 1.5)
     }
 }

@@ -12,7 +12,7 @@ import Testing
 
     @Test func jsonDecoderUsesTheRemoteMappingAndTransformers() throws {
         let post = try JSONDecoder().decode(Post.self, from: Data(json.utf8))
-        #expect(post == (try Post(json: jsonObject(json))))
+        try expectEqual(post, Post(json: jsonObject(json)))
         #expect(post.city == "Oslo" && post.visibility == .unknown && post.location == Point(x: 1, y: 2))
         #expect(post.firstMediaURL?.lastPathComponent == "m.png")
     }
@@ -26,7 +26,7 @@ import Testing
         #expect((decoded["author"] as? [String: Any])?["name"] as? String == "Ada")
         #expect(decoded["published_at"] as? String == "2024-03-01T12:34:56Z")
         #expect(decoded["visibility"] as? String == "unknown")
-        #expect(try JSONDecoder().decode(Post.self, from: data) == post)
+        try expectEqual(JSONDecoder().decode(Post.self, from: data), post)
     }
 
     @Test func modelsNestInsideOtherCodableTypes() throws {
@@ -37,7 +37,7 @@ import Testing
         let post = try Post(json: jsonObject(json))
         let envelope = Envelope(posts: [post, post], page: 2)
         let data = try JSONEncoder().encode(envelope)
-        #expect(try JSONDecoder().decode(Envelope.self, from: data) == envelope)
+        try expectEqual(JSONDecoder().decode(Envelope.self, from: data), envelope)
     }
 
     @Test func otherCodersWorkToo() throws {
@@ -45,7 +45,7 @@ import Testing
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .binary
         let data = try encoder.encode(post)
-        #expect(try PropertyListDecoder().decode(Post.self, from: data) == post)
+        try expectEqual(PropertyListDecoder().decode(Post.self, from: data), post)
     }
 
     @Test func classHierarchiesAndOptionals() throws {
@@ -54,7 +54,7 @@ import Testing
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains("\"radius\":2"))
         let decoded = try JSONDecoder().decode(Circle.self, from: data)
-        #expect(decoded == circle)
+        expectEqual(decoded, circle)
         let node = try JSONDecoder().decode(Node.self, from: Data(#"{"name": "n", "children": [{"name": "c"}], "parent": null}"#.utf8))
         #expect(node.children.first?.name == "c" && node.parent == nil)
     }

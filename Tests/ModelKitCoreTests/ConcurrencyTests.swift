@@ -8,12 +8,12 @@ import Testing
         let items = try await Task.detached {
             try [Item](json: jsonObject(#"[{"name": "a"}, {"name": "b", "quantity": 2}]"#))
         }.value
-        #expect(items.map(\.quantity) == [1, 2])
+        expectEqual(items.map(\.quantity), [1, 2])
         let sum = await withTaskGroup(of: Int.self) { group in
             for item in items { group.addTask { item.quantity } }
             return await group.reduce(0, +)
         }
-        #expect(sum == 3)
+        expectEqual(sum, 3)
     }
 
     @Test func schemasAreBuiltOnceUnderConcurrentFirstUse() async {
@@ -21,7 +21,7 @@ import Testing
             for _ in 0..<16 { group.addTask { ObjectIdentifier(Mention.modelSchema) } }
             return await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
         }
-        #expect(schemas.count == 1)
+        expectEqual(schemas.count, 1)
     }
 
     @MainActor
@@ -31,6 +31,6 @@ import Testing
         let panel = try JSONDecoder().decode(Panel.self, from: Data(#"{"name": "side"}"#.utf8))
         #expect(panel.name == "side" && panel == panel)
         #expect((try panel.jsonObject as? [String: Any])?["name"] as? String == "side")
-        #expect(ViewState.propertyKeys == ["title", "count"])
+        expectEqual(ViewState.propertyKeys, ["title", "count"])
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ModelKitTestSupport
 import Testing
 @testable import ModelKitCore
 
@@ -47,7 +48,7 @@ struct DateFormatPatternTests {
     func matchesFoundation(_ entry: PatternCase, _ zone: ZoneCase) {
         let ours = DateFormatPattern(entry.pattern, timeZone: zone.timeZone)
         let theirs = foundationFormatter(entry.pattern, zone.timeZone)
-        #expect(ours.isNative == (zone == .newYork ? entry.nativeWithRules : entry.nativeInUTC))
+        expectEqual(ours.isNative, (zone == .newYork ? entry.nativeWithRules : entry.nativeInUTC))
         var formatMismatches: [String] = []
         var parseMismatches: [String] = []
         let seed = UInt64(entry.pattern.utf8.count * 31 + zone.rawValue.utf8.count)
@@ -89,12 +90,12 @@ struct DateFormatPatternTests {
         let newYork = boundaryDates(in: ZoneCase.newYork.timeZone)
         let fixed = boundaryDates(in: ZoneCase.minus0300.timeZone)
         // 4 eras x 4 transitions x 5 instants more; the transitions fall where the offset changes.
-        #expect(newYork.count == fixed.count + 80)
+        expectEqual(newYork.count, fixed.count + 80)
         let zone = ZoneCase.newYork.timeZone
         let changes = newYork.indices.dropLast().filter {
             zone.secondsFromGMT(for: newYork[$0]) != zone.secondsFromGMT(for: newYork[$0 + 1])
         }
-        #expect(changes.count == 16)
+        expectEqual(changes.count, 16)
     }
 
     @Test("Twitter dates parse from bytes")
@@ -102,8 +103,8 @@ struct DateFormatPatternTests {
         let twitter = DateFormatPattern("EEE MMM dd HH:mm:ss Z yyyy")
         #expect(twitter.isNative)
         let date = try #require(twitter.date(fromBytes: Array("Sun Aug 31 00:29:15 +0000 2014".utf8)))
-        #expect(date.timeIntervalSince1970 == 1_409_444_955)
-        #expect(twitter.string(from: date) == "Sun Aug 31 00:29:15 +0000 2014")
+        expectEqual(date.timeIntervalSince1970, 1_409_444_955)
+        expectEqual(twitter.string(from: date), "Sun Aug 31 00:29:15 +0000 2014")
         #expect(twitter.date(from: "Sun Aug 31 00:29:15 -0400 2014")?.timeIntervalSince1970 == 1_409_459_355)
     }
 
@@ -166,7 +167,7 @@ struct DateFormatPatternTests {
         for timeZone in [ZoneCase.utc.timeZone, zone] {
             let expected = foundationFormatter(pattern, timeZone).date(from: text)
             #expect(expected != nil, "DateFormatter should accept \(text)")
-            #expect(DateFormatPattern(pattern, timeZone: timeZone).date(from: text) == expected)
+            expectEqual(DateFormatPattern(pattern, timeZone: timeZone).date(from: text), expected)
         }
     }
 
@@ -301,10 +302,10 @@ struct DateFormatPatternTests {
         let theirs = foundationFormatter("yyyy-MM-dd HH:mm:ss.SSS", ZoneCase.utc.timeZone)
         for seconds in [-62_135_596_800.0, -12_219_292_801, 253_402_300_800, 1e15, -1e15, .nan, .infinity] {
             let date = Date(timeIntervalSince1970: seconds)
-            #expect(day.string(from: date) == theirs.string(from: date))
+            expectEqual(day.string(from: date), theirs.string(from: date))
         }
         for text in ["1500-06-01 00:00:00.000", "0001-01-01 00:00:00.000", "10000-01-01 00:00:00.000"] {
-            #expect(day.date(from: text) == theirs.date(from: text))
+            expectEqual(day.date(from: text), theirs.date(from: text))
             #expect(day.date(from: text) != nil)
         }
     }
@@ -330,7 +331,7 @@ struct DateFormatPatternTests {
 
     @Test("Equal patterns compare equal and describe themselves")
     func equality() {
-        #expect(DateFormatPattern("yyyy") == DateFormatPattern("yyyy"))
+        expectEqual(DateFormatPattern("yyyy"), DateFormatPattern("yyyy"))
         #expect(DateFormatPattern("yyyy") != DateFormatPattern("yy"))
         #expect(DateFormatPattern("yyyy").description.contains("native"))
         #expect(!DateFormatPattern("").isNative)

@@ -88,8 +88,8 @@ import Testing
             }
             """
         let snippet = try DocumentationExamples.snippet("a", in: source)
-        #expect(snippet == "import Foundation\n\nlet x = 1\n    print(x)  // 1")
-        #expect(DocumentationExamples.commentedOutput(of: snippet) == ["1"])
+        expectEqual(snippet, "import Foundation\n\nlet x = 1\n    print(x)  // 1")
+        expectEqual(DocumentationExamples.commentedOutput(of: snippet), ["1"])
         #expect(throws: SnippetError.self) { try DocumentationExamples.snippet("b", in: source) }
         #expect(throws: SnippetError.self) { try DocumentationExamples.snippet("a", in: "// snippet: a-start\nx") }
     }

@@ -8,18 +8,18 @@ import Testing
 @Suite struct ExactValueTests {
     @Test func aMomentRoundTripsThroughJSONObjects() throws {
         let moment = Moment.exacting()
-        #expect(try Moment(json: moment.jsonObject) == moment)
+        try expectEqual(Moment(json: moment.jsonObject), moment)
         // Through JSONSerialization's bytes, as an app would send it.
         let data = try JSONSerialization.data(withJSONObject: moment.jsonObject)
-        #expect(try Moment(json: JSONSerialization.jsonObject(with: data)) == moment)
+        try expectEqual(Moment(json: JSONSerialization.jsonObject(with: data)), moment)
     }
 
     @Test func aMomentRoundTripsThroughCodable() throws {
         let moment = Moment.exacting()
         let data = try JSONEncoder().encode(moment)
-        #expect(try JSONDecoder().decode(Moment.self, from: data) == moment)
+        try expectEqual(JSONDecoder().decode(Moment.self, from: data), moment)
         let plist = try PropertyListEncoder().encode(moment)
-        #expect(try PropertyListDecoder().decode(Moment.self, from: plist) == moment)
+        try expectEqual(PropertyListDecoder().decode(Moment.self, from: plist), moment)
     }
 
     @Test func aMomentRoundTripsThroughJSONValues() throws {
@@ -27,7 +27,7 @@ import Testing
         var writer = JSONValueWriter()
         try writer.encodeModel(moment)
         var reader = JSONValueReader(value: writer.value)
-        #expect(try reader.decodeTopLevel(Moment.self) == moment)
+        try expectEqual(reader.decodeTopLevel(Moment.self), moment)
     }
 
     @Test func iso8601WritesBackTheFractionItRead() throws {
@@ -40,8 +40,8 @@ import Testing
         for (text, expected) in cases {
             let date = try ISO8601Transformer().transformedValue(text)
             let written = try ISO8601Transformer().reverseTransformedValue(date)
-            #expect(written == expected)
-            #expect(try ISO8601Transformer().transformedValue(written) == date)
+            expectEqual(written, expected)
+            try expectEqual(ISO8601Transformer().transformedValue(written), date)
         }
     }
 }

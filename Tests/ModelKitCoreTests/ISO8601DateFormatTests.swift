@@ -1,4 +1,5 @@
 import Foundation
+import ModelKitTestSupport
 import Testing
 @testable import ModelKitCore
 
@@ -47,7 +48,7 @@ struct ISO8601DateFormatTests {
         }
         #expect(failures.isEmpty, "\(failures.count) failures: \(failures.prefix(3))")
         let millisecond = try #require(ours.date(from: "2024-03-01T12:34:56.789Z"))
-        #expect(ours.string(from: millisecond) == "2024-03-01T12:34:56.789Z")
+        expectEqual(ours.string(from: millisecond), "2024-03-01T12:34:56.789Z")
     }
 
     /// The store's text: nine digits or more and `+00:00`, so text order is time order, and exact.
@@ -60,7 +61,7 @@ struct ISO8601DateFormatTests {
         let inexact = zip(dates, texts).filter { DateCoding.parseISO8601($1) != $0 }
         #expect(inexact.isEmpty, "\(inexact.prefix(3).map { "\($0.0.timeIntervalSinceReferenceDate) \($0.1)" })")
         let byText = zip(dates, texts).sorted { $0.1 < $1.1 }.map(\.0)
-        #expect(byText == dates.sorted())
+        expectEqual(byText, dates.sorted())
     }
 
     @Test("Reads offsets and fractions like ISO8601DateFormatter", arguments: [
@@ -74,8 +75,8 @@ struct ISO8601DateFormatTests {
     func validInput(_ text: String) throws {
         let expected = try #require(Self.foundation(fractional: text.contains(".")).date(from: text))
         let plain = try #require(ISO8601DateFormat.internetDateTime.date(from: text))
-        #expect(ISO8601DateFormat.internetDateTimeWithFractionalSeconds.date(from: text) == plain)
-        guard text.contains(".") else { return #expect(plain == expected) }
+        expectEqual(ISO8601DateFormat.internetDateTimeWithFractionalSeconds.date(from: text), plain)
+        guard text.contains(".") else { return expectEqual(plain, expected) }
         // Foundation keeps milliseconds; ModelKit keeps every digit a `Date` can hold.
         #expect(abs(plain.timeIntervalSince(expected)) < 0.001)
         let digits = text.split(separator: ".")[1].prefix { $0.isNumber }
@@ -111,9 +112,9 @@ struct ISO8601DateFormatTests {
     func bothForms() throws {
         let plain = ISO8601DateFormat.internetDateTime
         let date = try #require(plain.date(from: "2024-03-01T12:34:56.789+01:00"))
-        #expect(plain.string(from: date) == "2024-03-01T11:34:56Z")
-        #expect(ISO8601DateFormat.internetDateTimeWithFractionalSeconds.string(from: date) == "2024-03-01T11:34:56.789Z")
-        #expect(plain.date(from: "2024-03-01T11:34:56Z") == Date(timeIntervalSince1970: 1_709_292_896))
+        expectEqual(plain.string(from: date), "2024-03-01T11:34:56Z")
+        expectEqual(ISO8601DateFormat.internetDateTimeWithFractionalSeconds.string(from: date), "2024-03-01T11:34:56.789Z")
+        expectEqual(plain.date(from: "2024-03-01T11:34:56Z"), Date(timeIntervalSince1970: 1_709_292_896))
     }
 
     @Test("Mutated and random input never traps and never disagrees when accepted")
@@ -139,7 +140,7 @@ struct ISO8601DateFormatTests {
     func outsideNativeRange() {
         for seconds in [-62_135_596_800.0, -12_219_292_801, 253_402_300_800] {
             let date = Date(timeIntervalSince1970: seconds)
-            #expect(ISO8601DateFormat.internetDateTime.string(from: date) == Self.foundation(fractional: false).string(from: date))
+            expectEqual(ISO8601DateFormat.internetDateTime.string(from: date), Self.foundation(fractional: false).string(from: date))
             #expect(ISO8601DateFormat.internetDateTimeWithFractionalSeconds.string(from: date)
                 == Self.foundation(fractional: true).string(from: date))
         }

@@ -32,7 +32,7 @@ import Testing
         }
         var seen: [Int64: Int] = [:]
         map.forEach { key, slot in seen[key] = slot }
-        #expect(seen == expected)
+        expectEqual(seen, expected)
     }
 
     /// Every kind of identifier lands in a shard within range, the same one each time.
@@ -44,9 +44,9 @@ import Testing
         for key in keys {
             let index = IdentityShards.index(of: key)
             #expect((0..<IdentityShards.count).contains(index))
-            #expect(IdentityShards.index(of: key) == index)
+            expectEqual(IdentityShards.index(of: key), index)
         }
-        #expect(IdentityShards.index(of: .integer(12)) == IdentityShards.index(ofInteger: 12))
+        expectEqual(IdentityShards.index(of: .integer(12)), IdentityShards.index(ofInteger: 12))
     }
 
     /// Integer identifiers spread over the shards (sequential ones too), so tasks seldom meet.
@@ -88,12 +88,12 @@ import Testing
             }
         }
         let byNumber = Dictionary(grouping: keeper.seats, by: \.number)
-        #expect(byNumber.count == 400)
+        expectEqual(byNumber.count, 400)
         for (number, seats) in byNumber {
             let live = context.registeredModel(Seat.self, for: number)
             #expect(live != nil && seats.allSatisfy { $0 === live }, "seat \(number)")
         }
-        #expect(context.registeredCount == 400)
+        expectEqual(context.registeredCount, 400)
     }
 
     /// A registration while another thread's mapping run holds an instance for the same
@@ -128,9 +128,9 @@ import Testing
     @Test func removeAllEmptiesEveryShard() {
         let context = ModelContext()
         let seats = (0..<300).map { context.register(Seat(number: $0), for: $0) }
-        #expect(context.registeredCount == 300)
+        expectEqual(context.registeredCount, 300)
         context.removeAll()
-        #expect(context.registeredCount == 0)
+        expectEqual(context.registeredCount, 0)
         #expect(context.registeredModel(Seat.self, for: 7) == nil)
         let again = context.register(Seat(number: 7), for: 7)
         #expect(again !== seats[7])

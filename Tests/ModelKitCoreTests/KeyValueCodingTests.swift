@@ -30,11 +30,11 @@ import Testing
     @Test func setValueChecksTypes() throws {
         var post = try makePost()
         try post.setValue("New", forKey: "title")
-        #expect(post.title == "New")
+        expectEqual(post.title, "New")
         try post.setValue(nil, forKey: "body")
         try post.setValue(NSNull(), forKey: "firstMediaURL")
         try post.setValue("text", forKey: "body")
-        #expect(post.body == "text")
+        expectEqual(post.body, "text")
         #expect(modelError { try post.setValue(42, forKey: "title") }?.description
             == "cannot map 'Post.title' at 'title': expected a string, found 42")
         #expect(modelError { try post.setValue(nil, forKey: "title") }?.code == .nullValue)
@@ -43,17 +43,17 @@ import Testing
         #expect(modelError { try post.setValue("x", forKey: "nope") }?.code == .unknownKey)
         #expect(modelError { try post.setValue("", forKey: "title") }?.code == .invalidValue)
         try post.setValue("cached", forKey: "cache")
-        #expect(post.cache == "cached")
+        expectEqual(post.cache, "cached")
     }
 
     @Test func classesAreSetInPlace() throws {
         let node = Node(name: "a")
         try node.setValue("b", forKey: "name")
-        #expect(node.name == "b")
+        expectEqual(node.name, "b")
         let counter = Counter(id: "c")
         #expect(modelError { try counter.setValue("d", forKey: "id") }?.code == .readOnlyProperty)
         try counter.setValue(3, forKey: "count")
-        #expect(counter.count == 3)
+        expectEqual(counter.count, 3)
     }
 
     @Test func setValuesForKeysSetsAllOrNone() throws {
@@ -61,7 +61,7 @@ import Testing
         try post.setValuesForKeys(["title": "A", "tags": ["q"]])
         #expect(post.title == "A" && post.tags == ["q"])
         #expect(modelError { try post.setValuesForKeys(["title": "B", "tags": 3]) } != nil)
-        #expect(post.title == "A")
+        expectEqual(post.title, "A")
 
         let circle = Circle(name: "c", radius: 1)
         #expect(modelError { try circle.setValuesForKeys(["name": "d", "radius": "big"]) } != nil)
@@ -82,7 +82,7 @@ import Testing
         #expect(resident.value(forKeyPath: "home.city") as? String == "Paris")
         let tree = try Tree(id: 1, root: Node(json: ["name": "root", "children": [["name": "leaf"]]]))
         try tree.root.setValue("trunk", forKeyPath: "name")
-        #expect(tree.root.name == "trunk")
+        expectEqual(tree.root.name, "trunk")
     }
 
     @Test func errorsNameThePathAndWhatIsWrong() throws {
@@ -93,6 +93,6 @@ import Testing
         #expect(missing?.description == "cannot map 'Resident.work' at 'work': expected a model to set 'city' on, found nil")
         let unknown = modelError { try resident.setValue("x", forKeyPath: "home.country") }
         #expect(unknown?.description == "cannot set 'Address.country' at 'home': no such property")
-        #expect(resident.home.city == "London")
+        expectEqual(resident.home.city, "London")
     }
 }

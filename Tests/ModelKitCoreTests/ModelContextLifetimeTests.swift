@@ -20,7 +20,7 @@ import Testing
         let second = Counter(id: "a", count: 2)
         #expect(context.register(second) === second)
         #expect(context.registeredModel(Counter.self, for: "a") === second)
-        #expect(context.registeredCount == 1)
+        expectEqual(context.registeredCount, 1)
     }
 
     /// A weak reference elsewhere gives the instance a side table for its counts; the context
@@ -37,7 +37,7 @@ import Testing
         }
         #expect(elsewhere == nil)
         #expect(context.registeredModel(Counter.self, for: "w") == nil)
-        #expect(context.registeredCount == 0)
+        expectEqual(context.registeredCount, 0)
     }
 
     /// Four threads register and drop instances of the same few identifiers as fast as they can,
@@ -72,12 +72,12 @@ import Testing
             }
             return try await group.reduce(0, +)
         }
-        #expect(mismatches == 0)
+        expectEqual(mismatches, 0)
         // Only the instances this test still holds are live.
         #expect(context.registeredCount <= identifiers.count)
         for counter in keeper.counters {
             let live = try #require(context.registeredModel(Counter.self, for: counter.id))
-            #expect(live.id == counter.id)
+            expectEqual(live.id, counter.id)
         }
     }
 
@@ -86,7 +86,7 @@ import Testing
     @Test func shortLivedInstancesLeaveNothingBehind() {
         let context = ModelContext()
         for index in 0..<100_000 { _ = context.register(Counter(id: "t\(index % 5_000)")) }
-        #expect(context.registeredCount == 0)
+        expectEqual(context.registeredCount, 0)
         let kept = Counter(id: "kept")
         #expect(context.register(kept) === kept && context.registeredCount == 1)
     }

@@ -18,7 +18,7 @@ import Testing
         // A retweeted status that also appears on its own is one instance too.
         let ids = Dictionary(grouping: statuses, by: \.id)
         #expect(ids.values.allSatisfy { group in group.allSatisfy { $0 === group[0] } })
-        #expect(context.registeredCount == byID.count + ids.count)
+        expectEqual(context.registeredCount, byID.count + ids.count)
     }
 
     @Test func aLiveInstanceIsUpdatedInPlace() throws {
@@ -44,10 +44,10 @@ import Testing
         }
         #expect(weakCounter == nil)
         #expect(context.registeredModel(Counter.self, for: "gone") == nil)
-        #expect(context.registeredCount == 0)
+        expectEqual(context.registeredCount, 0)
         // Many short-lived instances do not pile up.
         for index in 0..<1_000 { _ = try Counter(json: ["id": "c\(index)"], context: context) }
-        #expect(context.registeredCount == 0)
+        expectEqual(context.registeredCount, 0)
     }
 
     @Test func registeredOnlyAndLookupOrLoadAreSeparate() throws {
@@ -55,7 +55,7 @@ import Testing
         let context = ModelContext(store: loader)
         #expect(context.registeredModel(Counter.self, for: "s1") == nil)
         let loaded = try #require(try context.model(Counter.self, for: "s1"))
-        #expect(loaded.count == 9)
+        expectEqual(loaded.count, 9)
         #expect(context.registeredModel(Counter.self, for: "s1") === loaded)
         #expect(try context.model(Counter.self, for: "nope") == nil)
         // Mapping a payload for a stored identifier loads it, then applies the payload.
@@ -96,7 +96,7 @@ import Testing
         let counter = try Counter(json: ["id": "x"], context: context)
         #expect(context.registeredModel(Counter.self, for: "x") === counter)
         #expect(context.registeredModel(Counter.self, identifier: AnyHashable("x")) === counter)
-        #expect(context.registeredCount == 4)
+        expectEqual(context.registeredCount, 4)
     }
 
     @Test func manyTasksEndWithOneInstancePerIdentifier() async throws {
@@ -115,9 +115,9 @@ import Testing
             try await group.waitForAll()
         }
         let byID = Dictionary(grouping: keeper.counters, by: \.id)
-        #expect(byID.count == 150)
+        expectEqual(byID.count, 150)
         #expect(byID.values.allSatisfy { group in group.allSatisfy { $0 === group[0] } })
-        #expect(context.registeredCount == 150)
+        expectEqual(context.registeredCount, 150)
     }
 
     func userPayload(id: String, name: String) -> [String: Any] {

@@ -11,21 +11,21 @@ import Testing
     }
 
     @Test func equalityAndHashUseNonTransientProperties() throws {
-        #expect(try post(cache: "x") == post(cache: "y"))
-        #expect(try post(cache: "x").hashValue == post(cache: "y").hashValue)
+        try expectEqual(post(cache: "x"), post(cache: "y"))
+        try expectEqual(post(cache: "x").hashValue, post(cache: "y").hashValue)
         #expect(try post(title: "A") != post(title: "B"))
-        #expect(try Set([post(title: "A"), post(title: "A", cache: "z"), post(title: "B")]).count == 2)
+        try expectEqual(Set([post(title: "A"), post(title: "A", cache: "z"), post(title: "B")]).count, 2)
     }
 
     @Test func classesCompareValuesAndDynamicTypes() {
-        #expect(Circle(name: "c", radius: 1) == Circle(name: "c", radius: 1))
+        expectEqual(Circle(name: "c", radius: 1), Circle(name: "c", radius: 1))
         #expect(Circle(name: "c", radius: 1) != Circle(name: "c", radius: 2))
         #expect(Circle(name: "c", radius: 1) as Shape != Shape(name: "c"))
-        #expect(Shape(name: "c") == Shape(name: "c"))
-        #expect(Square(name: "s", side: 1).hashValue == Square(name: "s", side: 1).hashValue)
+        expectEqual(Shape(name: "c"), Shape(name: "c"))
+        expectEqual(Square(name: "s", side: 1).hashValue, Square(name: "s", side: 1).hashValue)
         let square = Square(name: "s", side: 1)
         square.cachedArea = 1
-        #expect(square == Square(name: "s", side: 1))
+        expectEqual(square, Square(name: "s", side: 1))
     }
 
     @Test func weakReferencesCompareByIdentity() {
@@ -33,7 +33,7 @@ import Testing
         let a = Node(name: "c", parent: parent)
         let b = Node(name: "c", parent: parent)
         let c = Node(name: "c", parent: Node(name: "p"))
-        #expect(a == b)
+        expectEqual(a, b)
         #expect(a != c)
         withExtendedLifetime(parent) {}
     }
@@ -43,15 +43,15 @@ import Testing
         tree.visits = 5
         let copy = tree.copy()
         #expect(copy !== tree && copy == tree)
-        #expect(copy.visits == 0)
+        expectEqual(copy.visits, 0)
         #expect(copy.children.first === tree.children.first)
         copy.name = "other"
-        #expect(tree.name == "root")
+        expectEqual(tree.name, "root")
 
         let shape: Shape = Circle(name: "c", radius: 3)
         let shapeCopy = shape.copy()
         #expect(shapeCopy is Circle && (shapeCopy as? Circle)?.radius == 3)
-        #expect(shapeCopy == shape)
+        expectEqual(shapeCopy, shape)
     }
 
     @Test func mergeTakesAnotherInstancesValues() throws {
@@ -72,9 +72,9 @@ import Testing
     @Test func descriptionListsPropertiesAndShortensWeakOnes() throws {
         let parent = Node(name: "p")
         let child = Node(name: "c", parent: parent)
-        #expect(child.description == #"Node(name: "c", children: [], parent: Node(…))"#)
-        #expect(Counter(id: "x", count: 2).description == #"Counter(id: "x", count: 2)"#)
-        #expect(Circle(name: "c", radius: 1).description == #"Circle(name: "c", color: "black", radius: 1.0)"#)
+        expectEqual(child.description, #"Node(name: "c", children: [], parent: Node(…))"#)
+        expectEqual(Counter(id: "x", count: 2).description, #"Counter(id: "x", count: 2)"#)
+        expectEqual(Circle(name: "c", radius: 1).description, #"Circle(name: "c", color: "black", radius: 1.0)"#)
         withExtendedLifetime(parent) {}
     }
 }

@@ -31,23 +31,23 @@ import Testing
         var options = MappingOptions()
         options.collectsAllErrors = true
         let order = try JSONObjectMapper().map(Order.self, from: #"{"items": [{"name": "a"}]}"#, options: options)
-        #expect(order.items == [Item(name: "a")])
+        expectEqual(order.items, [Item(name: "a")])
     }
 
     @Test func errorsCarryTheirParts() throws {
         let error = try #require(modelError { _ = try Item(json: ["name": 42]) })
         #expect(error.code == .typeMismatch && error.modelName == "Item" && error.propertyName == "name")
         #expect(error.path == [.key("name")] && error.expected == "a string" && error.found == "42")
-        #expect(error.reason == "expected a string, found 42")
+        expectEqual(error.reason, "expected a string, found 42")
     }
 
     @Test func longValuesAreShortened() {
         let long = String(repeating: "x", count: 100)
         let error = modelError { _ = try Item(json: ["name": "a", "quantity": long]) }
         #expect(error?.found == "\"" + String(repeating: "x", count: 40) + "…\"")
-        #expect(ModelError.describe([1, 2, 3]) == "an array of 3 elements")
-        #expect(ModelError.describe(["a": 1]) == "an object with 1 key")
-        #expect(ModelError.describe("tab\there") == #""tab\there""#)
+        expectEqual(ModelError.describe([1, 2, 3]), "an array of 3 elements")
+        expectEqual(ModelError.describe(["a": 1]), "an object with 1 key")
+        expectEqual(ModelError.describe("tab\there"), #""tab\there""#)
     }
 
     @Test func underlyingErrorsAreKept() {

@@ -6,17 +6,17 @@ import Testing
 @Suite struct ModelHooksTests {
     @Test func rewriteHookRunsBeforeMapping() throws {
         let single = try Order(json: jsonObject(#"{"item": {"name": "tea"}}"#))
-        #expect(single.items == [Item(name: "tea")])
+        expectEqual(single.items, [Item(name: "tea")])
         let many = try Order(json: jsonObject(#"{"items": [{"name": "a"}, {"name": "b", "quantity": 2}]}"#))
-        #expect(many.items.count == 2)
+        expectEqual(many.items.count, 2)
     }
 
     /// A model's own `init(from:)` rewrites too (JSONDecoder at the top skipped the hook).
     @Test func rewriteHookRunsThroughJSONDecoder() throws {
         let single = try JSONDecoder().decode(Order.self, from: Data(#"{"item": {"name": "tea"}}"#.utf8))
-        #expect(single.items == [Item(name: "tea")])
+        expectEqual(single.items, [Item(name: "tea")])
         let nested = try JSONDecoder().decode([Order].self, from: Data(#"[{"item": {"name": "a"}}, {"items": []}]"#.utf8))
-        #expect(nested.map(\.items.count) == [1, 0])
+        expectEqual(nested.map(\.items.count), [1, 0])
     }
 
     @Test func thePayloadChoosesTheSubclass() throws {
@@ -27,7 +27,7 @@ import Testing
               {"kind": "square", "name": "s", "side": 3, "color": "red"},
               {"name": "plain"}]}
             """))
-        #expect(drawing.shapes.count == 3)
+        expectEqual(drawing.shapes.count, 3)
         #expect((drawing.shapes[0] as? Circle)?.radius == 2)
         #expect((drawing.shapes[1] as? Square)?.side == 3 && drawing.shapes[1].color == "red")
         #expect(type(of: drawing.shapes[2]) == Shape.self)
@@ -51,7 +51,7 @@ import Testing
     /// A subclass overrides the `validate()` `@Model` gives its parent; it used to be skipped,
     /// the parent's conformance calling the protocol's empty default.
     @Test func aSubclassValidatesThroughItsOverride() throws {
-        #expect(try AdminStaff(json: ["name": "a", "level": 2]).level == 2)
+        try expectEqual(AdminStaff(json: ["name": "a", "level": 2]).level, 2)
         let error = modelError { _ = try AdminStaff(json: ["name": "a", "level": -1]) }
         #expect(error?.description == "invalid 'AdminStaff': expected a level of at least 0, found -1")
         // The parent itself has nothing to check.

@@ -17,8 +17,8 @@ import Testing
 
     @Test func aMultiLineStringDefaultKeepsItsValue() throws {
         let letter = try Letter(json: ["signature": "M."])
-        #expect(letter.greeting == "Dear reader,\n  indented line")
-        #expect(Letter(signature: "M.").greeting == letter.greeting)
+        expectEqual(letter.greeting, "Dear reader,\n  indented line")
+        expectEqual(Letter(signature: "M.").greeting, letter.greeting)
         let greeting = try #require(Letter.modelSchema["greeting"])
         #expect(greeting.hasDefault)
         #expect(greeting.defaultExpression?.contains("indented line") == true)
@@ -31,7 +31,7 @@ import Testing
                 "visibility", "location", "kind",
             ])
         #expect(Post.modelSchema.properties.map(\.name).contains("cache"))
-        #expect(Node.propertyKeys == ["name", "children", "parent"])
+        expectEqual(Node.propertyKeys, ["name", "children", "parent"])
     }
 
     @Test func eachPropertyDescribesItsDeclaration() throws {
@@ -39,11 +39,11 @@ import Testing
         let id = try #require(schema["id"])
         #expect(id.isIdentifier && !id.isOptional && id.isMutable)
         #expect(schema.identifier?.name == "id")
-        #expect(schema.identifierIndex == 0)
+        expectEqual(schema.identifierIndex, 0)
 
         let body = try #require(schema["body"])
         #expect(body.isOptional && body.hasDefault && body.typeName == "String?")
-        #expect(ObjectIdentifier(body.valueType) == ObjectIdentifier(String?.self))
+        expectEqual(ObjectIdentifier(body.valueType), ObjectIdentifier(String?.self))
 
         let tags = try #require(schema["tags"])
         #expect(tags.defaultExpression == "[]" && tags.hasDefault && !tags.isOptional)
@@ -55,7 +55,7 @@ import Testing
         #expect(kind.isReadOnly && !kind.isMutable && kind.typeName == "String")
 
         let published = try #require(schema["publishedAt"])
-        #expect(published.transformerDescription == ".iso8601")
+        expectEqual(published.transformerDescription, ".iso8601")
         #expect(published.transformer is ISO8601Transformer)
 
         let parent = try #require(Node.modelSchema["parent"])
@@ -69,13 +69,13 @@ import Testing
     @Test func remoteKeyPathsComeFromKeysAndTheKeyStrategy() {
         let schema = Post.modelSchema
         func paths(_ name: String) -> [[String]] { schema[name]?.remoteKeyPaths.map(\.segments) ?? [] }
-        #expect(paths("authorName") == [["author", "name"]])
-        #expect(paths("city") == [["author", "address", "city"], ["city"]])
-        #expect(paths("firstMediaURL") == [["media", "0", "url"]])
-        #expect(paths("metaCount") == [["meta.data", "count"]])
-        #expect(paths("publishedAt") == [["published_at"]])
+        expectEqual(paths("authorName"), [["author", "name"]])
+        expectEqual(paths("city"), [["author", "address", "city"], ["city"]])
+        expectEqual(paths("firstMediaURL"), [["media", "0", "url"]])
+        expectEqual(paths("metaCount"), [["meta.data", "count"]])
+        expectEqual(paths("publishedAt"), [["published_at"]])
         #expect(Shout.modelSchema["text"]?.remoteKeyPaths.first?.segments == ["TEXT"])
-        #expect(schema.keyStrategy.name == "snakeCase")
+        expectEqual(schema.keyStrategy.name, "snakeCase")
     }
 
     @Test func keyPathsReadOnlyWhereTheSchemaReads() {
@@ -89,9 +89,9 @@ import Testing
     }
 
     @Test func aSubclassInheritsAndExtendsItsParentsSchema() {
-        #expect(Shape.propertyKeys == ["name", "color"])
-        #expect(Circle.propertyKeys == ["name", "color", "radius"])
-        #expect(Square.propertyKeys == ["name", "color", "side"])
+        expectEqual(Shape.propertyKeys, ["name", "color"])
+        expectEqual(Circle.propertyKeys, ["name", "color", "radius"])
+        expectEqual(Square.propertyKeys, ["name", "color", "side"])
         #expect(Circle.modelSchema.superschema === Shape.modelSchema)
         #expect(Circle.modelSchema["color"]?.declaringTypeName == "Shape")
         #expect(Circle.modelSchema.hooks.contains(.choosesType))
@@ -102,24 +102,24 @@ import Testing
     /// A subclass with no stored properties of its own once expanded to a lone `break` (it did
     /// not compile); it maps, writes and sets its inherited properties.
     @Test func aSubclassWithoutOwnPropertiesMapsThroughItsParent() throws {
-        #expect(Dot.propertyKeys == ["name", "color"])
+        expectEqual(Dot.propertyKeys, ["name", "color"])
         #expect(Dot.modelSchema.superschema === Shape.modelSchema)
         let dot = try Dot(json: ["name": "d", "color": "red"])
         #expect(dot.name == "d" && dot.color == "red")
         #expect(try dot.jsonObject as? [String: String] == ["name": "d", "color": "red"])
         try dot.setValue("blue", forKey: "color")
-        #expect(dot.color == "blue")
+        expectEqual(dot.color, "blue")
     }
 
     @Test func hooksAreFoundInTheDeclaration() {
-        #expect(Order.modelSchema.hooks == [.rewritesJSON])
-        #expect(Account.modelSchema.hooks == [.validates])
+        expectEqual(Order.modelSchema.hooks, [.rewritesJSON])
+        expectEqual(Account.modelSchema.hooks, [.validates])
         #expect(Post.modelSchema.hooks.isEmpty)
     }
 
     @Test func keyPathsFindTheirProperty() {
-        #expect(Post.modelSchema.index(of: \Post.title) == 1)
-        #expect(Post.modelSchema.index(of: \Post.cache) == 11)
+        expectEqual(Post.modelSchema.index(of: \Post.title), 1)
+        expectEqual(Post.modelSchema.index(of: \Post.cache), 11)
     }
 
     @Test(arguments: [
@@ -127,7 +127,7 @@ import Testing
         ("profileImageUrlHttps", "profile_image_url_https"), ("a", "a"), ("id", "id"), ("version2Name", "version2_name"),
     ])
     func snakeCaseConvertsCamelCase(name: String, expected: String) {
-        #expect(KeyStrategy.snakeCase.key(for: name) == expected)
+        expectEqual(KeyStrategy.snakeCase.key(for: name), expected)
     }
 
     @Test(arguments: [
@@ -136,8 +136,8 @@ import Testing
     ])
     func remoteKeyPathsSplitAtUnescapedDots(path: String, segments: [String]) {
         let keyPath = RemoteKeyPath(path)
-        #expect(keyPath.segments == segments)
-        #expect(RemoteKeyPath(keyPath.description) == keyPath)
+        expectEqual(keyPath.segments, segments)
+        expectEqual(RemoteKeyPath(keyPath.description), keyPath)
     }
 
     @Test func schemaDescriptionListsProperties() {

@@ -1,5 +1,6 @@
 import Foundation
 import ModelKit
+import ModelKitTestSupport
 import Testing
 
 @Model final class ObservedProfile {
@@ -35,17 +36,17 @@ func observe<T>(_ read: () -> T) -> NotificationCount {
         profile.tags = ["x"]
         #expect(name.value == 0, "another property changed")
         profile.name = "Grace"
-        #expect(name.value == 1)
-        #expect(profile.name == "Grace")
+        expectEqual(name.value, 1)
+        expectEqual(profile.name, "Grace")
     }
 
     @Test func writingAnEqualValueNotifiesNobody() {
         let profile = ObservedProfile(id: 1, name: "Ada")
         let name = observe { profile.name }
         profile.name = "Ada"
-        #expect(name.value == 0)
+        expectEqual(name.value, 0)
         profile.name = "Ada!"
-        #expect(name.value == 1)
+        expectEqual(name.value, 1)
     }
 
     @Test func inPlaceMutationAndTransientPropertiesNotifyToo() {
@@ -55,18 +56,18 @@ func observe<T>(_ read: () -> T) -> NotificationCount {
         #expect(tags.value == 1 && profile.tags == ["math"])
         let draft = observe { profile.draft }
         profile.draft = "notes"
-        #expect(draft.value == 1)
+        expectEqual(draft.value, 1)
     }
 
     @Test func theRegistrarIsNoPropertyOfTheSchema() throws {
-        #expect(ObservedProfile.modelSchema.properties.map(\.name) == ["id", "name", "tags", "draft"])
+        expectEqual(ObservedProfile.modelSchema.properties.map(\.name), ["id", "name", "tags", "draft"])
         let json = try ObservedProfile(id: 1, name: "Ada").jsonObject(options: .default) as? [String: Any]
         #expect(json?.keys.sorted() == ["id", "name", "tags"])
         // Two instances with their own registrars are equal and hash alike.
         let first = ObservedProfile(id: 1, name: "Ada")
         let second = ObservedProfile(id: 1, name: "Ada")
         #expect(first == second && first.hashValue == second.hashValue)
-        #expect(first.copy() == first)
+        expectEqual(first.copy(), first)
     }
 
     @Test func mappingIntoALiveInstanceNotifiesOnlyWhatDiffers() throws {
@@ -75,31 +76,31 @@ func observe<T>(_ read: () -> T) -> NotificationCount {
         let name = observe { profile.name }
         let tags = observe { profile.tags }
         _ = try ObservedProfile(json: ["id": 1, "name": "Ada", "tags": ["a", "b"]], context: context)
-        #expect(name.value == 0)
+        expectEqual(name.value, 0)
         #expect(tags.value == 1 && profile.tags == ["a", "b"])
     }
 
     @Test func aPropertysChangesAreAnAsyncSequenceOfItsValues() async {
         let profile = ObservedProfile(id: 1, name: "Ada")
         var names = profile.changes(of: \.name).makeAsyncIterator()
-        #expect(await names.next() == "Ada")
+        await expectEqual(names.next(), "Ada")
         profile.name = "Grace"
-        #expect(await names.next() == "Grace")
+        await expectEqual(names.next(), "Grace")
         // Changes made before the consumer asks again are coalesced into the latest value.
         profile.name = "Hedy"
         profile.name = "Barbara"
-        #expect(await names.next() == "Barbara")
+        await expectEqual(names.next(), "Barbara")
         // Another property's changes are not this sequence's.
         profile.tags = ["x"]
         profile.name = "Radia"
-        #expect(await names.next() == "Radia")
+        await expectEqual(names.next(), "Radia")
     }
 
     @Test func aClassCanOptOut() {
         let types: [any Model.Type] = [ObservedProfile.self, UnobservedProfile.self]
-        #expect(types.map { $0 is any ObservableModel.Type } == [true, false])
+        expectEqual(types.map { $0 is any ObservableModel.Type }, [true, false])
         let plain = UnobservedProfile(id: 1, name: "Ada")
         plain.name = "Grace"
-        #expect(plain.name == "Grace")
+        expectEqual(plain.name, "Grace")
     }
 }

@@ -12,20 +12,20 @@ import Testing
 
     @Test func mapsEveryStatus() throws {
         let timeline = try Timeline(json: payload)
-        #expect(timeline.statuses.count == 100)
-        #expect(timeline.statuses.filter { $0.retweetedStatus != nil }.count == 73)
+        expectEqual(timeline.statuses.count, 100)
+        expectEqual(timeline.statuses.filter { $0.retweetedStatus != nil }.count, 73)
         let first = try #require(timeline.statuses.first)
         #expect(first.id == "505874924095815681" && first.numericID == 505_874_924_095_815_681)
-        #expect(first.createdAt == Date(timeIntervalSince1970: 1_409_444_955))
+        expectEqual(first.createdAt, Date(timeIntervalSince1970: 1_409_444_955))
         #expect(first.user.screenName == "ayuu0123" && first.user.url == nil && first.user.urls.isEmpty)
-        #expect(first.user.createdAt == Date(timeIntervalSince1970: 1_361_022_025))
+        expectEqual(first.user.createdAt, Date(timeIntervalSince1970: 1_361_022_025))
         #expect(first.mentions.first?.screenName == "aym0566x" && first.mentions.first?.indices == [0, 9])
         #expect(first.languageCode == "ja" && first.coordinates == nil)
 
         let raw = try #require(payload["statuses"] as? [[String: Any]])
         let hashtags = raw.map { (($0["entities"] as? [String: Any])?["hashtags"] as? [Any])?.count ?? 0 }
-        #expect(timeline.statuses.map(\.hashtags.count) == hashtags)
-        #expect(timeline.statuses.compactMap(\.firstMediaURL).count == 6)
+        expectEqual(timeline.statuses.map(\.hashtags.count), hashtags)
+        expectEqual(timeline.statuses.compactMap(\.firstMediaURL).count, 6)
         let withURL = timeline.statuses.filter { !$0.user.urls.isEmpty }
         #expect(withURL.count == 11 && withURL.allSatisfy { $0.user.urls.first?.expanded != nil })
     }
@@ -76,7 +76,7 @@ import Testing
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(counts == [100, 100, 100, 100])
+        expectEqual(counts, [100, 100, 100, 100])
     }
 
     /// Checks that every leaf of `output` equals the value at the same path in `input`

@@ -1,3 +1,4 @@
+import ModelKitTestSupport
 import Testing
 
 /// The tests' stand-in for swiftc: what it finds in a test source, and what it sends the plugin.
@@ -14,12 +15,12 @@ import Testing
             """)
         let inner = try #require(outline.declarations.first?.members.first)
         #expect(inner.summary == "struct Inner" && inner.inheritedNames == ["Hashable"])
-        #expect(inner.attributes.map(\.writtenName) == ["Model"])
+        expectEqual(inner.attributes.map(\.writtenName), ["Model"])
         let attribute = outline.payload(.attribute, tokens: inner.attributes[0].tokens)
         // The attribute's and the declaration's texts start with their leading trivia (the line
         // break and the indentation), and say where that starts: line 1, column 13, offset 12.
-        #expect(attribute.source == "\n    @Model(keys: .snakeCase)")
-        #expect(attribute.location == outline.file.location(of: 12))
+        expectEqual(attribute.source, "\n    @Model(keys: .snakeCase)")
+        expectEqual(attribute.location, outline.file.location(of: 12))
         #expect(attribute.location.line == 1 && attribute.location.column == 13)
         let declaration = outline.payload(.declaration, tokens: inner.tokens)
         #expect(declaration.source.hasPrefix("\n    @Model(keys: .snakeCase)\n    struct Inner: Hashable {"))
@@ -39,9 +40,9 @@ import Testing
             }
             """)
         let odd = try #require(outline.declarations.first)
-        #expect(odd.attributes.map(\.writtenName) == ["Model"])
-        #expect(odd.members.map(\.summary) == ["var a", "var b", "var c"])
-        #expect(odd.members.map { $0.attributes.map(\.writtenName) } == [["Key"], ["Key"], []])
+        expectEqual(odd.attributes.map(\.writtenName), ["Model"])
+        expectEqual(odd.members.map(\.summary), ["var a", "var b", "var c"])
+        expectEqual(odd.members.map { $0.attributes.map(\.writtenName) }, [["Key"], ["Key"], []])
     }
 
     @Test func anUnterminatedStringIsAnErrorNotAGuess() {

@@ -38,6 +38,6 @@ import Testing
             try MacroPluginClient(executable: URL(fileURLWithPath: "/bin/cat"))
         }
         let message = error.map(String.init(describing:)) ?? ""
-        #expect(message == "the macro plugin answered getCapability with a 'getCapability' message")
+        expectEqual(message, "the macro plugin answered getCapability with a 'getCapability' message")
     }
 }

@@ -1,3 +1,4 @@
+import ModelKitTestSupport
 import Testing
 
 /// `@Model` classes are observable: each stored `var` gets `@_ModelTracked`, whose accessors
@@ -43,7 +44,7 @@ import Testing
         ("var expensive", ""),
     ])
     func aClassTracksItsStoredVarsWithADeclaredType(declaration: String, attribute: String) {
-        #expect(memberAttributes(Self.account)[declaration] == attribute)
+        expectEqual(memberAttributes(Self.account)[declaration], attribute)
     }
 
     @Test(arguments: [
@@ -52,7 +53,7 @@ import Testing
     ])
     func structsAndOptedOutClassesAreNotTracked(source: String) throws {
         let attributes = memberAttributes(source)
-        #expect(attributes["var name"] == "")
+        expectEqual(attributes["var name"], "")
         let expansion = try #require(expandModelKitMacros(in: source))
         let generated = expansion.roles.compactMap(\.result.expandedSource).joined()
         #expect(!generated.contains("_modelKitRegistrar"))

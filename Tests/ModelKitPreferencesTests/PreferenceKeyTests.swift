@@ -17,14 +17,14 @@ struct RoundTrip: Sendable, CustomTestStringConvertible {
     ) -> RoundTrip {
         RoundTrip(name: name) { prefs in
             let key = Preferences.Key<Value>(name, default: defaultValue)
-            #expect(prefs[key] == defaultValue)
+            expectEqual(prefs[key], defaultValue)
             prefs[key] = value
-            #expect(prefs[key] == value)
+            expectEqual(prefs[key], value)
             try prefs.flush()
             let json = try prefs.value(forKey: name)
-            #expect(json == stored)
+            expectEqual(json, stored)
             try prefs.reload()
-            #expect(try prefs.value(for: key) == value)
+            try expectEqual(prefs.value(for: key), value)
             return json
         }
     }
@@ -71,15 +71,15 @@ struct PreferenceKeyTests {
     @Test func declaredKeysUseLeadingDotSyntax() async throws {
         try await withTemporaryDirectory { directory in
             let prefs = try manualPreferences(directory.file())
-            #expect(prefs[.volume] == 0.5)
+            expectEqual(prefs[.volume], 0.5)
             #expect(prefs[.nickname] == nil)
             prefs[.volume] = 0.75
             prefs[.launches] += 1
             prefs[.launches] += 1
             prefs[.nickname] = "ada"
-            #expect(prefs[.volume] == 0.75)
-            #expect(prefs[.launches] == 2)
-            #expect(prefs[.nickname] == "ada")
+            expectEqual(prefs[.volume], 0.75)
+            expectEqual(prefs[.launches], 2)
+            expectEqual(prefs[.nickname], "ada")
             try prefs.flush()
             #expect(
                 try parsedObject(at: directory.file()) == [
@@ -93,7 +93,7 @@ struct PreferenceKeyTests {
             let prefs = try manualPreferences(directory.file())
             try prefs.set("dark", for: .theme)
             try prefs.reset(.theme)
-            #expect(prefs[.theme] == "light")
+            expectEqual(prefs[.theme], "light")
             #expect(prefs["theme"] == nil)
         }
     }
@@ -101,7 +101,7 @@ struct PreferenceKeyTests {
     @Test func readingDefaultsNeverWritesThem() async throws {
         try await withTemporaryDirectory { directory in
             let prefs = try manualPreferences(directory.file())
-            #expect(prefs[.volume] == 0.5)
+            expectEqual(prefs[.volume], 0.5)
             #expect(!prefs.hasUnsavedChanges)
             try prefs.flush()
             #expect(!FileManager.default.fileExists(atPath: directory.file().path))
@@ -112,7 +112,7 @@ struct PreferenceKeyTests {
         try await withTemporaryDirectory { directory in
             try Data(#"{"volume": 1}"#.utf8).write(to: directory.file())
             let prefs = try manualPreferences(directory.file())
-            #expect(try prefs.value(for: .volume) == 1.0)
+            try expectEqual(prefs.value(for: .volume), 1.0)
         }
     }
 
@@ -121,15 +121,15 @@ struct PreferenceKeyTests {
             try Data(#"{"volume": "loud"}"#.utf8).write(to: directory.file())
             let prefs = try manualPreferences(directory.file())
             let error = try #require(throws: PreferencesError.self) { try prefs.value(for: .volume) }
-            #expect(error.kind == .undecodableValue)
-            #expect(error.key == "volume")
+            expectEqual(error.kind, .undecodableValue)
+            expectEqual(error.key, "volume")
             let path = prefs.fileURL.path
-            #expect(error.description == "cannot decode 'volume' in '\(path)': expected a number, found \"loud\"")
+            expectEqual(error.description, "cannot decode 'volume' in '\(path)': expected a number, found \"loud\"")
 
-            #expect(prefs[.volume] == 0.5)
+            expectEqual(prefs[.volume], 0.5)
             #expect(prefs.lastError?.kind == .undecodableValue)
             // The stored value is kept, not replaced by the default.
-            #expect(try parsedObject(at: directory.file()) == ["volume": .string("loud")])
+            try expectEqual(parsedObject(at: directory.file()), ["volume": .string("loud")])
         }
     }
 
@@ -137,9 +137,9 @@ struct PreferenceKeyTests {
         try await withTemporaryDirectory { directory in
             let prefs = try manualPreferences(directory.file())
             let error = try #require(throws: PreferencesError.self) { try prefs.set(Double.nan, for: .volume) }
-            #expect(error.kind == .unencodableValue)
-            #expect(error.description == "cannot encode the value for 'volume': expected a finite number, found nan")
-            #expect(prefs[.volume] == 0.5)
+            expectEqual(error.kind, .unencodableValue)
+            expectEqual(error.description, "cannot encode the value for 'volume': expected a finite number, found nan")
+            expectEqual(prefs[.volume], 0.5)
 
             prefs[.volume] = .infinity
             #expect(prefs.lastError?.kind == .unencodableValue)
@@ -152,15 +152,15 @@ struct PreferenceKeyTests {
             let prefs = try manualPreferences(directory.file())
             let marks = [Bookmark(title: "A", page: 1), Bookmark(title: "B", page: 2)]
             try prefs.set(marks, forKey: "bookmarks")
-            #expect(try prefs.value([Bookmark].self, forKey: "bookmarks") == marks)
+            try expectEqual(prefs.value([Bookmark].self, forKey: "bookmarks"), marks)
             #expect(try prefs.value([Bookmark].self, forKey: "missing") == nil)
             #expect(throws: PreferencesError.self) { try prefs.value(Int.self, forKey: "bookmarks") }
         }
     }
 
     @Test func keysDescribeThemselves() {
-        #expect(Preferences.Keys.volume.description == #"Key<Double>("volume")"#)
-        #expect(Preferences.Keys.volume.defaultValue == 0.5)
+        expectEqual(Preferences.Keys.volume.description, #"Key<Double>("volume")"#)
+        expectEqual(Preferences.Keys.volume.defaultValue, 0.5)
         #expect(Preferences.Keys.nickname.defaultValue == nil)
     }
 }

@@ -29,9 +29,9 @@ struct PreferencesConcurrencyTests {
                 try await group.waitForAll()
             }
             let stored = try parsedObject(at: file)
-            #expect(stored.count == 240)
+            expectEqual(stored.count, 240)
             for task in 0..<6 {
-                for index in 0..<40 { #expect(stored["t\(task)-\(index)"] == .int(Int64(index))) }
+                for index in 0..<40 { expectEqual(stored["t\(task)-\(index)"], .int(Int64(index))) }
             }
         }
     }
@@ -49,9 +49,9 @@ struct PreferencesConcurrencyTests {
                 #expect(result.status == 0, "\(result.errorOutput)")
             }
             let stored = try parsedObject(at: file)
-            #expect(stored.count == 200)
+            expectEqual(stored.count, 200)
             for prefix in ["a", "b"] {
-                for index in 0..<100 { #expect(stored["\(prefix)-\(index)"] == .int(Int64(index))) }
+                for index in 0..<100 { expectEqual(stored["\(prefix)-\(index)"], .int(Int64(index))) }
             }
         }
     }
@@ -78,9 +78,9 @@ struct PreferencesConcurrencyTests {
                 }
             }
             let stored = try parsedObject(at: file)
-            #expect(stored.count == 80)
-            #expect(stored["x39"] == .int(39))
-            #expect(stored["y0"] == .int(0))
+            expectEqual(stored.count, 80)
+            expectEqual(stored["x39"], .int(39))
+            expectEqual(stored["y0"], .int(0))
         }
     }
 
@@ -132,7 +132,7 @@ struct PreferencesConcurrencyTests {
                 }
                 #expect(numbers == expected, "round \(round): not the state of save \(saved)")
                 let prefs = try manualPreferences(file)
-                #expect(try prefs.allValues() == stored)
+                try expectEqual(prefs.allValues(), stored)
                 lastSaved = saved
             }
             #expect(lastSaved > 0)
@@ -141,7 +141,7 @@ struct PreferencesConcurrencyTests {
             // A new writer finishes: the killed writers' locks died with them.
             let last = try await ModelKitTool.run(["prefs", "set", "test", "done", "true", "--file", file.path])
             #expect(last.status == 0, "\(last.errorOutput)")
-            #expect(try parsedObject(at: file)["done"] == .bool(true))
+            try expectEqual(parsedObject(at: file)["done"], .bool(true))
         }
     }
 
@@ -159,9 +159,9 @@ struct PreferencesConcurrencyTests {
                 ["prefs", "write-loop", "test", "--count", "1", "--padding", "1000000", "--file", file.path], fileSizeLimit: 128)
             #expect(!full.wasKilled && full.status != 0, "status \(full.status): \(full.errorOutput)")
             #expect(full.errorOutput.contains("cannot write preferences file"), "\(full.errorOutput)")
-            #expect(try Data(contentsOf: file) == before)
-            #expect(directory.entries() == entriesBefore)
-            #expect(try parsedObject(at: file) == ["kept": .int(1)])
+            try expectEqual(Data(contentsOf: file), before)
+            expectEqual(directory.entries(), entriesBefore)
+            try expectEqual(parsedObject(at: file), ["kept": .int(1)])
         }
     }
 }

@@ -31,9 +31,9 @@ struct PreferencesDurabilityTests {
                 }
 
                 """
-            #expect(try contents(of: directory.file()) == expected)
+            try expectEqual(contents(of: directory.file()), expected)
             // Only the file and its lock file are left: the temporary file was renamed.
-            #expect(directory.entries() == ["preferences.json", "preferences.json.lock"])
+            expectEqual(directory.entries(), ["preferences.json", "preferences.json.lock"])
         }
     }
 
@@ -42,11 +42,11 @@ struct PreferencesDurabilityTests {
             let prefs = try manualPreferences(directory.file())
             prefs["a"] = .int(1)
             try prefs.flush()
-            #expect(try permissions(of: directory.file()) == 0o600)
+            try expectEqual(permissions(of: directory.file()), 0o600)
             chmod(directory.file().path, 0o644)
             prefs["a"] = .int(2)
             try prefs.flush()
-            #expect(try permissions(of: directory.file()) == 0o644)
+            try expectEqual(permissions(of: directory.file()), 0o644)
         }
     }
 
@@ -59,7 +59,7 @@ struct PreferencesDurabilityTests {
             #expect(!FileManager.default.fileExists(atPath: directory.file().path))
             try prefs.flush()
             #expect(!prefs.hasUnsavedChanges)
-            #expect(try parsedObject(at: directory.file()) == ["a": .int(1), "b": .int(2)])
+            try expectEqual(parsedObject(at: directory.file()), ["a": .int(1), "b": .int(2)])
         }
     }
 
@@ -82,7 +82,7 @@ struct PreferencesDurabilityTests {
             let prefs = try Preferences(
                 name: "test", file: directory.file(), configuration: .init(savePolicy: .immediately))
             prefs[.theme] = "dark"
-            #expect(try parsedObject(at: directory.file()) == ["theme": .string("dark")])
+            try expectEqual(parsedObject(at: directory.file()), ["theme": .string("dark")])
             #expect(!prefs.hasUnsavedChanges)
         }
     }
@@ -93,7 +93,7 @@ struct PreferencesDurabilityTests {
                 let prefs = try manualPreferences(directory.file())
                 prefs["kept"] = .bool(true)
             }
-            #expect(try parsedObject(at: directory.file()) == ["kept": .bool(true)])
+            try expectEqual(parsedObject(at: directory.file()), ["kept": .bool(true)])
         }
     }
 
@@ -104,7 +104,7 @@ struct PreferencesDurabilityTests {
                 "prefs", "write-loop", "test", "--count", "5", "--no-flush", "--file", directory.file().path,
             ])
             #expect(result.status == 0, "\(result.errorOutput)")
-            #expect(try parsedObject(at: directory.file()).count == 5)
+            try expectEqual(parsedObject(at: directory.file()).count, 5)
         }
     }
 
@@ -116,8 +116,8 @@ struct PreferencesDurabilityTests {
             // Someone else saves another key between our write and our save.
             try Data(#"{"theirs": 2}"#.utf8).write(to: directory.file(), options: .atomic)
             try prefs.flush()
-            #expect(try parsedObject(at: directory.file()) == ["mine": .int(1), "theirs": .int(2)])
-            #expect(prefs.values == ["mine": .int(1), "theirs": .int(2)])
+            try expectEqual(parsedObject(at: directory.file()), ["mine": .int(1), "theirs": .int(2)])
+            expectEqual(prefs.values, ["mine": .int(1), "theirs": .int(2)])
         }
     }
 
@@ -131,23 +131,23 @@ struct PreferencesDurabilityTests {
             try Data(text.utf8).write(to: directory.file())
             let prefs = try manualPreferences(directory.file())
             let error = try #require(throws: PreferencesError.self) { try prefs.value(forKey: "volume") }
-            #expect(error.kind == .corruptFile)
-            #expect(error.path == prefs.fileURL.path)
+            expectEqual(error.kind, .corruptFile)
+            expectEqual(error.path, prefs.fileURL.path)
             let backup = try #require(error.backupPath)
             #expect(backup.hasPrefix(prefs.fileURL.path + ".corrupt-"))
             #expect(error.description.hasPrefix("corrupt preferences file '\(prefs.fileURL.path)': "))
             #expect(error.description.hasSuffix("; moved it to '\(backup)'"))
             // The bytes are kept as they were, in the backup.
-            #expect(try contents(of: URL(fileURLWithPath: backup)) == text)
+            try expectEqual(contents(of: URL(fileURLWithPath: backup)), text)
             #expect(!FileManager.default.fileExists(atPath: directory.file().path))
 
             // Later saves write a new file with only what was written; the backup is untouched.
-            #expect(prefs[.volume] == 0.5)
+            expectEqual(prefs[.volume], 0.5)
             #expect(!prefs.hasUnsavedChanges)
             prefs["theme"] = .string("dark")
             try prefs.flush()
-            #expect(try parsedObject(at: directory.file()) == ["theme": .string("dark")])
-            #expect(try contents(of: URL(fileURLWithPath: backup)) == text)
+            try expectEqual(parsedObject(at: directory.file()), ["theme": .string("dark")])
+            try expectEqual(contents(of: URL(fileURLWithPath: backup)), text)
         }
     }
 
@@ -157,7 +157,7 @@ struct PreferencesDurabilityTests {
             let prefs = try manualPreferences(directory.file())
             #expect(prefs["anything"] == nil)
             let error = try #require(prefs.lastError)
-            #expect(error.kind == .corruptFile)
+            expectEqual(error.kind, .corruptFile)
             #expect(directory.entries().contains { $0.hasPrefix("preferences.json.corrupt-") })
         }
     }
@@ -168,12 +168,12 @@ struct PreferencesDurabilityTests {
             prefs["mine"] = .int(1)
             try Data("garbage".utf8).write(to: directory.file())
             let error = try #require(throws: PreferencesError.self) { try prefs.flush() }
-            #expect(error.kind == .corruptFile)
-            #expect(try contents(of: URL(fileURLWithPath: try #require(error.backupPath))) == "garbage")
+            expectEqual(error.kind, .corruptFile)
+            try expectEqual(contents(of: URL(fileURLWithPath: try #require(error.backupPath))), "garbage")
             // The write is still pending, and the next save stores it in a new file.
             #expect(prefs.hasUnsavedChanges)
             try prefs.flush()
-            #expect(try parsedObject(at: directory.file()) == ["mine": .int(1)])
+            try expectEqual(parsedObject(at: directory.file()), ["mine": .int(1)])
         }
     }
 
@@ -185,9 +185,9 @@ struct PreferencesDurabilityTests {
                 #expect(throws: PreferencesError.self) { try prefs.reload() }
             }
             let backups = directory.entries().filter { $0.contains(".corrupt-") }
-            #expect(backups.count == 2)
+            expectEqual(backups.count, 2)
             let texts = try backups.map { try contents(of: directory.url.appendingPathComponent($0)) }
-            #expect(Set(texts) == ["first", "second"])
+            expectEqual(Set(texts), ["first", "second"])
         }
     }
 
@@ -196,7 +196,7 @@ struct PreferencesDurabilityTests {
             try Data(" \n".utf8).write(to: directory.file())
             let prefs = try manualPreferences(directory.file())
             #expect(try prefs.allValues().isEmpty)
-            #expect(directory.entries() == ["preferences.json"])
+            expectEqual(directory.entries(), ["preferences.json"])
         }
     }
 
@@ -204,7 +204,7 @@ struct PreferencesDurabilityTests {
         try await withTemporaryDirectory { directory in
             try Data("\u{FEFF}{\"theme\": \"dark\"}".utf8).write(to: directory.file())
             let prefs = try manualPreferences(directory.file())
-            #expect(try prefs.value(for: .theme) == "dark")
+            try expectEqual(prefs.value(for: .theme), "dark")
         }
     }
 
@@ -214,7 +214,7 @@ struct PreferencesDurabilityTests {
             try FileManager.default.createDirectory(at: directory.file(), withIntermediateDirectories: false)
             let prefs = try manualPreferences(directory.file())
             let error = try #require(throws: PreferencesError.self) { try prefs.allValues() }
-            #expect(error.kind == .unreadableFile)
+            expectEqual(error.kind, .unreadableFile)
             #expect(error.description.hasPrefix("cannot read preferences file '\(prefs.fileURL.path)': "))
             prefs["a"] = .int(1)
             let saveError = try #require(throws: PreferencesError.self) { try prefs.flush() }

@@ -23,9 +23,9 @@ struct PreferencesExactValueTests {
             #expect(try prefs.value(for: Self.when) == now && prefs.value(for: Self.price) == price)
             try prefs.flush()
             let reread = try manualPreferences(directory.file())
-            #expect(try reread.value(for: Self.when) == now)
-            #expect(try reread.value(for: Self.price) == price)
-            #expect(try reread.value(Moment.self, forKey: "moment") == moment)
+            try expectEqual(reread.value(for: Self.when), now)
+            try expectEqual(reread.value(for: Self.price), price)
+            try expectEqual(reread.value(Moment.self, forKey: "moment"), moment)
         }
     }
 }

@@ -33,19 +33,19 @@ struct PreferencesLocationTests {
     func theStandardPlaceFollowsXDG(_ location: LocationCase) throws {
         if let expected = location.expected {
             let url = try Preferences.standardFileURL(forName: "com.example.app", environment: location.environment)
-            #expect(url.path == expected)
+            expectEqual(url.path, expected)
         } else {
             let error = try #require(throws: PreferencesError.self) {
                 try Preferences.standardFileURL(forName: "com.example.app", environment: location.environment)
             }
-            #expect(error.kind == .noStandardLocation)
+            expectEqual(error.kind, .noStandardLocation)
         }
     }
 
     @Test func theStandardPlaceOfThisPlatform() throws {
         let url = try Preferences.standardFileURL(forName: "com.example.app")
-        #expect(url.lastPathComponent == "preferences.json")
-        #expect(url.deletingLastPathComponent().lastPathComponent == "com.example.app")
+        expectEqual(url.lastPathComponent, "preferences.json")
+        expectEqual(url.deletingLastPathComponent().lastPathComponent, "com.example.app")
         #if canImport(Darwin)
         #expect(url.path.contains("Application Support"))
         #else
@@ -61,7 +61,7 @@ struct PreferencesLocationTests {
     @Test(arguments: ["", ".", "..", "a/b", "nul\0byte", String(repeating: "x", count: 256)])
     func invalidNamesAreRejected(_ name: String) throws {
         let error = try #require(throws: PreferencesError.self) { try Preferences.standardFileURL(forName: name) }
-        #expect(error.kind == .invalidName)
+        expectEqual(error.kind, .invalidName)
         #expect(error.description.hasPrefix("invalid preferences name: "))
         #expect(throws: PreferencesError.self) {
             try Preferences(name: name, file: URL(fileURLWithPath: "/tmp/x.json"))
@@ -71,7 +71,7 @@ struct PreferencesLocationTests {
     @Test(arguments: ["com.example.app", "My App", "données", ".hidden"])
     func validNames(_ name: String) throws {
         let url = try Preferences.standardFileURL(forName: name, environment: ["HOME": "/home/ada"])
-        #expect(url.deletingLastPathComponent().lastPathComponent == name)
+        expectEqual(url.deletingLastPathComponent().lastPathComponent, name)
     }
 
     @Test func anExplicitFileIsUsedAsIsAndItsDirectoryIsCreated() async throws {
@@ -81,8 +81,8 @@ struct PreferencesLocationTests {
                 name: "com.example.app", file: file, configuration: .init(savePolicy: .manually))
             prefs["a"] = .int(1)
             try prefs.flush()
-            #expect(prefs.fileURL.lastPathComponent == "settings.json")
-            #expect(try parsedObject(at: file) == ["a": .int(1)])
+            expectEqual(prefs.fileURL.lastPathComponent, "settings.json")
+            try expectEqual(parsedObject(at: file), ["a": .int(1)])
             #expect(FileManager.default.fileExists(atPath: file.path + ".lock"))
         }
     }
@@ -96,8 +96,8 @@ struct PreferencesLocationTests {
             let first = try manualPreferences(plain)
             let second = try manualPreferences(roundabout)
             first["a"] = .int(1)
-            #expect(second["a"] == .int(1))
-            #expect(first.fileURL == second.fileURL)
+            expectEqual(second["a"], .int(1))
+            expectEqual(first.fileURL, second.fileURL)
         }
     }
 
@@ -111,12 +111,12 @@ struct PreferencesLocationTests {
             try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
 
             let prefs = try manualPreferences(link)
-            #expect(prefs[.theme] == "dark")
+            expectEqual(prefs[.theme], "dark")
             prefs[.volume] = 0.1
             try prefs.flush()
             let destination = try FileManager.default.destinationOfSymbolicLink(atPath: link.path)
-            #expect(destination == target.path)
-            #expect(try parsedObject(at: target) == ["theme": .string("dark"), "volume": .double(0.1)])
+            expectEqual(destination, target.path)
+            try expectEqual(parsedObject(at: target), ["theme": .string("dark"), "volume": .double(0.1)])
         }
     }
 
@@ -130,7 +130,7 @@ struct PreferencesLocationTests {
             let url = try Preferences.standardFileURL(forName: "com.example.tool", environment: environment)
             #expect(url.path.hasPrefix(directory.url.path))
             let prefs = try Preferences(name: "com.example.tool", file: url)
-            #expect(prefs[.volume] == 0.7)
+            expectEqual(prefs[.volume], 0.7)
         }
     }
 }

@@ -13,19 +13,19 @@ struct PreferencesModelTests {
             try Data(#"{"theme": "dark", "window": {"width": 1024}, "unrelated": 1}"#.utf8).write(to: directory.file())
             let prefs = try manualPreferences(directory.file())
             let settings = try prefs.read(AppSettings.self)
-            #expect(settings.volume == 0.5)
-            #expect(settings.theme == "dark")
-            #expect(settings.recentFiles == [])
-            #expect(settings.window == WindowFrame(originX: 0, originY: 0, width: 1024, isFullScreen: false))
+            expectEqual(settings.volume, 0.5)
+            expectEqual(settings.theme, "dark")
+            expectEqual(settings.recentFiles, [])
+            expectEqual(settings.window, WindowFrame(originX: 0, originY: 0, width: 1024, isFullScreen: false))
         }
     }
 
     @Test func anEmptyOrMissingFileGivesAllDefaults() async throws {
         try await withTemporaryDirectory { directory in
             let prefs = try manualPreferences(directory.file())
-            #expect(try prefs.read(AppSettings.self) == AppSettings())
+            try expectEqual(prefs.read(AppSettings.self), AppSettings())
             try Data().write(to: directory.file())
-            #expect(try prefs.read(AppSettings.self) == AppSettings())
+            try expectEqual(prefs.read(AppSettings.self), AppSettings())
         }
     }
 
@@ -40,13 +40,13 @@ struct PreferencesModelTests {
             try prefs.write(settings)
             try prefs.flush()
             let stored = try parsedObject(at: directory.file())
-            #expect(stored["unrelated"] == .bool(true))
-            #expect(stored["volume"] == .double(0.9))
-            #expect(stored["recentFiles"] == .array([.string("/a.txt")]))
+            expectEqual(stored["unrelated"], .bool(true))
+            expectEqual(stored["volume"], .double(0.9))
+            expectEqual(stored["recentFiles"], .array([.string("/a.txt")]))
             #expect(stored["window"]?["is_full_screen"] == .bool(true))
-            #expect(try prefs.read(AppSettings.self) == settings)
+            try expectEqual(prefs.read(AppSettings.self), settings)
             // Typed keys see the same values.
-            #expect(prefs[.volume] == 0.9)
+            expectEqual(prefs[.volume], 0.9)
         }
     }
 
@@ -65,7 +65,7 @@ struct PreferencesModelTests {
             settings.volume = 0.1
             try prefs.write(settings)
             try prefs.flush()
-            #expect(try prefs.read(AppSettings.self) == settings)
+            try expectEqual(prefs.read(AppSettings.self), settings)
         }
     }
 
@@ -82,8 +82,8 @@ struct PreferencesModelTests {
             try prefs.flush()
             // ... and both changes are kept.
             let stored = try parsedObject(at: directory.file())
-            #expect(stored["theme"] == .string("dark"))
-            #expect(stored["volume"] == .double(0.1))
+            expectEqual(stored["theme"], .string("dark"))
+            expectEqual(stored["volume"], .double(0.1))
         }
     }
 
@@ -100,8 +100,8 @@ struct PreferencesModelTests {
             let prefs = try manualPreferences(directory.file())
             let updated = try prefs.update(AppSettings.self) { $0.recentFiles.append("/b.txt") }
             try prefs.update(AppSettings.self) { $0.recentFiles.append("/c.txt") }
-            #expect(updated.recentFiles == ["/b.txt"])
-            #expect(try prefs.read(AppSettings.self).recentFiles == ["/b.txt", "/c.txt"])
+            expectEqual(updated.recentFiles, ["/b.txt"])
+            try expectEqual(prefs.read(AppSettings.self).recentFiles, ["/b.txt", "/c.txt"])
         }
     }
 
@@ -109,7 +109,7 @@ struct PreferencesModelTests {
         try await withTemporaryDirectory { directory in
             try Data(#"{"volume": null}"#.utf8).write(to: directory.file())
             let prefs = try manualPreferences(directory.file())
-            #expect(try prefs.read(AppSettings.self).volume == 0.5)
+            try expectEqual(prefs.read(AppSettings.self).volume, 0.5)
         }
     }
 
@@ -118,8 +118,8 @@ struct PreferencesModelTests {
             try Data(#"{"volume": "loud"}"#.utf8).write(to: directory.file())
             let prefs = try manualPreferences(directory.file())
             let error = try #require(throws: PreferencesError.self) { try prefs.read(AppSettings.self) }
-            #expect(error.kind == .undecodableValue)
-            #expect(error.key == "AppSettings")
+            expectEqual(error.kind, .undecodableValue)
+            expectEqual(error.key, "AppSettings")
             #expect(
                 error.description
                     == "cannot decode 'AppSettings' in '\(prefs.fileURL.path)': 'AppSettings.volume' at 'volume': "
@@ -145,8 +145,8 @@ struct PreferencesModelTests {
             prefs["unrelated"] = .int(1)  // not a settings key: no new value
             try prefs.update(AppSettings.self) { $0.theme = "dark" }
             #expect(await collector.wait { $0.last?.theme == "dark" })
-            #expect(collector.items.map(\.volume) == [0.5, 0.3, 0.3])
-            #expect(collector.items.map(\.theme) == ["light", "light", "dark"])
+            expectEqual(collector.items.map(\.volume), [0.5, 0.3, 0.3])
+            expectEqual(collector.items.map(\.theme), ["light", "light", "dark"])
         }
     }
 }

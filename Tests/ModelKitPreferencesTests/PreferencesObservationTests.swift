@@ -19,7 +19,7 @@ struct PreferencesObservationTests {
             prefs[.volume] = 0.2
             try prefs.reset(.volume)  // removed: the default
             #expect(await volumes.wait { $0.count == 3 })
-            #expect(volumes.items == [0.1, 0.2, 0.5])
+            expectEqual(volumes.items, [0.1, 0.2, 0.5])
         }
     }
 
@@ -31,7 +31,7 @@ struct PreferencesObservationTests {
             defer { themes.stop() }
             prefs[.theme] = "blue"
             #expect(await themes.wait { $0.count == 2 })
-            #expect(themes.items == ["dark", "blue"])
+            expectEqual(themes.items, ["dark", "blue"])
         }
     }
 
@@ -62,7 +62,7 @@ struct PreferencesObservationTests {
             other["theme"] = .string("dark")
             third["theme"] = .string("blue")
             #expect(await themes.wait { $0.count == 2 })
-            #expect(themes.items == [.string("dark"), .string("blue")])
+            expectEqual(themes.items, [.string("dark"), .string("blue")])
         }
     }
 
@@ -90,7 +90,7 @@ struct PreferencesObservationTests {
                 }
             }
             #expect(await changes.wait { $0.count == 200 })
-            #expect(Set(changes.items.map(\.key)).count == 200)
+            expectEqual(Set(changes.items.map(\.key)).count, 200)
         }
     }
 
@@ -109,7 +109,7 @@ struct PreferencesObservationTests {
             // Observation polls the file, so the change arrives within a few intervals.
             #expect(await volumes.wait { $0 == [0.9] })
             #expect(await all.wait { !$0.isEmpty })
-            #expect(all.items.first == PreferencesChange(key: "volume", value: .double(0.9), origin: .otherProcess))
+            expectEqual(all.items.first, PreferencesChange(key: "volume", value: .double(0.9), origin: .otherProcess))
         }
     }
 
@@ -117,13 +117,13 @@ struct PreferencesObservationTests {
         try await withTemporaryDirectory { directory in
             let file = directory.file()
             let prefs = try manualPreferences(file)
-            #expect(prefs[.theme] == "light")
+            expectEqual(prefs[.theme], "light")
             let result = try await ModelKitTool.run(["prefs", "set", "test", "theme", "dark", "--file", file.path])
             #expect(result.status == 0, "\(result.errorOutput)")
-            #expect(prefs[.theme] == "dark")
+            expectEqual(prefs[.theme], "dark")
             let deleted = try await ModelKitTool.run(["prefs", "delete", "test", "theme", "--file", file.path])
             #expect(deleted.status == 0, "\(deleted.errorOutput)")
-            #expect(prefs[.theme] == "light")
+            expectEqual(prefs[.theme], "light")
         }
     }
 

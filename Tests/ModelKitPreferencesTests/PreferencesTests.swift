@@ -15,9 +15,9 @@ struct PreferencesTests {
             let prefs = try Preferences(
                 name: "com.example.app", file: file, values: ["volume": .double(0.9)],
                 configuration: .init(savePolicy: .immediately))
-            #expect(prefs.name == "com.example.app")
-            #expect(prefs.values == ["theme": .string("dark"), "volume": .double(0.9)])
-            #expect(try parsedObject(at: file) == ["theme": .string("dark"), "volume": .double(0.9)])
+            expectEqual(prefs.name, "com.example.app")
+            expectEqual(prefs.values, ["theme": .string("dark"), "volume": .double(0.9)])
+            try expectEqual(parsedObject(at: file), ["theme": .string("dark"), "volume": .double(0.9)])
         }
     }
 
@@ -28,16 +28,16 @@ struct PreferencesTests {
             #expect(prefs.values.isEmpty)
             prefs.values = ["a": .int(1), "b": .array([.string("x")])]
             try prefs.flush()
-            #expect(try parsedObject(at: file) == ["a": .int(1), "b": .array([.string("x")])])
+            try expectEqual(parsedObject(at: file), ["a": .int(1), "b": .array([.string("x")])])
 
             // Assigning replaces the whole dictionary: keys left out are removed.
             prefs.values = ["b": .null]
             try prefs.flush()
-            #expect(try parsedObject(at: file) == ["b": .null])
+            try expectEqual(parsedObject(at: file), ["b": .null])
 
             // Reading loads what someone else saved.
             try Data(#"{"c": true}"#.utf8).write(to: file, options: .atomic)
-            #expect(prefs.values == ["c": .bool(true)])
+            expectEqual(prefs.values, ["c": .bool(true)])
             #expect(prefs.lastError == nil)
         }
     }
@@ -47,12 +47,12 @@ struct PreferencesTests {
             let prefs = try manualPreferences(directory.file())
             #expect(prefs["theme"] == nil)
             prefs["theme"] = .string("dark")
-            #expect(prefs["theme"] == .string("dark"))
+            expectEqual(prefs["theme"], .string("dark"))
             prefs["theme"] = nil
             #expect(prefs["theme"] == nil)
             prefs["empty"] = .null
-            #expect(prefs["empty"] == .null)
-            #expect(prefs.values == ["empty": .null])
+            expectEqual(prefs["empty"], .null)
+            expectEqual(prefs.values, ["empty": .null])
         }
     }
 
@@ -60,9 +60,9 @@ struct PreferencesTests {
         try await withTemporaryDirectory { directory in
             let prefs = try manualPreferences(directory.file())
             try prefs.setValue(.int(3), forKey: "count")
-            #expect(try prefs.value(forKey: "count") == .int(3))
+            try expectEqual(prefs.value(forKey: "count"), .int(3))
             try prefs.setValues(["other": .bool(false)])
-            #expect(try prefs.allValues() == ["other": .bool(false)])
+            try expectEqual(prefs.allValues(), ["other": .bool(false)])
             try prefs.removeValue(forKey: "other")
             #expect(try prefs.allValues().isEmpty)
         }
@@ -83,7 +83,7 @@ struct PreferencesTests {
             // Saving other values still works.
             prefs["good"] = .int(1)
             try prefs.flush()
-            #expect(try parsedObject(at: directory.file()) == ["good": .int(1)])
+            try expectEqual(parsedObject(at: directory.file()), ["good": .int(1)])
         }
     }
 
@@ -92,26 +92,26 @@ struct PreferencesTests {
             let first = try manualPreferences(directory.file())
             let second = try Preferences(file: directory.file(), configuration: .init(savePolicy: .manually))
             first["shared"] = .string("yes")
-            #expect(second["shared"] == .string("yes"))
+            expectEqual(second["shared"], .string("yes"))
             #expect(second.hasUnsavedChanges)
             try second.flush()
             #expect(!first.hasUnsavedChanges)
-            #expect(try parsedObject(at: directory.file()) == ["shared": .string("yes")])
+            try expectEqual(parsedObject(at: directory.file()), ["shared": .string("yes")])
         }
     }
 
     @Test func declaredKeysRejectOthers() async throws {
         try await withTemporaryDirectory { directory in
             let prefs = try manualPreferences(directory.file(), keys: ["volume", "theme"])
-            #expect(prefs.keys == ["volume", "theme"])
+            expectEqual(prefs.keys, ["volume", "theme"])
             prefs["volume"] = .double(1)
             #expect(prefs.lastError == nil)
 
             prefs["volum"] = .double(1)
             let error = try #require(prefs.lastError)
-            #expect(error.kind == .undeclaredKey)
-            #expect(error.key == "volum")
-            #expect(error.description == "'volum' is not a declared key: preferences 'test' declare 'volume', 'theme'")
+            expectEqual(error.kind, .undeclaredKey)
+            expectEqual(error.key, "volum")
+            expectEqual(error.description, "'volum' is not a declared key: preferences 'test' declare 'volume', 'theme'")
             #expect(prefs["volum"] == nil)
 
             #expect(throws: PreferencesError.self) { try prefs.setValue(.int(1), forKey: "other") }
@@ -124,15 +124,15 @@ struct PreferencesTests {
     }
 
     @Test func declaredKeysOfASettingsModel() {
-        #expect(Preferences.keys(of: AppSettings.self) == ["volume", "theme", "recentFiles", "window"])
-        #expect(Preferences.keys(of: WindowFrame.self) == ["origin_x", "origin_y", "width", "is_full_screen"])
+        expectEqual(Preferences.keys(of: AppSettings.self), ["volume", "theme", "recentFiles", "window"])
+        expectEqual(Preferences.keys(of: WindowFrame.self), ["origin_x", "origin_y", "width", "is_full_screen"])
     }
 
     @Test func fileNamedInstances() async throws {
         try await withTemporaryDirectory { directory in
             let prefs = try Preferences(file: directory.file("settings.json"))
-            #expect(prefs.name == "settings")
-            #expect(prefs.fileURL.lastPathComponent == "settings.json")
+            expectEqual(prefs.name, "settings")
+            expectEqual(prefs.fileURL.lastPathComponent, "settings.json")
         }
     }
 
@@ -157,7 +157,7 @@ struct PreferencesTests {
             ),
         ]
         for (error, sentence) in cases {
-            #expect(error.description == sentence)
+            expectEqual(error.description, sentence)
         }
     }
 }

@@ -62,7 +62,7 @@ struct BinaryPropertyListReaderTests {
         ([0xD0], [:]),
     ] as [([UInt8], PropertyListValue)])
     func readsEveryScalarMarker(_ object: [UInt8], _ expected: PropertyListValue) throws {
-        #expect(try readSingle(object) == expected)
+        try expectEqual(readSingle(object), expected)
     }
 
     @Test func readsContainersAndSetsAsArrays() throws {
@@ -74,16 +74,16 @@ struct BinaryPropertyListReaderTests {
             B.int(1), B.ascii("two"),
         ]).build()
         let value = try PropertyListValue(binary: bytes)
-        #expect(value == ["list": [1, "two"], "set": [1, "two"]])
+        expectEqual(value, ["list": [1, "two"], "set": [1, "two"]])
         #expect(value.dictionaryValue?.keys == ["list", "set"])
     }
 
     @Test func readsExtendedCounts() throws {
         let text = String(repeating: "x", count: 300)
-        #expect(try readSingle(B.ascii(text)) == .string(text))
-        #expect(try readSingle(B.marker(0x4, count: 15) + [UInt8](repeating: 7, count: 15)) == .data(Data(repeating: 7, count: 15)))
+        try expectEqual(readSingle(B.ascii(text)), .string(text))
+        try expectEqual(readSingle(B.marker(0x4, count: 15) + [UInt8](repeating: 7, count: 15)), .data(Data(repeating: 7, count: 15)))
         // An 8-byte extended count that is small.
-        #expect(try readSingle([0x5F, 0x13, 0, 0, 0, 0, 0, 0, 0, 2, 0x68, 0x69]) == "hi")
+        try expectEqual(readSingle([0x5F, 0x13, 0, 0, 0, 0, 0, 0, 0, 2, 0x68, 0x69]), "hi")
         let elements = (0..<20).map { _ in UInt64(1) }
         let value = try PropertyListValue(binary: B([B.array(elements), B.int(3)]).build())
         #expect(value.arrayValue?.count == 20)
@@ -92,28 +92,28 @@ struct BinaryPropertyListReaderTests {
     @Test func sharedObjectsAreDecodedOnceAndReused() throws {
         // Object 1 is referenced three times: a DAG, not a cycle.
         let bytes = B([B.array([1, 2, 1]), B.ascii("shared"), B.array([1])]).build()
-        #expect(try PropertyListValue(binary: bytes) == ["shared", ["shared"], "shared"])
+        try expectEqual(PropertyListValue(binary: bytes), ["shared", ["shared"], "shared"])
     }
 
     @Test func duplicateKeysKeepFirstPositionAndLastValue() throws {
         let bytes = B([B.dict(keys: [1, 2, 1], values: [3, 4, 5]), B.ascii("a"), B.ascii("b"), B.int(1), B.int(2), B.int(3)]).build()
         let value = try PropertyListValue(binary: bytes)
         #expect(value.dictionaryValue?.keys == ["a", "b"])
-        #expect(value["a"] == 3)
-        #expect(value["b"] == 2)
+        expectEqual(value["a"], 3)
+        expectEqual(value["b"], 2)
     }
 
     @Test func widerOffsetAndReferenceSizesAreRead() throws {
         var builder = B([B.array([1, 2], referenceSize: 3), B.ascii("a"), B.int(5)])
         builder.referenceSize = 3
         builder.offsetSize = 5
-        #expect(try PropertyListValue(binary: builder.build()) == ["a", 5])
+        try expectEqual(PropertyListValue(binary: builder.build()), ["a", 5])
     }
 
     @Test func readsFromData() throws {
         let bytes = B([B.ascii("hello")]).build()
-        #expect(try PropertyListValue(binary: Data(bytes)) == "hello")
-        #expect(try PropertyListValue(parsing: Data(bytes)) == "hello")
+        try expectEqual(PropertyListValue(binary: Data(bytes)), "hello")
+        try expectEqual(PropertyListValue(parsing: Data(bytes)), "hello")
     }
 
     // MARK: Header and trailer
@@ -272,7 +272,7 @@ struct BinaryPropertyListReaderTests {
             guard let first = elements.first else { break }
             current = first
         }
-        #expect(depth == 512)
+        expectEqual(depth, 512)
         let error = expectFailure(B.nestedArrays(depth: 513), .limitExceeded(.maxDepth, limit: 512, found: 513))
         #expect(error?.description.hasSuffix("nesting depth 513 exceeds the limit 'maxDepth' (512)") == true)
         let small = PropertyListLimits(maxDepth: 3)
@@ -298,7 +298,7 @@ struct BinaryPropertyListReaderTests {
         var few = (UInt64(1)...3).map { B.array([$0, $0]) }
         few.append(B.int(1))
         let pair: PropertyListValue = [1, 1]
-        #expect(try PropertyListValue(binary: B(few).build()) == [[pair, pair], [pair, pair]])
+        try expectEqual(PropertyListValue(binary: B(few).build()), [[pair, pair], [pair, pair]])
         expectFailure(B(few).build(), .limitExceeded(.maxObjectCount, limit: 14, found: 15), limits: PropertyListLimits(maxObjectCount: 14))
     }
 
@@ -327,11 +327,11 @@ struct BinaryPropertyListReaderTests {
         builder.offsetSize = 2
         let value = try PropertyListValue(binary: builder.build())
         let dictionaries = try #require(value.arrayValue)
-        #expect(dictionaries.count == 200)
+        expectEqual(dictionaries.count, 200)
         let first = try #require(dictionaries[0].dictionaryValue)
-        #expect(first.count == 13)
-        #expect(first.keys.first == prefix + "a")
-        #expect(first[prefix + "m"] == 9)
+        expectEqual(first.count, 13)
+        expectEqual(first.keys.first, prefix + "a")
+        expectEqual(first[prefix + "m"], 9)
     }
 
     @Test func objectCountLimitAppliesToTheTrailer() {
@@ -341,10 +341,10 @@ struct BinaryPropertyListReaderTests {
 
     @Test func collectionStringAndDataLimits() throws {
         let limits = PropertyListLimits(maxCollectionCount: 2, maxStringLength: 3, maxDataLength: 4)
-        #expect(try readSingle(B.ascii("abc"), limits: limits) == "abc")
+        try expectEqual(readSingle(B.ascii("abc"), limits: limits), "abc")
         expectFailure(B([B.ascii("abcd")]).build(), .limitExceeded(.maxStringLength, limit: 3, found: 4), limits: limits)
         expectFailure(B([[0x64, 0, 0x61, 0, 0x62, 0, 0x63, 0, 0x64]]).build(), .limitExceeded(.maxStringLength, limit: 3, found: 4), limits: limits)
-        #expect(try readSingle([0x44, 1, 2, 3, 4], limits: limits) == .data(Data([1, 2, 3, 4])))
+        try expectEqual(readSingle([0x44, 1, 2, 3, 4], limits: limits), .data(Data([1, 2, 3, 4])))
         expectFailure(B([[0x45, 1, 2, 3, 4, 5]]).build(), .limitExceeded(.maxDataLength, limit: 4, found: 5), limits: limits)
         expectFailure(B([B.array([1, 1, 1]), B.int(1)]).build(), .limitExceeded(.maxCollectionCount, limit: 2, found: 3), limits: limits)
         expectFailure(

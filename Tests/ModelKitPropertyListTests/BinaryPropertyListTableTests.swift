@@ -67,7 +67,7 @@ struct BinaryPropertyListTableTests {
             BinaryPlistBuilder.dict(keys: [1, 1], values: [2, 3]), key, BinaryPlistBuilder.int(1), BinaryPlistBuilder.int(2),
         ]).build()
         #expect(readTable(bytes) == nil)
-        #expect(try PropertyListValue(binary: bytes) == ["k": 2])
+        try expectEqual(PropertyListValue(binary: bytes), ["k": 2])
         // Two key objects with the same string repeat the key too.
         let twice = BinaryPlistBuilder([
             BinaryPlistBuilder.dict(keys: [1, 2], values: [3, 3]), key, key, BinaryPlistBuilder.int(1),
@@ -80,7 +80,7 @@ struct BinaryPropertyListTableTests {
     @Test func aDamagedUnreachableObjectIsLeftToTheTreeReader() throws {
         let bytes = BinaryPlistBuilder([BinaryPlistBuilder.int(7), [0xF7]]).build()
         #expect(readTable(bytes) == nil)
-        #expect(try PropertyListValue(binary: bytes) == 7)
+        try expectEqual(PropertyListValue(binary: bytes), 7)
     }
 
     /// Limits on the tree the objects expand to: a small file of shared arrays.
@@ -157,11 +157,11 @@ struct BinaryPropertyListTableTests {
         ]).build()
         let table = try #require(readTable(bytes))
         let dictionary = try #require(table.container(0))
-        #expect(table.firstValueToCheck(in: dictionary, from: 0, uidsBelow: 3) == 2)
-        #expect(table.firstValueToCheck(in: dictionary, from: 0, uidsBelow: 10) == 3)
-        #expect(table.firstValueToCheck(in: dictionary, from: 3, uidsBelow: 3) == 3)
+        expectEqual(table.firstValueToCheck(in: dictionary, from: 0, uidsBelow: 3), 2)
+        expectEqual(table.firstValueToCheck(in: dictionary, from: 0, uidsBelow: 10), 3)
+        expectEqual(table.firstValueToCheck(in: dictionary, from: 3, uidsBelow: 3), 3)
         #expect(table.firstValueToCheck(in: dictionary, from: 4, uidsBelow: 3) == nil)
-        #expect(table.firstValueToCheck(in: dictionary, from: 0, uidsBelow: 2) == 1)
+        expectEqual(table.firstValueToCheck(in: dictionary, from: 0, uidsBelow: 2), 1)
     }
 
     @Test func aCycleIsDeclined() {
@@ -183,7 +183,7 @@ struct BinaryPropertyListTableTests {
         #expect(table.keyID(ofObject: 3) == id && table.keyID(ofObject: 4) == id)
         #expect(table.keyID(for: "other") == nil)
         let second = try #require(table.container(2))
-        #expect(table.object(forKey: id, in: second) == 5)
-        #expect(table.value(of: 0) == [["name": 9], ["name": 9]])
+        expectEqual(table.object(forKey: id, in: second), 5)
+        expectEqual(table.value(of: 0), [["name": 9], ["name": 9]])
     }
 }

@@ -36,23 +36,23 @@ struct BinaryPropertyListWriterTests {
             + [0, 0, 0, 0, 0, 0, 0, 3]  // objects
             + [0, 0, 0, 0, 0, 0, 0, 0]  // top
             + [0, 0, 0, 0, 0, 0, 0, 15]  // table
-        #expect(bytes == expected)
+        expectEqual(bytes, expected)
     }
 
     @Test func uniquesScalarsButNotContainers() throws {
         let value: PropertyListValue = ["x", "x", 1, 1, 1.0, true, true, .uid(3), .uid(3), [], [], [:], [:], .null, .null]
         let layout = objectBytes(value.binaryBytes())
         // Root, "x", 1, 1.0, true, uid, two empty arrays, two empty dictionaries, null.
-        #expect(layout.objects.count == 11)
-        #expect(layout.objects.filter { $0 == [0xA0] }.count == 2)
-        #expect(layout.objects.filter { $0 == [0xD0] }.count == 2)
-        #expect(try PropertyListValue(binary: value.binaryBytes()) == value)
+        expectEqual(layout.objects.count, 11)
+        expectEqual(layout.objects.filter { $0 == [0xA0] }.count, 2)
+        expectEqual(layout.objects.filter { $0 == [0xD0] }.count, 2)
+        try expectEqual(PropertyListValue(binary: value.binaryBytes()), value)
     }
 
     @Test func keepsCanonicallyEquivalentStringsApart() throws {
         let value: PropertyListValue = ["\u{E9}", "e\u{301}", ["\u{E9}": 1, "e\u{301}": 2]]
         let again = try PropertyListValue(binary: value.binaryBytes())
-        #expect(again == value)
+        expectEqual(again, value)
         #expect(again[0]?.stringValue?.unicodeScalars.count == 1)
         #expect(again[1]?.stringValue?.unicodeScalars.count == 2)
         #expect(again[2]?.dictionaryValue?.count == 2)
@@ -88,25 +88,25 @@ struct BinaryPropertyListWriterTests {
     ] as [(PropertyListValue, [UInt8])])
     func writesTheSmallestEncodingOfEachScalar(_ value: PropertyListValue, _ expected: [UInt8]) throws {
         let bytes = value.binaryBytes()
-        #expect(objectBytes(bytes).objects == [expected])
-        #expect(try PropertyListValue(binary: bytes) == value)
+        expectEqual(objectBytes(bytes).objects, [expected])
+        try expectEqual(PropertyListValue(binary: bytes), value)
     }
 
     @Test func widensReferencesAndOffsetsAsNeeded() throws {
         let small: PropertyListValue = .array((0..<254).map { .string("s\($0)") })
-        #expect(objectBytes(small.binaryBytes()).referenceSize == 1)
+        expectEqual(objectBytes(small.binaryBytes()).referenceSize, 1)
         // 256 objects need 2-byte references (Apple sizes references by the object count).
         let wider: PropertyListValue = .array((0..<255).map { .string("s\($0)") })
         let layout = objectBytes(wider.binaryBytes())
-        #expect(layout.referenceSize == 2)
-        #expect(layout.offsetSize == 2)
+        expectEqual(layout.referenceSize, 2)
+        expectEqual(layout.offsetSize, 2)
         let big: PropertyListValue = [.data(Data(count: 70_000)), "end"]
         let bigLayout = objectBytes(big.binaryBytes())
-        #expect(bigLayout.offsetSize == 4)
-        #expect(try PropertyListValue(binary: big.binaryBytes()) == big)
+        expectEqual(bigLayout.offsetSize, 4)
+        try expectEqual(PropertyListValue(binary: big.binaryBytes()), big)
         let many: PropertyListValue = .array((0..<70_000).map { .integer(PropertyListInteger($0)) })
-        #expect(objectBytes(many.binaryBytes()).referenceSize == 4)
-        #expect(try PropertyListValue(binary: many.binaryBytes()) == many)
+        expectEqual(objectBytes(many.binaryBytes()).referenceSize, 4)
+        try expectEqual(PropertyListValue(binary: many.binaryBytes()), many)
     }
 
     @Test func writesDictionariesInDocumentOrder() throws {
@@ -121,7 +121,7 @@ struct BinaryPropertyListWriterTests {
         let bytes = value.binaryBytes()
         #expect(throws: PropertyListError.self) { try PropertyListValue(binary: bytes) }
         let again = try PropertyListValue(binary: bytes, limits: PropertyListLimits(maxDepth: 1_000))
-        #expect(again == value)
+        expectEqual(again, value)
     }
 
     @Test func foundationReadsWhatWeWrite() throws {
@@ -143,7 +143,7 @@ struct BinaryPropertyListWriterTests {
         #expect(dictionary["data"] as? Data == Data([0, 1, 2, 255]))
         #expect(dictionary["date"] as? Date == Date(timeIntervalSinceReferenceDate: 86_400))
         let array = try #require(dictionary["array"] as? [Any])
-        #expect(array.count == 3)
+        expectEqual(array.count, 3)
         #expect(array[1] as? String == "two")
         #expect((dictionary["empty"] as? [String: Any])?.isEmpty == true)
     }
@@ -155,13 +155,13 @@ struct BinaryPropertyListWriterTests {
         ]
         let data = try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
         let value = try PropertyListValue(binary: data)
-        #expect(value["name"] == "ModelKit")
-        #expect(value["count"] == 3)
+        expectEqual(value["name"], "ModelKit")
+        expectEqual(value["count"], 3)
         #expect(value["ratio"]?.doubleValue == 0.25)
-        #expect(value["flag"] == true)
-        #expect(value["bytes"] == .data(Data([9, 8, 7])))
-        #expect(value["list"] == ["a", "b", "a"])
-        #expect(value["when"] == .date(Date(timeIntervalSinceReferenceDate: 1_000)))
-        #expect(value["nested"] == ["k": "v"])
+        expectEqual(value["flag"], true)
+        expectEqual(value["bytes"], .data(Data([9, 8, 7])))
+        expectEqual(value["list"], ["a", "b", "a"])
+        expectEqual(value["when"], .date(Date(timeIntervalSinceReferenceDate: 1_000)))
+        expectEqual(value["nested"], ["k": "v"])
     }
 }

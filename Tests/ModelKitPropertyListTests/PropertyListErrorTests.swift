@@ -26,18 +26,18 @@ struct PropertyListErrorTests {
          "cannot write xml property list: a null value cannot be written as xml"),
     ])
     func describesErrorsInOneLowercaseSentence(_ error: PropertyListError, _ expected: String) {
-        #expect(error.description == expected)
+        expectEqual(error.description, expected)
         #expect(error.description.first?.isLowercase == true)
         #expect(!error.description.hasSuffix("."))
     }
 
     @Test func exposesTheLocation() {
         let binary = PropertyListError(.noObjects, at: .byte(17), while: .readingBinary)
-        #expect(binary.byteOffset == 17)
+        expectEqual(binary.byteOffset, 17)
         #expect(binary.line == nil)
         let xml = PropertyListError(.emptyDocument, at: .lineColumn(line: 2, column: 5), while: .readingXML)
-        #expect(xml.line == 2)
-        #expect(xml.column == 5)
+        expectEqual(xml.line, 2)
+        expectEqual(xml.column, 5)
         #expect(xml.byteOffset == nil)
     }
 

@@ -49,7 +49,7 @@ struct PropertyListRealFormatterTests {
         (Double.nan, "nan"),
     ] as [(Double, String)])
     func formatsLikeApple(_ value: Double, _ expected: String) {
-        #expect(PropertyListRealFormatter.format(value) == expected)
+        expectEqual(PropertyListRealFormatter.format(value), expected)
     }
 
     @Test func matchesCPrintfOnThousandsOfValues() {
@@ -82,7 +82,7 @@ struct PropertyListRealFormatterTests {
     }
 
     @Test func descriptionOfRealsUsesTheFormatter() {
-        #expect(PropertyListReal(1.5).description == "1.5")
-        #expect(PropertyListReal(Float(0.1)).description == "0.10000000149011612")
+        expectEqual(PropertyListReal(1.5).description, "1.5")
+        expectEqual(PropertyListReal(Float(0.1)).description, "0.10000000149011612")
     }
 }

@@ -60,7 +60,7 @@ struct PropertyListRobustnessTests {
             accepted += 1
         }
         // The trailer sits at the end: no proper prefix is a valid file.
-        #expect(accepted == 0)
+        expectEqual(accepted, 0)
     }
 
     @Test(arguments: binaryFixtures)
@@ -75,7 +75,7 @@ struct PropertyListRobustnessTests {
                 cases += 1
             }
         }
-        #expect(cases == original.count * 2)
+        expectEqual(cases, original.count * 2)
         #expect(original.count >= 350)
     }
 
@@ -87,7 +87,7 @@ struct PropertyListRobustnessTests {
             accepted += 1
         }
         // Only the cut that drops the final newline leaves a complete document.
-        #expect(accepted == 1)
+        expectEqual(accepted, 1)
         #expect(readXML(Array(bytes.dropLast())))
     }
 
@@ -103,7 +103,7 @@ struct PropertyListRobustnessTests {
                 cases += 1
             }
         }
-        #expect(cases == original.count * 2)
+        expectEqual(cases, original.count * 2)
         #expect(original.count >= 800)
     }
 
@@ -147,10 +147,10 @@ struct PropertyListRobustnessTests {
         var generator = SeededGenerator(seed: 2024)
         for _ in 0..<300 {
             let value = Self.randomValue(&generator, depth: 0, allowBinaryOnly: true)
-            #expect(try PropertyListValue(binary: value.binaryBytes()) == value)
+            try expectEqual(PropertyListValue(binary: value.binaryBytes()), value)
             let xmlSafe = Self.randomValue(&generator, depth: 0, allowBinaryOnly: false)
-            #expect(try PropertyListValue(xml: xmlSafe.xmlBytes()) == xmlSafe)
-            #expect(try PropertyListValue(binary: xmlSafe.binaryBytes()) == xmlSafe)
+            try expectEqual(PropertyListValue(xml: xmlSafe.xmlBytes()), xmlSafe)
+            try expectEqual(PropertyListValue(binary: xmlSafe.binaryBytes()), xmlSafe)
         }
     }
 

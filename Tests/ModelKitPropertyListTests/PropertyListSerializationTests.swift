@@ -14,9 +14,9 @@ struct PropertyListSerializationTests {
     ]
 
     @Test func fixturesArePresentInTheBundle() {
-        #expect(Fixtures.all.count == 39)
-        #expect(Fixtures.binary.count == 18)
-        #expect(Fixtures.xml.count == 20)
+        expectEqual(Fixtures.all.count, 39)
+        expectEqual(Fixtures.binary.count, 18)
+        expectEqual(Fixtures.xml.count, 20)
         for file in Fixtures.all {
             #expect(!file.bytes.isEmpty, "missing fixture \(file)")
         }
@@ -26,7 +26,7 @@ struct PropertyListSerializationTests {
     func everyWellFormedFixtureParses(_ file: Fixtures.File) throws {
         let value = try PropertyListValue(parsing: file.bytes)
         let format = PropertyListFormat.detect(file.bytes)
-        #expect(format == (file.isBinary ? .binary : .xml))
+        expectEqual(format, (file.isBinary ? .binary : .xml))
         // Every fixture is a keyed archive: a dictionary naming its archiver or its objects.
         let archive = try #require(value.dictionaryValue, "\(file)")
         #expect(archive["$objects"] != nil || archive["$archiver"] != nil, "\(file)")
@@ -38,10 +38,10 @@ struct PropertyListSerializationTests {
             let value = try PropertyListValue(parsing: bytes)
             Issue.record("broken_plist.xml was accepted: \(value)")
         } catch {
-            #expect(error.operation == .readingXML)
-            #expect(error.line == 1)
-            #expect(error.column == 1)
-            #expect(error.kind == .unexpectedText(#"="1.0" encoding="UTF"#))
+            expectEqual(error.operation, .readingXML)
+            expectEqual(error.line, 1)
+            expectEqual(error.column, 1)
+            expectEqual(error.kind, .unexpectedText(#"="1.0" encoding="UTF"#))
             #expect(
                 error.description
                     == #"invalid xml property list at line 1, column 1: unexpected text '="1.0" encoding="UTF' where an element was expected"#)
@@ -50,8 +50,8 @@ struct PropertyListSerializationTests {
 
     @Test func arrayTestHoldsTheSheepWords() throws {
         let value = try PropertyListValue(parsing: Fixtures.named("corelibs/NSKeyedUnarchiver-ArrayTest.plist").bytes)
-        #expect(value["$archiver"] == "NSKeyedArchiver")
-        #expect(value["$version"] == 100_000)
+        expectEqual(value["$archiver"], "NSKeyedArchiver")
+        expectEqual(value["$version"], 100_000)
         #expect(value["$top"]?["root"] == .uid(1))
         let objects = try #require(value["$objects"]?.arrayValue)
         let strings = objects.compactMap(\.stringValue)
@@ -61,24 +61,24 @@ struct PropertyListSerializationTests {
         // The root NSArray references its four elements by UID: baa twice.
         let root = try #require(objects[1].dictionaryValue)
         let references = try #require(root["NS.objects"]?.arrayValue).compactMap(\.uidValue)
-        #expect(references.count == 4)
+        expectEqual(references.count, 4)
         let words = references.map { objects[Int($0)].stringValue }
-        #expect(words == ["baa", "baa", "black", "sheep"])
+        expectEqual(words, ["baa", "baa", "black", "sheep"])
     }
 
     @Test func complexTestDecodesEveryKind() throws {
         let value = try PropertyListValue(binary: Fixtures.named("corelibs/NSKeyedUnarchiver-ComplexTest.plist").bytes)
         let objects = try #require(value["$objects"]?.arrayValue)
-        #expect(objects.count == 23)
-        #expect(objects[0] == "$null")
-        #expect(objects[9] == "hello")
-        #expect(objects[10] == .integer(34545))
-        #expect(objects[18] == "https://www.swift.org")
-        #expect(objects[20] == "index.xml")
-        #expect(objects[1]["NS.keys"] == [.uid(2), .uid(3), .uid(4), .uid(5)])
-        #expect(objects[17]["NS.base"] == .uid(0))
+        expectEqual(objects.count, 23)
+        expectEqual(objects[0], "$null")
+        expectEqual(objects[9], "hello")
+        expectEqual(objects[10], .integer(34545))
+        expectEqual(objects[18], "https://www.swift.org")
+        expectEqual(objects[20], "index.xml")
+        expectEqual(objects[1]["NS.keys"], [.uid(2), .uid(3), .uid(4), .uid(5)])
+        expectEqual(objects[17]["NS.base"], .uid(0))
         let uuid: [UInt8] = [0x71, 0xDC, 0x06, 0x8E, 0x34, 0x20, 0x45, 0xFF, 0x91, 0x9E, 0x3A, 0x26, 0x7D, 0x55, 0xEC, 0x22]
-        #expect(objects[21]["NS.uuidbytes"] == .data(Data(uuid)))
+        expectEqual(objects[21]["NS.uuidbytes"], .data(Data(uuid)))
         // Document order is kept: Apple wrote these keys in this order.
         #expect(objects[1].dictionaryValue?.keys == ["NS.keys", "NS.objects", "$class"])
     }
@@ -88,13 +88,13 @@ struct PropertyListSerializationTests {
         let objects = try #require(value["$objects"]?.arrayValue)
         let found = objects.compactMap { $0["NS.uuidbytes"]?.dataValue }.first
         let bytes = try #require(found)
-        #expect(Array(bytes) == [0x0A, 0xD8, 0x63, 0xBA, 0x75, 0x84, 0x40, 0xCF, 0x88, 0x96, 0xBD, 0x87, 0xB3, 0x28, 0x0C, 0x34])
+        expectEqual(Array(bytes), [0x0A, 0xD8, 0x63, 0xBA, 0x75, 0x84, 0x40, 0xCF, 0x88, 0x96, 0xBD, 0x87, 0xB3, 0x28, 0x0C, 0x34])
     }
 
     @Test func bpylistDateAndDataArchives() throws {
         let dated = try PropertyListValue(binary: Fixtures.named("bpylist2/date_archive.plist").bytes)
         let time = try #require(dated["$objects"]?[3]?["NS.time"]?.realValue)
-        #expect(time == PropertyListReal(509_523_358.684097))
+        expectEqual(time, PropertyListReal(509_523_358.684097))
         let data = try PropertyListValue(binary: Fixtures.named("bpylist2/data_archive.plist").bytes)
         #expect(data["$objects"]?[3] == .data(Data()))
         let simple = try PropertyListValue(binary: Fixtures.named("bpylist2/simple_archive.plist").bytes)
@@ -108,19 +108,19 @@ struct PropertyListSerializationTests {
     func goIOSBinaryAndXMLFixturesHoldTheSameValue(_ name: String) throws {
         let binary = try PropertyListValue(binary: Fixtures.named("go-ios/\(name).bin").bytes)
         let xml = try PropertyListValue(xml: Fixtures.named("go-ios/\(name).xml").bytes)
-        #expect(binary == xml)
+        expectEqual(binary, xml)
     }
 
     @Test func primitivesKeepIntegerRealAndDataApart() throws {
         let value = try PropertyListValue(binary: Fixtures.named("go-ios/primitives.bin").bytes)
         let objects = try #require(value["$objects"]?.arrayValue)
-        #expect(objects[1] == 1)
-        #expect(objects[2] == .real(1.0))
-        #expect(objects[3] == 1.5)
-        #expect(objects[4] == .data(Data("asdfasdfadsfadsf".utf8)))
-        #expect(objects[5] == true)
-        #expect(objects[9] == false)
-        #expect(objects[10] == 42)
+        expectEqual(objects[1], 1)
+        expectEqual(objects[2], .real(1.0))
+        expectEqual(objects[3], 1.5)
+        expectEqual(objects[4], .data(Data("asdfasdfadsfadsf".utf8)))
+        expectEqual(objects[5], true)
+        expectEqual(objects[9], false)
+        expectEqual(objects[10], 42)
     }
 
     // MARK: Round trips
@@ -170,6 +170,6 @@ struct PropertyListSerializationTests {
         let xmlName = file.name.replacingOccurrences(of: ".bin", with: ".xml")
         guard file.group == "go-ios", xmlName != file.name else { return }
         let value = try PropertyListValue(binary: file.bytes)
-        #expect(try value.xmlBytes() == Fixtures.named("go-ios/\(xmlName)").bytes)
+        try expectEqual(value.xmlBytes(), Fixtures.named("go-ios/\(xmlName)").bytes)
     }
 }

@@ -7,54 +7,54 @@ struct PropertyListValueTests {
     // MARK: Integers
 
     @Test func integersHaveOneCanonicalForm() {
-        #expect(PropertyListInteger(UInt64(5)) == PropertyListInteger(Int64(5)))
-        #expect(PropertyListInteger(UInt64(5)).hashValue == PropertyListInteger(5).hashValue)
-        #expect(PropertyListInteger(exactly: UInt8(7)) == 7)
-        #expect(PropertyListInteger(exactly: UInt64.max) == PropertyListInteger(UInt64.max))
-        #expect(PropertyListInteger(exactly: Int64.min) == PropertyListInteger(Int64.min))
+        expectEqual(PropertyListInteger(UInt64(5)), PropertyListInteger(Int64(5)))
+        expectEqual(PropertyListInteger(UInt64(5)).hashValue, PropertyListInteger(5).hashValue)
+        expectEqual(PropertyListInteger(exactly: UInt8(7)), 7)
+        expectEqual(PropertyListInteger(exactly: UInt64.max), PropertyListInteger(UInt64.max))
+        expectEqual(PropertyListInteger(exactly: Int64.min), PropertyListInteger(Int64.min))
     }
 
     @Test func integersCoverBothSixtyFourBitRanges() {
         let large = PropertyListInteger(UInt64.max)
         #expect(large.int64Value == nil)
-        #expect(large.uint64Value == UInt64.max)
+        expectEqual(large.uint64Value, UInt64.max)
         #expect(large.needsUnsigned128BitEncoding)
-        #expect(large.description == "18446744073709551615")
+        expectEqual(large.description, "18446744073709551615")
         let negative = PropertyListInteger(Int64.min)
         #expect(negative.uint64Value == nil)
-        #expect(negative.int64Value == Int64.min)
+        expectEqual(negative.int64Value, Int64.min)
         #expect(negative.isNegative)
-        #expect(negative.description == "-9223372036854775808")
-        #expect(PropertyListInteger(Int64.max).needsUnsigned128BitEncoding == false)
+        expectEqual(negative.description, "-9223372036854775808")
+        expectEqual(PropertyListInteger(Int64.max).needsUnsigned128BitEncoding, false)
         #expect(PropertyListInteger(-1) < PropertyListInteger(0))
         #expect(PropertyListInteger(Int64.max) < PropertyListInteger(UInt64(Int64.max) + 1))
         #expect(!(large < PropertyListInteger(-1)))
-        #expect(PropertyListInteger(3).intValue == 3)
-        #expect(PropertyListInteger(UInt64.max).doubleValue == 18_446_744_073_709_551_615.0)
+        expectEqual(PropertyListInteger(3).intValue, 3)
+        expectEqual(PropertyListInteger(UInt64.max).doubleValue, 18_446_744_073_709_551_615.0)
     }
 
     // MARK: Reals
 
     @Test func realsCompareByWidthAndBits() {
         #expect(PropertyListReal(0.0) != PropertyListReal(-0.0))
-        #expect(PropertyListReal(Double.nan) == PropertyListReal(Double.nan))
+        expectEqual(PropertyListReal(Double.nan), PropertyListReal(Double.nan))
         #expect(PropertyListReal(Float(1.5)) != PropertyListReal(1.5))
-        #expect(PropertyListReal(Float(1.5)).widened == PropertyListReal(1.5))
-        #expect(PropertyListReal(Float(1.5)).width == .single)
-        #expect(PropertyListReal(1.5).width == .double)
-        #expect(PropertyListReal(Float(0.1)).doubleValue == Double(Float(0.1)))
-        #expect(PropertyListReal(0.1).floatValue == Float(0.1))
+        expectEqual(PropertyListReal(Float(1.5)).widened, PropertyListReal(1.5))
+        expectEqual(PropertyListReal(Float(1.5)).width, .single)
+        expectEqual(PropertyListReal(1.5).width, .double)
+        expectEqual(PropertyListReal(Float(0.1)).doubleValue, Double(Float(0.1)))
+        expectEqual(PropertyListReal(0.1).floatValue, Float(0.1))
         let values: Set<PropertyListReal> = [0.0, -0.0, 1.0, PropertyListReal(Float(1))]
-        #expect(values.count == 4)
+        expectEqual(values.count, 4)
     }
 
     @Test func datesCompareByBitPattern() {
         let zero = PropertyListValue.date(Date(timeIntervalSinceReferenceDate: 0))
         let negativeZero = PropertyListValue.date(Date(timeIntervalSinceReferenceDate: -0.0))
-        #expect(zero == zero)
+        expectEqual(zero, zero)
         #expect(zero != negativeZero)
         let nan = PropertyListValue.date(Date(timeIntervalSinceReferenceDate: .nan))
-        #expect(nan == nan)
+        expectEqual(nan, nan)
     }
 
     // MARK: Strings
@@ -63,54 +63,54 @@ struct PropertyListValueTests {
         let composed = PropertyListValue.string("\u{E9}")
         let decomposed = PropertyListValue.string("e\u{301}")
         #expect(composed != decomposed)
-        #expect(Set([composed, decomposed]).count == 2)
-        #expect(composed == "é")
+        expectEqual(Set([composed, decomposed]).count, 2)
+        expectEqual(composed, "é")
     }
 
     // MARK: Dictionaries
 
     @Test func dictionariesKeepDocumentOrder() {
         var dictionary: PropertyListDictionary = ["z": 1, "a": 2, "m": 3]
-        #expect(dictionary.keys == ["z", "a", "m"])
+        expectEqual(dictionary.keys, ["z", "a", "m"])
         dictionary["b"] = 4
         dictionary["z"] = 5
-        #expect(dictionary.keys == ["z", "a", "m", "b"])
-        #expect(dictionary["z"] == 5)
-        #expect(dictionary.removeValue(forKey: "a") == 2)
-        #expect(dictionary.keys == ["z", "m", "b"])
+        expectEqual(dictionary.keys, ["z", "a", "m", "b"])
+        expectEqual(dictionary["z"], 5)
+        expectEqual(dictionary.removeValue(forKey: "a"), 2)
+        expectEqual(dictionary.keys, ["z", "m", "b"])
         dictionary["m"] = nil
-        #expect(dictionary.map(\.key) == ["z", "b"])
+        expectEqual(dictionary.map(\.key), ["z", "b"])
         #expect(dictionary.updateValue(6, forKey: "new") == nil)
-        #expect(dictionary.index(forKey: "new") == 2)
-        #expect(dictionary[1].key == "b")
-        #expect(dictionary.values == [5, 4, 6])
+        expectEqual(dictionary.index(forKey: "new"), 2)
+        expectEqual(dictionary[1].key, "b")
+        expectEqual(dictionary.values, [5, 4, 6])
     }
 
     @Test func repeatedKeysKeepFirstPositionAndLastValue() {
         let dictionary: PropertyListDictionary = ["a": 1, "b": 2, "a": 3]
-        #expect(dictionary.keys == ["a", "b"])
-        #expect(dictionary["a"] == 3)
+        expectEqual(dictionary.keys, ["a", "b"])
+        expectEqual(dictionary["a"], 3)
         let large = PropertyListDictionary((0..<40).map { ("k\($0 % 20)", PropertyListValue.integer(PropertyListInteger($0))) })
-        #expect(large.count == 20)
-        #expect(large.keys.first == "k0")
-        #expect(large["k0"] == 20)
-        #expect(large["k19"] == 39)
+        expectEqual(large.count, 20)
+        expectEqual(large.keys.first, "k0")
+        expectEqual(large["k0"], 20)
+        expectEqual(large["k19"], 39)
     }
 
     @Test func longKeysOfEqualLengthAreDeduplicatedByHashing() {
         let stem = String(repeating: "x", count: 100)
         let dictionary = PropertyListDictionary([(stem + "a", 1), (stem + "b", 2), (stem + "a", 3), ("short", 4)])
-        #expect(dictionary.keys == [stem + "a", stem + "b", "short"])
-        #expect(dictionary[stem + "a"] == 3)
-        #expect(dictionary[stem + "b"] == 2)
-        #expect(dictionary["short"] == 4)
+        expectEqual(dictionary.keys, [stem + "a", stem + "b", "short"])
+        expectEqual(dictionary[stem + "a"], 3)
+        expectEqual(dictionary[stem + "b"], 2)
+        expectEqual(dictionary["short"], 4)
     }
 
     @Test func dictionaryEqualityIgnoresOrder() {
         let first: PropertyListDictionary = ["a": 1, "b": [2], "c": ["d": true]]
         let second: PropertyListDictionary = ["c": ["d": true], "a": 1, "b": [2]]
-        #expect(first == second)
-        #expect(first.hashValue == second.hashValue)
+        expectEqual(first, second)
+        expectEqual(first.hashValue, second.hashValue)
         #expect(first != ["a": 1, "b": [2]])
         #expect(first != ["a": 1, "b": [2], "x": ["d": true]])
         #expect(first != ["a": 1, "b": [3], "c": ["d": true]])
@@ -118,28 +118,28 @@ struct PropertyListValueTests {
 
     @Test func canonicallyEquivalentKeysAreDistinct() {
         var dictionary: PropertyListDictionary = ["\u{E9}": 1, "e\u{301}": 2]
-        #expect(dictionary.count == 2)
-        #expect(dictionary["\u{E9}"] == 1)
-        #expect(dictionary["e\u{301}"] == 2)
+        expectEqual(dictionary.count, 2)
+        expectEqual(dictionary["\u{E9}"], 1)
+        expectEqual(dictionary["e\u{301}"], 2)
         dictionary["e\u{301}"] = nil
-        #expect(dictionary.keys == ["\u{E9}"])
+        expectEqual(dictionary.keys, ["\u{E9}"])
     }
 
     @Test func largeDictionariesUseAnIndexAndStayConsistent() {
         var dictionary = PropertyListDictionary()
         for index in 0..<100 { dictionary["key\(index)"] = .integer(PropertyListInteger(index)) }
-        #expect(dictionary.count == 100)
-        #expect(dictionary["key73"] == 73)
+        expectEqual(dictionary.count, 100)
+        expectEqual(dictionary["key73"], 73)
         for index in stride(from: 0, to: 100, by: 2) { dictionary["key\(index)"] = nil }
-        #expect(dictionary.count == 50)
-        #expect(dictionary["key73"] == 73)
+        expectEqual(dictionary.count, 50)
+        expectEqual(dictionary["key73"], 73)
         #expect(dictionary["key72"] == nil)
-        #expect(dictionary.keys.first == "key1")
+        expectEqual(dictionary.keys.first, "key1")
         for index in stride(from: 1, to: 90, by: 2) { dictionary["key\(index)"] = nil }
-        #expect(dictionary.keys == ["key91", "key93", "key95", "key97", "key99"])
-        #expect(dictionary["key95"] == 95)
+        expectEqual(dictionary.keys, ["key91", "key93", "key95", "key97", "key99"])
+        expectEqual(dictionary["key95"], 95)
         let reordered = PropertyListDictionary(dictionary.reversed().map { ($0.key, $0.value) })
-        #expect(reordered == dictionary)
+        expectEqual(reordered, dictionary)
     }
 
     // MARK: Accessors and literals

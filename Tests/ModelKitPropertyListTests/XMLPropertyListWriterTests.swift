@@ -68,15 +68,15 @@ struct XMLPropertyListWriterTests {
             </plist>
 
             """
-        #expect(try xml(value) == expected)
-        #expect(try PropertyListValue(xml: value.xmlData()) == value.replacingDate(with: 86_401))
+        try expectEqual(xml(value), expected)
+        try expectEqual(PropertyListValue(xml: value.xmlData()), value.replacingDate(with: 86_401))
     }
 
     @Test func writesScalarRootsAndEmptyData() throws {
-        #expect(try xml("root") == prologue + "<string>root</string>\n</plist>\n")
-        #expect(try xml(.data(Data())) == prologue + "<data>\n</data>\n</plist>\n")
-        #expect(try xml([.data(Data())]) == prologue + "<array>\n\t<data>\n\t</data>\n</array>\n</plist>\n")
-        #expect(try xml(.integer(PropertyListInteger(UInt64.max))) == prologue + "<integer>18446744073709551615</integer>\n</plist>\n")
+        try expectEqual(xml("root"), prologue + "<string>root</string>\n</plist>\n")
+        try expectEqual(xml(.data(Data())), prologue + "<data>\n</data>\n</plist>\n")
+        try expectEqual(xml([.data(Data())]), prologue + "<array>\n\t<data>\n\t</data>\n</array>\n</plist>\n")
+        try expectEqual(xml(.integer(PropertyListInteger(UInt64.max))), prologue + "<integer>18446744073709551615</integer>\n</plist>\n")
         #expect(try xml(.uid(UInt64.max)).contains("<integer>18446744073709551615</integer>"))
     }
 
@@ -88,8 +88,8 @@ struct XMLPropertyListWriterTests {
             String($0.dropFirst("\t<key>".count).dropLast("</key>".count))
         }
         // U+1F600 is a surrogate pair (0xD83D…), so it sorts before U+FF21 in UTF-16 but not in UTF-8.
-        #expect(order == ["", "$10", "$2", "B", "a", "b", "e\u{301}", "z", "é", "😀", "\u{FF21}"])
-        #expect(try PropertyListValue(xml: value.xmlData()) == value)
+        expectEqual(order, ["", "$10", "$2", "B", "a", "b", "e\u{301}", "z", "é", "😀", "\u{FF21}"])
+        try expectEqual(PropertyListValue(xml: value.xmlData()), value)
     }
 
     @Test func wrapsBase64LikeApple() throws {
@@ -101,8 +101,8 @@ struct XMLPropertyListWriterTests {
                 let lines = try xml(value).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
                 let open = try #require(lines.firstIndex { $0.hasSuffix("<data>") })
                 let close = try #require(lines.firstIndex { $0.hasSuffix("</data>") })
-                #expect(lines[open] == String(repeating: "\t", count: indent) + "<data>")
-                #expect(lines[close] == String(repeating: "\t", count: indent) + "</data>")
+                expectEqual(lines[open], String(repeating: "\t", count: indent) + "<data>")
+                expectEqual(lines[close], String(repeating: "\t", count: indent) + "</data>")
                 let tabs = min(indent, 8)
                 let width = 76 - 8 * tabs
                 let body = lines[(open + 1)..<close]
@@ -113,7 +113,7 @@ struct XMLPropertyListWriterTests {
                     #expect(index == close - 1 ? text.count <= width : text.count == width, "indent \(indent), length \(length)")
                 }
                 let decoded = Data(base64Encoded: body.map { $0.trimmingCharacters(in: .whitespaces) }.joined())
-                #expect(decoded == payload)
+                expectEqual(decoded, payload)
             }
         }
     }
@@ -123,15 +123,15 @@ struct XMLPropertyListWriterTests {
             let text = try xml(.date(Date(timeIntervalSinceReferenceDate: seconds)))
             return String(text.split(separator: "\n")[3])
         }
-        #expect(try dateText(0) == "<date>2001-01-01T00:00:00Z</date>")
-        #expect(try dateText(0.999) == "<date>2001-01-01T00:00:00Z</date>")
-        #expect(try dateText(-0.5) == "<date>2000-12-31T23:59:59Z</date>")
-        #expect(try dateText(-978_307_200) == "<date>1970-01-01T00:00:00Z</date>")
-        #expect(try dateText(730_943_999) == "<date>2024-02-29T23:59:59Z</date>")
-        #expect(try dateText(-63_082_368_000) == "<date>0002-01-01T00:00:00Z</date>")
-        #expect(try dateText(-63_145_526_400) == "<date>0000-01-01T00:00:00Z</date>")
-        #expect(try dateText(-63_177_062_400) == "<date>-001-01-01T00:00:00Z</date>")
-        #expect(try dateText(252_423_993_600) == "<date>10000-01-01T00:00:00Z</date>")
+        try expectEqual(dateText(0), "<date>2001-01-01T00:00:00Z</date>")
+        try expectEqual(dateText(0.999), "<date>2001-01-01T00:00:00Z</date>")
+        try expectEqual(dateText(-0.5), "<date>2000-12-31T23:59:59Z</date>")
+        try expectEqual(dateText(-978_307_200), "<date>1970-01-01T00:00:00Z</date>")
+        try expectEqual(dateText(730_943_999), "<date>2024-02-29T23:59:59Z</date>")
+        try expectEqual(dateText(-63_082_368_000), "<date>0002-01-01T00:00:00Z</date>")
+        try expectEqual(dateText(-63_145_526_400), "<date>0000-01-01T00:00:00Z</date>")
+        try expectEqual(dateText(-63_177_062_400), "<date>-001-01-01T00:00:00Z</date>")
+        try expectEqual(dateText(252_423_993_600), "<date>10000-01-01T00:00:00Z</date>")
         for seconds in [0, 1, -1, 59, 3_600, 86_399, 730_943_999, -63_177_062_400, 252_423_993_600, 1e15, -1e15] as [Double] {
             let value = PropertyListValue.date(Date(timeIntervalSinceReferenceDate: seconds))
             #expect(try PropertyListValue(xml: value.xmlData()) == value, "\(seconds)")
@@ -146,7 +146,7 @@ struct XMLPropertyListWriterTests {
             #expect(throws: PropertyListError.self) { try PropertyListValue.date(Date(timeIntervalSinceReferenceDate: seconds)).xmlData() }
         }
         let error = PropertyListError(.unrepresentable("a null value cannot be written as xml"), at: .none, while: .writingXML)
-        #expect(error.description == "cannot write xml property list: a null value cannot be written as xml")
+        expectEqual(error.description, "cannot write xml property list: a null value cannot be written as xml")
     }
 
     @Test func writesSinglePrecisionRealsWidened() throws {

@@ -13,9 +13,9 @@ import Testing
             let client = server.client()
             let users = try await client.fetchAll(TwitterUser.self)
             // Every element of "data.items", repeats included, mapped ...
-            #expect(users.count == fixtures.users.count)
+            expectEqual(users.count, fixtures.users.count)
             let identifiers = Set(users.map(\.id))
-            #expect(identifiers.count == 115)
+            expectEqual(identifiers.count, 115)
             #expect(users.count > identifiers.count)
             // ... to one instance per identifier: repeats are the same object.
             var first: [String: TwitterUser] = [:]
@@ -23,7 +23,7 @@ import Testing
                 if let seen = first[user.id] { #expect(seen === user) } else { first[user.id] = user }
             }
             let identities: Set<ObjectIdentifier> = Set(users.map { ObjectIdentifier($0) })
-            #expect(identities.count == 115)
+            expectEqual(identities.count, 115)
             #expect(client.context.registeredModel(TwitterUser.self, for: users[0].id) === users[0])
             // Fetching again returns the same instances.
             let again = try await client.fetchAll(TwitterUser.self)
@@ -34,7 +34,7 @@ import Testing
     @Test func queryItemsReachTheServer() async throws {
         try await TestServer.with { server in
             let users = try await server.client().fetchAll(TwitterUser.self, query: [URLQueryItem(name: "limit", value: "7")])
-            #expect(users.count == 7)
+            expectEqual(users.count, 7)
             let request = try #require(await server.log.entries.last)
             #expect(request.method == "GET" && request.path == "/users" && request.query == ["limit": "7"])
         }
@@ -51,12 +51,12 @@ import Testing
 
             let fetched = try await client.fetch(TwitterUser.self, id: live.id)
             #expect(fetched === live)
-            #expect(live.name == "Renamed on the server")
-            #expect(try #require(await server.log.entries.last).path == "/users/\(live.id)")
+            expectEqual(live.name, "Renamed on the server")
+            try expectEqual(#require(await server.log.entries.last).path, "/users/\(live.id)")
 
             await server.log.override("screen_name", with: "refreshed")
             try await client.refresh(live)
-            #expect(live.screenName == "refreshed")
+            expectEqual(live.screenName, "refreshed")
         }
     }
 
@@ -67,17 +67,17 @@ import Testing
         expected = try await TestServer.with { server in
             let store = try SQLiteStore(path: path)
             let statuses = try await server.client(store: store).fetchAll(Status.self)
-            #expect(statuses.count == 100)
+            expectEqual(statuses.count, 100)
             let all = statuses + statuses.compactMap(\.retweetedStatus)
             return (Set(all.map(\.id)).count, Set(all.map(\.user.id)).count, statuses[0].text, statuses[0].id)
         }
         // Another store on the same file, another context: everything the fetch saved is there.
         let store = try SQLiteStore(path: path)
         let context = ModelContext(store: store)
-        #expect(try await store.fetchCount(Status.self) == expected.statuses)
-        #expect(try await store.fetchCount(TwitterUser.self) == expected.users)
+        try await expectEqual(store.fetchCount(Status.self), expected.statuses)
+        try await expectEqual(store.fetchCount(TwitterUser.self), expected.users)
         let status = try #require(try context.model(Status.self, for: expected.id))
-        #expect(status.text == expected.text)
+        expectEqual(status.text, expected.text)
         #expect(context.registeredModel(TwitterUser.self, for: status.user.id) === status.user)
     }
 
@@ -100,7 +100,7 @@ import Testing
             let user = try await newUser(server)
             let created = try await client.create(user)
             #expect(created === user)
-            #expect(user.followersCount == 1000)   // set by the server
+            expectEqual(user.followersCount, 1000)   // set by the server
             #expect(client.context.registeredModel(TwitterUser.self, for: "1") === user)
             #expect(try await store.fetchOne(TwitterUser.self, id: "1")?.followersCount == 1000)
 
@@ -120,13 +120,13 @@ import Testing
             #expect(try await client.update(user) === user)
             var request = try #require(await server.log.entries.last)
             #expect(request.method == "PUT" && request.path == "/users/1")
-            #expect(try TwitterUser(jsonData: try #require(request.body)).name == "Ada Lovelace")
-            #expect(user.followersCount == 3)
+            try expectEqual(TwitterUser(jsonData: try #require(request.body)).name, "Ada Lovelace")
+            expectEqual(user.followersCount, 3)
             // PATCH answers with the user: mapped onto the live instance.
             #expect(try await client.update(user, method: .patch) === user)
             request = try #require(await server.log.entries.last)
             #expect(request.method == "PATCH" && request.path == "/users/1")
-            #expect(user.followersCount == 1000)
+            expectEqual(user.followersCount, 1000)
         }
     }
 
@@ -141,7 +141,7 @@ import Testing
             #expect(request.method == "DELETE" && request.path == "/users/1")
             #expect(try await store.fetchOne(TwitterUser.self, id: "1") == nil)
             try await client.delete(TwitterUser.self, id: "a b/c")
-            #expect(try #require(await server.log.entries.last).path == "/users/a%20b%2Fc")
+            try expectEqual(#require(await server.log.entries.last).path, "/users/a%20b%2Fc")
         }
     }
 

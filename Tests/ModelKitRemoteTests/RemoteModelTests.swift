@@ -64,11 +64,11 @@ final class CannedTransport: HTTPTransport, @unchecked Sendable {
     let base = URL(string: "https://api.example.com/v1/")!
 
     @Test func theInstanceEndpointDefaultsToTheCollectionAndTheIdentifier() throws {
-        #expect(TwitterUser.instancePath(for: "42") == "/users/42")
-        #expect(TwitterUser.instancePath(for: "a b/c?") == "/users/a%20b%2Fc%3F")
+        expectEqual(TwitterUser.instancePath(for: "42"), "/users/42")
+        expectEqual(TwitterUser.instancePath(for: "a b/c?"), "/users/a%20b%2Fc%3F")
         #expect(TwitterUser.responseKeyPath == "data.items" && TwitterUser.instanceKeyPath == "")
         #expect(TwitterUser.remoteOperations == .all && Status.remoteOperations == .read)
-        #expect(Gist(id: 7, title: "x").instancePath == "/gists/7.json")
+        expectEqual(Gist(id: 7, title: "x").instancePath, "/gists/7.json")
         #expect(Tag(name: "swift").instancePath == nil)
     }
 
@@ -77,23 +77,23 @@ final class CannedTransport: HTTPTransport, @unchecked Sendable {
         let client = RemoteClient(
             baseURL: base, timeout: .seconds(2), headers: ["Authorization": "Bearer t"], transport: transport)
         let gist = try await client.fetch(Gist.self, id: 7, query: [URLQueryItem(name: "fields", value: "a b")])
-        #expect(gist.title == "Notes")
+        expectEqual(gist.title, "Notes")
         let request = try #require(transport.requests.first)
-        #expect(request.url.absoluteString == "https://api.example.com/v1/gists/7.json?fields=a%20b")
+        expectEqual(request.url.absoluteString, "https://api.example.com/v1/gists/7.json?fields=a%20b")
         #expect(request.method == .get && request.body == nil && request.timeout == 2)
-        #expect(request.headers == ["Authorization": "Bearer t", "Accept": "application/json"])
-        #expect(request.description == "GET 'https://api.example.com/v1/gists/7.json?fields=a%20b'")
+        expectEqual(request.headers, ["Authorization": "Bearer t", "Accept": "application/json"])
+        expectEqual(request.description, "GET 'https://api.example.com/v1/gists/7.json?fields=a%20b'")
     }
 
     @Test func writesSendTheModelsJSON() async throws {
         let transport = CannedTransport(status: 201)
         let client = RemoteClient(baseURL: base, transport: transport)
         let tag = try await client.create(Tag(name: "swift"))
-        #expect(tag.name == "swift")
+        expectEqual(tag.name, "swift")
         let request = try #require(transport.requests.first)
         #expect(request.method == .post && request.url.absoluteString == "https://api.example.com/v1/tags")
-        #expect(request.headers["Content-Type"] == "application/json")
-        #expect(try Tag(jsonData: try #require(request.body)).name == "swift")
+        expectEqual(request.headers["Content-Type"], "application/json")
+        try expectEqual(Tag(jsonData: try #require(request.body)).name, "swift")
     }
 
     @Test func anEndpointThatMakesNoURLIsAnError() async throws {
@@ -103,7 +103,7 @@ final class CannedTransport: HTTPTransport, @unchecked Sendable {
             _ = try await client.fetchAll(Misdeclared.self)
             Issue.record("expected an error")
         } catch let error as RemoteError {
-            #expect(error.kind == .invalidURL)
+            expectEqual(error.kind, .invalidURL)
             #expect(
                 error.description
                     == "GET 'https://api.example.com/v1/things#top' failed: "
@@ -115,16 +115,16 @@ final class CannedTransport: HTTPTransport, @unchecked Sendable {
             Issue.record("expected an error")
         } catch let error as RemoteError {
             // A model without identity has no instance endpoint.
-            #expect(error.kind == .notIdentified)
-            #expect(error.description == "PUT 'https://api.example.com/v1/tags' failed: 'Tag' has no identifier, so no instance endpoint")
+            expectEqual(error.kind, .notIdentified)
+            expectEqual(error.description, "PUT 'https://api.example.com/v1/tags' failed: 'Tag' has no identifier, so no instance endpoint")
         }
         #expect(transport.requests.isEmpty)
     }
 
     @Test func operationsDescribeThemselves() {
-        #expect(RemoteOperations.all.description == "read, create, update, delete")
-        #expect(RemoteOperations().description == "nothing")
+        expectEqual(RemoteOperations.all.description, "read, create, update, delete")
+        expectEqual(RemoteOperations().description, "nothing")
         #expect(RemoteResponse(status: 204).isSuccess && !RemoteResponse(status: 302).isSuccess)
-        #expect(RemoteResponse(status: 200, headers: ["Content-Type": "text/html"]).header("content-type") == "text/html")
+        expectEqual(RemoteResponse(status: 200, headers: ["Content-Type": "text/html"]).header("content-type"), "text/html")
     }
 }

@@ -42,17 +42,17 @@ import Testing
         ada.tags.append("poetry")
         grace.visits += 1   // transient: not stored, so no change
         #expect(context.hasChanges)
-        #expect(context.changedModels.map { ($0 as AnyObject) === ada } == [true])
-        #expect(context.changedProperties(of: ada) == ["name", "tags"])
+        expectEqual(context.changedModels.map { ($0 as AnyObject) === ada }, [true])
+        expectEqual(context.changedProperties(of: ada), ["name", "tags"])
         #expect(context.changedProperties(of: grace).isEmpty)
         // Writing the loaded value back is no change.
         ada.tags = ["math"]
-        #expect(context.changedProperties(of: ada) == ["name"])
+        expectEqual(context.changedProperties(of: ada), ["name"])
         let ida = Author(id: 4, name: "Ida", rating: 2)
         try context.insert(ida)
         try context.delete(hedy)
-        #expect(context.insertedModels.map { ($0 as AnyObject) === ida } == [true])
-        #expect(context.deletedModels.map { ($0 as AnyObject) === hedy } == [true])
+        expectEqual(context.insertedModels.map { ($0 as AnyObject) === ida }, [true])
+        expectEqual(context.deletedModels.map { ($0 as AnyObject) === hedy }, [true])
         #expect(context.registeredModel(Author.self, for: 4) === ida)
         // An insert deleted before a save is simply forgotten.
         let temporary = Author(id: 5, name: "Temp")
@@ -71,10 +71,10 @@ import Testing
         #expect(!context.hasChanges)
         let mapped = try Author(json: ["id": 1, "name": "Ada", "rating": 4.5], context: context)
         #expect(mapped === ada)
-        #expect(context.changedProperties(of: ada) == ["rating"])
+        expectEqual(context.changedProperties(of: ada), ["rating"])
         // A payload's new identifier is a new model: inserted.
         let new = try Author(json: ["id": 9, "name": "New"], context: context)
-        #expect(context.insertedModels.map { ($0 as AnyObject) === new } == [true])
+        expectEqual(context.insertedModels.map { ($0 as AnyObject) === new }, [true])
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -90,13 +90,13 @@ import Testing
         try await fixture.store.save(Author(id: 2, name: "Grace Hopper", rating: 5))
         try await context.save()
         let stored = try await fixture.stored()
-        #expect(stored.keys.sorted() == [1, 2, 4])
+        expectEqual(stored.keys.sorted(), [1, 2, 4])
         #expect(stored[1]?.name == "Ada Lovelace" && stored[1]?.tags == ["math"])
         #expect(stored[2]?.name == "Grace Hopper")
         #expect(stored[4]?.name == "Ida")
         #expect(!context.hasChanges)
         #expect(context.registeredModel(Author.self, for: 3) == nil)
-        #expect(grace.name == "Grace")   // not refreshed yet
+        expectEqual(grace.name, "Grace")   // not refreshed yet
         // A second save has nothing to write.
         try await context.save()
         ada.rating = 4.5
@@ -152,7 +152,7 @@ import Testing
         try await context.save()
         #expect(try await store.fetchOne(Author.self, id: 1)?.name == "Ada Lovelace")
         // Saved and unedited, it is held weakly again.
-        #expect(context.registeredCount == 0)
+        expectEqual(context.registeredCount, 0)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -167,7 +167,7 @@ import Testing
             error?.description
                 == "cannot save 'Author' 1: its identifier was changed to 10 while the context holds it under 1; an identifier is fixed once registered: insert a new model and delete this one, or roll back")
         try context.rollback()
-        #expect(ada.id == 1)
+        expectEqual(ada.id, 1)
         // A second instance for a live identifier is refused too.
         let duplicate = #expect(throws: StoreError.self) { try context.insert(Author(id: 2, name: "Other")) }
         #expect(duplicate?.kind == .misusedContext)
@@ -183,7 +183,7 @@ import Testing
         #expect(secondAda !== ada)
         secondAda.name = "Ada Lovelace"
         try await second.save()
-        #expect(ada.name == "Ada")
+        expectEqual(ada.name, "Ada")
         #expect(try await first.refresh(ada))
         #expect(ada.name == "Ada Lovelace" && !first.hasChanges)
         // A fetch through the context brings unedited instances up to date too.
@@ -191,10 +191,10 @@ import Testing
         secondGrace.rating = 1
         try await second.save()
         #expect(try await fixture.store.fetchOne(Author.self, id: 2, context: first) === grace)
-        #expect(grace.rating == 1)
+        expectEqual(grace.rating, 1)
         // A row deleted elsewhere: refresh says so.
         try await fixture.store.deleteOne(Author.self, id: 3)
-        #expect(try await first.refresh(fixture.authors[2]) == false)
+        try await expectEqual(first.refresh(fixture.authors[2]), false)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -290,7 +290,7 @@ import Testing
             attempts += 1
             try await Task.sleep(for: .milliseconds(25))
         }
-        #expect(context.withLock { ada.name } == "Ada Lovelace")
+        expectEqual(context.withLock { ada.name }, "Ada Lovelace")
         #expect(!context.hasChanges)
     }
 

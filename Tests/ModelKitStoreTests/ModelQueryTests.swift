@@ -42,8 +42,8 @@ import Testing
     func predicatesBecomeSQLWithBoundArguments(index: Int) async throws {
         let (predicate, condition, arguments) = Self.predicates[index]
         let statement = try ModelQuery(Status.self).filter(predicate).selectSQL()
-        #expect(statement.sql == "\(Self.select) WHERE \(condition)")
-        #expect(statement.arguments == arguments)
+        expectEqual(statement.sql, "\(Self.select) WHERE \(condition)")
+        expectEqual(statement.arguments, arguments)
     }
 
     @Test func ordersLimitsOffsetsCountsAndDeletes() async throws {
@@ -56,21 +56,21 @@ import Testing
         let select = try query.selectSQL()
         #expect(
             select.sql == #"\#(Self.select) WHERE ("retweetCount" > ? AND "lang" = ?) ORDER BY "createdAt" DESC, "id" LIMIT ? OFFSET ?"#)
-        #expect(select.arguments == [.integer(10), .text("ja"), .integer(20), .integer(40)])
+        expectEqual(select.arguments, [.integer(10), .text("ja"), .integer(20), .integer(40)])
         #expect(
             try query.countSQL().sql
                 == #"SELECT COUNT(*) FROM (SELECT 1 FROM "Status" WHERE ("retweetCount" > ? AND "lang" = ?) ORDER BY "createdAt" DESC, "id" LIMIT ? OFFSET ?) AS selected"#)
         #expect(
             try query.deleteSQL().sql
                 == #"DELETE FROM "Status" WHERE "id" IN (SELECT "id" FROM "Status" WHERE ("retweetCount" > ? AND "lang" = ?) ORDER BY "createdAt" DESC, "id" LIMIT ? OFFSET ?)"#)
-        #expect(try ModelQuery(Status.self).filter(\Status.lang == "ja").countSQL().sql == #"SELECT COUNT(*) FROM "Status" WHERE "lang" = ?"#)
-        #expect(try ModelQuery(Status.self).filter(\Status.lang == "ja").deleteSQL().sql == #"DELETE FROM "Status" WHERE "lang" = ?"#)
-        #expect(try ModelQuery(Status.self).limit(5).selectSQL().description == "\(Self.select) LIMIT ? [5]")
+        try expectEqual(ModelQuery(Status.self).filter(\Status.lang == "ja").countSQL().sql, #"SELECT COUNT(*) FROM "Status" WHERE "lang" = ?"#)
+        try expectEqual(ModelQuery(Status.self).filter(\Status.lang == "ja").deleteSQL().sql, #"DELETE FROM "Status" WHERE "lang" = ?"#)
+        try expectEqual(ModelQuery(Status.self).limit(5).selectSQL().description, "\(Self.select) LIMIT ? [5]")
         // A reference compares by identifier.
         let user = try TwitterUser(json: ["id_str": "7", "name": "a", "screen_name": "a", "location": "", "description": "",
             "followers_count": 0, "friends_count": 0, "verified": false, "protected": false,
             "created_at": "Sun Aug 31 00:29:15 +0000 2014", "profile_image_url_https": "https://example.com/a.png"])
-        #expect(try ModelQuery(Status.self).filter(\Status.user == user).selectSQL().arguments == [.text("7")])
+        try expectEqual(ModelQuery(Status.self).filter(\Status.user == user).selectSQL().arguments, [.text("7")])
     }
 
     @Test func keyPathsThatAreNotStoredPropertiesAreErrors() async throws {
@@ -124,9 +124,9 @@ import Testing
         let (query, expected) = Self.queries[index]
         let ids = expected(all)
         #expect(!ids.isEmpty && ids.count < all.count)
-        #expect(try await store.fetchAll(query).map(\.id) == ids)
-        #expect(try await store.fetchCount(query) == ids.count)
-        #expect(try await store.deleteAll(query) == ids.count)
-        #expect(try await store.fetchCount(Status.self) == all.count - ids.count)
+        try await expectEqual(store.fetchAll(query).map(\.id), ids)
+        try await expectEqual(store.fetchCount(query), ids.count)
+        try await expectEqual(store.deleteAll(query), ids.count)
+        try await expectEqual(store.fetchCount(Status.self), all.count - ids.count)
     }
 }

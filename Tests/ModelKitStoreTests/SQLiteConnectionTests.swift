@@ -69,7 +69,7 @@ import Testing
 
         let context = ModelContext()
         let nodes = try await store.fetchAll(ModelQuery(Node.self).order(by: \Node.id), context: context)
-        #expect(nodes.map(\.label) == ["a", "b", "c", "d"])
+        expectEqual(nodes.map(\.label), ["a", "b", "c", "d"])
         #expect(nodes[0].next === nodes[1] && nodes[1].next === nodes[2] && nodes[3].next === nodes[2])
         // The cached statement was reset after the nested reads: point reads go on as usual.
         #expect(try await store.fetchOne(Node.self, id: 4)?.next?.label == "c")
@@ -110,8 +110,8 @@ import Testing
             try await tx.save(ColumnSample.make(6))
             return try await tx.fetchOne(ColumnSample.self, id: 6)
         }
-        #expect(seen == ColumnSample.make(6))
-        #expect(try await store.fetchCount(ColumnSample.self) == 6)
+        expectEqual(seen, ColumnSample.make(6))
+        try await expectEqual(store.fetchCount(ColumnSample.self), 6)
         // Inside its own transaction, the store refuses the store's own fetches, as before.
         let nested = await #expect(throws: StoreError.self) {
             try await store.read { _ in try await store.fetchOne(ColumnSample.self, id: 1) }

@@ -13,7 +13,7 @@ import Testing
         try await store.save(makeBook(author: Author(id: 1, name: "Ada", tags: ["math"], address: Address(city: "London"))))
 
         let tables = try rawRows(store, "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
-        #expect(tables.map { $0["name"] } == ["'Author'", "'Book'"])
+        expectEqual(tables.map { $0["name"] }, ["'Author'", "'Book'"])
         #expect(
             tables[0]["sql"]
                 == #"'CREATE TABLE "Author" ("id" INTEGER PRIMARY KEY NOT NULL, "name" TEXT, "born" TEXT, "tags" TEXT, "address" TEXT, "rating" REAL, "_version" INTEGER NOT NULL DEFAULT 0)'"#)
@@ -32,7 +32,7 @@ import Testing
                 "kind": "'book'", "_version": "0",
             ]])
         let author = try rawRows(store, #"SELECT "tags", "address", "born", typeof("rating") AS t FROM "Author""#)
-        #expect(author == [["tags": #"'["math"]'"#, "address": #"'{"city":"London","zip":null}'"#, "born": "NULL", "t": "'real'"]])
+        expectEqual(author, [["tags": #"'["math"]'"#, "address": #"'{"city":"London","zip":null}'"#, "born": "NULL", "t": "'real'"]])
     }
 
     @Test func newPropertiesBecomeNewColumnsAndOldRowsTakeDefaults() async throws {
@@ -48,7 +48,7 @@ import Testing
         let store = try SQLiteStore(path: path)
         #expect(try await store.fetchOne(Counter.self, id: "old")?.count == 0)
         let columns = try await store.database.read { db in try db.columns(in: "Counter").map { "\($0.name) \($0.type)" } }
-        #expect(columns == ["id TEXT", "count INTEGER", "_version INTEGER"])
+        expectEqual(columns, ["id TEXT", "count INTEGER", "_version INTEGER"])
     }
 
     @Test func theFileIsInWriteAheadLogModeAndReopens() async throws {
@@ -57,11 +57,11 @@ import Testing
         do {
             let store = try SQLiteStore(path: path)
             try await store.save((0..<10).map { Seat(number: $0, taken: $0 % 2 == 0) })
-            #expect(try rawRows(store, "PRAGMA journal_mode") == [["journal_mode": "'wal'"]])
+            try expectEqual(rawRows(store, "PRAGMA journal_mode"), [["journal_mode": "'wal'"]])
         }
         let reopened = try SQLiteStore(path: path)
-        #expect(try await reopened.fetchCount(ModelQuery(Seat.self).filter(\Seat.taken == true)) == 5)
-        #expect(reopened.path == path)
+        try await expectEqual(reopened.fetchCount(ModelQuery(Seat.self).filter(\Seat.taken == true)), 5)
+        expectEqual(reopened.path, path)
     }
 
     /// `close()` ends the connection at a point the caller chooses: the write-ahead log is folded
@@ -82,8 +82,8 @@ import Testing
         await #expect(throws: StoreError.self) { try await store.save(Seat(number: 11, taken: false)) }
         var seen = 0
         for await change in changes { seen += change.saved }
-        #expect(seen == 10)
-        #expect(try await SQLiteStore(path: path).fetchCount(ModelQuery(Seat.self)) == 10)
+        expectEqual(seen, 10)
+        try await expectEqual(SQLiteStore(path: path).fetchCount(ModelQuery(Seat.self)), 10)
     }
 
     @Test func unopenableFilesAreStoreErrors() async throws {

@@ -30,9 +30,9 @@ import Testing
             try await group.waitForAll()
         }
         let byID = Dictionary(grouping: keeper.kept, by: \.id)
-        #expect(byID.count == 150)
+        expectEqual(byID.count, 150)
         #expect(byID.values.allSatisfy { group in group.allSatisfy { $0 === group[0] } })
-        #expect(context.registeredCount == 150)
+        expectEqual(context.registeredCount, 150)
         // Stored identifiers were loaded, not made anew: they kept their stored counts.
         #expect(byID["c42"]?.first?.count == 42)
     }
@@ -71,10 +71,10 @@ import Testing
             try await group.waitForAll()
         }
         let bookGroups = Dictionary(grouping: books.kept, by: \.isbn)
-        #expect(bookGroups.count == 60)
+        expectEqual(bookGroups.count, 60)
         #expect(bookGroups.values.allSatisfy { group in group.allSatisfy { $0 === group[0] } })
         let authorGroups = Dictionary(grouping: books.kept.map(\.author) + mapped.kept, by: \.id)
-        #expect(authorGroups.count == 10)
+        expectEqual(authorGroups.count, 10)
         #expect(authorGroups.values.allSatisfy { group in group.allSatisfy { $0 === group[0] } })
     }
 
@@ -89,13 +89,13 @@ import Testing
             try await group.waitForAll()
         }
         let statuses = keeper.kept
-        #expect(statuses.count == 400)
+        expectEqual(statuses.count, 400)
         let byID = Dictionary(grouping: statuses.map(\.user), by: \.id)
         let firstTaskUserIDs: Set<String> = Set(statuses.prefix(100).map { $0.user.id })
-        #expect(byID.count == firstTaskUserIDs.count)
+        expectEqual(byID.count, firstTaskUserIDs.count)
         #expect(byID.values.allSatisfy { group in group.allSatisfy { $0 === group[0] } })
         try await store.save(statuses)
-        #expect(try await store.fetchCount(TwitterUser.self) == 115)
+        try await expectEqual(store.fetchCount(TwitterUser.self), 115)
     }
 }
 

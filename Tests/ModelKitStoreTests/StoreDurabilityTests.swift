@@ -33,7 +33,7 @@ import Testing
         // Batch 1, committed.
         let first = try Writer.start(["--db", path, "--count", "1000", "--batch", "1"])
         try first.waitForOutput("saved 1000 items of batch 1")
-        #expect(first.wait() == 0)
+        expectEqual(first.wait(), 0)
 
         // Batch 2, killed on the way.
         var arguments = ["--db", path, "--count", "\(Self.batchSize)", "--batch", "2"]
@@ -42,7 +42,7 @@ import Testing
         if killPoint == .paused {
             try second.waitForOutput("paused after \(Self.batchSize / 2)")
             // Another connection sees only what was committed while the transaction is open.
-            #expect(try counts(path) == [1: 1000])
+            try expectEqual(counts(path), [1: 1000])
         } else {
             try second.waitForOutput("started batch 2")
             try await Task.sleep(for: .milliseconds(300))
@@ -50,17 +50,17 @@ import Testing
         second.killNow()
 
         let rows = try counts(path)
-        #expect(rows[1] == 1000)
+        expectEqual(rows[1], 1000)
         #expect(rows[2] == nil || rows[2] == Self.batchSize, "batch 2 has \(rows[2] ?? 0) rows")
         if killPoint == .paused { #expect(rows[2] == nil) }
         let check = try await DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
-        #expect(check == "ok")
+        expectEqual(check, "ok")
 
         // The store still works: a later batch commits after the killed one.
         let third = try Writer.start(["--db", path, "--count", "10", "--batch", "3"])
         try third.waitForOutput("saved 10 items of batch 3")
-        #expect(third.wait() == 0)
-        #expect(try counts(path)[3] == 10)
+        expectEqual(third.wait(), 0)
+        try expectEqual(counts(path)[3], 10)
     }
 
     /// A writer committing batch after batch is killed at a random moment, 50 times: each
@@ -95,7 +95,7 @@ import Testing
         }
         #expect(committed > 0)
         let check = try await DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
-        #expect(check == "ok")
+        expectEqual(check, "ok")
     }
 
     /// A batch that cannot fit (files limited to 2 MiB, as on a full disk) fails with an
@@ -105,7 +105,7 @@ import Testing
         let path = directory.path("full.sqlite")
         let first = try Writer.start(["--db", path, "--count", "1000", "--batch", "1"])
         try first.waitForOutput("saved 1000 items of batch 1")
-        #expect(first.wait() == 0)
+        expectEqual(first.wait(), 0)
 
         let full = try Writer.start(["--db", path, "--count", "100000", "--batch", "2"], fileSizeLimit: 4096)
         let status = full.wait()
@@ -113,14 +113,14 @@ import Testing
         #expect(full.process.terminationReason == .exit && status != 0, "status \(status): \(errors)")
         // SQLite reports EFBIG as an I/O error; the store's error names the table and the row.
         #expect(errors.contains("database error in 'BatchItem'") && errors.contains("SQLite error 10: disk I/O error"), "\(errors)")
-        #expect(try counts(path) == [1: 1000])
+        try expectEqual(counts(path), [1: 1000])
         let check = try await DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
-        #expect(check == "ok")
+        expectEqual(check, "ok")
 
         let third = try Writer.start(["--db", path, "--count", "10", "--batch", "3"])
         try third.waitForOutput("saved 10 items of batch 3")
-        #expect(third.wait() == 0)
-        #expect(try counts(path) == [1: 1000, 3: 10])
+        expectEqual(third.wait(), 0)
+        try expectEqual(counts(path), [1: 1000, 3: 10])
     }
 
     /// Rows per batch, read by a connection of its own; none when no writer got as far as

@@ -19,9 +19,9 @@ import Testing
             #expect(fetched.at.isNearestMicrosecond(of: moment.at), "\(fetched.at.timeIntervalSince(moment.at))")
             var rest = fetched
             rest.at = moment.at
-            #expect(rest == moment)
+            expectEqual(rest, moment)
         } else {
-            #expect(fetched == moment)
+            expectEqual(fetched, moment)
         }
     }
 
@@ -34,9 +34,9 @@ import Testing
             try await store.save(Moment(id: index, at: base.addingTimeInterval(offset)))
         }
         let later = try await store.fetchAll(ModelQuery<Moment>().filter(\.at > base.addingTimeInterval(0.000_000_3)))
-        #expect(Set(later.map(\.id)) == [1, 3, 4])
+        expectEqual(Set(later.map(\.id)), [1, 3, 4])
         let ordered = try await store.fetchAll(ModelQuery<Moment>().order(by: \.at))
-        #expect(ordered.map(\.id) == [2, 5, 0, 3, 4, 1])
+        expectEqual(ordered.map(\.id), [2, 5, 0, 3, 4, 1])
     }
 }
 

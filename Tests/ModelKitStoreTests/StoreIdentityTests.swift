@@ -15,7 +15,7 @@ import Testing
         let context = ModelContext(store: store as? any ModelLoading)
         #expect(context.registeredModel(Counter.self, for: "a") == nil)
         let loaded = try #require(try context.model(Counter.self, for: "a"))
-        #expect(loaded.count == 3)
+        expectEqual(loaded.count, 3)
         #expect(context.registeredModel(Counter.self, for: "a") === loaded)
         #expect(try context.model(Counter.self, for: "a") === loaded)
         #expect(try context.model(Counter.self, for: "missing") == nil)
@@ -48,19 +48,19 @@ import Testing
             let all = timeline.statuses + timeline.statuses.compactMap(\.retweetedStatus)
             expectedStatuses = Set(all.map(\.id)).count
             let userIDs: Set<String> = Set(all.map { $0.user.id })
-            #expect(userIDs.count == 115)
+            expectEqual(userIDs.count, 115)
             try await store.save(timeline.statuses)
         }
         // The statuses, their retweeted statuses and every user, each saved once.
         #expect(expectedStatuses > 100)
-        #expect(try await store.fetchCount(Status.self) == expectedStatuses)
-        #expect(try await store.fetchCount(TwitterUser.self) == 115)
+        try await expectEqual(store.fetchCount(Status.self), expectedStatuses)
+        try await expectEqual(store.fetchCount(TwitterUser.self), 115)
 
         let context = ModelContext(store: store as? any ModelLoading)
         let statuses = try await store.fetchAll(Status.self, context: context)
-        #expect(statuses.count == expectedStatuses)
+        expectEqual(statuses.count, expectedStatuses)
         let byUser = Dictionary(grouping: statuses, by: \.user.id)
-        #expect(byUser.count == 115)
+        expectEqual(byUser.count, 115)
         for (id, group) in byUser {
             #expect(group.allSatisfy { $0.user === group[0].user }, "user \(id)")
             #expect(context.registeredModel(TwitterUser.self, for: id) === group[0].user)
@@ -88,7 +88,7 @@ import Testing
         let store = try kind.make(in: directory)
         let ada = Author(id: 1, name: "Ada")
         try await store.save([makeBook("a", author: ada), makeBook("b", author: ada), makeBook("c", author: Author(id: 2, name: "Bob"))])
-        #expect(try await store.fetchCount(Author.self) == 2)
+        try await expectEqual(store.fetchCount(Author.self), 2)
         // Within one fetch, and through a context across fetches.
         let books = try await store.fetchAll(ModelQuery(Book.self).order(by: \Book.isbn))
         #expect(books[0].author === books[1].author && books[0].author !== books[2].author)
@@ -129,7 +129,7 @@ import Testing
         do {
             let counter = try #require(try context.model(Counter.self, for: "w"))
             weakCounter = counter
-            #expect(context.registeredCount == 1)
+            expectEqual(context.registeredCount, 1)
         }
         #expect(weakCounter == nil)
         #expect(context.registeredModel(Counter.self, for: "w") == nil)

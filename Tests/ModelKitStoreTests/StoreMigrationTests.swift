@@ -56,16 +56,16 @@ extension Person: ModelMigrating {
         #expect(ada.firstName == "Ada" && ada.lastName == "Lovelace" && ada.nickname == "ada" && ada.age == 36)
         let grace = try #require(try await store.fetchOne(Person.self, id: 2))
         #expect(grace.firstName == "Grace" && grace.lastName == "Brewster Hopper" && grace.nickname == "amazing grace")
-        #expect(grace.age == 0)
+        expectEqual(grace.age, 0)
 
         // The new columns were added to the old table; the old ones stay.
         let columns = try await store.database.read { db in try db.columns(in: "Person").map(\.name) }
-        #expect(columns == ["id", "name", "nick", "nickname", "age", "_version", "firstName", "lastName"])
+        expectEqual(columns, ["id", "name", "nick", "nickname", "age", "_version", "firstName", "lastName"])
 
         // Saving writes the current version; loading it again needs no migration.
         try await store.save(ada)
         let rows = try rawRows(store, #"SELECT "firstName", "_version" FROM "Person" WHERE "id" = 1"#)
-        #expect(rows == [["firstName": "'Ada'", "_version": "2"]])
+        expectEqual(rows, [["firstName": "'Ada'", "_version": "2"]])
         #expect(try await store.fetchOne(Person.self, id: 1)?.lastName == "Lovelace")
     }
 
@@ -81,7 +81,7 @@ extension Person: ModelMigrating {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: try oldFile(in: directory))
         let people = try await store.fetchAll(ModelQuery(Person.self).filter(\Person.id < 3).order(by: \Person.id))
-        #expect(people.map(\.lastName) == ["Lovelace", "Brewster Hopper"])
-        #expect(Person.modelSchema.version == 2)
+        expectEqual(people.map(\.lastName), ["Lovelace", "Brewster Hopper"])
+        expectEqual(Person.modelSchema.version, 2)
     }
 }

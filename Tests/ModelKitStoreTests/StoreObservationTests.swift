@@ -17,10 +17,10 @@ import Testing
         try await store.save(Seat(number: 1))  // another type: not yielded here
         try await store.deleteOne(Counter.self, id: "c1")
         try await store.deleteAll(Counter.self)
-        #expect(await iterator.next() == StoreChange(modelName: "Counter", saved: 3))
-        #expect(await iterator.next() == StoreChange(modelName: "Counter", deleted: 1))
-        #expect(await iterator.next() == StoreChange(modelName: "Counter", deleted: 2))
-        #expect(StoreChange(modelName: "Counter", saved: 3).description == "saved 3 rows of 'Counter'")
+        await expectEqual(iterator.next(), StoreChange(modelName: "Counter", saved: 3))
+        await expectEqual(iterator.next(), StoreChange(modelName: "Counter", deleted: 1))
+        await expectEqual(iterator.next(), StoreChange(modelName: "Counter", deleted: 2))
+        expectEqual(StoreChange(modelName: "Counter", saved: 3).description, "saved 3 rows of 'Counter'")
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -32,7 +32,7 @@ import Testing
         await #expect(throws: StoreError.self) { try await store.save([Author(id: 1, name: "a"), Author(id: 2, name: "b", rating: .nan)]) }
         try await store.save(Author(id: 3, name: "c"))
         // The first change yielded is the second save's: the failed one was rolled back.
-        #expect(await iterator.next() == StoreChange(modelName: "Author", saved: 1))
+        await expectEqual(iterator.next(), StoreChange(modelName: "Author", saved: 1))
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -63,7 +63,7 @@ import Testing
             try db.execute(sql: #"UPDATE "Counter" SET "count" = 5"#)
             try db.execute(sql: #"INSERT INTO "Counter" ("id", "count") VALUES ('b', 1)"#)
         }
-        #expect(await iterator.next() == StoreChange(modelName: "Counter", saved: 2))
+        await expectEqual(iterator.next(), StoreChange(modelName: "Counter", saved: 2))
         #expect(try await store.fetchOne(Counter.self, id: "a")?.count == 5)
     }
 }

@@ -172,13 +172,13 @@ struct ColumnCase: Sendable, CustomTestStringConvertible {
         case .model(let change):
             var expected = ColumnSample.make(1)
             change(&expected)
-            #expect(inPlace == .model(expected))
+            expectEqual(inPlace, .model(expected))
         case .error(let message):
             guard case .error(let kind, let description) = inPlace else {
                 Issue.record("expected an error, read \(inPlace)")
                 return
             }
-            #expect(kind == .undecodableRow)
+            expectEqual(kind, .undecodableRow)
             #expect(description.hasPrefix("cannot load 'ColumnSample' 1: cannot map "), "\(description)")
             #expect(description.hasSuffix(message), "\(description)")
         }
@@ -198,16 +198,16 @@ struct ColumnCase: Sendable, CustomTestStringConvertible {
         let store = try SQLiteStore()
         let samples = (1...40).map(ColumnSample.make)
         try await store.save(samples)
-        #expect(try await store.fetchAll(ColumnSample.self) == samples)
+        try await expectEqual(store.fetchAll(ColumnSample.self), samples)
         let odd = try await store.fetchAll(
             ModelQuery(ColumnSample.self).filter(\ColumnSample.note == nil).order(by: \ColumnSample.id, .descending))
-        #expect(odd == samples.filter { $0.note == nil }.reversed())
+        expectEqual(odd, samples.filter { $0.note == nil }.reversed())
         try await store.database.write { db in try db.execute(sql: #"UPDATE "ColumnSample" SET "small" = 'x' WHERE "id" = 17"#) }
         let error = await #expect(throws: StoreError.self) { try await store.fetchAll(ColumnSample.self) }
         #expect(
             error?.description == "cannot load 'ColumnSample' 17: cannot map 'ColumnSample.small' at 'small': expected an integer, found \"x\"",
             "\(String(describing: error))")
         // The statement was reset: the next fetch reads again from the start.
-        #expect(try await store.fetchOne(ColumnSample.self, id: 18) == samples[17])
+        try await expectEqual(store.fetchOne(ColumnSample.self, id: 18), samples[17])
     }
 }

@@ -19,15 +19,15 @@ import Testing
             try await tx.save(Counter(id: "new", count: 3))
             #expect(try await tx.deleteOne(Counter.self, id: "old"))
             // Reads inside the transaction see its own writes.
-            #expect(try await tx.fetchCount(Counter.self) == 2)
+            try await expectEqual(tx.fetchCount(Counter.self), 2)
             return try await tx.fetchCount(Author.self)
         }
-        #expect(saved == 1)
-        #expect(try await store.fetchAll(ModelQuery(Counter.self).order(by: \Counter.id)).map(\.id) == ["kept", "new"])
+        expectEqual(saved, 1)
+        try await expectEqual(store.fetchAll(ModelQuery(Counter.self).order(by: \Counter.id)).map(\.id), ["kept", "new"])
         #expect(try await store.fetchOne(Book.self, id: "978-1")?.author.name == "Ada")
         // One transaction: one change for the table, with its saves and deletes.
         var iterator = changes.makeAsyncIterator()
-        #expect(await iterator.next() == StoreChange(modelName: "Counter", saved: 1, deleted: 1))
+        await expectEqual(iterator.next(), StoreChange(modelName: "Counter", saved: 1, deleted: 1))
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -43,11 +43,11 @@ import Testing
                 throw Refusal()
             }
         }
-        #expect(try await store.fetchAll(Counter.self).map(\.count) == [1])
-        #expect(try await store.fetchCount(Author.self) == 0)
+        try await expectEqual(store.fetchAll(Counter.self).map(\.count), [1])
+        try await expectEqual(store.fetchCount(Author.self), 0)
         // The store goes on working after the rollback.
         try await store.save(Counter(id: "b", count: 2))
-        #expect(try await store.fetchCount(Counter.self) == 2)
+        try await expectEqual(store.fetchCount(Counter.self), 2)
     }
 
     /// Cancelled while it waits (a throwing await), or cancelled while it runs on and returns:
@@ -72,7 +72,7 @@ import Testing
         await iterator.next()
         writer.cancel()
         await #expect(throws: CancellationError.self) { try await writer.value }
-        #expect(try await store.fetchCount(Counter.self) == 0)
+        try await expectEqual(store.fetchCount(Counter.self), 0)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -93,7 +93,7 @@ import Testing
         }
         #expect(first == 5 && second == 5)
         try await writer.value
-        #expect(try await store.fetchCount(Counter.self) == 6)
+        try await expectEqual(store.fetchCount(Counter.self), 6)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -145,7 +145,7 @@ import Testing
             }
             try await group.waitForAll()
         }
-        #expect(try await store.fetchCount(Counter.self) == 8 * 11)
+        try await expectEqual(store.fetchCount(Counter.self), 8 * 11)
         for task in 0..<8 { #expect(try await store.fetchOne(Counter.self, id: "t\(task)")?.count == 10) }
     }
 }

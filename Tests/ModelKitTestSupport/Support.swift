@@ -102,3 +102,18 @@ public func eventually(timeout: Duration = .seconds(60), _ condition: () async t
     }
     return try await condition()
 }
+
+/// Expects `actual` to equal `expected`, reported at the caller's line.
+///
+/// `#expect(actual == expected)` expanded once here instead of at each call site: every
+/// expansion is type-checked anew, and test targets spend more of their compile time on
+/// expectations than on anything else of their own.
+///
+/// ```swift
+/// expectEqual(try reader.decodeInt64(), 42)
+/// ```
+public func expectEqual<T: Equatable>(
+    _ actual: T, _ expected: T, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(actual == expected, comment, sourceLocation: sourceLocation)
+}

@@ -30,9 +30,9 @@ struct ArchiveCommandTests {
     @Test(arguments: Fixtures.malformedArchives.keys.sorted())
     func dumpRejectsEveryMalformedFixture(_ path: String) throws {
         let result = try ModelKitTool.run(["archive", "dump", Fixtures.named(path).url.path])
-        #expect(result.status == 1)
+        expectEqual(result.status, 1)
         #expect(result.outputData.isEmpty)
-        #expect(result.errorOutput == "modelkit: \(Fixtures.malformedArchives[path] ?? "")\n")
+        expectEqual(result.errorOutput, "modelkit: \(Fixtures.malformedArchives[path] ?? "")\n")
     }
 
     @Test(arguments: Fixtures.goodArchives)
@@ -44,16 +44,16 @@ struct ArchiveCommandTests {
             try? FileManager.default.removeItem(at: binary)
             try? FileManager.default.removeItem(at: xml)
         }
-        #expect(try ModelKitTool.run(["archive", "convert", file.url.path, "--to", "binary", "-o", binary.path]).status == 0)
-        #expect(try ModelKitTool.run(["archive", "convert", binary.path, "--to", "xml", "-o", xml.path]).status == 0)
+        try expectEqual(ModelKitTool.run(["archive", "convert", file.url.path, "--to", "binary", "-o", binary.path]).status, 0)
+        try expectEqual(ModelKitTool.run(["archive", "convert", binary.path, "--to", "xml", "-o", xml.path]).status, 0)
         let binaryDocument = try KeyedArchiveDocument(data: Data(contentsOf: binary))
         let xmlData = try Data(contentsOf: xml)
-        #expect(binaryDocument.format == .binary)
-        #expect(binaryDocument.propertyList == document.propertyList)
-        #expect(try KeyedArchiveDocument(data: xmlData).propertyList == document.propertyList)
+        expectEqual(binaryDocument.format, .binary)
+        expectEqual(binaryDocument.propertyList, document.propertyList)
+        try expectEqual(KeyedArchiveDocument(data: xmlData).propertyList, document.propertyList)
         if !file.isBinary {
             // XML fixtures come back byte for byte.
-            #expect([UInt8](xmlData) == file.bytes)
+            expectEqual([UInt8](xmlData), file.bytes)
         }
     }
 
@@ -113,7 +113,7 @@ struct ArchiveCommandTests {
         let root = try #require((try JSONSerialization.jsonObject(with: result.outputData) as? [String: Any])?["root"] as? [String: Any])
         #expect(root["string"] as? String == "hello")
         let array = try #require(root["array"] as? [Any])
-        #expect(array.count == 4)
+        expectEqual(array.count, 4)
         #expect(array[0] is NSNull)
         #expect(array[2] as? Int == 34545)
         #expect(array[3] as? [String: String] == ["key": "val"])
@@ -124,13 +124,13 @@ struct ArchiveCommandTests {
 
     @Test func missingFilesAndUnknownFormatsFailWithASentence() throws {
         let missing = try ModelKitTool.run(["archive", "dump", "/nonexistent/archive.plist"])
-        #expect(missing.status == 1)
-        #expect(missing.errorOutput == "modelkit: cannot read '/nonexistent/archive.plist': no such file\n")
+        expectEqual(missing.status, 1)
+        expectEqual(missing.errorOutput, "modelkit: cannot read '/nonexistent/archive.plist': no such file\n")
         let notAnArchive = temporaryURL("text.plist")
         defer { try? FileManager.default.removeItem(at: notAnArchive) }
         try PropertyListValue.array([1, 2]).xmlData().write(to: notAnArchive)
         let result = try ModelKitTool.run(["archive", "convert", notAnArchive.path, "--to", "binary", "-o", temporaryURL("out").path])
-        #expect(result.status == 1)
-        #expect(result.errorOutput == "modelkit: not a keyed archive: the root is an array, not a dictionary\n")
+        expectEqual(result.status, 1)
+        expectEqual(result.errorOutput, "modelkit: not a keyed archive: the root is an array, not a dictionary\n")
     }
 }

@@ -22,10 +22,10 @@ import Testing
         try fixtureData("twitter.json").write(to: twitter)
         let result = try ModelKitTool.run(["generate", "--root", "TwitterTimeline", twitter.path])
         #expect(result.status == 0, "\(result.errorOutput)")
-        #expect(result.errorOutput == "")
+        expectEqual(result.errorOutput, "")
         let expected = try Self.checkedInModels("TwitterTimeline")
         #expect(expected.hasPrefix("import Foundation\nimport ModelKit\n"))
-        #expect(result.output == expected)
+        expectEqual(result.output, expected)
     }
 
     @Test(arguments: [[], ["-"]])
@@ -59,26 +59,26 @@ import Testing
         let directory = try TemporaryDirectory()
         let bad = try directory.file("bad.json", contents: "{\n  \"a\": [1, 2,]\n}")
         let result = try ModelKitTool.run(["generate", bad.path])
-        #expect(result.status == 1)
-        #expect(result.output == "")
+        expectEqual(result.status, 1)
+        expectEqual(result.output, "")
         #expect(
             result.errorOutput
                 == "modelkit: '\(bad.path)': invalid JSON at line 2, column 14 (byte 15): a trailing comma is not allowed before ']'\n"
         )
         let fromInput = try ModelKitTool.run(["generate"], standardInput: bad)
-        #expect(fromInput.status == 1)
+        expectEqual(fromInput.status, 1)
         #expect(fromInput.errorOutput.hasPrefix("modelkit: standard input: invalid JSON at line 2, column 14"))
     }
 
     @Test func unreadableFilesUnsupportedPayloadsAndBadRootNames() throws {
         let missing = try ModelKitTool.run(["generate", "/nonexistent/payload.json"])
-        #expect(missing.status == 1)
-        #expect(missing.errorOutput == "modelkit: cannot read '/nonexistent/payload.json': no such file\n")
+        expectEqual(missing.status, 1)
+        expectEqual(missing.errorOutput, "modelkit: cannot read '/nonexistent/payload.json': no such file\n")
 
         let directory = try TemporaryDirectory()
         let numbers = try directory.file("numbers.json", contents: "[1, 2]")
         let scalar = try ModelKitTool.run(["generate", numbers.path])
-        #expect(scalar.status == 1)
+        expectEqual(scalar.status, 1)
         #expect(
             scalar.errorOutput
                 == "modelkit: cannot generate models from an array holding a number: the top level must be an object or an array of objects\n"
@@ -86,7 +86,7 @@ import Testing
 
         let object = try directory.file("object.json", contents: #"{"a": 1}"#)
         let badRoot = try ModelKitTool.run(["generate", "--root", "class", object.path])
-        #expect(badRoot.status == 1)
+        expectEqual(badRoot.status, 1)
         #expect(badRoot.errorOutput.hasPrefix("modelkit: invalid root type name 'class': "))
         let named = try ModelKitTool.run(["generate", "--root", "Settings", object.path])
         #expect(named.status == 0 && named.output.contains("struct Settings {\n    var a: Int\n}\n"))

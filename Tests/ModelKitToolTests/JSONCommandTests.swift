@@ -8,8 +8,8 @@ import Testing
         let twitter = try directory.file("twitter.json", contents: String(decoding: fixtureData("twitter.json"), as: UTF8.self))
         let small = try directory.file("small.json", contents: #"{"a": [1, 2.5e3, "x", null, true]}"#)
         let result = try ModelKitTool.run(["json", "check", twitter.path, small.path])
-        #expect(result.status == 0)
-        #expect(result.output == "\(twitter.path): valid JSON (631515 bytes)\n\(small.path): valid JSON (34 bytes)\n")
+        expectEqual(result.status, 0)
+        expectEqual(result.output, "\(twitter.path): valid JSON (631515 bytes)\n\(small.path): valid JSON (34 bytes)\n")
     }
 
     @Test func theFirstInvalidFileStopsWithItsPositionAndReason() throws {
@@ -18,8 +18,8 @@ import Testing
         let bad = try directory.file("bad.json", contents: "{\n  \"a\": [1, 2,]\n}")
         let never = try directory.file("never.json", contents: "[")
         let result = try ModelKitTool.run(["json", "check", good.path, bad.path, never.path])
-        #expect(result.status == 1)
-        #expect(result.output == "\(good.path): valid JSON (2 bytes)\n")
+        expectEqual(result.status, 1)
+        expectEqual(result.output, "\(good.path): valid JSON (2 bytes)\n")
         #expect(
             result.errorOutput
                 == "\(bad.path): invalid JSON at line 2, column 14 (byte 15): a trailing comma is not allowed before ']'\n")
@@ -30,7 +30,7 @@ import Testing
         let missing = try ModelKitTool.run(["json", "check", "/nonexistent/file.json"])
         #expect(missing.status == 1 && missing.errorOutput.hasPrefix("/nonexistent/file.json: cannot read the file"))
         let deep = try directory.file("deep.json", contents: String(repeating: "[", count: 5) + String(repeating: "]", count: 5))
-        #expect(try ModelKitTool.run(["json", "check", "--max-depth", "5", deep.path]).status == 0)
+        try expectEqual(ModelKitTool.run(["json", "check", "--max-depth", "5", deep.path]).status, 0)
         let shallow = try ModelKitTool.run(["json", "check", "--max-depth", "4", deep.path])
         #expect(shallow.status == 1 && shallow.errorOutput.contains("'maxDepth'"))
     }
@@ -42,11 +42,11 @@ import Testing
         let plain = try directory.file("events.txt", contents: "{\"a\": 1}\n{\"b\": 2}\n")
         let result = try ModelKitTool.run(["json", "check", array.path, lines.path])
         #expect(result.status == 0 && result.errorOutput.isEmpty, "\(result.errorOutput)")
-        #expect(result.output == "\(array.path): valid JSON (27 bytes)\n\(lines.path): valid NDJSON: 3 values, 22 bytes\n")
+        expectEqual(result.output, "\(array.path): valid JSON (27 bytes)\n\(lines.path): valid NDJSON: 3 values, 22 bytes\n")
         // Two values are not one JSON document, unless the file is read as NDJSON.
-        #expect(try ModelKitTool.run(["json", "check", plain.path]).status == 1)
+        try expectEqual(ModelKitTool.run(["json", "check", plain.path]).status, 1)
         let flagged = try ModelKitTool.run(["json", "check", "--ndjson", plain.path])
-        #expect(flagged.output == "\(plain.path): valid NDJSON: 2 values, 18 bytes\n")
+        expectEqual(flagged.output, "\(plain.path): valid NDJSON: 2 values, 18 bytes\n")
     }
 
     @Test(arguments: [
@@ -62,9 +62,9 @@ import Testing
         let directory = try TemporaryDirectory()
         let file = try directory.file(name, contents: contents)
         let result = try ModelKitTool.run(["json", "check", "--max-depth", "3", file.path])
-        #expect(result.status == 1)
+        expectEqual(result.status, 1)
         #expect(result.output.isEmpty)
-        #expect(result.errorOutput == "\(file.path): \(message)\n")
+        expectEqual(result.errorOutput, "\(file.path): \(message)\n")
     }
 }
 
@@ -87,8 +87,8 @@ import Testing
         // The edits: three statuses (text and favorites) and their three users (followers).
         let edits = "after editing the three most retweeted statuses: hasChanges true, 0 inserted, 6 changed, 0 deleted"
         #expect(first.output.contains(edits + "\n"))
-        #expect(first.output.components(separatedBy: "): text, favoriteCount\n").count == 4)
-        #expect(first.output.components(separatedBy: "): followersCount\n").count == 4)
+        expectEqual(first.output.components(separatedBy: "): text, favoriteCount\n").count, 4)
+        expectEqual(first.output.components(separatedBy: "): followersCount\n").count, 4)
         #expect(first.output.hasSuffix("saved the edits; hasChanges: false (run the demo again to load them back)\n"))
 
         // The second run finds the first run's models, and edits, in the file and loads them first.
@@ -112,7 +112,7 @@ import Testing
         /// Built without the PostgreSQL trait, a postgres:// URL is refused in one sentence.
         @Test func aPostgreSQLURLNeedsTheTrait() throws {
             let result = try ModelKitTool.run(["demo", "--db", "postgres://app:secret@127.0.0.1:5432/models"])
-            #expect(result.status == 1)
+            expectEqual(result.status, 1)
             #expect(
                 result.errorOutput
                     == "modelkit: 'postgres://app:***@127.0.0.1:5432/models' is a PostgreSQL database, and this modelkit "

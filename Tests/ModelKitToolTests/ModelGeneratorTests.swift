@@ -1,6 +1,7 @@
 import Foundation
 import ModelKit
 import ModelKitGenerator
+import ModelKitTestSupport
 import Testing
 
 /// One inference rule: a payload, and lines the generated source must contain.
@@ -127,7 +128,7 @@ struct GeneratorCase: Sendable, CustomStringConvertible {
         do {
             _ = try ModelGenerator().generate(fromJSON: Array(json.utf8))
         } catch {
-            #expect("\(error)" == message)
+            expectEqual("\(error)", message)
         }
     }
 
@@ -142,9 +143,9 @@ struct GeneratorCase: Sendable, CustomStringConvertible {
         let json = #"{"zeta": {"b": 1}, "alpha": [{"c": {"d": 1}}], "mid": 1}"#
         let generator = ModelGenerator(rootName: "Feed")
         let source = try generator.generate(fromJSON: Array(json.utf8))
-        #expect(try generator.generate(fromJSON: Array(json.utf8)) == source)
+        try expectEqual(generator.generate(fromJSON: Array(json.utf8)), source)
         let declarations = source.split(separator: "\n").filter { $0.hasPrefix("struct ") }
-        #expect(declarations == ["struct Feed {", "struct Zeta {", "struct AlphaItem {", "struct C {"])
+        expectEqual(declarations, ["struct Feed {", "struct Zeta {", "struct AlphaItem {", "struct C {"])
         #expect(source.contains("struct Feed {\n    var zeta: Zeta\n    var alpha: [AlphaItem]\n    var mid: Int\n}"))
     }
 

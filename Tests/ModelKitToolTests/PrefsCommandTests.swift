@@ -31,7 +31,7 @@ struct PrefsCommandTests {
         try await withTemporaryDirectory { directory in
             let result = try await prefs(["set", "app", "key", text], file: directory.file())
             #expect(result.status == 0, "\(result.errorOutput)")
-            #expect(try parsedObject(at: directory.file())["key"] == expected)
+            try expectEqual(parsedObject(at: directory.file())["key"], expected)
         }
     }
 
@@ -42,7 +42,7 @@ struct PrefsCommandTests {
                 "prefs", "set", "app", "flag", "--file", file.path, "--", "--file",
             ])
             #expect(result.status == 0, "\(result.errorOutput)")
-            #expect(try parsedObject(at: file)["flag"] == .string("--file"))
+            try expectEqual(parsedObject(at: file)["flag"], .string("--file"))
         }
     }
 
@@ -50,7 +50,7 @@ struct PrefsCommandTests {
         try await withTemporaryDirectory { directory in
             let result = try await prefs(["set", "app", "zip", "01234", "--string"], file: directory.file())
             #expect(result.status == 0, "\(result.errorOutput)")
-            #expect(try parsedObject(at: directory.file())["zip"] == .string("01234"))
+            try expectEqual(parsedObject(at: directory.file())["zip"], .string("01234"))
         }
     }
 
@@ -59,9 +59,9 @@ struct PrefsCommandTests {
             let file = directory.file()
             _ = try await prefs(["set", "app", "theme", "dark"], file: file)
             _ = try await prefs(["set", "app", "sizes", "[1,2]"], file: file)
-            #expect(try await prefs(["get", "app", "theme"], file: file).output == "\"dark\"\n")
-            #expect(try await prefs(["get", "app", "theme", "--raw"], file: file).output == "dark\n")
-            #expect(try await prefs(["get", "app", "sizes"], file: file).output == "[\n  1,\n  2\n]\n")
+            try await expectEqual(prefs(["get", "app", "theme"], file: file).output, "\"dark\"\n")
+            try await expectEqual(prefs(["get", "app", "theme", "--raw"], file: file).output, "dark\n")
+            try await expectEqual(prefs(["get", "app", "sizes"], file: file).output, "[\n  1,\n  2\n]\n")
         }
     }
 
@@ -69,9 +69,9 @@ struct PrefsCommandTests {
         try await withTemporaryDirectory { directory in
             let file = directory.file()
             let result = try await prefs(["get", "app", "missing"], file: file)
-            #expect(result.status == 1)
+            expectEqual(result.status, 1)
             #expect(result.output.isEmpty)
-            #expect(result.errorOutput == "no value for 'missing' in preferences 'app' ('\(file.path)')\n")
+            expectEqual(result.errorOutput, "no value for 'missing' in preferences 'app' ('\(file.path)')\n")
         }
     }
 
@@ -85,17 +85,17 @@ struct PrefsCommandTests {
             try prefs.flush()
             let result = try await self.prefs(["list", "app"], file: file)
             #expect(result.status == 0, "\(result.errorOutput)")
-            #expect(result.output == "alpha = {\"a\":null,\"b\":1}\nvolume = 0.5\nzeta = \"z\"\n")
+            expectEqual(result.output, "alpha = {\"a\":null,\"b\":1}\nvolume = 0.5\nzeta = \"z\"\n")
 
             let json = try await self.prefs(["list", "app", "--json"], file: file)
-            #expect(try JSONValue(parsing: json.output) == JSONValue(parsing: try contents(of: file)))
+            try expectEqual(JSONValue(parsing: json.output), JSONValue(parsing: try contents(of: file)))
         }
     }
 
     @Test func listOfNoFilePrintsNothing() async throws {
         try await withTemporaryDirectory { directory in
             let result = try await prefs(["list", "app"], file: directory.file())
-            #expect(result.status == 0)
+            expectEqual(result.status, 0)
             #expect(result.output.isEmpty)
             #expect(!FileManager.default.fileExists(atPath: directory.file().path))
         }
@@ -106,10 +106,10 @@ struct PrefsCommandTests {
             let file = directory.file()
             _ = try await prefs(["set", "app", "a", "1"], file: file)
             _ = try await prefs(["set", "app", "b", "2"], file: file)
-            #expect(try await prefs(["delete", "app", "a"], file: file).status == 0)
-            #expect(try parsedObject(at: file) == ["b": .int(2)])
+            try await expectEqual(prefs(["delete", "app", "a"], file: file).status, 0)
+            try expectEqual(parsedObject(at: file), ["b": .int(2)])
             // Deleting what is not there succeeds.
-            #expect(try await prefs(["delete", "app", "a"], file: file).status == 0)
+            try await expectEqual(prefs(["delete", "app", "a"], file: file).status, 0)
         }
     }
 
@@ -119,7 +119,7 @@ struct PrefsCommandTests {
             _ = try await prefs(["set", "app", "window", #"{"origin_x": 5, "width": 640}"#], file: file)
             let prefs = try manualPreferences(file)
             let window = try #require(try prefs.value(WindowFrame.self, forKey: "window"))
-            #expect(window == WindowFrame(originX: 5, originY: 0, width: 640, isFullScreen: false))
+            expectEqual(window, WindowFrame(originX: 5, originY: 0, width: 640, isFullScreen: false))
         }
     }
 
@@ -128,7 +128,7 @@ struct PrefsCommandTests {
             let file = directory.file()
             try Data("{]".utf8).write(to: file)
             let result = try await prefs(["get", "app", "a"], file: file)
-            #expect(result.status == 1)
+            expectEqual(result.status, 1)
             #expect(result.errorOutput.hasPrefix("corrupt preferences file '\(file.path)': "))
             #expect(directory.entries().contains { $0.hasPrefix("preferences.json.corrupt-") })
         }
@@ -136,8 +136,8 @@ struct PrefsCommandTests {
 
     @Test func anInvalidNameFails() async throws {
         let result = try await ModelKitTool.run(["prefs", "get", "../etc", "a"])
-        #expect(result.status == 1)
-        #expect(result.errorOutput == "invalid preferences name: '../etc' contains '/' or a NUL character\n")
+        expectEqual(result.status, 1)
+        expectEqual(result.errorOutput, "invalid preferences name: '../etc' contains '/' or a NUL character\n")
     }
 
     @Test func missingArgumentsFailWithUsage() async throws {

@@ -19,7 +19,7 @@
             query.binds.append(store.schema)
             let rows = try await store.client.query(query).collect()
             let types = Dictionary(uniqueKeysWithValues: try rows.map { try $0.decode((String, String).self) })
-            #expect(types == [
+            expectEqual(types, [
                 "isbn": "text", "title": "text", "author": "bigint", "editor": "bigint", "pages": "bigint",
                 "price": "numeric", "cover": "bytea", "published": "timestamp with time zone", "ratings": "jsonb",
                 "chapters": "jsonb", "link": "text", "code": "uuid", "format": "text", "kind": "text", "_version": "bigint",
@@ -27,7 +27,7 @@
             var primary = PostgresQuery(unsafeSQL: "SELECT a.attname::text FROM pg_index i JOIN pg_attribute a "
                 + "ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey) WHERE i.indrelid = ($1 || '.\"Book\"')::regclass AND i.indisprimary")
             primary.binds.append("\"" + store.schema + "\"")
-            #expect(try await store.client.query(primary).collect().map { try $0.decode(String.self) } == ["isbn"])
+            try await expectEqual(store.client.query(primary).collect().map { try $0.decode(String.self) }, ["isbn"])
             await store.close()
         }
 
@@ -42,8 +42,8 @@
             try await store.save(stamps)
             let read = try await store.fetchAll(ModelQuery(Stamp.self).order(by: \Stamp.at))
             let microseconds = read.map { Int(($0.at.timeIntervalSince(base) * 1_000_000).rounded()) }
-            #expect(microseconds == [1, 2, 3, 500_000])
-            #expect(try await store.fetchCount(ModelQuery(Stamp.self).filter(\Stamp.at > base.addingTimeInterval(0.000_002))) == 2)
+            expectEqual(microseconds, [1, 2, 3, 500_000])
+            try await expectEqual(store.fetchCount(ModelQuery(Stamp.self).filter(\Stamp.at > base.addingTimeInterval(0.000_002))), 2)
             await store.close()
         }
 
@@ -88,7 +88,7 @@
                 + "WHERE table_schema = $1 AND table_name = 'Person' ORDER BY ordinal_position")
             columns.binds.append(store.schema)
             let names = try await store.client.query(columns).collect().map { try $0.decode(String.self) }
-            #expect(names == ["id", "name", "nick", "nickname", "age", "born", "_version", "firstName", "lastName"])
+            expectEqual(names, ["id", "name", "nick", "nickname", "age", "born", "_version", "firstName", "lastName"])
             try await store.save(ada)
             #expect(try await store.fetchOne(Person.self, id: 1)?.lastName == "Lovelace")
             await store.close()
@@ -135,9 +135,9 @@
                 attempts += 1
                 try await Task.sleep(for: .milliseconds(25))
             }
-            #expect(context.withLock { ada.name } == "Ada Lovelace")
+            expectEqual(context.withLock { ada.name }, "Ada Lovelace")
             #expect(context.withLock { (grace.name, grace.rating) } == ("Grace", 1))
-            #expect(context.changedModels.count == 1)
+            expectEqual(context.changedModels.count, 1)
         }
 
         /// Another store on the same database, and another process, commit: this store's change
@@ -159,7 +159,7 @@
             }
             try await writer.save((1...3).map { BatchItem(id: $0, batch: 1, payload: "store") })
             let first = await iterator.next()
-            #expect(first == StoreChange(modelName: "BatchItem", saved: 3))
+            expectEqual(first, StoreChange(modelName: "BatchItem", saved: 3))
 
             // Another process: `modelkit store write-batch` against the same schema.
             let process = try ModelKitTool.start([
@@ -169,8 +169,8 @@
             let result = await process.finish()
             #expect(result.status == 0, "\(result.errorOutput)")
             let second = await iterator.next()
-            #expect(second == StoreChange(modelName: "BatchItem", saved: 5))
-            #expect(try await observer.fetchCount(BatchItem.self) == 8)
+            expectEqual(second, StoreChange(modelName: "BatchItem", saved: 5))
+            try await expectEqual(observer.fetchCount(BatchItem.self), 8)
 
             // observe(_:) re-runs its query on another process's commit too.
             let observation = observer.observe(ModelQuery(BatchItem.self).filter(\BatchItem.batch == 3))
@@ -249,17 +249,17 @@
             let store = try PostgresTestServer.makeStore(schema: schema)
             let first = try Writer.start(["--db", url, "--schema", schema, "--count", "1000", "--batch", "1"])
             try first.waitForOutput("saved 1000 items of batch 1")
-            #expect(first.wait() == 0)
+            expectEqual(first.wait(), 0)
 
             let second = try Writer.start([
                 "--db", url, "--schema", schema, "--count", "20000", "--batch", "2", "--pause-after", "10000",
             ])
             try second.waitForOutput("paused after 10000")
             // Its open transaction is invisible to others meanwhile.
-            #expect(try await batches(store) == [1: 1000])
+            try await expectEqual(batches(store), [1: 1000])
             second.killNow()
             // The server ends the dead client's transaction; none of it ever shows.
-            #expect(try await batches(store) == [1: 1000])
+            try await expectEqual(batches(store), [1: 1000])
 
             // Batches committed one after another, killed at a moment while running.
             let running = try Writer.start([
@@ -279,8 +279,8 @@
 
             let third = try Writer.start(["--db", url, "--schema", schema, "--count", "10", "--batch", "100"])
             try third.waitForOutput("saved 10 items of batch 100")
-            #expect(third.wait() == 0)
-            #expect(try await batches(store)[100] == 10)
+            expectEqual(third.wait(), 0)
+            try await expectEqual(batches(store)[100], 10)
             await store.close()
         }
 

@@ -1,6 +1,7 @@
 #if PostgreSQL
     import Foundation
     @testable import ModelKitPostgres
+    import ModelKitTestSupport
     import Testing
 
     /// A date goes to a `timestamptz` as the nearest microsecond since 2000-01-01 UTC: the exact
@@ -19,14 +20,14 @@
         func aDateBecomesTheNearestMicrosecond(seconds: Double, microseconds: Int64) {
             let date = Date(timeIntervalSinceReferenceDate: seconds)
             let stamp = PostgresTimestamp(date)
-            #expect(stamp.microseconds == microseconds)
+            expectEqual(stamp.microseconds, microseconds)
             #expect(stamp.date.isNearestMicrosecond(of: date))
         }
 
         /// Dates beyond what 64 bits of microseconds hold are clamped, not wrapped or trapped.
         @Test(arguments: [(Double.infinity, Int64.max), (-.infinity, .min), (1e300, .max), (-1e300, .min)])
         func aDateOutOfRangeIsClamped(seconds: Double, microseconds: Int64) {
-            #expect(PostgresTimestamp(Date(timeIntervalSinceReferenceDate: seconds)).microseconds == microseconds)
+            expectEqual(PostgresTimestamp(Date(timeIntervalSinceReferenceDate: seconds)).microseconds, microseconds)
         }
     }
 #endif
