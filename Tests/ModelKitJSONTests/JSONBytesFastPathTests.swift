@@ -4,7 +4,8 @@ import ModelKitTestSupport
 import Testing
 
 /// The byte reader's fast paths against the general ones: keys compared where they lie in the
-/// document, and arrays gathered on the stack before they are allocated.
+/// document, arrays gathered on the stack before they are allocated, short strings made in the
+/// standard library's small form.
 @Suite struct JSONBytesFastPathTests {
     /// The key expected next is compared with the document's bytes; keys out of order, escaped,
     /// spaced, unknown or needing escapes themselves map as they do through JSON objects.
@@ -39,6 +40,23 @@ import Testing
         guard count > 0 else { return }
         let bad = "[" + strings.dropLast().map { "\"\($0)\"," }.joined() + "7]"
         #expect(modelError { _ = try ModelJSON.decode([String].self, from: Data(bad.utf8)) }?.path.description == "[\(count - 1)]")
+    }
+
+    /// Short ASCII strings are made from the document's words: at every length, read where 16
+    /// bytes follow, near the end of the input, and as dictionary keys (a NUL from an escape
+    /// too), they are the strings `String(decoding:as:)` makes.
+    @Test(arguments: 0...16)
+    func smallStringsAreTheStandardOnes(length: Int) throws {
+        let pool = (0x20...0x7F).map(UInt8.init).filter { $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        let expected = String(decoding: (0..<length).map { pool[($0 &* 29 &+ length) % pool.count] }, as: UTF8.self)
+        let quoted = "\"\(expected)\""
+        let read = try ModelJSON.decode([String].self, from: Data("[\(quoted),\(quoted),\"sixteen bytes after\"]".utf8))
+        let keys = try ModelJSON.decode([String: Int].self, from: Data("{\(quoted):1,\"a\\u0000\(expected)\":2}".utf8)).keys
+        for string in read.prefix(2) + keys.sorted() + [try ModelJSON.decode(String.self, from: Data(quoted.utf8))] {
+            let standard = string.first == "a" && string.dropFirst().first == "\0" ? "a\0" + expected : expected
+            #expect(string == standard && string.hashValue == standard.hashValue && Array(string.utf8) == Array(standard.utf8))
+            #expect(string.count == standard.count && string + "!" == standard + "!")
+        }
     }
 }
 
