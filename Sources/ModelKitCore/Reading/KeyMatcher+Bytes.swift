@@ -6,11 +6,16 @@ extension KeyMatcher {
     @inlinable
     package var keyCount: Int { count }
 
-    /// The UTF-8 bytes of key number `index` (which must be below ``keyCount``), valid while the
-    /// matcher lives.
+    /// The first of the UTF-8 bytes of key number `index` (below ``keyCount``).
     @inlinable
-    package func keyBytes(at index: Int) -> UnsafeRawBufferPointer {
-        let start = starts[index]
-        return UnsafeRawBufferPointer(start: bytes + start, count: starts[index &+ 1] &- start)
+    package func keyStart(at index: Int) -> UnsafeRawPointer {
+        UnsafeRawPointer(bytes + starts[index])
+    }
+
+    /// The length of key number `index` (below ``keyCount``) when JSON writes it between quotes
+    /// as it is, or -1 when it needs escaping (then a document's bytes cannot be compared with it).
+    @inlinable
+    package func verbatimLength(at index: Int) -> Int {
+        verbatimLengths[index]
     }
 }

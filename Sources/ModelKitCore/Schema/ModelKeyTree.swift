@@ -88,9 +88,13 @@ public final class ModelKeyEdge: Sendable {
         self.leaves = leaves
         self.node = node
         self.leadsToRequiredField = leadsToRequiredField
-        let plain = key.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-        self.quotedKey = plain ? [UInt8(ascii: "\"")] + Array(key.utf8) + [UInt8(ascii: "\"")] : nil
+        self.quotedKey = isJSONVerbatim(key) ? [UInt8(ascii: "\"")] + Array(key.utf8) + [UInt8(ascii: "\"")] : nil
     }
+}
+
+/// Whether JSON writes `key` between quotes as it is: printable ASCII, no quote or backslash.
+private func isJSONVerbatim(_ key: String) -> Bool {
+    key.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
 }
 
 /// A field reached at the end of a key path.
@@ -165,6 +169,9 @@ package final class KeyMatcher: @unchecked Sendable {
     /// Where each key starts in `bytes`, and one more: where the last one ends.
     @usableFromInline let starts: UnsafeMutablePointer<Int>
     @usableFromInline let table: UnsafeMutablePointer<Int32>
+    /// Each key's length when JSON writes it between quotes as it is (printable ASCII, no quote
+    /// or backslash), else -1: a JSON reader that finds those bytes, quoted, has found the key.
+    @usableFromInline let verbatimLengths: UnsafeMutablePointer<Int>
     @usableFromInline let mask: Int
     /// How many keys.
     @usableFromInline let count: Int
@@ -199,6 +206,10 @@ package final class KeyMatcher: @unchecked Sendable {
         starts.initialize(from: allStarts, count: allStarts.count)
         table = .allocate(capacity: size)
         table.initialize(from: slots, count: size)
+        verbatimLengths = .allocate(capacity: max(keys.count, 1))
+        for (index, key) in keys.enumerated() {
+            (verbatimLengths + index).initialize(to: isJSONVerbatim(key) ? key.utf8.count : -1)
+        }
         mask = size - 1
         count = keys.count
     }
@@ -207,6 +218,7 @@ package final class KeyMatcher: @unchecked Sendable {
         bytes.deallocate()
         starts.deallocate()
         table.deallocate()
+        verbatimLengths.deallocate()
     }
 
     @inlinable

@@ -171,21 +171,22 @@ public struct JSONBytesReader: ModelReader {
     @inlinable
     public mutating func decodeArray<T>(_ element: (inout JSONBytesReader) throws -> T) throws -> [T] {
         try read("an array") { try $0.beginArray() }
-        var result: [T] = []
-        var index = 0
+        guard try scanner.nextElement() else { return [] }
         let collects = flags.collectsAllErrors
-        while try scanner.nextElement() {
-            // No room reserved ahead: arrays of one or two large elements (a model's children)
-            // would hold twice the memory JSONDecoder's do (memory.decode.nested).
-            if !collects {
-                // Straight into the array: no optional to unwrap (and copy, model and all).
-                result.append(try withPathComponent(.index(index), element))
-            } else if let value = try decodeElement(at: index, element) {
-                result.append(value)
-            }
-            index &+= 1
+        // Collected on the stack first, so that the array is allocated once at its exact size
+        // (growing from empty allocated at one, two and four elements).
+        return try ElementCollector<T>.collect { elements in
+            var index = 0
+            repeat {
+                if !collects {
+                    // Straight into the buffer: no optional to unwrap (and copy, model and all).
+                    elements.append(try withPathComponent(.index(index), element))
+                } else if let value = try decodeElement(at: index, element) {
+                    elements.append(value)
+                }
+                index &+= 1
+            } while try scanner.nextElement()
         }
-        return result
     }
 
     @inlinable

@@ -20,35 +20,45 @@ extension JSONScanner {
         // (whitespace, errors) goes the general way, so no error is built in this function.
         guard position &+ 1 < end else { return try nextKeyIndexGenerally(in: node, expected: expected) }
         let byte = input[position]
-        var start = position &+ 2
+        let start: Int
         if atContainerStart {
             guard byte == UInt8(ascii: "\"") else { return try nextKeyIndexGenerally(in: node, expected: expected) }
             atContainerStart = false
             start = position &+ 1
-        } else if byte != UInt8(ascii: ",") || input[position &+ 1] != UInt8(ascii: "\"") {
+        } else if byte == UInt8(ascii: ",") && input[position &+ 1] == UInt8(ascii: "\"") {
+            start = position &+ 2
+        } else {
             guard byte == UInt8(ascii: "}") else { return try nextKeyIndexGenerally(in: node, expected: expected) }
             position &+= 1
             openContainers &-= 1
             return nil
         }
-        // From here the key's opening quote is at `start - 1`; errors are reported from there.
-        position = start &- 1
+        // The key expected next, if these bytes spell it and it needs no escaping (then the
+        // bytes are exactly the key, with nothing for a string reader to look at). Other keys are
+        // scanned in a function of their own, so that this one saves and restores few registers.
         let keys = node.matcher
         if expected < keys.keyCount {
-            // The key expected next, if these bytes spell it and it needs no escaping (then the
-            // bytes are exactly the key, with nothing for a string reader to look at).
-            let candidate = keys.keyBytes(at: expected)
-            let close = start &+ candidate.count
-            if close &+ 1 < end && input[close] == UInt8(ascii: "\"") && input[close &+ 1] == UInt8(ascii: ":")
-                && ByteScanning.sameBytes(input.baseAddress! + start, candidate.baseAddress!, count: candidate.count)
-                && node.edges[expected].quotedKey != nil && candidate.count <= limits.maxStringLength
+            let length = keys.verbatimLength(at: expected)
+            let close = start &+ length
+            if length >= 0 && close &+ 1 < end && input[close] == UInt8(ascii: "\"")
+                && input[close &+ 1] == UInt8(ascii: ":") && length <= limits.maxStringLength
+                && ByteScanning.sameBytes(input.baseAddress.unsafelyUnwrapped + start, keys.keyStart(at: expected), count: length)
             {
                 position = close &+ 2
                 return expected
             }
         }
-        // Any other key of plain ASCII: its closing quote is the first byte a string reader
-        // must look at.
+        return try nextKeyIndexByScanning(in: node, expected: expected, keyStart: start)
+    }
+
+    /// ``nextKeyIndex(in:expected:)`` for a key other than the one expected, whose content starts
+    /// at `start`, after its opening quote.
+    @inline(never)
+    mutating func nextKeyIndexByScanning(in node: ModelKeyNode, expected: Int, keyStart start: Int) throws -> Int? {
+        // Errors are reported from the key's opening quote. A key of plain ASCII: its closing
+        // quote is the first byte a string reader must look at.
+        position = start &- 1
+        let keys = node.matcher
         var close = start
         while close &+ 8 <= end {
             let mask = ByteScanning.stringSpecials(

@@ -19,18 +19,20 @@ extension JSONScanner {
         // next two words that a string reader must look at.
         let start = position &+ 1
         if start &+ 16 <= end {
-            var mask = ByteScanning.stringSpecials(
-                UInt64(littleEndian: input.loadUnaligned(fromByteOffset: start, as: UInt64.self)))
+            let low = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+            var high: UInt64 = 0
+            var mask = ByteScanning.stringSpecials(low)
             var close = start
             if mask == 0 {
-                mask = ByteScanning.stringSpecials(
-                    UInt64(littleEndian: input.loadUnaligned(fromByteOffset: start &+ 8, as: UInt64.self)))
+                high = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: start &+ 8, as: UInt64.self))
+                mask = ByteScanning.stringSpecials(high)
                 close &+= 8
             }
             close &+= mask.trailingZeroBitCount &>> 3
             if mask != 0 && input[close] == UInt8(ascii: "\"") && close &- start <= limits.maxStringLength {
                 position = close &+ 1
-                return JSONScanner.string(ascii: UnsafeRawBufferPointer(rebasing: input[start..<close]))
+                // The two words just scanned are the string's bytes: its small form is made of them.
+                return JSONScanner.smallString(low: low, high: high, count: close &- start)
             }
         }
         return try readStringGenerally()
@@ -48,28 +50,6 @@ extension JSONScanner {
             return extent.ascii ? JSONScanner.string(ascii: content) : String(decoding: content, as: UTF8.self)
         }
         return try withUnescapedBytes(from: start, to: extent.close) { String(decoding: $0, as: UTF8.self) }
-    }
-
-    /// A string from valid UTF-8 bytes (the scanner has checked them): short ASCII ones are
-    /// made without the standard library's second validation pass.
-    @inlinable
-    static func string(validUTF8 bytes: UnsafeRawBufferPointer) -> String {
-        guard bytes.count <= 15 else { return String(decoding: bytes, as: UTF8.self) }
-        var bits: UInt8 = 0
-        for byte in bytes { bits |= byte }
-        return bits < 0x80 ? string(ascii: bytes) : String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// A string from bytes known to be ASCII (the scanner has checked them): one short enough
-    /// to be stored inline is made without the standard library's second validation pass.
-    @inlinable
-    static func string(ascii bytes: UnsafeRawBufferPointer) -> String {
-        let count = bytes.count
-        guard count > 0, count <= 15, let source = bytes.baseAddress else { return String(decoding: bytes, as: UTF8.self) }
-        return String(unsafeUninitializedCapacity: count) { buffer in
-            UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: source, byteCount: count)
-            return count
-        }
     }
 
     /// Reads a string and returns what `body` makes of its unescaped UTF-8 bytes.

@@ -1,0 +1,68 @@
+import Foundation
+import ModelKit
+import ModelKitTestSupport
+import Testing
+
+/// The byte reader's fast paths against the general ones: keys compared where they lie in the
+/// document, arrays gathered on the stack before they are allocated, short strings made in the
+/// standard library's small form.
+@Suite struct JSONBytesFastPathTests {
+    /// The key expected next is compared with the document's bytes; keys out of order, escaped,
+    /// spaced, unknown or needing escapes themselves map as they do through JSON objects.
+    @Test(arguments: [
+        #"{"id":1,"say \"hi\"":2,"café":3}"#,
+        #"{"café":3,"say \"hi\"":2,"id":1}"#,
+        #"{"i\u0064":1,"say \u0022hi\u0022":2,"caf\u00e9":3}"#,
+        #"{ "id" : 1 ,"say \"hi\"":2 , "café":3 }"#,
+        #"{"idx":0,"id":1,"i":0,"say \"hi\"":2,"say":0,"café":3,"caf":0}"#,
+        #"{"id":1,"say "hi"":2,"café":3}"#,
+        #"{"id":1,"say \"hi\"":2,"café"3}"#,
+        #"{"id":1,"say \"hi\"":2,"café":3"#,
+    ])
+    func keysMapAsThroughJSONObjects(_ json: String) {
+        let data = Data(json.utf8)
+        let fromBytes = try? JSONOddKeys(jsonData: data)
+        let fromObjects = try? JSONOddKeys(json: JSONSerialization.jsonObject(with: data))
+        #expect(fromBytes == fromObjects)
+        #expect(fromBytes == nil || fromBytes == JSONOddKeys(id: 1, quoted: 2, accented: 3))
+    }
+
+    /// Arrays on both sides of the stack buffer's size (16 small elements, one or two models of
+    /// many properties) read the same elements, and a bad last element names its index.
+    @Test(arguments: [0, 1, 2, 3, 15, 16, 17, 40])
+    func arraysOfEveryLength(count: Int) throws {
+        let strings = (0..<count).map { "element \($0) of the array" }
+        #expect(try ModelJSON.decode([String].self, from: Data(ModelJSON.encode(strings))) == strings)
+        let grid = (0..<count).map { Array(0..<$0 % 19) }
+        #expect(try ModelJSON.decode([[Int]].self, from: Data(ModelJSON.encode(grid))) == grid)
+        let statuses = Array(try [Status](jsonData: fixtureData("twitter.json"), at: "statuses").prefix(count))
+        #expect(try [Status](jsonBytes: ModelJSON.encode(statuses)) == statuses)
+        guard count > 0 else { return }
+        let bad = "[" + strings.dropLast().map { "\"\($0)\"," }.joined() + "7]"
+        #expect(modelError { _ = try ModelJSON.decode([String].self, from: Data(bad.utf8)) }?.path.description == "[\(count - 1)]")
+    }
+
+    /// Short ASCII strings are made from the document's words: at every length, read where 16
+    /// bytes follow, near the end of the input, and as dictionary keys (a NUL from an escape
+    /// too), they are the strings `String(decoding:as:)` makes.
+    @Test(arguments: 0...16)
+    func smallStringsAreTheStandardOnes(length: Int) throws {
+        let pool = (0x20...0x7F).map(UInt8.init).filter { $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        let expected = String(decoding: (0..<length).map { pool[($0 &* 29 &+ length) % pool.count] }, as: UTF8.self)
+        let quoted = "\"\(expected)\""
+        let read = try ModelJSON.decode([String].self, from: Data("[\(quoted),\(quoted),\"sixteen bytes after\"]".utf8))
+        let keys = try ModelJSON.decode([String: Int].self, from: Data("{\(quoted):1,\"a\\u0000\(expected)\":2}".utf8)).keys
+        for string in read.prefix(2) + keys.sorted() + [try ModelJSON.decode(String.self, from: Data(quoted.utf8))] {
+            let standard = string.first == "a" && string.dropFirst().first == "\0" ? "a\0" + expected : expected
+            #expect(string == standard && string.hashValue == standard.hashValue && Array(string.utf8) == Array(standard.utf8))
+            #expect(string.count == standard.count && string + "!" == standard + "!")
+        }
+    }
+}
+
+@Model
+struct JSONOddKeys: Equatable {
+    var id: Int
+    @Key("say \"hi\"") var quoted: Int
+    @Key("café") var accented: Int
+}
