@@ -43,8 +43,24 @@ extension KeyedArchiveReader {
             } else {
                 // What `decodeElement` does outside collect-all mode, without its optional
                 // result (whose type metadata an unspecialised caller looks up on every call).
-                append(try withPathComponent(.index(index), element))
+                append(try atElement(index, element))
             }
+        }
+    }
+
+    /// ``ModelReader/withPathComponent(_:_:)`` at element `index`, for this reader: the shared
+    /// one, generic over the reader too, runs unspecialised from a caller generic over the
+    /// element (through the reader's witnesses, some 450 instructions an element).
+    @inline(__always)
+    private mutating func atElement<T>(_ index: Int, _ body: (inout KeyedArchiveReader) throws -> T) throws -> T {
+        let mark = collectedProblems.count
+        do {
+            let result = try body(&self)
+            if collectedProblems.count > mark { prefixProblems(since: mark, with: .index(index)) }
+            return result
+        } catch let error as ModelError {
+            if collectedProblems.count > mark { prefixProblems(since: mark, with: .index(index)) }
+            throw error.prefixed(by: .index(index))
         }
     }
 
