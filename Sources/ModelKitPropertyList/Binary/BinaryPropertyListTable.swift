@@ -38,15 +38,15 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
         let starts: UnsafeMutableBufferPointer<Int>
         let counts: UnsafeMutableBufferPointer<Int>
 
+        /// The index is left unset: the check sets every object's entry before anything reads
+        /// one, and a table whose check fails is never used (the kinds are trivial values, so
+        /// memory set this way needs no deinitializing either).
         init(copying source: UnsafeRawBufferPointer, objectCount: Int) {
             bytes = .allocate(byteCount: max(source.count, 1), alignment: 8)
             if let base = source.baseAddress { bytes.baseAddress!.copyMemory(from: base, byteCount: source.count) }
             kinds = .allocate(capacity: objectCount)
-            kinds.initialize(repeating: .null)
             starts = .allocate(capacity: objectCount)
-            starts.initialize(repeating: 0)
             counts = .allocate(capacity: objectCount)
-            counts.initialize(repeating: 0)
         }
 
         deinit {
@@ -366,18 +366,16 @@ private struct TableCheck {
         let shape = try reader.shape(at: start)
         switch shape {
         case .null:
-            kinds[object] = .null
-            starts[object] = start
+            (kinds[object], starts[object], counts[object]) = (.null, start, 0)
         case .bool:
-            kinds[object] = .bool
-            starts[object] = start
+            (kinds[object], starts[object], counts[object]) = (.bool, start, 0)
         case .integer(let size):
             _ = try reader.checkScalar(shape, at: start)
             (kinds[object], starts[object], counts[object]) = (.integer, start, size)
         case .real(let size):
             (kinds[object], starts[object], counts[object]) = (.real, start, size)
         case .date:
-            (kinds[object], starts[object]) = (.date, start)
+            (kinds[object], starts[object], counts[object]) = (.date, start, 0)
         case let .data(count, contentStart):
             (kinds[object], starts[object], counts[object]) = (.data, contentStart, count)
         case let .ascii(count, contentStart):
@@ -520,11 +518,18 @@ private struct TableCheck {
     private func countLeaves<W: FixedWidthInteger & UnsignedInteger>(
         _ width: W.Type, of frame: inout Frame, into leaves: inout Totals, limits: PropertyListLimits
     ) throws -> Int {
-        let references = UnsafeRawBufferPointer(rebasing: reader.bytes[starts[frame.object]...])
-        while frame.next < frame.total {
-            let raw = W(bigEndian: references.loadUnaligned(fromByteOffset: frame.next * MemoryLayout<W>.size, as: W.self))
-            frame.next += 1
-            guard UInt64(raw) < UInt64(reader.objectCount) else { throw Rejected() }
+        // In locals, without overflow checks: the container's references were checked to lie
+        // within the bytes when it was indexed, and its counts are far from overflowing.
+        guard let bytes = reader.bytes.baseAddress else { throw Rejected() }
+        let references = bytes + starts[frame.object]
+        let objectCount = UInt64(reader.objectCount)
+        let total = frame.total
+        var next = frame.next
+        defer { frame.next = next }
+        while next < total {
+            let raw = W(bigEndian: references.loadUnaligned(fromByteOffset: next &* MemoryLayout<W>.size, as: W.self))
+            next &+= 1
+            guard UInt64(raw) < objectCount else { throw Rejected() }
             if try countLeaf(Int(raw), into: &leaves, limits: limits) { return Int(raw) }
         }
         return -1
@@ -553,7 +558,8 @@ private struct TableCheck {
         default:
             break
         }
-        leaves.size += 1
+        // At most one per reference: no overflow.
+        leaves.size &+= 1
         return false
     }
 
