@@ -77,9 +77,9 @@ struct ArchiveBinaryBuilder: ~Copyable {
 
     /// The slot of a plain value (a string, number or data), given the first time it is seen.
     mutating func plainSlot(_ scalar: BinaryPropertyListBuilder.Scalar) -> Int {
-        if scalar.index >= scalarSlots.count {
-            scalarSlots.append(contentsOf: repeatElement(0, count: scalar.index - scalarSlots.count + 1))
-        }
+        // Scalars are numbered in order, so this mostly adds one (inline numbers, which take no
+        // slot, leave gaps).
+        while scalar.index >= scalarSlots.count { scalarSlots.append(0) }
         let known = Int(scalarSlots[scalar.index])
         if known != 0 { return known }
         let slot = reserveSlot()

@@ -222,9 +222,13 @@ package struct BinaryPropertyListBuilder: ~Copyable {
             offset += 8
         }
         if offset < count {
+            // The last eight bytes (overlapping the words before) when there are eight; otherwise
+            // the few there are, a byte at a time.
             var tail: UInt64 = 0
-            withUnsafeMutableBytes(of: &tail) { tail in
-                tail.copyMemory(from: UnsafeRawBufferPointer(rebasing: content[offset..<count]))
+            if count >= 8 {
+                tail = content.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            } else {
+                for index in offset..<count { tail = tail << 8 | UInt64(content[index]) }
             }
             hash = mix(hash ^ tail, 0x5899_65CC_7537_4CC3)
         }

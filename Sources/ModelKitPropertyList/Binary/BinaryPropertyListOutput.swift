@@ -65,10 +65,19 @@ package struct BinaryPropertyListOutput: ~Copyable {
         count += bytes.count
     }
 
-    /// Writes an object: its head, then its content (a string's or data's bytes).
+    /// Writes an object: its head, then its content (a string's or data's bytes), after one
+    /// capacity check. The head goes as its three words, whose bytes past its count the content
+    /// (or the next object) overwrites: the room checked covers them.
     package mutating func append(_ head: BinaryScalarHead, content: UnsafeRawBufferPointer) {
-        head.withUnsafeBytes { append($0) }
-        append(content)
+        let total = head.count + content.count
+        let room = max(total, MemoryLayout<(UInt64, UInt64, UInt64)>.size)
+        if count + room > capacity { grow(to: count + room) }
+        let start = UnsafeMutableRawPointer(base + count)
+        start.storeBytes(of: head.words, as: (UInt64, UInt64, UInt64).self)
+        if let source = content.baseAddress, !content.isEmpty {
+            (start + head.count).copyMemory(from: source, byteCount: content.count)
+        }
+        count += total
     }
 
     /// Whether the bytes at `offset` are `head` followed by `content` (the caller knows that the

@@ -52,9 +52,11 @@ package struct BinaryScalarHead {
         count += size
     }
 
+    /// A head of one byte, stored as the first byte of the storage's memory.
     private static func byte(_ byte: UInt8) -> BinaryScalarHead {
         var head = BinaryScalarHead()
-        head.append(byte)
+        head.storage.0 = UInt64(byte).littleEndian
+        head.count = 1
         return head
     }
 
@@ -123,9 +125,11 @@ package struct BinaryScalarHead {
     /// with the count in the low nibble, or `0xF` and an integer object.
     package static func marker(_ nibble: UInt8, count: Int) -> BinaryScalarHead {
         if count < 15 { return byte(nibble << 4 | UInt8(count)) }
-        let length = unsigned(UInt64(count))
+        // The extended count: an integer object (as `unsigned(_:)` writes it) after the marker.
+        let size = BinaryPropertyListFormat.byteWidth(UInt64(count))
         var head = byte(nibble << 4 | BinaryPropertyListFormat.extendedCount)
-        length.withUnsafeBytes { for byte in $0 { head.append(byte) } }
+        head.append(BinaryPropertyListFormat.TypeNibble.integer << 4 | UInt8(size.trailingZeroBitCount))
+        head.appendBigEndian(UInt64(count), size: size)
         return head
     }
 
