@@ -155,6 +155,9 @@ struct StructureChecker {
 
     /// Checks the references among the values of a dictionary (an object, or `$top`).
     func checkReferences(in dictionary: BinaryPropertyListTable.Container, objectID: Int?) throws(KeyedArchiveError) {
+        // No UID in the table reaches past `$objects` (as in every archive an archiver wrote):
+        // nothing here can be out of range.
+        guard table.largestUID >= UInt64(objects.count) else { return }
         let count = UInt64(objects.count)
         var next = 0
         // Scalars and UIDs in range pass in the table's own loop; the rest are looked at here.
@@ -188,6 +191,7 @@ struct StructureChecker {
 
     /// Checks every reference inside `object`, walking nested containers with an explicit stack.
     func checkNested(_ object: Int, objectID: Int?, key: String?) throws(KeyedArchiveError) {
+        guard table.largestUID >= UInt64(objects.count) else { return }
         var pending = [object]
         while let next = pending.popLast() {
             switch table.kind(of: next) {

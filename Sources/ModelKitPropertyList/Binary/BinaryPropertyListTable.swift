@@ -77,6 +77,9 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
     private let keyIDs: [Int32]
     /// Key numbers by key string.
     private let keyNumbers: [ExactStringKey: Int32]
+    /// The largest UID any object holds (0 for none): a keyed archive whose `$objects` has more
+    /// entries has every reference in range, wherever it is.
+    package let largestUID: UInt64
 
     /// The number of objects.
     package var objectCount: Int { reader.objectCount }
@@ -110,6 +113,7 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
         self.reader = reader
         self.keyIDs = check.keyIDs
         self.keyNumbers = check.keyNumbers
+        self.largestUID = check.largestUID
     }
 
     // MARK: Objects
@@ -335,6 +339,8 @@ private struct TableCheck {
     /// from a value.
     let checksContent: Bool
     var keyIDs: [Int32]
+    /// The largest UID an object holds (0 for none).
+    var largestUID: UInt64 = 0
     var keyNumbers: [ExactStringKey: Int32] = .init(minimumCapacity: 32)
     /// Per key number, the last dictionary that used it, to find a repeated key.
     private var lastUse: [Int] = []
@@ -356,6 +362,10 @@ private struct TableCheck {
 
     mutating func run() throws {
         for object in 0..<reader.objectCount { try index(object) }
+        // Apart from indexing, which this slowed by more than the loop costs.
+        for object in 0..<reader.objectCount where kinds[object] == .uid {
+            largestUID = max(largestUID, UInt64(bitPattern: Int64(counts[object])))
+        }
         for object in 0..<reader.objectCount where kinds[object] == .dictionary { try numberKeys(of: object) }
         if checksContent { try walk() }
     }
