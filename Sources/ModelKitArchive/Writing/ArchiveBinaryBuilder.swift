@@ -155,11 +155,7 @@ struct ArchiveBinaryBuilder: ~Copyable {
     /// A dictionary object of keys and values already numbered.
     mutating func dictionary(keys: UnsafeBufferPointer<Int32>, values: UnsafeBufferPointer<Int32>) -> Int32 {
         let object = plist.reserveObject()
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: keys.count + values.count) { references in
-            _ = references.initialize(fromContentsOf: keys)
-            _ = UnsafeMutableBufferPointer(rebasing: references[keys.count...]).initialize(fromContentsOf: values)
-            plist.setContainer(object, isDictionary: true, references: UnsafeBufferPointer(references))
-        }
+        plist.setDictionary(object, keys: keys, values: values)
         return object
     }
 

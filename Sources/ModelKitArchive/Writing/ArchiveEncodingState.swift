@@ -35,6 +35,9 @@ final class ArchiveEncodingState {
     /// and the last few looked up, compared before hashing.
     @exclusivity(unchecked) private var classSlots: [String: Int] = [:]
     @exclusivity(unchecked) private var recentClasses: [(name: String, slot: Int)] = []
+    /// The class slots of the Foundation classes Swift values are written as, one per date or
+    /// collection, found once (-1 until then): ``classSlot(_:)`` compares names on every call.
+    @exclusivity(unchecked) private var valueClassSlots = (date: -1, array: -1, set: -1)
     @exclusivity(unchecked) var pending: [Pending] = []
     @exclusivity(unchecked) var modelInfo = SchemaInfoCache<ModelWriteInfo>()
     /// Replacements a delegate chose, by the identity of the replaced instance.
@@ -136,6 +139,22 @@ final class ArchiveEncodingState {
         if recentClasses.count == 4 { recentClasses.removeFirst() }
         recentClasses.append((archivedClass.name, slot))
         return slot
+    }
+
+    /// The slot of `NSDate`'s class description (see ``valueClassSlots``).
+    func dateClassSlot() -> Int {
+        if valueClassSlots.date < 0 { valueClassSlots.date = classSlot(.nsDate) }
+        return valueClassSlots.date
+    }
+
+    /// The slot of `NSSet`'s or `NSArray`'s class description (see ``valueClassSlots``).
+    func collectionClassSlot(isSet: Bool) -> Int {
+        if isSet {
+            if valueClassSlots.set < 0 { valueClassSlots.set = classSlot(.nsSet) }
+            return valueClassSlots.set
+        }
+        if valueClassSlots.array < 0 { valueClassSlots.array = classSlot(.nsArray) }
+        return valueClassSlots.array
     }
 
     /// Whether a collection of type `type` is archived as an `NSSet`.

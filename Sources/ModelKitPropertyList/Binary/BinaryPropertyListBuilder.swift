@@ -58,7 +58,7 @@ package struct BinaryPropertyListBuilder: ~Copyable {
     /// The offset of each object; containers (and scalars written late) get theirs when written.
     private var offsets: [Int] = []
     private var containers: [Container] = []
-    private var references: [Int32] = []
+    private var references = BinaryPropertyListReferences()
     /// Open addressing over `entries`: per bucket, the hash's high 32 bits, then the entry
     /// number + 1 in the low 32 bits; 0 is empty. At most half full.
     private var buckets = [UInt64](repeating: 0, count: 64)
@@ -148,7 +148,7 @@ package struct BinaryPropertyListBuilder: ~Copyable {
     /// ``reserveObject()``); fill them with ``setReference(_:to:)`` from the position returned.
     package mutating func reserveContainer(_ object: Int32, isDictionary: Bool, count: Int) -> Int {
         let start = references.count
-        references.append(contentsOf: repeatElement(0, count: count))
+        references.appendZeros(count)
         containers.append(Container(object: object, isDictionary: isDictionary, start: start, count: count))
         return start
     }
@@ -162,7 +162,16 @@ package struct BinaryPropertyListBuilder: ~Copyable {
     package mutating func setContainer(_ object: Int32, isDictionary: Bool, references: UnsafeBufferPointer<Int32>) {
         let start = self.references.count
         containers.append(Container(object: object, isDictionary: isDictionary, start: start, count: references.count))
-        self.references.append(contentsOf: references)
+        self.references.append(references)
+    }
+
+    /// Gives the dictionary `object` its keys and values (each side's references in order),
+    /// copied in place without joining them first.
+    package mutating func setDictionary(_ object: Int32, keys: UnsafeBufferPointer<Int32>, values: UnsafeBufferPointer<Int32>) {
+        let start = references.count
+        containers.append(Container(object: object, isDictionary: true, start: start, count: keys.count + values.count))
+        references.append(keys)
+        references.append(values)
     }
 
     /// Numbers a container whose references are known.
