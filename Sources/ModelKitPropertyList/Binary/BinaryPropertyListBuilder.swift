@@ -46,12 +46,14 @@ package struct BinaryPropertyListBuilder: ~Copyable {
         let count: Int
     }
 
-    /// One distinct scalar: where its bytes are, and its hash.
+    /// One distinct scalar: where its bytes are, and its hash; for a scalar of at most 16 bytes,
+    /// the bytes themselves (zero-padded), which a lookup compares instead of the output's.
     private struct Entry {
         let hash: UInt64
         let offset: Int
         let length: Int
         let object: Int32
+        let short: (UInt64, UInt64)
     }
 
     private var output = BinaryPropertyListOutput()
@@ -60,9 +62,13 @@ package struct BinaryPropertyListBuilder: ~Copyable {
     private var containers: [Container] = []
     private var references = BinaryPropertyListReferences()
     /// Open addressing over `entries`: per bucket, the hash's high 32 bits, then the entry
-    /// number + 1 in the low 32 bits; 0 is empty. At most half full.
-    private var buckets = [UInt64](repeating: 0, count: 64)
-    private var entries: [Entry] = []
+    /// number + 1 in the low 32 bits; 0 is empty. At most half full. Both in memory of their
+    /// own, read for every scalar written (arrays checked uniqueness and bounds on each access).
+    private var buckets: UnsafeMutablePointer<UInt64>
+    private var bucketMask = 63
+    private var entries: UnsafeMutablePointer<Entry>
+    private var entryCount = 0
+    private var entryCapacity = 64
     /// A per-process random seed: the values come from the program, but a seeded hash keeps
     /// crafted strings from forcing collisions.
     private let seed = BinaryPropertyListBuilder.processSeed
@@ -74,7 +80,17 @@ package struct BinaryPropertyListBuilder: ~Copyable {
     }()
 
     /// An empty property list (the header only).
-    package init() {}
+    package init() {
+        buckets = .allocate(capacity: bucketMask + 1)
+        buckets.initialize(repeating: 0, count: bucketMask + 1)
+        entries = .allocate(capacity: entryCapacity)
+    }
+
+    deinit {
+        // Entries are plain values: nothing to deinitialize.
+        buckets.deallocate()
+        entries.deallocate()
+    }
 
     /// The number of objects numbered so far.
     package var objectCount: Int { offsets.count }
@@ -99,29 +115,39 @@ package struct BinaryPropertyListBuilder: ~Copyable {
 
     /// The scalar `head` + `content`, written and numbered the first time it is seen.
     package mutating func uniqueScalar(_ head: BinaryScalarHead, content: UnsafeRawBufferPointer) -> Scalar {
-        let hash = Self.hash(head, content, seed: seed)
         let length = head.count + content.count
+        // Numbers, booleans, UIDs and short strings (most of an archive's scalars) are compared
+        // and hashed as two words; longer scalars by their bytes.
+        let short = length <= 16 ? Self.shortBytes(head, content) : (0, 0)
+        let hash = length <= 16 ? Self.hash(short, seed: seed) : Self.hash(head, content, seed: seed)
         let tag = hash & 0xFFFF_FFFF_0000_0000
-        var bucket = Int(truncatingIfNeeded: hash) & (buckets.count - 1)
+        var bucket = Int(truncatingIfNeeded: hash) & bucketMask
         while true {
             let stored = buckets[bucket]
             if stored == 0 { break }
             if stored & 0xFFFF_FFFF_0000_0000 == tag {
+                // A bucket holds only numbers of entries already made.
                 let index = Int(truncatingIfNeeded: stored & 0xFFFF_FFFF) - 1
-                let entry = entries[index]
-                if entry.length == length && output.matches(at: entry.offset, head, content: content) {
-                    return Scalar(object: entry.object, index: index)
+                let entry = entries + index
+                if entry.pointee.length == length
+                    && (length <= 16
+                        ? entry.pointee.short == short : output.matches(at: entry.pointee.offset, head, content: content))
+                {
+                    return Scalar(object: entry.pointee.object, index: index)
                 }
             }
-            bucket = (bucket + 1) & (buckets.count - 1)
+            bucket = (bucket + 1) & bucketMask
         }
         let object = Int32(truncatingIfNeeded: offsets.count)
         offsets.append(output.count)
-        entries.append(Entry(hash: hash, offset: output.count, length: length, object: object))
+        if entryCount == entryCapacity { growEntries() }
+        (entries + entryCount).initialize(
+            to: Entry(hash: hash, offset: output.count, length: length, object: object, short: short))
+        entryCount += 1
         output.append(head, content: content)
-        buckets[bucket] = tag | UInt64(entries.count)
-        if entries.count * 2 > buckets.count { grow() }
-        return Scalar(object: object, index: entries.count - 1)
+        buckets[bucket] = tag | UInt64(entryCount)
+        if entryCount * 2 > bucketMask + 1 { grow() }
+        return Scalar(object: object, index: entryCount - 1)
     }
 
     /// A scalar without content (a number, a boolean, a date, a UID), written once.
@@ -204,13 +230,27 @@ package struct BinaryPropertyListBuilder: ~Copyable {
 
     /// Doubles the buckets and re-places every entry by its stored hash.
     private mutating func grow() {
-        buckets = [UInt64](repeating: 0, count: buckets.count * 2)
-        let mask = buckets.count - 1
-        for (index, entry) in entries.enumerated() {
-            var bucket = Int(truncatingIfNeeded: entry.hash) & mask
-            while buckets[bucket] != 0 { bucket = (bucket + 1) & mask }
-            buckets[bucket] = entry.hash & 0xFFFF_FFFF_0000_0000 | UInt64(index + 1)
+        let count = (bucketMask + 1) * 2
+        buckets.deallocate()
+        buckets = .allocate(capacity: count)
+        buckets.initialize(repeating: 0, count: count)
+        bucketMask = count - 1
+        for index in 0..<entryCount {
+            let hash = entries[index].hash
+            var bucket = Int(truncatingIfNeeded: hash) & bucketMask
+            while buckets[bucket] != 0 { bucket = (bucket + 1) & bucketMask }
+            buckets[bucket] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(index + 1)
         }
+    }
+
+    /// Doubles the room for entries.
+    private mutating func growEntries() {
+        let newCapacity = entryCapacity * 2
+        let newEntries = UnsafeMutablePointer<Entry>.allocate(capacity: newCapacity)
+        newEntries.moveInitialize(from: entries, count: entryCount)
+        entries.deallocate()
+        entries = newEntries
+        entryCapacity = newCapacity
     }
 
     /// Folds the high and low halves of a full product.
@@ -218,6 +258,25 @@ package struct BinaryPropertyListBuilder: ~Copyable {
     private static func mix(_ a: UInt64, _ b: UInt64) -> UInt64 {
         let product = a.multipliedFullWidth(by: b)
         return product.high ^ product.low
+    }
+
+    /// The encoded bytes of a scalar of at most 16 bytes, zero-padded, as two words.
+    @inline(__always)
+    private static func shortBytes(_ head: BinaryScalarHead, _ content: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+        let words = head.words
+        var bytes = (words.0, words.1)
+        if let source = content.baseAddress, !content.isEmpty {
+            withUnsafeMutableBytes(of: &bytes) { bytes in
+                (bytes.baseAddress! + head.count).copyMemory(from: source, byteCount: content.count)
+            }
+        }
+        return bytes
+    }
+
+    /// A seeded hash of a short scalar's two words (see ``shortBytes(_:_:)``).
+    @inline(__always)
+    private static func hash(_ short: (UInt64, UInt64), seed: UInt64) -> UInt64 {
+        mix(mix(short.0 ^ seed, 0xA076_1D64_78BD_642F) ^ short.1, 0xE703_7ED1_A0B4_28DB)
     }
 
     /// A seeded hash of the encoded bytes, eight at a time.
