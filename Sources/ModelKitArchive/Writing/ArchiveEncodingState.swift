@@ -49,8 +49,8 @@ final class ArchiveEncodingState {
     @exclusivity(unchecked) private var lastCollection: (type: ObjectIdentifier, isSet: Bool)?
     /// Shared keys of Foundation objects, numbered the first time an object of the kind is
     /// written.
-    var timeKeys: [Int32] { sharedKeys(&timeKeyObjects, ["$class", "NS.time"]) }
-    var objectsKeys: [Int32] { sharedKeys(&objectsKeyObjects, ["$class", "NS.objects"]) }
+    var timeKeys: [Int32] { timeKeyObjects ?? sharedKeys(&timeKeyObjects, ["$class", "NS.time"]) }
+    var objectsKeys: [Int32] { objectsKeyObjects ?? sharedKeys(&objectsKeyObjects, ["$class", "NS.objects"]) }
     @exclusivity(unchecked) private var timeKeyObjects: [Int32]?
     @exclusivity(unchecked) private var objectsKeyObjects: [Int32]?
 
@@ -195,9 +195,9 @@ final class ArchiveEncodingState {
         keys.map { output.pointee.keyObject($0) }
     }
 
-    /// The objects of `keys`, numbered into `cache` the first time.
+    /// The objects of `keys`, numbered into `cache` (the first time: the getters read the cache
+    /// first, without making the array of keys).
     private func sharedKeys(_ cache: inout [Int32]?, _ keys: [String]) -> [Int32] {
-        if let known = cache { return known }
         let objects = keyObjects(keys)
         cache = objects
         return objects
