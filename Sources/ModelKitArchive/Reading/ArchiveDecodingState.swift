@@ -35,6 +35,9 @@ final class ArchiveDecodingState {
     let objectCount: Int
     let classIndexes: UnsafeMutableBufferPointer<Int32>
     let classKinds: UnsafeMutableBufferPointer<FoundationClass?>
+    /// Per class description: whether its objects are `NSNull`s (see ``isNull(_:)``), read for
+    /// every optional value.
+    let nullClasses: UnsafeMutableBufferPointer<Bool>
     let limits: KeyedArchiveLimits
     let options: MappingOptions
     /// The options' switches, read per field without copying the options.
@@ -82,6 +85,8 @@ final class ArchiveDecodingState {
         _ = self.classIndexes.initialize(from: document.classIndexes)
         self.classKinds = .allocate(capacity: document.classKinds.count)
         _ = self.classKinds.initialize(from: document.classKinds)
+        self.nullClasses = .allocate(capacity: document.classList.count)
+        _ = self.nullClasses.initialize(from: document.classList.lazy.map { $0.name == "NSNull" || $0.chain.first == "NSNull" })
         self.limits = limits
         self.options = options
         self.flags = MappingFlags(options)
@@ -97,6 +102,7 @@ final class ArchiveDecodingState {
     deinit {
         classIndexes.deallocate()
         classKinds.deallocate()
+        nullClasses.deallocate()
         status.deallocate()
         _ = instances.deinitialize()
         instances.deallocate()
@@ -149,8 +155,8 @@ final class ArchiveDecodingState {
 
     /// Whether object `uid` is an `NSNull`.
     func isNull(_ uid: Int) -> Bool {
-        guard let archivedClass = archivedClass(of: uid) else { return false }
-        return archivedClass.name == "NSNull" || (archivedClass.chain.first == "NSNull")
+        guard uid > 0, uid < objectCount, classIndexes[uid] >= 0 else { return false }
+        return nullClasses[Int(classIndexes[uid])]
     }
 
     /// The facts about a model type that decoding needs, computed once per schema.

@@ -9,17 +9,21 @@ import ModelKitPropertyList
 
 extension KeyedArchiveReader {
     public mutating func decodeModel<M: Model>(_ type: M.Type) throws -> M {
+        // A reference to an instance of exactly `M` decoded already (a shared or back reference)
+        // needs no facts about `M`, and no cast from `AnyObject` through the runtime, which looks
+        // for bridging conformances first (a thousand instructions a time). (References were
+        // checked to be in range when the document was made.)
+        if case .uid(let reference) = position, reference > 0, let instance = state.instances[Int(truncatingIfNeeded: reference)],
+           ObjectIdentifier(Swift.type(of: instance)) == ObjectIdentifier(M.self)
+        {
+            return unsafeBitCast(instance, to: M.self)
+        }
         let info = state.readInfo(for: M.modelSchema)
         guard case .uid(let reference) = position, reference > 0 else {
             throw mismatch("an object of class '\(info.acceptedNames[0])'")
         }
         let uid = Int(truncatingIfNeeded: reference)
         if let instance = state.instances[uid] {
-            // An instance of exactly `M` without the runtime's cast from `AnyObject`, which looks
-            // for bridging conformances first (a thousand instructions a time).
-            if ObjectIdentifier(Swift.type(of: instance)) == ObjectIdentifier(M.self) {
-                return unsafeBitCast(instance, to: M.self)
-            }
             return try sharedInstance(instance, as: M.self, uid: uid, info: info)
         }
         guard uid < state.classIndexes.count, state.classIndexes[uid] >= 0 else {
