@@ -181,6 +181,15 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
                 UnsafeMutableRawBufferPointer(buffer).copyMemory(from: content)
                 return count
             })
+        // Numbers and booleans without the shape and decoded object the other scalars go
+        // through: read for every number under a model's keys.
+        case .bool: return .bool(reader.bytes[storage.starts[object]] == BinaryPropertyListFormat.trueMarker)
+        case .integer:
+            if let integer = try? reader.readInteger(at: storage.starts[object] + 1, size: storage.counts[object]) {
+                return .integer(integer)
+            }
+            return .null
+        case .real: return .real(reader.readReal(at: storage.starts[object], size: storage.counts[object]))
         case .array, .dictionary: return tree(object)
         default: return scalar(object)
         }
