@@ -155,9 +155,16 @@ package struct BinaryPropertyListBuilder: ~Copyable {
         uniqueScalar(head, content: UnsafeRawBufferPointer(start: nil, count: 0))
     }
 
-    /// A string, written once per distinct value.
+    /// A string, written once per distinct value. An ASCII string (the common case) is looked
+    /// up from its bytes here, without the layers of closures `withString` goes through.
     package mutating func uniqueString(_ string: String) -> Scalar {
-        BinaryScalarHead.withString(string) { head, content in uniqueScalar(head, content: content) }
+        var string = string
+        let ascii: Scalar? = string.withUTF8 { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            guard BinaryPropertyListOutput.isASCII(bytes) else { return nil }
+            return uniqueScalar(.marker(BinaryPropertyListFormat.TypeNibble.asciiString, count: bytes.count), content: bytes)
+        }
+        return ascii ?? BinaryScalarHead.withString(string) { head, content in uniqueScalar(head, content: content) }
     }
 
     /// Data, written once per distinct value.
