@@ -29,11 +29,16 @@ struct ArchiveBinaryBuilder: ~Copyable {
     }
 
     private var plist = BinaryPropertyListBuilder()
-    /// Per slot: the object of its entry (-1 until written), its state, and the UID object that
-    /// refers to it (-1 until something does).
-    private var slotObjects: [Int32] = []
-    private(set) var slotStates: [SlotState] = []
-    private var slotUIDs: [Int32] = []
+    /// One slot of `$objects`: the object of its entry (-1 until written), the UID object that
+    /// refers to it (-1 until something does), and its state.
+    private struct Slot {
+        var object: Int32 = -1
+        var uid: Int32 = -1
+        var state: SlotState
+    }
+
+    /// The slots, in one array: reserving a slot is one append.
+    private var slots: [Slot] = []
     private(set) var conditionalCount = 0
     /// Per distinct scalar (by ``BinaryPropertyListBuilder/Scalar/index``): its slot, 0 for none.
     private var scalarSlots: [Int32] = []
@@ -44,35 +49,36 @@ struct ArchiveBinaryBuilder: ~Copyable {
     init() {
         root = plist.reserveObject()
         let null = plist.uniqueString("$null")
-        slotObjects = [null.object]
-        slotStates = [.written]
-        slotUIDs = [-1]
+        slots = [Slot(object: null.object, state: .written)]
     }
 
     /// The number of slots so far.
-    var slotCount: Int { slotObjects.count }
+    var slotCount: Int { slots.count }
+
+    /// The state of `slot`.
+    func slotState(_ slot: Int) -> SlotState {
+        slots[slot].state
+    }
 
     // MARK: Slots
 
     /// Reserves the next slot for an object about to be written.
     mutating func reserveSlot(_ state: SlotState = .written) -> Int {
-        slotObjects.append(-1)
-        slotStates.append(state)
-        slotUIDs.append(-1)
+        slots.append(Slot(state: state))
         if state == .conditional { conditionalCount += 1 }
-        return slotObjects.count - 1
+        return slots.count - 1
     }
 
     /// Marks a conditional slot as written.
     mutating func promote(_ slot: Int) {
-        guard slotStates[slot] == .conditional else { return }
-        slotStates[slot] = .written
+        guard slots[slot].state == .conditional else { return }
+        slots[slot].state = .written
         conditionalCount -= 1
     }
 
     /// Makes `object` the entry of `slot`.
     mutating func setEntry(_ slot: Int, object: Int32) {
-        slotObjects[slot] = object
+        slots[slot].object = object
     }
 
     /// The slot of a plain value (a string, number or data), given the first time it is seen.
@@ -83,7 +89,7 @@ struct ArchiveBinaryBuilder: ~Copyable {
         let known = Int(scalarSlots[scalar.index])
         if known != 0 { return known }
         let slot = reserveSlot()
-        slotObjects[slot] = scalar.object
+        slots[slot].object = scalar.object
         scalarSlots[scalar.index] = Int32(truncatingIfNeeded: slot)
         return slot
     }
@@ -107,11 +113,11 @@ struct ArchiveBinaryBuilder: ~Copyable {
 
     /// The object that refers to entry `slot` (its `CF$UID`), numbered the first time.
     mutating func uidObject(_ slot: Int) -> Int32 {
-        guard slot >= 0, slot < slotUIDs.count else { return plist.uniqueScalar(.uid(UInt64(truncatingIfNeeded: slot))).object }
-        let known = slotUIDs[slot]
+        guard slot >= 0, slot < slots.count else { return plist.uniqueScalar(.uid(UInt64(truncatingIfNeeded: slot))).object }
+        let known = slots[slot].uid
         if known >= 0 { return known }
         let object = plist.reserveObject()
-        slotUIDs[slot] = object
+        slots[slot].uid = object
         return object
     }
 
@@ -175,23 +181,23 @@ struct ArchiveBinaryBuilder: ~Copyable {
         // Every reference is numbered now: write them, renumbered past dropped entries.
         var renumbered: [Int]?
         if conditionalCount > 0 {
-            var map = [Int](repeating: 0, count: slotStates.count)
+            var map = [Int](repeating: 0, count: slots.count)
             var next = 0
-            for slot in slotStates.indices where slotStates[slot] == .written {
+            for slot in slots.indices where slots[slot].state == .written {
                 map[slot] = next
                 next += 1
             }
             renumbered = map
         }
-        for slot in slotUIDs.indices where slotUIDs[slot] >= 0 {
-            let uid = slotStates[slot] == .written ? (renumbered?[slot] ?? slot) : 0
-            plist.writeScalar(.uid(UInt64(uid)), as: slotUIDs[slot])
+        for slot in slots.indices where slots[slot].uid >= 0 {
+            let uid = slots[slot].state == .written ? (renumbered?[slot] ?? slot) : 0
+            plist.writeScalar(.uid(UInt64(uid)), as: slots[slot].uid)
         }
         var entries: [Int32] = []
-        entries.reserveCapacity(slotObjects.count - conditionalCount)
-        for slot in slotObjects.indices where slotStates[slot] == .written {
+        entries.reserveCapacity(slots.count - conditionalCount)
+        for slot in slots.indices where slots[slot].state == .written {
             // A slot reserved by an encoding that then failed holds null, as it did before.
-            entries.append(slotObjects[slot] >= 0 ? slotObjects[slot] : plist.uniqueScalar(.null).object)
+            entries.append(slots[slot].object >= 0 ? slots[slot].object : plist.uniqueScalar(.null).object)
         }
         let objects = entries.withUnsafeBufferPointer { plist.addContainer(isDictionary: false, references: $0) }
         let rootReferences = ["$archiver", "$objects", "$top", "$version"].map { keyObject($0) } + [

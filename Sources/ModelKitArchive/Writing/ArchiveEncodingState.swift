@@ -84,7 +84,7 @@ final class ArchiveEncodingState {
 
     /// The state of `slot`.
     func slotState(_ slot: Int) -> SlotState {
-        output.pointee.slotStates[slot]
+        output.pointee.slotState(slot)
     }
 
     /// Marks a conditional slot as written.
