@@ -272,6 +272,7 @@ extension KeyedArchiveReader {
 
     /// Moves to the archived value of property `index`; false when the model preserves the
     /// value instead (it is kept aside for the model, not decoded).
+    @inline(__always)
     mutating func prepareField(_ index: Int, value: PropertyListValue, info: ModelReadInfo, uid: Int) throws -> Bool {
         if !info.preservedFields.isEmpty && info.preservedFields.contains(index) {
             position = value

@@ -63,6 +63,7 @@ struct ArchiveBinaryBuilder: ~Copyable {
     // MARK: Slots
 
     /// Reserves the next slot for an object about to be written.
+    @inline(__always)
     mutating func reserveSlot(_ state: SlotState = .written) -> Int {
         slots.append(Slot(state: state))
         if state == .conditional { conditionalCount += 1 }
@@ -77,11 +78,13 @@ struct ArchiveBinaryBuilder: ~Copyable {
     }
 
     /// Makes `object` the entry of `slot`.
+    @inline(__always)
     mutating func setEntry(_ slot: Int, object: Int32) {
         slots[slot].object = object
     }
 
     /// The slot of a plain value (a string, number or data), given the first time it is seen.
+    @inline(__always)
     mutating func plainSlot(_ scalar: BinaryPropertyListBuilder.Scalar) -> Int {
         // Scalars are numbered in order, so this mostly adds one (inline numbers, which take no
         // slot, leave gaps).
@@ -112,6 +115,7 @@ struct ArchiveBinaryBuilder: ~Copyable {
     // MARK: Objects
 
     /// The object that refers to entry `slot` (its `CF$UID`), numbered the first time.
+    @inline(__always)
     mutating func uidObject(_ slot: Int) -> Int32 {
         guard slot >= 0, slot < slots.count else { return plist.uniqueScalar(.uid(UInt64(truncatingIfNeeded: slot))).object }
         let known = slots[slot].uid
@@ -122,6 +126,7 @@ struct ArchiveBinaryBuilder: ~Copyable {
     }
 
     /// The object of a value a writer wrote: a reference, or a number or boolean inline.
+    @inline(__always)
     mutating func object(for value: WrittenValue) -> Int32 {
         switch value {
         case .reference(let slot): return uidObject(slot)

@@ -102,6 +102,7 @@ package struct BinaryPropertyListBuilder: ~Copyable {
 
     /// Numbers an object whose bytes come later: a container, or a scalar written with
     /// ``writeScalar(_:as:)``.
+    @inline(__always)
     package mutating func reserveObject() -> Int32 {
         offsets.append(0)
         return Int32(truncatingIfNeeded: offsets.count - 1)
@@ -200,6 +201,7 @@ package struct BinaryPropertyListBuilder: ~Copyable {
 
     /// Gives the dictionary `object` its keys and values (each side's references in order),
     /// copied in place without joining them first.
+    @inline(__always)
     package mutating func setDictionary(_ object: Int32, keys: UnsafeBufferPointer<Int32>, values: UnsafeBufferPointer<Int32>) {
         let start = references.count
         containers.append(Container(object: object, isDictionary: true, start: start, count: keys.count + values.count))

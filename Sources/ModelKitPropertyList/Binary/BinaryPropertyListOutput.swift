@@ -68,6 +68,7 @@ package struct BinaryPropertyListOutput: ~Copyable {
     /// Writes an object: its head, then its content (a string's or data's bytes), after one
     /// capacity check. The head goes as its three words, whose bytes past its count the content
     /// (or the next object) overwrites: the room checked covers them.
+    @inline(__always)
     package mutating func append(_ head: BinaryScalarHead, content: UnsafeRawBufferPointer) {
         let total = head.count + content.count
         let room = max(total, MemoryLayout<(UInt64, UInt64, UInt64)>.size)
@@ -157,6 +158,7 @@ package struct BinaryPropertyListOutput: ~Copyable {
     }
 
     /// Whether every byte is below `0x80`.
+    @inline(__always)
     package static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var index = 0
         let count = bytes.count

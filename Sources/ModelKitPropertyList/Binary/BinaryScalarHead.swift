@@ -45,6 +45,7 @@ package struct BinaryScalarHead {
     /// The low `size` bytes (1 to 8) of `value`, most significant first, in one store: the bytes
     /// past them are zero, as the storage past ``count`` is, and a head's bytes stay within 17 of
     /// the storage's 24.
+    @inline(__always)
     private mutating func appendBigEndian(_ value: UInt64, size: Int) {
         let bytes = (value << UInt64(64 - 8 * size)).byteSwapped
         let position = count
@@ -123,6 +124,7 @@ package struct BinaryScalarHead {
 
     /// A marker of type `nibble` announcing `count` units (a string's, data's or container's),
     /// with the count in the low nibble, or `0xF` and an integer object.
+    @inline(__always)
     package static func marker(_ nibble: UInt8, count: Int) -> BinaryScalarHead {
         if count < 15 { return byte(nibble << 4 | UInt8(count)) }
         // The extended count: an integer object (as `unsigned(_:)` writes it) after the marker.
