@@ -58,9 +58,9 @@ package struct BinaryPropertyListBuilder: ~Copyable {
 
     private var output = BinaryPropertyListOutput()
     /// The offset of each object; containers (and scalars written late) get theirs when written.
-    private var offsets: [Int] = []
-    private var containers: [Container] = []
-    private var references = BinaryPropertyListReferences()
+    private var offsets = BinaryPropertyListBuffer<Int>()
+    private var containers = BinaryPropertyListBuffer<Container>()
+    private var references = BinaryPropertyListBuffer<Int32>()
     /// Open addressing over `entries`: per bucket, the hash's high 32 bits, then the entry
     /// number + 1 in the low 32 bits; 0 is empty. At most half full. Both in memory of their
     /// own, read for every scalar written (arrays checked uniqueness and bounds on each access).
@@ -182,7 +182,7 @@ package struct BinaryPropertyListBuilder: ~Copyable {
     /// ``reserveObject()``); fill them with ``setReference(_:to:)`` from the position returned.
     package mutating func reserveContainer(_ object: Int32, isDictionary: Bool, count: Int) -> Int {
         let start = references.count
-        references.appendZeros(count)
+        references.append(repeating: 0, count: count)
         containers.append(Container(object: object, isDictionary: isDictionary, start: start, count: count))
         return start
     }
@@ -223,15 +223,19 @@ package struct BinaryPropertyListBuilder: ~Copyable {
         let referenceSize = BinaryPropertyListFormat.byteWidth(UInt64(offsets.count))
         output.reserveCapacity(containers.count * 3 + references.count * referenceSize + offsets.count * 4 + 40)
         references.withUnsafeBufferPointer { references in
-            for container in containers {
-                offsets[Int(container.object)] = output.count
-                output.appendContainer(
-                    isDictionary: container.isDictionary,
-                    references: UnsafeBufferPointer(rebasing: references[container.start..<(container.start + container.count)]),
-                    referenceSize: referenceSize)
+            containers.withUnsafeBufferPointer { containers in
+                for container in containers {
+                    offsets[Int(container.object)] = output.count
+                    output.appendContainer(
+                        isDictionary: container.isDictionary,
+                        references: UnsafeBufferPointer(rebasing: references[container.start..<(container.start + container.count)]),
+                        referenceSize: referenceSize)
+                }
             }
         }
-        output.appendTrailer(offsets: offsets, topObject: Int(topObject), referenceSize: referenceSize)
+        offsets.withUnsafeBufferPointer { offsets in
+            output.appendTrailer(offsets: offsets, topObject: Int(topObject), referenceSize: referenceSize)
+        }
         return output.bytes
     }
 

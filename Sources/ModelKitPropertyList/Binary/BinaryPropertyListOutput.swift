@@ -108,13 +108,11 @@ package struct BinaryPropertyListOutput: ~Copyable {
     }
 
     /// Writes the offset table and the trailer.
-    package mutating func appendTrailer(offsets: [Int], topObject: Int, referenceSize: Int) {
+    package mutating func appendTrailer(offsets: UnsafeBufferPointer<Int>, topObject: Int, referenceSize: Int) {
         let tableStart = count
         let offsetSize = BinaryPropertyListFormat.byteWidth(UInt64(tableStart))
         reserveCapacity(offsets.count * offsetSize + 32)
-        offsets.withUnsafeBufferPointer { offsets in
-            offsets.withMemoryRebound(to: UInt.self) { appendBigEndian($0, size: offsetSize) }
-        }
+        offsets.withMemoryRebound(to: UInt.self) { appendBigEndian($0, size: offsetSize) }
         let trailer: [UInt8] = [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)]
         trailer.withUnsafeBytes { append($0) }
         appendBigEndian(CollectionOfOne(UInt64(offsets.count)), size: 8)
