@@ -141,3 +141,46 @@ extension ArchiveInPlaceReadingTests {
         #expect(stringError.description == "cannot map value at 'mixed[1]': expected a string, found 1")
     }
 }
+
+/// A model whose property keys are all plain fields is read in one loop over its object's keys
+/// (outside collect-all mode, without a report); with a report set, the shared key-tree walk
+/// reads it. Both read the same values and throw the same errors.
+extension ArchiveInPlaceReadingTests {
+    struct PlainFieldsCase: Sendable, CustomTestStringConvertible {
+        let testDescription: String
+        let values: @Sendable () -> [(String, Any)]
+    }
+
+    static let plainFieldsCases: [PlainFieldsCase] = [
+        .init(testDescription: "in order") { [("name", "A"), ("age", 3)] },
+        .init(testDescription: "other order, unknown key") { [("age", 3), ("extra", true), ("name", "A")] },
+        .init(testDescription: "default missing") { [("name", "A")] },
+        .init(testDescription: "required missing") { [("age", 3)] },
+        .init(testDescription: "string as number") { [("name", "A"), ("age", "3")] },
+        .init(testDescription: "number as string") { [("name", 5), ("age", 3)] },
+        .init(testDescription: "object reference") {
+            [("name", "A"), ("manager", ArchivedObject(className: "Person", values: [("name", "B")]))]
+        },
+        .init(testDescription: "reference of another class") {
+            [("name", "A"), ("manager", ArchivedObject(className: "Team", values: [("name", "B")]))]
+        },
+        .init(testDescription: "array of wrong elements") { [("name", "A"), ("friends", ["x"])] },
+    ]
+
+    @Test(arguments: plainFieldsCases)
+    func plainFieldsReadAsTheWalkDoes(_ plainCase: PlainFieldsCase) throws {
+        let data = try KeyedArchiver.archivedData(
+            withRootObject: ArchivedObject(className: "Person", values: plainCase.values()) as Any)
+        var walked = MappingOptions()
+        walked.report = MappingReport()
+        let outcomes = [MappingOptions.default, walked].map { options -> String in
+            do {
+                let person = try KeyedUnarchiver(data: data, options: options).decode(Person.self, forKey: "root")
+                return "\(person.name) \(person.age) \(person.friends.count)"
+            } catch {
+                return "\(type(of: error)): \(error)"
+            }
+        }
+        #expect(outcomes[0] == outcomes[1])
+    }
+}

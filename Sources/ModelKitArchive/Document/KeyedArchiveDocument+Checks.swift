@@ -88,10 +88,16 @@ struct StructureChecker {
     /// Checks every entry of `$objects`.
     mutating func checkObjects() throws(KeyedArchiveError) {
         let count = objects.count
+        // Per entry, where its dictionary holds `$class` (-1: nowhere, or not a dictionary), found
+        // with the class descriptions and used once they are all known.
+        var classPositions = [Int](repeating: -1, count: count)
         for uid in 1..<max(count, 1) {
-            guard let dictionary = table.container(table.reference(objects, uid)), dictionary.isDictionary,
-                  let namePosition = classKeyPositions(of: dictionary).className
-            else { continue }
+            guard let dictionary = table.container(table.reference(objects, uid)), dictionary.isDictionary else { continue }
+            let positions = classKeyPositions(of: dictionary)
+            guard let namePosition = positions.className else {
+                classPositions[uid] = positions.classReference ?? -1
+                continue
+            }
             let name = value(at: namePosition, of: dictionary)
             guard let className = table.string(name) else {
                 let found = KeyedArchiveDocument.describe(table.value(of: name))
@@ -121,9 +127,8 @@ struct StructureChecker {
             switch table.kind(of: object) {
             case .dictionary?:
                 guard let dictionary = table.container(object) else { continue }
-                guard let classPosition = classKeyPositions(of: dictionary).classReference else {
-                    throw KeyedArchiveError(.missingClass, objectID: uid)
-                }
+                let classPosition = classPositions[uid]
+                guard classPosition >= 0 else { throw KeyedArchiveError(.missingClass, objectID: uid) }
                 let reference = value(at: classPosition, of: dictionary)
                 guard let classUID = table.uid(reference) else {
                     let found = KeyedArchiveDocument.describe(table.value(of: reference))
@@ -150,6 +155,9 @@ struct StructureChecker {
 
     /// Checks the references among the values of a dictionary (an object, or `$top`).
     func checkReferences(in dictionary: BinaryPropertyListTable.Container, objectID: Int?) throws(KeyedArchiveError) {
+        // No UID in the table reaches past `$objects` (as in every archive an archiver wrote):
+        // nothing here can be out of range.
+        guard table.largestUID >= UInt64(objects.count) else { return }
         let count = UInt64(objects.count)
         var next = 0
         // Scalars and UIDs in range pass in the table's own loop; the rest are looked at here.
@@ -183,6 +191,7 @@ struct StructureChecker {
 
     /// Checks every reference inside `object`, walking nested containers with an explicit stack.
     func checkNested(_ object: Int, objectID: Int?, key: String?) throws(KeyedArchiveError) {
+        guard table.largestUID >= UInt64(objects.count) else { return }
         var pending = [object]
         while let next = pending.popLast() {
             switch table.kind(of: next) {

@@ -35,6 +35,9 @@ final class ArchiveDecodingState {
     let objectCount: Int
     let classIndexes: UnsafeMutableBufferPointer<Int32>
     let classKinds: UnsafeMutableBufferPointer<FoundationClass?>
+    /// Per class description: whether its objects are `NSNull`s (see ``isNull(_:)``), read for
+    /// every optional value.
+    let nullClasses: UnsafeMutableBufferPointer<Bool>
     let limits: KeyedArchiveLimits
     let options: MappingOptions
     /// The options' switches, read per field without copying the options.
@@ -49,13 +52,16 @@ final class ArchiveDecodingState {
     let status: UnsafeMutableBufferPointer<Status>
     let instances: UnsafeMutableBufferPointer<AnyObject?>
     private let decodings: UnsafeMutablePointer<Int>
-    var fixups: [Fixup] = []
-    var readInfo = SchemaInfoCache<ModelReadInfo>()
+    /// Unchecked, like the other mutable properties read per object: one unarchiving run uses
+    /// them, from one thread, and no access to one of them overlaps another (a dynamic
+    /// exclusivity check costs tens of instructions an access).
+    @exclusivity(unchecked) var fixups: [Fixup] = []
+    @exclusivity(unchecked) var readInfo = SchemaInfoCache<ModelReadInfo>()
     var genericCache: [Int: Any] = [:]
     /// Objects' dictionaries read whole (for hand-written types, migration and generic objects).
     private var dictionaries: [Int: PropertyListDictionary] = [:]
     /// Whether the unarchiver has a delegate (kept by the unarchiver, read per object).
-    var hasDelegate = false
+    @exclusivity(unchecked) var hasDelegate = false
     /// Generic objects created or referred to so far: a collection whose decoding changed it
     /// holds some, and is not cached.
     var genericObjectsReturned = 0
@@ -79,6 +85,8 @@ final class ArchiveDecodingState {
         _ = self.classIndexes.initialize(from: document.classIndexes)
         self.classKinds = .allocate(capacity: document.classKinds.count)
         _ = self.classKinds.initialize(from: document.classKinds)
+        self.nullClasses = .allocate(capacity: document.classList.count)
+        _ = self.nullClasses.initialize(from: document.classList.lazy.map { $0.name == "NSNull" || $0.chain.first == "NSNull" })
         self.limits = limits
         self.options = options
         self.flags = MappingFlags(options)
@@ -94,6 +102,7 @@ final class ArchiveDecodingState {
     deinit {
         classIndexes.deallocate()
         classKinds.deallocate()
+        nullClasses.deallocate()
         status.deallocate()
         _ = instances.deinitialize()
         instances.deallocate()
@@ -146,8 +155,8 @@ final class ArchiveDecodingState {
 
     /// Whether object `uid` is an `NSNull`.
     func isNull(_ uid: Int) -> Bool {
-        guard let archivedClass = archivedClass(of: uid) else { return false }
-        return archivedClass.name == "NSNull" || (archivedClass.chain.first == "NSNull")
+        guard uid > 0, uid < objectCount, classIndexes[uid] >= 0 else { return false }
+        return nullClasses[Int(classIndexes[uid])]
     }
 
     /// The facts about a model type that decoding needs, computed once per schema.
@@ -240,12 +249,18 @@ final class ModelReadInfo: SchemaInfo {
     let acceptedNames: [String]
     /// Per property: its edge in the schema's property-key reading tree (-1 for none).
     let edgeByField: [Int]
+    /// The schema's property-key reading tree.
+    let readingKeys: ModelKeyNode
+    /// Whether every edge of ``readingKeys`` ends in exactly one field and no fallback key exists,
+    /// so that fields are read without the key-tree walk (see `decodePlainFields`).
+    let readsPlainKeys: Bool
     /// The key references of the last object read and their property indexes (-1: no
     /// property): objects of one type have the same keys, which a binary archive stores once, so
     /// comparing the references' bytes is cheaper than reading each key. (The bytes are the
     /// table's, which the decoding state keeps.)
-    private var lastKeys = UnsafeRawBufferPointer(start: nil, count: 0)
-    private var lastIndexes: [Int] = []
+    /// (Unchecked, as the decoding state's per-object properties are.)
+    @exclusivity(unchecked) private var lastKeys = UnsafeRawBufferPointer(start: nil, count: 0)
+    @exclusivity(unchecked) private var lastIndexes: [Int] = []
     /// Per property and class description: whether the property allows the class (1), not (0),
     /// or not known yet (-1); empty for archives of very many classes. In memory of its own:
     /// read for every reference to an object.
@@ -253,7 +268,7 @@ final class ModelReadInfo: SchemaInfo {
     private let classCount: Int
     /// The field decoder type read for this schema, and the function that decodes a field into
     /// one behind a pointer (see ``erasedDecoder(for:)``).
-    private var erasedDecoder: (type: ObjectIdentifier, decode: ErasedFieldDecoder.Decode)?
+    @exclusivity(unchecked) private var erasedDecoder: (type: ObjectIdentifier, decode: ErasedFieldDecoder.Decode)?
 
     /// The function that decodes a field into an `F` behind a pointer: made once per schema (and
     /// decoder type), not a closure context per object.
@@ -279,7 +294,7 @@ final class ModelReadInfo: SchemaInfo {
         case notAllowed(String)
     }
 
-    private var resolutions: [Int32: Resolution] = [:]
+    @exclusivity(unchecked) private var resolutions: [Int32: Resolution] = [:]
 
     /// How objects of the class description `classIndex` read as this type: the first name of
     /// the class chain that is this type's or a registered subtype's.
@@ -321,14 +336,16 @@ final class ModelReadInfo: SchemaInfo {
         return indexes
     }
 
-    /// Whether property `index` (which names the classes it allows) allows objects of the class
-    /// description `classIndex`: one of the names in the class's chain is allowed.
+    /// Whether property `index` allows objects of the class description `classIndex`: it names
+    /// no classes, or one of the names in the class's chain is allowed. Cached first: read for
+    /// every reference to an object.
     func allows(field index: Int, classIndex: Int32, in state: ArchiveDecodingState) -> Bool {
         let slot = index * classCount + Int(classIndex)
         let cached = !allowedByClass.isEmpty
         if cached && allowedByClass[slot] >= 0 { return allowedByClass[slot] == 1 }
-        guard let allowed = allowed[index] else { return true }
-        let result = state.document.classList[Int(classIndex)].chain.contains(where: allowed.contains)
+        let result = allowed[index].map { allowed in
+            state.document.classList[Int(classIndex)].chain.contains(where: allowed.contains)
+        } ?? true
         if cached { allowedByClass[slot] = result ? 1 : 0 }
         return result
     }
@@ -376,5 +393,7 @@ final class ModelReadInfo: SchemaInfo {
         self.acceptedNames = registry.modelNames(acceptedAs: schema)
         let readingKeys = schema.propertyReadingKeys
         self.edgeByField = schema.properties.map { readingKeys.edgeIndex(forKey: $0.name) ?? -1 }
+        self.readingKeys = readingKeys
+        self.readsPlainKeys = !readingKeys.hasFallbacks && readingKeys.plainLeaves.allSatisfy { $0 != nil }
     }
 }

@@ -12,8 +12,7 @@ extension KeyedArchiveReader {
         else { throw mismatch("an array") }
         let references = try elementReferences(of: uid, kind: kind)
         // Strings, the commonest elements, gather in an array of their own type: unspecialised,
-        // an array of `T` looks its type metadata up at every use and grows through generic
-        // calls (about 1,500 instructions an array of two tags).
+        // an array of `T` looks its type metadata up (about 330 instructions) to be made.
         if T.self == String.self {
             var strings: [String] = []
             strings.reserveCapacity(references.count)
@@ -22,12 +21,16 @@ extension KeyedArchiveReader {
             }
             return unsafeBitCast(strings, to: [T].self)
         }
-        var result: [T] = []
-        result.reserveCapacity(references.count)
-        try insideCollection(uid) { reader in
-            try reader.readElements(references, element) { result.append($0) }
+        // Elements go straight into the array's memory: appended to an array of `T`, each looked
+        // the array's type metadata up again.
+        return try insideCollection(uid) { reader in
+            try [T](unsafeUninitializedCapacity: references.count) { buffer, initialized in
+                try reader.readElements(references, element) { value in
+                    buffer.initializeElement(at: initialized, to: value)
+                    initialized += 1
+                }
+            }
         }
-        return result
     }
 
     /// Reads the elements at `references` with `element`, one level down the path each, and
@@ -43,8 +46,24 @@ extension KeyedArchiveReader {
             } else {
                 // What `decodeElement` does outside collect-all mode, without its optional
                 // result (whose type metadata an unspecialised caller looks up on every call).
-                append(try withPathComponent(.index(index), element))
+                append(try atElement(index, element))
             }
+        }
+    }
+
+    /// ``ModelReader/withPathComponent(_:_:)`` at element `index`, for this reader: the shared
+    /// one, generic over the reader too, runs unspecialised from a caller generic over the
+    /// element (through the reader's witnesses, some 450 instructions an element).
+    @inline(__always)
+    private mutating func atElement<T>(_ index: Int, _ body: (inout KeyedArchiveReader) throws -> T) throws -> T {
+        let mark = collectedProblems.count
+        do {
+            let result = try body(&self)
+            if collectedProblems.count > mark { prefixProblems(since: mark, with: .index(index)) }
+            return result
+        } catch let error as ModelError {
+            if collectedProblems.count > mark { prefixProblems(since: mark, with: .index(index)) }
+            throw error.prefixed(by: .index(index))
         }
     }
 

@@ -9,17 +9,21 @@ import ModelKitPropertyList
 
 extension KeyedArchiveReader {
     public mutating func decodeModel<M: Model>(_ type: M.Type) throws -> M {
+        // A reference to an instance of exactly `M` decoded already (a shared or back reference)
+        // needs no facts about `M`, and no cast from `AnyObject` through the runtime, which looks
+        // for bridging conformances first (a thousand instructions a time). (References were
+        // checked to be in range when the document was made.)
+        if case .uid(let reference) = position, reference > 0, let instance = state.instances[Int(truncatingIfNeeded: reference)],
+           ObjectIdentifier(Swift.type(of: instance)) == ObjectIdentifier(M.self)
+        {
+            return unsafeBitCast(instance, to: M.self)
+        }
         let info = state.readInfo(for: M.modelSchema)
         guard case .uid(let reference) = position, reference > 0 else {
             throw mismatch("an object of class '\(info.acceptedNames[0])'")
         }
         let uid = Int(truncatingIfNeeded: reference)
         if let instance = state.instances[uid] {
-            // An instance of exactly `M` without the runtime's cast from `AnyObject`, which looks
-            // for bridging conformances first (a thousand instructions a time).
-            if ObjectIdentifier(Swift.type(of: instance)) == ObjectIdentifier(M.self) {
-                return unsafeBitCast(instance, to: M.self)
-            }
             return try sharedInstance(instance, as: M.self, uid: uid, info: info)
         }
         guard uid < state.classIndexes.count, state.classIndexes[uid] >= 0 else {
@@ -29,15 +33,25 @@ extension KeyedArchiveReader {
         case .declared:
             return try decodeResolvedModel(M.self)
         case .registered(let entry):
-            guard let model = try entry.decode(&self) as? M else {
-                throw KeyedArchiveError(.classNotAllowed(found: entry.name, allowed: info.acceptedNames), objectID: uid)
-            }
-            return model
+            return try decodeRegistered(entry, as: M.self, uid: uid, info: info)
         case .unknownSubclass(let archivedClass):
             return try decodeUnknownSubclass(archivedClass, as: M.self, uid: uid)
         case .notAllowed(let found):
             throw KeyedArchiveError(.classNotAllowed(found: found, allowed: info.acceptedNames), objectID: uid)
         }
+    }
+
+    /// Decodes an object of a registered subtype of `M`. Apart, like the other rare paths: its
+    /// cast to `M` looks up the metadata of `M?`, which an unspecialised `decodeModel` would do on
+    /// every call.
+    @inline(never)
+    mutating func decodeRegistered<M: Model>(
+        _ entry: ArchiveClassRegistry.Entry, as type: M.Type, uid: Int, info: ModelReadInfo
+    ) throws -> M {
+        guard let model = try entry.decode(&self) as? M else {
+            throw KeyedArchiveError(.classNotAllowed(found: entry.name, allowed: info.acceptedNames), objectID: uid)
+        }
+        return model
     }
 
     /// Decodes an object of an unregistered subclass as the type the delegate names for it, which
@@ -180,6 +194,8 @@ extension KeyedArchiveReader {
         }
         if let migrating = info.migrating {
             try decodeMigratingFields(migrating, of: schema, info: info, uid: uid, keys: state.dictionary(of: uid), into: &fields)
+        } else if info.readsPlainKeys && flags.readsPlainFieldsDirectly {
+            try decodePlainFields(of: schema, uid: uid, info: info, into: &fields)
         } else {
             fieldsOf = (uid, info)
             // The walk is compiled for this reader only when its decoder type is known here:
@@ -191,6 +207,45 @@ extension KeyedArchiveReader {
             try withUnsafeMutablePointer(to: &fields) { fields in
                 var erased = ErasedFieldDecoder(fields: UnsafeMutableRawPointer(fields), decode: decode)
                 try decodeFieldsByKeyTree(of: schema, into: &erased)
+            }
+        }
+    }
+
+    /// Reads a model's object whose every property key is a plain field (no key paths, no
+    /// fallbacks), outside collect-all mode: what the shared key-tree walk and its
+    /// ``ModelReader/decodeLeaf(_:of:into:priorities:)`` do for such a tree (null as missing where
+    /// the property says, the model and property named in errors and collected problems, the key
+    /// in front of a model error's path), in one loop over the object's keys. Unspecialised (the
+    /// field decoder's type is not known here), the walk went through the reader's witnesses for
+    /// every field.
+    private mutating func decodePlainFields<F: ModelFieldDecoder>(
+        of schema: ModelSchema, uid: Int, info: ModelReadInfo, into fields: inout F
+    ) throws {
+        let table = state.table
+        guard let dictionary = state.objectDictionary(uid) else { return }
+        let node = info.readingKeys
+        let indexes = info.fieldIndexes(of: dictionary, in: table)
+        for position in indexes.indices where indexes[position] >= 0 {
+            let index = indexes[position]
+            let value = table.value(of: table.reference(dictionary, dictionary.count + position))
+            guard try prepareField(index, value: value, info: info, uid: uid) else { continue }
+            let edge = info.edgeByField[index]
+            guard let leaf = node.plainLeaves[edge] else { continue }
+            do {
+                if leaf.nullUsesDefault, try decodeNil() { continue }
+                let mark = collectedProblems.count
+                defer { if collectedProblems.count > mark { nameProblems(since: mark, field: index, of: schema) } }
+                // `decodeNamedField` spelled out: the shared one, generic over the reader too,
+                // runs unspecialised here (about 30 instructions a field more).
+                do {
+                    try fields.decodeField(index, from: &self)
+                } catch let error as ModelError {
+                    throw error.naming(model: schema.modelName, property: schema.propertyName(at: index))
+                } catch {
+                    throw fieldError(error, field: index, of: schema)
+                }
+            } catch let error as ModelError {
+                throw error.prefixed(by: .key(node.keys[edge]))
             }
         }
     }
@@ -217,6 +272,7 @@ extension KeyedArchiveReader {
 
     /// Moves to the archived value of property `index`; false when the model preserves the
     /// value instead (it is kept aside for the model, not decoded).
+    @inline(__always)
     mutating func prepareField(_ index: Int, value: PropertyListValue, info: ModelReadInfo, uid: Int) throws -> Bool {
         if !info.preservedFields.isEmpty && info.preservedFields.contains(index) {
             position = value
@@ -236,7 +292,7 @@ extension KeyedArchiveReader {
     /// Checks the class of the object a property refers to against the classes the property allows.
     @inline(__always)
     func checkAllowedClass(of target: Int, field index: Int, of schema: ModelSchema, info: ModelReadInfo) throws {
-        guard target < state.objectCount, state.classIndexes[target] >= 0, info.allowed[index] != nil,
+        guard target < state.objectCount, state.classIndexes[target] >= 0,
               !info.allows(field: index, classIndex: state.classIndexes[target], in: state),
               let archivedClass = state.archivedClass(of: target)
         else { return }

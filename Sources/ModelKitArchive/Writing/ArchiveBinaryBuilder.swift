@@ -29,11 +29,16 @@ struct ArchiveBinaryBuilder: ~Copyable {
     }
 
     private var plist = BinaryPropertyListBuilder()
-    /// Per slot: the object of its entry (-1 until written), its state, and the UID object that
-    /// refers to it (-1 until something does).
-    private var slotObjects: [Int32] = []
-    private(set) var slotStates: [SlotState] = []
-    private var slotUIDs: [Int32] = []
+    /// One slot of `$objects`: the object of its entry (-1 until written), the UID object that
+    /// refers to it (-1 until something does), and its state.
+    private struct Slot {
+        var object: Int32 = -1
+        var uid: Int32 = -1
+        var state: SlotState
+    }
+
+    /// The slots, in one array: reserving a slot is one append.
+    private var slots: [Slot] = []
     private(set) var conditionalCount = 0
     /// Per distinct scalar (by ``BinaryPropertyListBuilder/Scalar/index``): its slot, 0 for none.
     private var scalarSlots: [Int32] = []
@@ -44,46 +49,50 @@ struct ArchiveBinaryBuilder: ~Copyable {
     init() {
         root = plist.reserveObject()
         let null = plist.uniqueString("$null")
-        slotObjects = [null.object]
-        slotStates = [.written]
-        slotUIDs = [-1]
+        slots = [Slot(object: null.object, state: .written)]
     }
 
     /// The number of slots so far.
-    var slotCount: Int { slotObjects.count }
+    var slotCount: Int { slots.count }
+
+    /// The state of `slot`.
+    func slotState(_ slot: Int) -> SlotState {
+        slots[slot].state
+    }
 
     // MARK: Slots
 
     /// Reserves the next slot for an object about to be written.
+    @inline(__always)
     mutating func reserveSlot(_ state: SlotState = .written) -> Int {
-        slotObjects.append(-1)
-        slotStates.append(state)
-        slotUIDs.append(-1)
+        slots.append(Slot(state: state))
         if state == .conditional { conditionalCount += 1 }
-        return slotObjects.count - 1
+        return slots.count - 1
     }
 
     /// Marks a conditional slot as written.
     mutating func promote(_ slot: Int) {
-        guard slotStates[slot] == .conditional else { return }
-        slotStates[slot] = .written
+        guard slots[slot].state == .conditional else { return }
+        slots[slot].state = .written
         conditionalCount -= 1
     }
 
     /// Makes `object` the entry of `slot`.
+    @inline(__always)
     mutating func setEntry(_ slot: Int, object: Int32) {
-        slotObjects[slot] = object
+        slots[slot].object = object
     }
 
     /// The slot of a plain value (a string, number or data), given the first time it is seen.
+    @inline(__always)
     mutating func plainSlot(_ scalar: BinaryPropertyListBuilder.Scalar) -> Int {
-        if scalar.index >= scalarSlots.count {
-            scalarSlots.append(contentsOf: repeatElement(0, count: scalar.index - scalarSlots.count + 1))
-        }
+        // Scalars are numbered in order, so this mostly adds one (inline numbers, which take no
+        // slot, leave gaps).
+        while scalar.index >= scalarSlots.count { scalarSlots.append(0) }
         let known = Int(scalarSlots[scalar.index])
         if known != 0 { return known }
         let slot = reserveSlot()
-        slotObjects[slot] = scalar.object
+        slots[slot].object = scalar.object
         scalarSlots[scalar.index] = Int32(truncatingIfNeeded: slot)
         return slot
     }
@@ -106,16 +115,18 @@ struct ArchiveBinaryBuilder: ~Copyable {
     // MARK: Objects
 
     /// The object that refers to entry `slot` (its `CF$UID`), numbered the first time.
+    @inline(__always)
     mutating func uidObject(_ slot: Int) -> Int32 {
-        guard slot >= 0, slot < slotUIDs.count else { return plist.uniqueScalar(.uid(UInt64(truncatingIfNeeded: slot))).object }
-        let known = slotUIDs[slot]
+        guard slot >= 0, slot < slots.count else { return plist.uniqueScalar(.uid(UInt64(truncatingIfNeeded: slot))).object }
+        let known = slots[slot].uid
         if known >= 0 { return known }
         let object = plist.reserveObject()
-        slotUIDs[slot] = object
+        slots[slot].uid = object
         return object
     }
 
     /// The object of a value a writer wrote: a reference, or a number or boolean inline.
+    @inline(__always)
     mutating func object(for value: WrittenValue) -> Int32 {
         switch value {
         case .reference(let slot): return uidObject(slot)
@@ -155,11 +166,7 @@ struct ArchiveBinaryBuilder: ~Copyable {
     /// A dictionary object of keys and values already numbered.
     mutating func dictionary(keys: UnsafeBufferPointer<Int32>, values: UnsafeBufferPointer<Int32>) -> Int32 {
         let object = plist.reserveObject()
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: keys.count + values.count) { references in
-            _ = references.initialize(fromContentsOf: keys)
-            _ = UnsafeMutableBufferPointer(rebasing: references[keys.count...]).initialize(fromContentsOf: values)
-            plist.setContainer(object, isDictionary: true, references: UnsafeBufferPointer(references))
-        }
+        plist.setDictionary(object, keys: keys, values: values)
         return object
     }
 
@@ -179,23 +186,23 @@ struct ArchiveBinaryBuilder: ~Copyable {
         // Every reference is numbered now: write them, renumbered past dropped entries.
         var renumbered: [Int]?
         if conditionalCount > 0 {
-            var map = [Int](repeating: 0, count: slotStates.count)
+            var map = [Int](repeating: 0, count: slots.count)
             var next = 0
-            for slot in slotStates.indices where slotStates[slot] == .written {
+            for slot in slots.indices where slots[slot].state == .written {
                 map[slot] = next
                 next += 1
             }
             renumbered = map
         }
-        for slot in slotUIDs.indices where slotUIDs[slot] >= 0 {
-            let uid = slotStates[slot] == .written ? (renumbered?[slot] ?? slot) : 0
-            plist.writeScalar(.uid(UInt64(uid)), as: slotUIDs[slot])
+        for slot in slots.indices where slots[slot].uid >= 0 {
+            let uid = slots[slot].state == .written ? (renumbered?[slot] ?? slot) : 0
+            plist.writeScalar(.uid(UInt64(uid)), as: slots[slot].uid)
         }
         var entries: [Int32] = []
-        entries.reserveCapacity(slotObjects.count - conditionalCount)
-        for slot in slotObjects.indices where slotStates[slot] == .written {
+        entries.reserveCapacity(slots.count - conditionalCount)
+        for slot in slots.indices where slots[slot].state == .written {
             // A slot reserved by an encoding that then failed holds null, as it did before.
-            entries.append(slotObjects[slot] >= 0 ? slotObjects[slot] : plist.uniqueScalar(.null).object)
+            entries.append(slots[slot].object >= 0 ? slots[slot].object : plist.uniqueScalar(.null).object)
         }
         let objects = entries.withUnsafeBufferPointer { plist.addContainer(isDictionary: false, references: $0) }
         let rootReferences = ["$archiver", "$objects", "$top", "$version"].map { keyObject($0) } + [

@@ -24,25 +24,35 @@ final class ArchiveEncodingState {
     let output: UnsafeMutablePointer<ArchiveBinaryBuilder>
     /// Slots of class instances, by identity; `retained` keeps the instances alive so that an
     /// identifier is never reused during the run.
-    private var objectSlots = IntegerSlotMap()
-    private var retained: [AnyObject] = []
-    var nullSlot = 0
+    ///
+    /// The state's mutable properties skip the dynamic exclusivity check (tens of instructions
+    /// per access, several accesses per object): one archiving run uses them, from one thread,
+    /// and no access to one of them overlaps another (nothing runs inside an access to them).
+    @exclusivity(unchecked) private var objectSlots = IntegerSlotMap()
+    @exclusivity(unchecked) private var retained: [AnyObject] = []
+    @exclusivity(unchecked) var nullSlot = 0
     /// Class descriptions by class name (a name is written with the first chain it comes with),
     /// and the last few looked up, compared before hashing.
-    private var classSlots: [String: Int] = [:]
-    private var recentClasses: [(name: String, slot: Int)] = []
-    var pending: [Pending] = []
-    var modelInfo = SchemaInfoCache<ModelWriteInfo>()
+    @exclusivity(unchecked) private var classSlots: [String: Int] = [:]
+    @exclusivity(unchecked) private var recentClasses: [(name: String, slot: Int)] = []
+    /// The class slots of the Foundation classes Swift values are written as, one per date or
+    /// collection, found once (-1 until then): ``classSlot(_:)`` compares names on every call.
+    @exclusivity(unchecked) private var valueClassSlots = (date: -1, array: -1, set: -1)
+    @exclusivity(unchecked) var pending: [Pending] = []
+    @exclusivity(unchecked) var modelInfo = SchemaInfoCache<ModelWriteInfo>()
     /// Replacements a delegate chose, by the identity of the replaced instance.
     var replacements: [ObjectIdentifier: Any] = [:]
     /// Whether the archiver has a delegate (kept by the archiver, read per object).
-    var hasDelegate = false
+    @exclusivity(unchecked) var hasDelegate = false
     /// The collection type written last and whether it is archived as a set: arrays of one type
     /// check their conformance once.
-    private var lastCollection: (type: ObjectIdentifier, isSet: Bool)?
-    /// Shared keys of Foundation objects, numbered once.
-    private(set) lazy var timeKeys = keyObjects(["$class", "NS.time"])
-    private(set) lazy var objectsKeys = keyObjects(["$class", "NS.objects"])
+    @exclusivity(unchecked) private var lastCollection: (type: ObjectIdentifier, isSet: Bool)?
+    /// Shared keys of Foundation objects, numbered the first time an object of the kind is
+    /// written.
+    var timeKeys: [Int32] { timeKeyObjects ?? sharedKeys(&timeKeyObjects, ["$class", "NS.time"]) }
+    var objectsKeys: [Int32] { objectsKeyObjects ?? sharedKeys(&objectsKeyObjects, ["$class", "NS.objects"]) }
+    @exclusivity(unchecked) private var timeKeyObjects: [Int32]?
+    @exclusivity(unchecked) private var objectsKeyObjects: [Int32]?
 
     let options: MappingOptions
     var registry: ArchiveClassRegistry
@@ -74,7 +84,7 @@ final class ArchiveEncodingState {
 
     /// The state of `slot`.
     func slotState(_ slot: Int) -> SlotState {
-        output.pointee.slotStates[slot]
+        output.pointee.slotState(slot)
     }
 
     /// Marks a conditional slot as written.
@@ -131,6 +141,22 @@ final class ArchiveEncodingState {
         return slot
     }
 
+    /// The slot of `NSDate`'s class description (see ``valueClassSlots``).
+    func dateClassSlot() -> Int {
+        if valueClassSlots.date < 0 { valueClassSlots.date = classSlot(.nsDate) }
+        return valueClassSlots.date
+    }
+
+    /// The slot of `NSSet`'s or `NSArray`'s class description (see ``valueClassSlots``).
+    func collectionClassSlot(isSet: Bool) -> Int {
+        if isSet {
+            if valueClassSlots.set < 0 { valueClassSlots.set = classSlot(.nsSet) }
+            return valueClassSlots.set
+        }
+        if valueClassSlots.array < 0 { valueClassSlots.array = classSlot(.nsArray) }
+        return valueClassSlots.array
+    }
+
     /// Whether a collection of type `type` is archived as an `NSSet`.
     func isArchivedAsSet<C>(_ type: C.Type) -> Bool {
         let identity = ObjectIdentifier(C.self)
@@ -151,10 +177,15 @@ final class ArchiveEncodingState {
     /// Writes an object of `classSlot` whose keys (`$class` first) are `keys` and whose other
     /// values are `first` and, for three keys, `second`.
     func setObject(at slot: Int, keys: [Int32], classSlot: Int, _ first: Int32, _ second: Int32 = -1) {
-        let classReference = output.pointee.uidObject(classSlot)
-        let values = second < 0 ? [classReference, first] : [classReference, first, second]
+        // The values in a tuple on the stack, not an array allocated for every date and array.
+        var values = (output.pointee.uidObject(classSlot), first, second)
+        let count = second < 0 ? 2 : 3
         let object = keys.withUnsafeBufferPointer { keys in
-            values.withUnsafeBufferPointer { output.pointee.dictionary(keys: keys, values: $0) }
+            withUnsafePointer(to: &values) { tuple in
+                tuple.withMemoryRebound(to: Int32.self, capacity: 3) { values in
+                    output.pointee.dictionary(keys: keys, values: UnsafeBufferPointer(start: values, count: count))
+                }
+            }
         }
         output.pointee.setEntry(slot, object: object)
     }
@@ -162,6 +193,14 @@ final class ArchiveEncodingState {
     /// The objects of keys shared by every object of a kind.
     func keyObjects(_ keys: [String]) -> [Int32] {
         keys.map { output.pointee.keyObject($0) }
+    }
+
+    /// The objects of `keys`, numbered into `cache` (the first time: the getters read the cache
+    /// first, without making the array of keys).
+    private func sharedKeys(_ cache: inout [Int32]?, _ keys: [String]) -> [Int32] {
+        let objects = keyObjects(keys)
+        cache = objects
+        return objects
     }
 
     /// An object entry whose keys (`$class` first) are shared by every object of its kind.
@@ -241,31 +280,37 @@ final class ArchiveEncodingState {
 
 /// What the archiver needs to know about a model type, computed once per schema and archive.
 final class ModelWriteInfo: SchemaInfo {
-    /// One archived property.
+    /// One archived property (its name apart, in `names`: copying a field per object would
+    /// retain and release it).
     struct Field {
         let index: Int
-        let name: String
         let conditional: Bool
     }
 
     let schema: ModelSchema
     let fields: [Field]
+    /// The archived properties' names, parallel to `fields`.
+    let names: [String]
     let archivedClass: ArchivedClass
     /// The objects of every object's keys: `$class`, the archived properties, the version.
     let keys: [Int32]
     /// The object of the inline model version.
     let version: Int32
-    /// The object of the reference to the class description, once written.
-    var classReference: Int32 = -1
+    /// The object of the reference to the class description, once written (unchecked: see
+    /// the encoding state's properties).
+    @exclusivity(unchecked) var classReference: Int32 = -1
 
     init(schema: ModelSchema, registry: ArchiveClassRegistry, state: ArchiveEncodingState) {
         self.schema = schema
         var fields: [Field] = []
+        var names: [String] = []
         for (index, property) in schema.properties.enumerated()
         where !property.isTransient && property.archiveBehavior != .excluded {
-            fields.append(Field(index: index, name: property.name, conditional: property.archiveBehavior == .conditional))
+            fields.append(Field(index: index, conditional: property.archiveBehavior == .conditional))
+            names.append(property.name)
         }
         self.fields = fields
+        self.names = names
         var chain: [String] = []
         var current: ModelSchema? = schema
         while let next = current {
@@ -274,7 +319,7 @@ final class ModelWriteInfo: SchemaInfo {
         }
         chain.append("NSObject")
         self.archivedClass = ArchivedClass(name: chain[0], chain: chain)
-        self.keys = state.keyObjects(["$class"] + fields.map(\.name) + [KeyedArchiver.modelVersionKey])
+        self.keys = state.keyObjects(["$class"] + names + [KeyedArchiver.modelVersionKey])
         self.version = state.output.pointee.scalarObject(.integer(PropertyListInteger(schema.version)))
     }
 }

@@ -75,9 +75,10 @@ extension KeyedArchiveWriter {
                 do {
                     try model.encodeModelField(field.index, to: &writer)
                 } catch let error as ModelError {
-                    throw error.naming(model: schema.modelName, property: field.name).prefixed(by: .key(field.name))
+                    let name = info.names[position]
+                    throw error.naming(model: schema.modelName, property: name).prefixed(by: .key(name))
                 } catch let error as KeyedArchiveError {
-                    throw error.inContext(model: schema.modelName, key: field.name, objectID: nil)
+                    throw error.inContext(model: schema.modelName, key: info.names[position], objectID: nil)
                 }
                 values[position + 1] = state.output.pointee.object(for: writer.result)
             }

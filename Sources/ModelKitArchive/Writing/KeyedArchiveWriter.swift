@@ -102,7 +102,7 @@ public struct KeyedArchiveWriter: ModelWriter {
     /// Writes an `NSDate` object into `slot`: seconds since 2001 (`NS.time`).
     func writeDate(_ value: Date, into slot: Int) {
         let time = state.output.pointee.scalarObject(.real(PropertyListReal(value.timeIntervalSinceReferenceDate)))
-        state.setObject(at: slot, keys: state.timeKeys, classSlot: state.classSlot(.nsDate), time)
+        state.setObject(at: slot, keys: state.timeKeys, classSlot: state.dateClassSlot(), time)
     }
 
     /// An `NSUUID` object: the 16 bytes (`NS.uuidbytes`).
@@ -167,8 +167,8 @@ public struct KeyedArchiveWriter: ModelWriter {
             }
             return state.output.pointee.array(UnsafeBufferPointer(rebasing: references[..<index]))
         }
-        let archivedClass: ArchivedClass = state.isArchivedAsSet(C.self) ? .nsSet : .nsArray
-        state.setObject(at: slot, keys: state.objectsKeys, classSlot: state.classSlot(archivedClass), array)
+        let classSlot = state.collectionClassSlot(isSet: state.isArchivedAsSet(C.self))
+        state.setObject(at: slot, keys: state.objectsKeys, classSlot: classSlot, array)
         result = .reference(slot)
     }
 

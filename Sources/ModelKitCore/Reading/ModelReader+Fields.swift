@@ -64,16 +64,19 @@ extension ModelReader {
         }
     }
 
-    @usableFromInline
-    mutating func nameProblems(since mark: Int, field: Int, of schema: ModelSchema) {
+    /// Names the model and property `field` in the problems collected since `mark` (what
+    /// ``decodeLeaf(_:of:into:priorities:)`` does after a field; public for readers that decode
+    /// plain fields without it).
+    public mutating func nameProblems(since mark: Int, field: Int, of schema: ModelSchema) {
         let property = schema.propertyName(at: field)
         for index in mark..<collectedProblems.count {
             collectedProblems[index] = collectedProblems[index].naming(model: schema.modelName, property: property)
         }
     }
 
-    @usableFromInline
-    mutating func prefixProblems(since mark: Int, with component: ModelPath.Component) {
+    /// Puts `component` in front of the paths of the problems collected since `mark` (what
+    /// ``withPathComponent(_:_:)`` does; public for readers that go one level down without it).
+    public mutating func prefixProblems(since mark: Int, with component: ModelPath.Component) {
         for index in mark..<collectedProblems.count {
             collectedProblems[index] = collectedProblems[index].prefixed(by: component)
         }

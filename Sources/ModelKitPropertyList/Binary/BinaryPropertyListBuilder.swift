@@ -46,23 +46,29 @@ package struct BinaryPropertyListBuilder: ~Copyable {
         let count: Int
     }
 
-    /// One distinct scalar: where its bytes are, and its hash.
+    /// One distinct scalar: where its bytes are, and its hash; for a scalar of at most 16 bytes,
+    /// the bytes themselves (zero-padded), which a lookup compares instead of the output's.
     private struct Entry {
         let hash: UInt64
         let offset: Int
         let length: Int
         let object: Int32
+        let short: (UInt64, UInt64)
     }
 
     private var output = BinaryPropertyListOutput()
     /// The offset of each object; containers (and scalars written late) get theirs when written.
-    private var offsets: [Int] = []
-    private var containers: [Container] = []
-    private var references: [Int32] = []
+    private var offsets = BinaryPropertyListBuffer<Int>()
+    private var containers = BinaryPropertyListBuffer<Container>()
+    private var references = BinaryPropertyListBuffer<Int32>()
     /// Open addressing over `entries`: per bucket, the hash's high 32 bits, then the entry
-    /// number + 1 in the low 32 bits; 0 is empty. At most half full.
-    private var buckets = [UInt64](repeating: 0, count: 64)
-    private var entries: [Entry] = []
+    /// number + 1 in the low 32 bits; 0 is empty. At most half full. Both in memory of their
+    /// own, read for every scalar written (arrays checked uniqueness and bounds on each access).
+    private var buckets: UnsafeMutablePointer<UInt64>
+    private var bucketMask = 63
+    private var entries: UnsafeMutablePointer<Entry>
+    private var entryCount = 0
+    private var entryCapacity = 64
     /// A per-process random seed: the values come from the program, but a seeded hash keeps
     /// crafted strings from forcing collisions.
     private let seed = BinaryPropertyListBuilder.processSeed
@@ -74,7 +80,17 @@ package struct BinaryPropertyListBuilder: ~Copyable {
     }()
 
     /// An empty property list (the header only).
-    package init() {}
+    package init() {
+        buckets = .allocate(capacity: bucketMask + 1)
+        buckets.initialize(repeating: 0, count: bucketMask + 1)
+        entries = .allocate(capacity: entryCapacity)
+    }
+
+    deinit {
+        // Entries are plain values: nothing to deinitialize.
+        buckets.deallocate()
+        entries.deallocate()
+    }
 
     /// The number of objects numbered so far.
     package var objectCount: Int { offsets.count }
@@ -86,6 +102,7 @@ package struct BinaryPropertyListBuilder: ~Copyable {
 
     /// Numbers an object whose bytes come later: a container, or a scalar written with
     /// ``writeScalar(_:as:)``.
+    @inline(__always)
     package mutating func reserveObject() -> Int32 {
         offsets.append(0)
         return Int32(truncatingIfNeeded: offsets.count - 1)
@@ -99,29 +116,39 @@ package struct BinaryPropertyListBuilder: ~Copyable {
 
     /// The scalar `head` + `content`, written and numbered the first time it is seen.
     package mutating func uniqueScalar(_ head: BinaryScalarHead, content: UnsafeRawBufferPointer) -> Scalar {
-        let hash = Self.hash(head, content, seed: seed)
         let length = head.count + content.count
+        // Numbers, booleans, UIDs and short strings (most of an archive's scalars) are compared
+        // and hashed as two words; longer scalars by their bytes.
+        let short = length <= 16 ? Self.shortBytes(head, content) : (0, 0)
+        let hash = length <= 16 ? Self.hash(short, seed: seed) : Self.hash(head, content, seed: seed)
         let tag = hash & 0xFFFF_FFFF_0000_0000
-        var bucket = Int(truncatingIfNeeded: hash) & (buckets.count - 1)
+        var bucket = Int(truncatingIfNeeded: hash) & bucketMask
         while true {
             let stored = buckets[bucket]
             if stored == 0 { break }
             if stored & 0xFFFF_FFFF_0000_0000 == tag {
+                // A bucket holds only numbers of entries already made.
                 let index = Int(truncatingIfNeeded: stored & 0xFFFF_FFFF) - 1
-                let entry = entries[index]
-                if entry.length == length && output.matches(at: entry.offset, head, content: content) {
-                    return Scalar(object: entry.object, index: index)
+                let entry = entries + index
+                if entry.pointee.length == length
+                    && (length <= 16
+                        ? entry.pointee.short == short : output.matches(at: entry.pointee.offset, head, content: content))
+                {
+                    return Scalar(object: entry.pointee.object, index: index)
                 }
             }
-            bucket = (bucket + 1) & (buckets.count - 1)
+            bucket = (bucket + 1) & bucketMask
         }
         let object = Int32(truncatingIfNeeded: offsets.count)
         offsets.append(output.count)
-        entries.append(Entry(hash: hash, offset: output.count, length: length, object: object))
+        if entryCount == entryCapacity { growEntries() }
+        (entries + entryCount).initialize(
+            to: Entry(hash: hash, offset: output.count, length: length, object: object, short: short))
+        entryCount += 1
         output.append(head, content: content)
-        buckets[bucket] = tag | UInt64(entries.count)
-        if entries.count * 2 > buckets.count { grow() }
-        return Scalar(object: object, index: entries.count - 1)
+        buckets[bucket] = tag | UInt64(entryCount)
+        if entryCount * 2 > bucketMask + 1 { grow() }
+        return Scalar(object: object, index: entryCount - 1)
     }
 
     /// A scalar without content (a number, a boolean, a date, a UID), written once.
@@ -129,9 +156,16 @@ package struct BinaryPropertyListBuilder: ~Copyable {
         uniqueScalar(head, content: UnsafeRawBufferPointer(start: nil, count: 0))
     }
 
-    /// A string, written once per distinct value.
+    /// A string, written once per distinct value. An ASCII string (the common case) is looked
+    /// up from its bytes here, without the layers of closures `withString` goes through.
     package mutating func uniqueString(_ string: String) -> Scalar {
-        BinaryScalarHead.withString(string) { head, content in uniqueScalar(head, content: content) }
+        var string = string
+        let ascii: Scalar? = string.withUTF8 { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            guard BinaryPropertyListOutput.isASCII(bytes) else { return nil }
+            return uniqueScalar(.marker(BinaryPropertyListFormat.TypeNibble.asciiString, count: bytes.count), content: bytes)
+        }
+        return ascii ?? BinaryScalarHead.withString(string) { head, content in uniqueScalar(head, content: content) }
     }
 
     /// Data, written once per distinct value.
@@ -148,7 +182,7 @@ package struct BinaryPropertyListBuilder: ~Copyable {
     /// ``reserveObject()``); fill them with ``setReference(_:to:)`` from the position returned.
     package mutating func reserveContainer(_ object: Int32, isDictionary: Bool, count: Int) -> Int {
         let start = references.count
-        references.append(contentsOf: repeatElement(0, count: count))
+        references.append(repeating: 0, count: count)
         containers.append(Container(object: object, isDictionary: isDictionary, start: start, count: count))
         return start
     }
@@ -162,7 +196,17 @@ package struct BinaryPropertyListBuilder: ~Copyable {
     package mutating func setContainer(_ object: Int32, isDictionary: Bool, references: UnsafeBufferPointer<Int32>) {
         let start = self.references.count
         containers.append(Container(object: object, isDictionary: isDictionary, start: start, count: references.count))
-        self.references.append(contentsOf: references)
+        self.references.append(references)
+    }
+
+    /// Gives the dictionary `object` its keys and values (each side's references in order),
+    /// copied in place without joining them first.
+    @inline(__always)
+    package mutating func setDictionary(_ object: Int32, keys: UnsafeBufferPointer<Int32>, values: UnsafeBufferPointer<Int32>) {
+        let start = references.count
+        containers.append(Container(object: object, isDictionary: true, start: start, count: keys.count + values.count))
+        references.append(keys)
+        references.append(values)
     }
 
     /// Numbers a container whose references are known.
@@ -179,15 +223,19 @@ package struct BinaryPropertyListBuilder: ~Copyable {
         let referenceSize = BinaryPropertyListFormat.byteWidth(UInt64(offsets.count))
         output.reserveCapacity(containers.count * 3 + references.count * referenceSize + offsets.count * 4 + 40)
         references.withUnsafeBufferPointer { references in
-            for container in containers {
-                offsets[Int(container.object)] = output.count
-                output.appendContainer(
-                    isDictionary: container.isDictionary,
-                    references: UnsafeBufferPointer(rebasing: references[container.start..<(container.start + container.count)]),
-                    referenceSize: referenceSize)
+            containers.withUnsafeBufferPointer { containers in
+                for container in containers {
+                    offsets[Int(container.object)] = output.count
+                    output.appendContainer(
+                        isDictionary: container.isDictionary,
+                        references: UnsafeBufferPointer(rebasing: references[container.start..<(container.start + container.count)]),
+                        referenceSize: referenceSize)
+                }
             }
         }
-        output.appendTrailer(offsets: offsets, topObject: Int(topObject), referenceSize: referenceSize)
+        offsets.withUnsafeBufferPointer { offsets in
+            output.appendTrailer(offsets: offsets, topObject: Int(topObject), referenceSize: referenceSize)
+        }
         return output.bytes
     }
 
@@ -195,13 +243,27 @@ package struct BinaryPropertyListBuilder: ~Copyable {
 
     /// Doubles the buckets and re-places every entry by its stored hash.
     private mutating func grow() {
-        buckets = [UInt64](repeating: 0, count: buckets.count * 2)
-        let mask = buckets.count - 1
-        for (index, entry) in entries.enumerated() {
-            var bucket = Int(truncatingIfNeeded: entry.hash) & mask
-            while buckets[bucket] != 0 { bucket = (bucket + 1) & mask }
-            buckets[bucket] = entry.hash & 0xFFFF_FFFF_0000_0000 | UInt64(index + 1)
+        let count = (bucketMask + 1) * 2
+        buckets.deallocate()
+        buckets = .allocate(capacity: count)
+        buckets.initialize(repeating: 0, count: count)
+        bucketMask = count - 1
+        for index in 0..<entryCount {
+            let hash = entries[index].hash
+            var bucket = Int(truncatingIfNeeded: hash) & bucketMask
+            while buckets[bucket] != 0 { bucket = (bucket + 1) & bucketMask }
+            buckets[bucket] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(index + 1)
         }
+    }
+
+    /// Doubles the room for entries.
+    private mutating func growEntries() {
+        let newCapacity = entryCapacity * 2
+        let newEntries = UnsafeMutablePointer<Entry>.allocate(capacity: newCapacity)
+        newEntries.moveInitialize(from: entries, count: entryCount)
+        entries.deallocate()
+        entries = newEntries
+        entryCapacity = newCapacity
     }
 
     /// Folds the high and low halves of a full product.
@@ -209,6 +271,25 @@ package struct BinaryPropertyListBuilder: ~Copyable {
     private static func mix(_ a: UInt64, _ b: UInt64) -> UInt64 {
         let product = a.multipliedFullWidth(by: b)
         return product.high ^ product.low
+    }
+
+    /// The encoded bytes of a scalar of at most 16 bytes, zero-padded, as two words.
+    @inline(__always)
+    private static func shortBytes(_ head: BinaryScalarHead, _ content: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+        let words = head.words
+        var bytes = (words.0, words.1)
+        if let source = content.baseAddress, !content.isEmpty {
+            withUnsafeMutableBytes(of: &bytes) { bytes in
+                (bytes.baseAddress! + head.count).copyMemory(from: source, byteCount: content.count)
+            }
+        }
+        return bytes
+    }
+
+    /// A seeded hash of a short scalar's two words (see ``shortBytes(_:_:)``).
+    @inline(__always)
+    private static func hash(_ short: (UInt64, UInt64), seed: UInt64) -> UInt64 {
+        mix(mix(short.0 ^ seed, 0xA076_1D64_78BD_642F) ^ short.1, 0xE703_7ED1_A0B4_28DB)
     }
 
     /// A seeded hash of the encoded bytes, eight at a time.
@@ -222,9 +303,13 @@ package struct BinaryPropertyListBuilder: ~Copyable {
             offset += 8
         }
         if offset < count {
+            // The last eight bytes (overlapping the words before) when there are eight; otherwise
+            // the few there are, a byte at a time.
             var tail: UInt64 = 0
-            withUnsafeMutableBytes(of: &tail) { tail in
-                tail.copyMemory(from: UnsafeRawBufferPointer(rebasing: content[offset..<count]))
+            if count >= 8 {
+                tail = content.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            } else {
+                for index in offset..<count { tail = tail << 8 | UInt64(content[index]) }
             }
             hash = mix(hash ^ tail, 0x5899_65CC_7537_4CC3)
         }

@@ -147,8 +147,7 @@ extension BinaryPropertyListReader {
         case .bool(let flag): return .scalar(.bool(flag), length: 0)
         case .integer(let size): return .scalar(.integer(try readInteger(at: start + 1, size: size)), length: 0)
         case .real(let size):
-            let bits = Self.readUInt(bytes, at: start + 1, size: size)
-            return .scalar(.real(PropertyListReal(width: size == 4 ? .single : .double, bits: bits)), length: 0)
+            return .scalar(.real(readReal(at: start, size: size)), length: 0)
         case .date:
             let seconds = Double(bitPattern: Self.readUInt(bytes, at: start + 1, size: 8))
             return .scalar(.date(Date(timeIntervalSinceReferenceDate: seconds)), length: 0)
@@ -265,7 +264,12 @@ extension BinaryPropertyListReader {
 
     /// Reads a 1-, 2-, 4-, 8- or 16-byte integer. Sizes up to 4 are unsigned, 8 is signed, and 16
     /// is a signed 128-bit value that must fit in the signed or unsigned 64-bit range.
-    private func readInteger(at offset: Int, size: Int) throws(PropertyListError) -> PropertyListInteger {
+    /// The real of `size` bytes (4 or 8) after the marker at `start`.
+    func readReal(at start: Int, size: Int) -> PropertyListReal {
+        PropertyListReal(width: size == 4 ? .single : .double, bits: Self.readUInt(bytes, at: start + 1, size: size))
+    }
+
+    func readInteger(at offset: Int, size: Int) throws(PropertyListError) -> PropertyListInteger {
         switch size {
         case 8:
             return PropertyListInteger(Int64(bitPattern: Self.readUInt(bytes, at: offset, size: 8)))

@@ -38,15 +38,15 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
         let starts: UnsafeMutableBufferPointer<Int>
         let counts: UnsafeMutableBufferPointer<Int>
 
+        /// The index is left unset: the check sets every object's entry before anything reads
+        /// one, and a table whose check fails is never used (the kinds are trivial values, so
+        /// memory set this way needs no deinitializing either).
         init(copying source: UnsafeRawBufferPointer, objectCount: Int) {
             bytes = .allocate(byteCount: max(source.count, 1), alignment: 8)
             if let base = source.baseAddress { bytes.baseAddress!.copyMemory(from: base, byteCount: source.count) }
             kinds = .allocate(capacity: objectCount)
-            kinds.initialize(repeating: .null)
             starts = .allocate(capacity: objectCount)
-            starts.initialize(repeating: 0)
             counts = .allocate(capacity: objectCount)
-            counts.initialize(repeating: 0)
         }
 
         deinit {
@@ -77,6 +77,9 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
     private let keyIDs: [Int32]
     /// Key numbers by key string.
     private let keyNumbers: [ExactStringKey: Int32]
+    /// The largest UID any object holds (0 for none): a keyed archive whose `$objects` has more
+    /// entries has every reference in range, wherever it is.
+    package let largestUID: UInt64
 
     /// The number of objects.
     package var objectCount: Int { reader.objectCount }
@@ -110,6 +113,7 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
         self.reader = reader
         self.keyIDs = check.keyIDs
         self.keyNumbers = check.keyNumbers
+        self.largestUID = check.largestUID
     }
 
     // MARK: Objects
@@ -177,6 +181,15 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
                 UnsafeMutableRawBufferPointer(buffer).copyMemory(from: content)
                 return count
             })
+        // Numbers and booleans without the shape and decoded object the other scalars go
+        // through: read for every number under a model's keys.
+        case .bool: return .bool(reader.bytes[storage.starts[object]] == BinaryPropertyListFormat.trueMarker)
+        case .integer:
+            if let integer = try? reader.readInteger(at: storage.starts[object] + 1, size: storage.counts[object]) {
+                return .integer(integer)
+            }
+            return .null
+        case .real: return .real(reader.readReal(at: storage.starts[object], size: storage.counts[object]))
         case .array, .dictionary: return tree(object)
         default: return scalar(object)
         }
@@ -335,6 +348,8 @@ private struct TableCheck {
     /// from a value.
     let checksContent: Bool
     var keyIDs: [Int32]
+    /// The largest UID an object holds (0 for none).
+    var largestUID: UInt64 = 0
     var keyNumbers: [ExactStringKey: Int32] = .init(minimumCapacity: 32)
     /// Per key number, the last dictionary that used it, to find a repeated key.
     private var lastUse: [Int] = []
@@ -356,6 +371,10 @@ private struct TableCheck {
 
     mutating func run() throws {
         for object in 0..<reader.objectCount { try index(object) }
+        // Apart from indexing, which this slowed by more than the loop costs.
+        for object in 0..<reader.objectCount where kinds[object] == .uid {
+            largestUID = max(largestUID, UInt64(bitPattern: Int64(counts[object])))
+        }
         for object in 0..<reader.objectCount where kinds[object] == .dictionary { try numberKeys(of: object) }
         if checksContent { try walk() }
     }
@@ -366,18 +385,16 @@ private struct TableCheck {
         let shape = try reader.shape(at: start)
         switch shape {
         case .null:
-            kinds[object] = .null
-            starts[object] = start
+            (kinds[object], starts[object], counts[object]) = (.null, start, 0)
         case .bool:
-            kinds[object] = .bool
-            starts[object] = start
+            (kinds[object], starts[object], counts[object]) = (.bool, start, 0)
         case .integer(let size):
             _ = try reader.checkScalar(shape, at: start)
             (kinds[object], starts[object], counts[object]) = (.integer, start, size)
         case .real(let size):
             (kinds[object], starts[object], counts[object]) = (.real, start, size)
         case .date:
-            (kinds[object], starts[object]) = (.date, start)
+            (kinds[object], starts[object], counts[object]) = (.date, start, 0)
         case let .data(count, contentStart):
             (kinds[object], starts[object], counts[object]) = (.data, contentStart, count)
         case let .ascii(count, contentStart):
@@ -520,11 +537,18 @@ private struct TableCheck {
     private func countLeaves<W: FixedWidthInteger & UnsignedInteger>(
         _ width: W.Type, of frame: inout Frame, into leaves: inout Totals, limits: PropertyListLimits
     ) throws -> Int {
-        let references = UnsafeRawBufferPointer(rebasing: reader.bytes[starts[frame.object]...])
-        while frame.next < frame.total {
-            let raw = W(bigEndian: references.loadUnaligned(fromByteOffset: frame.next * MemoryLayout<W>.size, as: W.self))
-            frame.next += 1
-            guard UInt64(raw) < UInt64(reader.objectCount) else { throw Rejected() }
+        // In locals, without overflow checks: the container's references were checked to lie
+        // within the bytes when it was indexed, and its counts are far from overflowing.
+        guard let bytes = reader.bytes.baseAddress else { throw Rejected() }
+        let references = bytes + starts[frame.object]
+        let objectCount = UInt64(reader.objectCount)
+        let total = frame.total
+        var next = frame.next
+        defer { frame.next = next }
+        while next < total {
+            let raw = W(bigEndian: references.loadUnaligned(fromByteOffset: next &* MemoryLayout<W>.size, as: W.self))
+            next &+= 1
+            guard UInt64(raw) < objectCount else { throw Rejected() }
             if try countLeaf(Int(raw), into: &leaves, limits: limits) { return Int(raw) }
         }
         return -1
@@ -553,7 +577,8 @@ private struct TableCheck {
         default:
             break
         }
-        leaves.size += 1
+        // At most one per reference: no overflow.
+        leaves.size &+= 1
         return false
     }
 

@@ -45,6 +45,7 @@ package struct BinaryScalarHead {
     /// The low `size` bytes (1 to 8) of `value`, most significant first, in one store: the bytes
     /// past them are zero, as the storage past ``count`` is, and a head's bytes stay within 17 of
     /// the storage's 24.
+    @inline(__always)
     private mutating func appendBigEndian(_ value: UInt64, size: Int) {
         let bytes = (value << UInt64(64 - 8 * size)).byteSwapped
         let position = count
@@ -52,9 +53,11 @@ package struct BinaryScalarHead {
         count += size
     }
 
+    /// A head of one byte, stored as the first byte of the storage's memory.
     private static func byte(_ byte: UInt8) -> BinaryScalarHead {
         var head = BinaryScalarHead()
-        head.append(byte)
+        head.storage.0 = UInt64(byte).littleEndian
+        head.count = 1
         return head
     }
 
@@ -121,11 +124,14 @@ package struct BinaryScalarHead {
 
     /// A marker of type `nibble` announcing `count` units (a string's, data's or container's),
     /// with the count in the low nibble, or `0xF` and an integer object.
+    @inline(__always)
     package static func marker(_ nibble: UInt8, count: Int) -> BinaryScalarHead {
         if count < 15 { return byte(nibble << 4 | UInt8(count)) }
-        let length = unsigned(UInt64(count))
+        // The extended count: an integer object (as `unsigned(_:)` writes it) after the marker.
+        let size = BinaryPropertyListFormat.byteWidth(UInt64(count))
         var head = byte(nibble << 4 | BinaryPropertyListFormat.extendedCount)
-        length.withUnsafeBytes { for byte in $0 { head.append(byte) } }
+        head.append(BinaryPropertyListFormat.TypeNibble.integer << 4 | UInt8(size.trailingZeroBitCount))
+        head.appendBigEndian(UInt64(count), size: size)
         return head
     }
 
