@@ -35,6 +35,10 @@ import Testing
                     struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
                         fileprivate var values: (Optional<Int>, Optional<String>, Optional<Date?>, Optional<Int>) = (nil, nil, nil, nil)
                         init() {}
+                        init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
+                            try reader.decodeFields(of: Tag.modelSchema, into: &self)
+                        }
+                        @_specialize(where R == ModelKitArchive.KeyedArchiveReader)
                         mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                             switch index {
                             case 0:
@@ -59,7 +63,7 @@ import Testing
                         }
                     }
 
-                    init(modelFields fields: __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
+                    init(modelFields fields: consuming __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
                         let (__modelKitSlot0, __modelKitSlot1, __modelKitSlot2, __modelKitSlot3) = fields.values
                         guard let __id = __modelKitSlot0, let __label = __modelKitSlot1 else {
                             var missing: [Int] = []
@@ -74,11 +78,10 @@ import Testing
                     }
 
                     init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
-                        var fields = __ModelKitFields()
-                        try reader.decodeFields(of: Tag.modelSchema, into: &fields)
-                        try self.init(modelFields: fields, mapping: reader.mapping)
+                        try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
                     }
 
+                    @_specialize(where W == ModelKitArchive.KeyedArchiveWriter)
                     func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
                         switch index {
                         case 0:
@@ -204,6 +207,10 @@ import Testing
                     struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
                         fileprivate var values: (Optional<Date>, Void) = (nil, ())
                         init() {}
+                        init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
+                            try reader.decodeFields(of: Outer.Inner.modelSchema, into: &self)
+                        }
+                        @_specialize(where R == ModelKitArchive.KeyedArchiveReader)
                         mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                             switch index {
                             case 0:
@@ -216,7 +223,7 @@ import Testing
                         }
                     }
 
-                    init(modelFields fields: __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
+                    init(modelFields fields: consuming __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
                         let (__modelKitSlot0, _) = fields.values
                         guard let __at = __modelKitSlot0 else {
                             var missing: [Int] = []
@@ -227,11 +234,10 @@ import Testing
                     }
 
                     init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
-                        var fields = __ModelKitFields()
-                        try reader.decodeFields(of: Outer.Inner.modelSchema, into: &fields)
-                        try self.init(modelFields: fields, mapping: reader.mapping)
+                        try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
                     }
 
+                    @_specialize(where W == ModelKitArchive.KeyedArchiveWriter)
                     func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
                         switch index {
                         case 0:
@@ -315,6 +321,10 @@ import Testing
                 struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
                     fileprivate var values: (Optional<String>, Optional<Shape?>) = (nil, nil)
                     init() {}
+                    init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
+                        try reader.decodeFields(of: Shape.modelSchema, into: &self)
+                    }
+                    @_specialize(where R == ModelKitArchive.KeyedArchiveReader)
                     mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                         switch index {
                         case 0:
@@ -331,7 +341,7 @@ import Testing
                     }
                 }
 
-                init(modelFields fields: __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
+                init(modelFields fields: consuming __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
                     let (__modelKitSlot0, __modelKitSlot1) = fields.values
                     guard let __name = __modelKitSlot0 else {
                         var missing: [Int] = []
@@ -343,11 +353,10 @@ import Testing
                 }
 
                 required convenience init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
-                    var fields = __ModelKitFields()
-                    try reader.decodeFields(of: Shape.modelSchema, into: &fields)
-                    try self.init(modelFields: fields, mapping: reader.mapping)
+                    try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
                 }
 
+                @_specialize(where W == ModelKitArchive.KeyedArchiveWriter)
                 func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
                     switch index {
                     case 0:
@@ -453,6 +462,10 @@ import Testing
                     fileprivate var values: (Optional<Double>, Void) = (nil, ())
                     var _super = Shape.__ModelKitFields()
                     init() {}
+                    init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
+                        try reader.decodeFields(of: Circle.modelSchema, into: &self)
+                    }
+                    @_specialize(where R == ModelKitArchive.KeyedArchiveReader)
                     mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                         let own = index - Circle.__modelKitBase
                         guard own >= 0 else {
@@ -470,7 +483,7 @@ import Testing
                     }
                 }
 
-                init(modelFields fields: __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
+                init(modelFields fields: consuming __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
                     let (__modelKitSlot0, _) = fields.values
                     guard let __radius = __modelKitSlot0 else {
                         var missing: [Int] = []
@@ -482,11 +495,10 @@ import Testing
                 }
 
                 required convenience init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
-                    var fields = __ModelKitFields()
-                    try reader.decodeFields(of: Circle.modelSchema, into: &fields)
-                    try self.init(modelFields: fields, mapping: reader.mapping)
+                    try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
                 }
 
+                @_specialize(where W == ModelKitArchive.KeyedArchiveWriter)
                 override func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
                     let own = index - Circle.__modelKitBase
                     guard own >= 0 else {
@@ -571,6 +583,10 @@ import Testing
                     struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
                         fileprivate var values: (Optional<String?>, Optional<Double>, Optional<String>) = (nil, nil, nil)
                         init() {}
+                        init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
+                            try reader.decodeFields(of: Note.modelSchema, into: &self)
+                        }
+                        @_specialize(where R == ModelKitArchive.KeyedArchiveReader)
                         mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                             switch index {
                             case 0:
@@ -591,7 +607,7 @@ import Testing
                         }
                     }
 
-                    init(modelFields fields: __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
+                    init(modelFields fields: consuming __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
                         let (__modelKitSlot0, __modelKitSlot1, __modelKitSlot2) = fields.values
                         if let __value = __modelKitSlot0 { self.link = __value } else { self.link = nil }
                         if let __value = __modelKitSlot1 { self.volume = __value } else { self.volume = (1) }
@@ -599,11 +615,10 @@ import Testing
                     }
 
                     init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
-                        var fields = __ModelKitFields()
-                        try reader.decodeFields(of: Note.modelSchema, into: &fields)
-                        try self.init(modelFields: fields, mapping: reader.mapping)
+                        try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
                     }
 
+                    @_specialize(where W == ModelKitArchive.KeyedArchiveWriter)
                     func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
                         switch index {
                         case 0:
