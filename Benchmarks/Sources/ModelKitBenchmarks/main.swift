@@ -3,6 +3,11 @@ import Foundation
 // Runs every comparison whose name starts with one of the arguments (all when there are none).
 // `--profile NAME` runs only ModelKit's side of one comparison for 10 seconds, for a profiler.
 var arguments = Array(CommandLine.arguments.dropFirst())
+// The memory lines run each decode in a child process of this executable (MemoryBenchmarks.swift).
+if arguments.first == "--memory-child" {
+    try runMemoryChild(Array(arguments.dropFirst()))
+    exit(0)
+}
 // The streaming lines write ~1 GB files, so they run only when named (`json.stream`), and
 // before the comparisons load their inputs, so the process's own peak shows what they take.
 if arguments.contains(where: { $0.hasPrefix("json.stream") }) {

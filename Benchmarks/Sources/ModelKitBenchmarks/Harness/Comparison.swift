@@ -22,10 +22,9 @@ enum RateUnit {
     case bytes(Int)
     /// Operations per run, reported as nanoseconds per operation.
     case operations(Int, label: String)
-    /// Not time: the peak resident memory one run adds (its input excluded), in MB; the ratio is
-    /// the baseline's peak over ModelKit's. A run may decode `perRun` copies held together; the
-    /// figure is per copy.
-    case peakMemory(perRun: Int)
+    /// Not time: the peak resident memory one run of a side adds, in bytes, as `measure` finds
+    /// it (true: ModelKit's side); the ratio is the baseline's peak over ModelKit's.
+    case peakMemory(measure: (_ modelKitSide: Bool) throws -> Int)
 }
 
 /// Times closures: several rounds, each long enough to measure, alternating the two sides so
@@ -72,7 +71,7 @@ struct Stopwatch {
 extension Comparison {
     /// Runs both sides, alternating, and prints the comparison line.
     func run(with stopwatch: Stopwatch) throws {
-        if case .peakMemory(let count) = unit { return try runMeasuringMemory(dividingBy: count) }
+        if case .peakMemory(let measure) = unit { return try runMeasuringMemory(measure) }
         let (ours, theirs, ratio) = try stopwatch.compare(modelKit, baseline)
         switch unit {
         case .bytes(let bytes):
@@ -94,17 +93,16 @@ extension Comparison {
 }
 
 extension Comparison {
-    /// Runs each side three times, alternating, and prints the medians of the peak resident
-    /// memory each run added.
-    private func runMeasuringMemory(dividingBy count: Int) throws {
+    /// Measures each side three times, alternating, and prints the medians.
+    private func runMeasuringMemory(_ measure: (Bool) throws -> Int) throws {
         var mine: [Int] = []
         var base: [Int] = []
         for _ in 0..<3 {
-            mine.append(try PeakMemory.measure(modelKit))
-            base.append(try PeakMemory.measure(baseline))
+            mine.append(try measure(true))
+            base.append(try measure(false))
         }
-        let ours = mine.sorted()[1] / count
-        let theirs = base.sorted()[1] / count
+        let ours = mine.sorted()[1]
+        let theirs = base.sorted()[1]
         print(
             "\(name): modelkit \(megabytes(ours)), \(baselineName) \(megabytes(theirs)), ratio \(format(Double(theirs) / Double(max(ours, 1))))x")
         if let notes = try notes() { print("  \(notes)") }

@@ -4,8 +4,7 @@ import ModelKit
 /// The tweets: `json.decode.twitter`, `json.encode.twitter`, `memory.decode.twitter`.
 func twitterComparisons() throws -> [Comparison] {
     let twitter = try resource("twitter.json")
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .formatted(twitterDateFormatter())
+    let decoder = corpusJSONDecoder("twitter")
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .formatted(twitterDateFormatter())
     let timeline = try BenchTimeline(jsonData: twitter)
@@ -19,8 +18,7 @@ func twitterComparisons() throws -> [Comparison] {
 /// The synthetic users: `json.*.users`, `memory.decode.users`.
 func usersComparisons() throws -> [Comparison] {
     let users = syntheticUsersJSON()
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .iso8601
+    let decoder = corpusJSONDecoder("users")
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .iso8601
     let models = try [SyntheticUser](jsonData: users)
@@ -93,21 +91,7 @@ func corpusComparisons<M: ModelValue, C: Codable>(
         modelKit: { _ = try ModelJSON.encode(models) },
         baseline: { _ = try encoder.encode(values) },
         notes: { "output: modelkit \(try ModelJSON.encode(models).count) bytes, JSONEncoder \(try encoder.encode(values).count) bytes" })
-    return [decoding, encoding, memoryComparison(name, json: json, decode: decode, codable: C.self, decoder: decoder)]
-}
-
-/// `memory.decode.NAME`: the peak resident memory decoding one corpus adds, against JSONDecoder.
-/// A small corpus is decoded several times over, the results held together, so the figure
-/// rises above what the heap keeps free between runs; the line gives it per decode.
-func memoryComparison<M: ModelValue, C: Codable>(
-    _ name: String, json: Data, decode: @escaping (Data) throws -> M, codable: C.Type, decoder: JSONDecoder
-) -> Comparison {
-    let copies = max(1, 16_000_000 / json.count)
-    return Comparison(
-            name: "memory.decode.\(name)", baselineName: "JSONDecoder", unit: .peakMemory(perRun: copies),
-            modelKit: { try withExtendedLifetime((0..<copies).map { _ in try decode(json) }) {} },
-            baseline: { try withExtendedLifetime((0..<copies).map { _ in try decoder.decode(C.self, from: json) }) {} },
-        notes: { "peak resident memory added per decode of \(json.count) bytes into models (\(copies) held at once, median of 3)" })
+    return [decoding, encoding, memoryComparison(name, json: json)]
 }
 
 struct BenchmarkError: Error, CustomStringConvertible {
