@@ -26,21 +26,21 @@ struct ArchiveFixtureTests {
 
     @Test func arrayTestIsAnArrayOfStrings() throws {
         let unarchiver = try unarchiver("corelibs/NSKeyedUnarchiver-ArrayTest.plist")
-        #expect(try unarchiver.decode([String].self, forKey: "root") == ["baa", "baa", "black", "sheep"])
+        try expectEqual(unarchiver.decode([String].self, forKey: "root"), ["baa", "baa", "black", "sheep"])
         #expect(try unarchiver.decodeObject(forKey: "root") as? [String] == ["baa", "baa", "black", "sheep"])
     }
 
     @Test func complexTestIsADictionaryOfFoundationValues() throws {
         let root = try #require(try unarchiver("corelibs/NSKeyedUnarchiver-ComplexTest.plist").decodeObject(forKey: "root") as? [String: Any])
-        #expect(root.keys.sorted() == ["array", "string", "url", "uuid"])
+        expectEqual(root.keys.sorted(), ["array", "string", "url", "uuid"])
         #expect(root["uuid"] as? UUID == UUID(uuidString: "71DC068E-3420-45FF-919E-3A267D55EC22"))
         let url = try #require(root["url"] as? URL)
-        #expect(url.relativeString == "index.xml")
+        expectEqual(url.relativeString, "index.xml")
         #expect(url.baseURL?.absoluteString == "https://www.swift.org")
-        #expect(url.absoluteString == "https://www.swift.org/index.xml")
+        expectEqual(url.absoluteString, "https://www.swift.org/index.xml")
         #expect(root["string"] as? String == "hello")
         let array = try #require(root["array"] as? [Any])
-        #expect(array.count == 4)
+        expectEqual(array.count, 4)
         #expect(array[0] is NSNull)
         #expect(array[1] as? String == "hello")
         #expect(array[2] as? Int == 34545)
@@ -49,26 +49,26 @@ struct ArchiveFixtureTests {
 
     @Test func urlTestIsARelativeURL() throws {
         let url = try unarchiver("corelibs/NSKeyedUnarchiver-URLTest.plist").decode(URL.self, forKey: "root")
-        #expect(url.relativeString == "foo.xml")
+        expectEqual(url.relativeString, "foo.xml")
         #expect(url.baseURL?.absoluteString == "https://www.example.com")
-        #expect(url.absoluteString == "https://www.example.com/foo.xml")
+        expectEqual(url.absoluteString, "https://www.example.com/foo.xml")
     }
 
     @Test func uuidTestIsAUUID() throws {
         let uuid = try unarchiver("corelibs/NSKeyedUnarchiver-UUIDTest.plist").decode(UUID.self, forKey: "root")
-        #expect(uuid == UUID(uuidString: "0AD863BA-7584-40CF-8896-BD87B3280C34"))
+        expectEqual(uuid, UUID(uuidString: "0AD863BA-7584-40CF-8896-BD87B3280C34"))
     }
 
     @Test func orderedSetTestReadsAsAnArray() throws {
         let unarchiver = try unarchiver("corelibs/NSKeyedUnarchiver-OrderedSetTest.plist")
-        #expect(try unarchiver.decode([String].self, forKey: "root") == ["valgeir", "nico", "puzzle"])
+        try expectEqual(unarchiver.decode([String].self, forKey: "root"), ["valgeir", "nico", "puzzle"])
         #expect(try unarchiver.decodeObject(forKey: "root") as? [String] == ["valgeir", "nico", "puzzle"])
     }
 
     @Test func rangeTestIsAGenericValueObject() throws {
         let value = try #require(try unarchiver("corelibs/NSKeyedUnarchiver-RangeTest.plist").decodeObject(forKey: "root") as? ArchivedObject)
-        #expect(value.className == "NSValue")
-        #expect(value.classChain == ["NSValue", "NSObject"])
+        expectEqual(value.className, "NSValue")
+        expectEqual(value.classChain, ["NSValue", "NSObject"])
         #expect(value["NS.rangeval.location"] as? Int == 97345)
         #expect(value["NS.rangeval.length"] as? Int == 98345)
         #expect(value["NS.special"] as? Int == 4)
@@ -83,17 +83,17 @@ struct ArchiveFixtureTests {
     @Test func edgeInsetsTestHoldsFourReals() throws {
         let value = try #require(try unarchiver("corelibs/NSKeyedUnarchiver-EdgeInsetsTest.plist").decodeObject(forKey: "root") as? ArchivedObject)
         let insets = ["top", "left", "bottom", "right"].map { value["NS.edgeval.\($0)"] as? Double }
-        #expect(insets == [1, 2, 3, 4])
+        expectEqual(insets, [1, 2, 3, 4])
         #expect(value["NS.special"] as? Int == 12)
     }
 
     @Test func concreteValueTestIsAnOldStyleArrayOfThreeInts() throws {
         let value = try #require(try unarchiver("corelibs/NSKeyedUnarchiver-ConcreteValueTest.plist").decodeObject(forKey: "root") as? ArchivedObject)
-        #expect(value.keys == ["$0", "$1"])
+        expectEqual(value.keys, ["$0", "$1"])
         #expect(value["$0"] as? String == "[3i]")
         let array = try #require(value["$1"] as? ArchivedObject)
-        #expect(array.className == "_NSKeyedCoderOldStyleArray")
-        #expect([array["$0"], array["$1"], array["$2"]].map { $0 as? Int } == [1, 2, 3])
+        expectEqual(array.className, "_NSKeyedCoderOldStyleArray")
+        expectEqual([array["$0"], array["$1"], array["$2"]].map { $0 as? Int }, [1, 2, 3])
         #expect(array["NS.count"] as? Int == 3)
         #expect(array["NS.size"] as? Int == 4)
         #expect(array["NS.type"] as? Int == 105)
@@ -101,7 +101,7 @@ struct ArchiveFixtureTests {
 
     @Test func notificationTestHasNameObjectAndUserInfo() throws {
         let value = try #require(try unarchiver("corelibs/NSKeyedUnarchiver-NotificationTest.plist").decodeObject(forKey: "root") as? ArchivedObject)
-        #expect(value.className == "NSNotification")
+        expectEqual(value.className, "NSNotification")
         #expect(value["NS.name"] as? String == "notification-name")
         #expect(value["NS.object"] as? String == "notification-object")
         #expect(value["NS.userinfo"] as? [String: String] == ["notification-key": "notification-val"])
@@ -114,27 +114,27 @@ struct ArchiveFixtureTests {
     @Test(arguments: ["go-ios/primitives.xml", "go-ios/primitives.bin"])
     func primitivesAreTwelveUnkeyedRootValues(_ path: String) throws {
         let generic = try unarchiver(path)
-        #expect(generic.allKeys.count == 12)
+        expectEqual(generic.allKeys.count, 12)
         var values: [Any] = []
         for _ in 0..<12 { values.append(try #require(try generic.decodeObject())) }
-        #expect(describe(values) == describe(Self.primitives))
+        expectEqual(describe(values), describe(Self.primitives))
         let typed = try unarchiver(path)
-        #expect(try typed.decode(Int.self) == 1)
-        #expect(try typed.decode(Int8.self) == 1)
-        #expect(try typed.decode(Double.self) == 1)
-        #expect(try typed.decode(Float.self) == 1.5)
-        #expect(try typed.decode(Data.self) == Data("asdfasdfadsfadsf".utf8))
-        #expect(try typed.decode(Bool.self) == true)
-        #expect(try typed.decode(String.self) == "Hello, World!")
+        try expectEqual(typed.decode(Int.self), 1)
+        try expectEqual(typed.decode(Int8.self), 1)
+        try expectEqual(typed.decode(Double.self), 1)
+        try expectEqual(typed.decode(Float.self), 1.5)
+        try expectEqual(typed.decode(Data.self), Data("asdfasdfadsfadsf".utf8))
+        try expectEqual(typed.decode(Bool.self), true)
+        try expectEqual(typed.decode(String.self), "Hello, World!")
     }
 
     @Test(arguments: ["go-ios/arrays.xml", "go-ios/arrays.bin"])
     func arraysHoldArraysAndSets(_ path: String) throws {
         let unarchiver = try unarchiver(path)
         let first = try #require(try unarchiver.decodeObject() as? [Any])
-        #expect(describe(first) == describe(Self.primitives))
+        expectEqual(describe(first), describe(Self.primitives))
         let second = try #require(try unarchiver.decodeObject() as? [Any])
-        #expect(describe(second) == describe([true, "Hello, World!", 42]))
+        expectEqual(describe(second), describe([true, "Hello, World!", 42]))
         #expect(try unarchiver.decodeObject() as? Set<AnyHashable> == [true])
         #expect(try unarchiver.decodeObject() as? Set<AnyHashable> == [42, true, "Hello, World!"])
     }
@@ -142,34 +142,34 @@ struct ArchiveFixtureTests {
     @Test(arguments: ["go-ios/nestedarrays.xml", "go-ios/nestedarrays.bin"])
     func nestedArraysHoldTwoSets(_ path: String) throws {
         let root = try #require(try unarchiver(path).decodeObject() as? [Any])
-        #expect(root.count == 2)
+        expectEqual(root.count, 2)
         #expect(root[0] as? Set<AnyHashable> == [true])
         #expect(root[1] as? Set<AnyHashable> == [42, true, "Hello, World!"])
         let typed = try unarchiver(path).decode([Set<JSONValue>].self)
-        #expect(typed == [[.bool(true)], [.int(42), .bool(true), .string("Hello, World!")]])
+        expectEqual(typed, [[.bool(true)], [.int(42), .bool(true), .string("Hello, World!")]])
     }
 
     @Test(arguments: ["go-ios/dict.xml", "go-ios/dict.bin"])
     func dictHoldsThreeKeys(_ path: String) throws {
         let root = try #require(try unarchiver(path).decodeObject() as? [String: Any])
-        #expect(root.keys.sorted() == ["array", "int", "string"])
+        expectEqual(root.keys.sorted(), ["array", "int", "string"])
         #expect(root["int"] as? Int == 1)
         #expect(root["string"] as? String == "string")
-        #expect(describe(root["array"] as? [Any] ?? []) == describe([true, "Hello, World!", 42]))
+        expectEqual(describe(root["array"] as? [Any] ?? []), describe([true, "Hello, World!", 42]))
         let typed = try unarchiver(path).decode([String: JSONValue].self)
-        #expect(typed["array"] == .array([.bool(true), .string("Hello, World!"), .int(42)]))
+        expectEqual(typed["array"], .array([.bool(true), .string("Hello, World!"), .int(42)]))
     }
 
     @Test(arguments: ["go-ios/onevalue.xml", "go-ios/onevalue.bin"])
     func oneValueIsTrue(_ path: String) throws {
-        #expect(try unarchiver(path).decode(Bool.self) == true)
+        try expectEqual(unarchiver(path).decode(Bool.self), true)
     }
 
     @Test(arguments: ["primitives", "arrays", "nestedarrays", "dict", "onevalue"])
     func binaryAndXMLHoldTheSameGraph(_ name: String) throws {
         let xml = try KeyedArchiveDocument(data: Data(Fixtures.named("go-ios/\(name).xml").bytes))
         let binary = try KeyedArchiveDocument(data: Data(Fixtures.named("go-ios/\(name).bin").bytes))
-        #expect(xml.propertyList == binary.propertyList)
+        expectEqual(xml.propertyList, binary.propertyList)
     }
 
     // MARK: bpylist2
@@ -182,12 +182,12 @@ struct ArchiveFixtureTests {
 
     @Test func simpleArchiveIsATypedFoo() throws {
         let foo = try fooUnarchiver("simple_archive.plist").decode(Foo.self, forKey: "root")
-        #expect(foo.title == "yo")
-        #expect(foo.count == 42)
+        expectEqual(foo.title, "yo")
+        expectEqual(foo.count, 42)
         #expect(foo.active)
         let generic = try #require(try unarchiver("bpylist2/simple_archive.plist").decodeObject(forKey: "root") as? ArchivedObject)
-        #expect(generic.className == "crap.Foo")
-        #expect(generic.classChain == ["crap.Foo", "NSCoder", "NSObject"])
+        expectEqual(generic.className, "crap.Foo")
+        expectEqual(generic.classChain, ["crap.Foo", "NSCoder", "NSObject"])
         #expect(generic["title"] as? String == "yo")
         #expect(generic["count"] as? Int == 42)
         #expect(generic["active"] as? Bool == true)
@@ -195,21 +195,21 @@ struct ArchiveFixtureTests {
 
     @Test func dateArchiveHoldsAnNSDate() throws {
         let foo = try fooUnarchiver("date_archive.plist").decode(Foo.self, forKey: "root")
-        #expect(foo.title == "hello")
-        #expect(foo.stamp == Date(timeIntervalSinceReferenceDate: 509_523_358.684097))
+        expectEqual(foo.title, "hello")
+        expectEqual(foo.stamp, Date(timeIntervalSinceReferenceDate: 509_523_358.684097))
     }
 
     @Test func dataArchiveHoldsEmptyData() throws {
         let unarchiver = try unarchiver("bpylist2/data_archive.plist")
         unarchiver.setClass(FooWithData.self, forClassName: "crap.Foo")
         let foo = try unarchiver.decode(FooWithData.self, forKey: "root")
-        #expect(foo.title == "yo")
-        #expect(foo.stamp == Data())
+        expectEqual(foo.title, "yo")
+        expectEqual(foo.stamp, Data())
     }
 
     @Test func nullArchiveHoldsANullReference() throws {
         let foo = try fooUnarchiver("null_archive.plist").decode(Foo.self, forKey: "root")
-        #expect(foo.title == "yo")
+        expectEqual(foo.title, "yo")
         #expect(foo.empty == nil)
         let generic = try #require(try unarchiver("bpylist2/null_archive.plist").decodeObject(forKey: "root") as? ArchivedObject)
         #expect(generic.keys.contains("empty"))
@@ -219,13 +219,13 @@ struct ArchiveFixtureTests {
     @Test func emptyArchiveTakesDefaults() throws {
         let foo = try fooUnarchiver("empty_archive.plist").decode(Foo.self, forKey: "root")
         #expect(foo.title == nil)
-        #expect(foo.count == 0)
+        expectEqual(foo.count, 0)
         #expect(!foo.active)
     }
 
     @Test func recursiveArchiveHoldsAFooInAFoo() throws {
         let foo = try fooUnarchiver("recursive_archive.plist").decode(Foo.self, forKey: "root")
-        #expect(foo.title == "hello")
+        expectEqual(foo.title, "hello")
         #expect(foo.recursive?.title == "yo")
         #expect(foo.recursive?.recursive == nil)
         let generic = try #require(try unarchiver("bpylist2/recursive_archive.plist").decodeObject(forKey: "root") as? ArchivedObject)

@@ -1,5 +1,6 @@
 import Foundation
 import ModelKit
+import ModelKitTestSupport
 import Testing
 
 /// Interop with Foundation's own NSKeyedArchiver and NSKeyedUnarchiver (swift-corelibs-foundation
@@ -33,7 +34,7 @@ struct ArchiveFoundationInteropTests {
         #expect(unarchiver.decodeObject(forKey: "date") as? Date == date)
         #expect(unarchiver.decodeObject(forKey: "uuid") as? UUID == uuid)
         #expect((unarchiver.decodeObject(forKey: "url") as? URL)?.absoluteString == "https://example.com/dir/page.html")
-        #expect(unarchiver.decodeInteger(forKey: "count") == 42)
+        expectEqual(unarchiver.decodeInteger(forKey: "count"), 42)
         #expect(unarchiver.decodeBool(forKey: "flag"))
         #expect(unarchiver.decodeObject(forKey: "bytes") as? Data == Data([1, 2, 3]))
         #expect((unarchiver.decodeObject(forKey: "set") as? NSSet)?.count == 1)
@@ -45,7 +46,7 @@ struct ArchiveFoundationInteropTests {
         let unarchiver = try foundationUnarchiver(data)
         unarchiver.setClass(LegacyPerson.self, forClassName: "Person")
         let people = try #require(unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? [LegacyPerson])
-        #expect(people.count == 2)
+        expectEqual(people.count, 2)
         #expect(people[0].name == "Alice" && people[0].age == 33)
         #expect(people[0] === people[1])
     }
@@ -65,15 +66,15 @@ struct ArchiveFoundationInteropTests {
         // swift-corelibs-foundation writes the Swift class name whatever `setClassName` says.
         unarchiver.setClass(Person.self, forClassName: NSStringFromClass(LegacyPerson.self))
         let people = try unarchiver.decode([Person].self, forKey: "people")
-        #expect(people.count == 2)
+        expectEqual(people.count, 2)
         #expect(people[0].name == "Bob" && people[0].age == 51)
         #expect(people[0] === people[1])
         let dictionary = try #require(try unarchiver.decodeObject(forKey: "dictionary") as? [String: Any])
         #expect(dictionary["k"] as? String == "v" && dictionary["n"] as? Int == 3)
-        #expect(try unarchiver.decode(Date.self, forKey: "date") == Date(timeIntervalSinceReferenceDate: 99))
-        #expect(try unarchiver.decode(UUID.self, forKey: "uuid") == UUID(uuidString: "0AD863BA-7584-40CF-8896-BD87B3280C34"))
-        #expect(try unarchiver.decode(URL.self, forKey: "url").absoluteString == "https://swift.org/x")
-        #expect(try unarchiver.decode(Int.self, forKey: "count") == 7)
+        try expectEqual(unarchiver.decode(Date.self, forKey: "date"), Date(timeIntervalSinceReferenceDate: 99))
+        try expectEqual(unarchiver.decode(UUID.self, forKey: "uuid"), UUID(uuidString: "0AD863BA-7584-40CF-8896-BD87B3280C34"))
+        try expectEqual(unarchiver.decode(URL.self, forKey: "url").absoluteString, "https://swift.org/x")
+        try expectEqual(unarchiver.decode(Int.self, forKey: "count"), 7)
         // Foundation's own dump of the same archive agrees with ModelKit's reading.
         #expect(try ArchiveDump.text(unarchiver.document).contains("people: NSArray"))
     }
@@ -109,8 +110,8 @@ final class LegacyPerson: NSObject, NSCoding {
     @Test func countedSetsDecodeToTheirMembers() throws {
         let counted = NSCountedSet(array: ["a", "b", "a", "c", "a"])
         let data = try NSKeyedArchiver.archivedData(withRootObject: counted, requiringSecureCoding: false)
-        #expect(try KeyedUnarchiver.unarchive(Set<String>.self, from: data) == ["a", "b", "c"])
-        #expect(try KeyedUnarchiver.unarchive([String].self, from: data).sorted() == ["a", "a", "a", "b", "c"])
+        try expectEqual(KeyedUnarchiver.unarchive(Set<String>.self, from: data), ["a", "b", "c"])
+        try expectEqual(KeyedUnarchiver.unarchive([String].self, from: data).sorted(), ["a", "a", "a", "b", "c"])
         let generic = try #require(try KeyedUnarchiver.unarchiveObject(from: data) as? NSCountedSet)
         #expect(generic.count(for: "a") == 3 && generic.count(for: "b") == 1 && generic.count == 3)
         let dump = try ArchiveDump.text(KeyedArchiveDocument(data: data))

@@ -31,18 +31,18 @@ struct ArchiveGraphTests {
             try archiver.encode(bob, forKey: "bob")
         }
         // XML writes dictionary keys sorted, as Apple's writer does.
-        #expect(unarchiver.allKeys == (format == .binary ? ["alice", "team", "bob"] : ["alice", "bob", "team"]))
+        expectEqual(unarchiver.allKeys, (format == .binary ? ["alice", "team", "bob"] : ["alice", "bob", "team"]))
         let decodedTeam = try unarchiver.decode(Team.self, forKey: "team")
         let decodedAlice = try unarchiver.decode(Person.self, forKey: "alice")
         let decodedBob = try unarchiver.decode(Person.self, forKey: "bob")
         #expect(decodedTeam.lead === decodedAlice)
-        #expect(decodedTeam.members.count == 3)
+        expectEqual(decodedTeam.members.count, 3)
         #expect(decodedTeam.members[0] === decodedAlice && decodedTeam.members[2] === decodedAlice)
         #expect(decodedTeam.members[1] === decodedBob)
         #expect(decodedAlice.name == "Alice" && decodedAlice.age == 30 && decodedBob.age == 40)
         // Each instance is one object in the archive.
-        #expect(objects(named: "Person", in: unarchiver.document).count == 2)
-        #expect(objects(named: "Team", in: unarchiver.document).count == 1)
+        expectEqual(objects(named: "Person", in: unarchiver.document).count, 2)
+        expectEqual(objects(named: "Team", in: unarchiver.document).count, 1)
     }
 
     @Test func valueTypesAreWrittenOncePerOccurrence() throws {
@@ -50,8 +50,8 @@ struct ArchiveGraphTests {
         let unarchiver = try roundTrip { archiver in
             try archiver.encode([address, address], forKey: "root")
         }
-        #expect(objects(named: "Address", in: unarchiver.document).count == 2)
-        #expect(try unarchiver.decode([Address].self, forKey: "root") == [address, address])
+        expectEqual(objects(named: "Address", in: unarchiver.document).count, 2)
+        try expectEqual(unarchiver.decode([Address].self, forKey: "root"), [address, address])
     }
 
     @Test func cyclesThroughWeakPropertiesDecode() throws {
@@ -65,7 +65,7 @@ struct ArchiveGraphTests {
         grandchild.parent = left
         left.children = [grandchild]
         let decoded = try roundTrip { try $0.encode(root, forKey: "root") }.decode(TreeNode.self, forKey: "root")
-        #expect(decoded.children.map(\.name) == ["left", "right"])
+        expectEqual(decoded.children.map(\.name), ["left", "right"])
         #expect(decoded.children[0].parent === decoded)
         #expect(decoded.children[1].parent === decoded)
         #expect(decoded.children[0].children[0].parent === decoded.children[0])
@@ -80,7 +80,7 @@ struct ArchiveGraphTests {
         defer { first.next = nil }
         let decoded = try roundTrip { try $0.encode(first, forKey: "root") }.decode(ChainLink.self, forKey: "root")
         defer { decoded.next = nil }
-        #expect(decoded.position == 1)
+        expectEqual(decoded.position, 1)
         #expect(decoded.next?.position == 2)
         #expect(decoded.next?.next === decoded)
     }
@@ -111,7 +111,7 @@ struct ArchiveGraphTests {
         bob.manager = alice
         // Alice is only referenced conditionally: she is left out, and the reference is nil.
         let alone = try roundTrip { try $0.encode(bob, forKey: "root") }
-        #expect(objects(named: "Person", in: alone.document).count == 1)
+        expectEqual(objects(named: "Person", in: alone.document).count, 1)
         #expect(try alone.decode(Person.self, forKey: "root").manager == nil)
         // Written unconditionally elsewhere, before or after: the reference is kept.
         for order in [["bob", "alice"], ["alice", "bob"]] {
@@ -120,7 +120,7 @@ struct ArchiveGraphTests {
             }
             let decodedBob = try both.decode(Person.self, forKey: "bob")
             #expect(decodedBob.manager === (try both.decode(Person.self, forKey: "alice")))
-            #expect(objects(named: "Person", in: both.document).count == 2)
+            expectEqual(objects(named: "Person", in: both.document).count, 2)
         }
     }
 
@@ -163,7 +163,7 @@ struct ArchiveGraphTests {
         let unarchiver = try roundTrip { try $0.encode(person, forKey: "root") }
         let object = try #require(objects(named: "Person", in: unarchiver.document).first)
         guard case .object(_, let keys) = unarchiver.document.entry(object) else { return }
-        #expect(Set(keys.keys) == ["$class", "name", "age", "manager", "friends", "MK.modelVersion"])
+        expectEqual(Set(keys.keys), ["$class", "name", "age", "manager", "friends", "MK.modelVersion"])
         #expect(try unarchiver.decode(Person.self, forKey: "root").cache == nil)
     }
 
@@ -173,7 +173,7 @@ struct ArchiveGraphTests {
         root.children = [child, child]
         child.parent = root
         let object = try #require(try roundTrip { try $0.encode(root, forKey: "root") }.decodeObject(forKey: "root") as? ArchivedObject)
-        #expect(object.className == "TreeNode")
+        expectEqual(object.className, "TreeNode")
         let children = try #require(object["children"] as? [Any])
         let first = try #require(children[0] as? ArchivedObject)
         #expect(children[1] as? ArchivedObject == first)
@@ -187,7 +187,7 @@ struct ArchiveGraphTests {
         registry.register(Person.self)
         let decoded = try #require(try KeyedUnarchiver.unarchiveObject(from: data, registry: registry) as? [Any])
         let first = try #require(decoded[0] as? Person)
-        #expect(first.name == "Alice")
+        expectEqual(first.name, "Alice")
         #expect(decoded[1] as? Person === first)
     }
 
@@ -224,9 +224,9 @@ struct ArchiveGraphTests {
             let jsonLength = try ArchiveDump.json(unarchiver.document).count
             return (length: length, inOrder: inOrder, genericLength: genericLength, textLines: textLines, jsonLength: jsonLength)
         }
-        #expect(walked.length == count)
+        expectEqual(walked.length, count)
         #expect(walked.inOrder)
-        #expect(walked.genericLength == count)
+        expectEqual(walked.genericLength, count)
         #expect(walked.textLines > count)
         #expect(walked.jsonLength > count)
     }
@@ -247,9 +247,9 @@ struct ArchiveGraphTests {
         ]
         let unarchiver = try KeyedUnarchiver(data: archive.binaryData())
         let typed = try #require(throws: KeyedArchiveError.self) { try unarchiver.decode(JSONValue.self, forKey: "root") }
-        #expect(typed.kind == .limitExceeded(.maxDepth, limit: 200))
+        expectEqual(typed.kind, .limitExceeded(.maxDepth, limit: 200))
         let generic = try #require(throws: KeyedArchiveError.self) { try unarchiver.decodeObject(forKey: "root") }
-        #expect(generic.kind == .limitExceeded(.maxDepth, limit: 200))
+        expectEqual(generic.kind, .limitExceeded(.maxDepth, limit: 200))
         #expect(try ArchiveDump.json(unarchiver.document).contains("\"end\""))
     }
 }

@@ -13,16 +13,16 @@ struct ArchiveInPlaceReadingTests {
         let data = Data(file.bytes)
         let document = try KeyedArchiveDocument(data: data)
         let tree = try PropertyListValue(parsing: data)
-        #expect(document.propertyList == tree)
+        expectEqual(document.propertyList, tree)
         let objects = try #require(tree["$objects"]?.arrayValue)
-        #expect(document.objects == objects)
+        expectEqual(document.objects, objects)
         #expect(document.top == tree["$top"]?.dictionaryValue)
         for uid in objects.indices {
             switch document.entry(uid) {
             case .object(let archivedClass, let keys):
-                #expect(.dictionary(keys) == objects[uid])
-                #expect(document.archivedClass(of: uid) == archivedClass)
-            case .value(let value): #expect(value == objects[uid])
+                expectEqual(.dictionary(keys), objects[uid])
+                expectEqual(document.archivedClass(of: uid), archivedClass)
+            case .value(let value): expectEqual(value, objects[uid])
             case .null, .classDescription: continue
             }
         }
@@ -51,7 +51,7 @@ struct ArchiveInPlaceReadingTests {
         let person = try KeyedUnarchiver.unarchive(Person.self, from: Data(bytes))
         #expect(person.name == "last" && person.age == 7)
         let tree = try PropertyListValue(binary: bytes)
-        #expect(try KeyedArchiveDocument(data: Data(bytes)).propertyList == tree)
+        try expectEqual(KeyedArchiveDocument(data: Data(bytes)).propertyList, tree)
     }
 
     /// Objects of one model whose keys come in different orders (the unarchiver matches keys
@@ -62,8 +62,8 @@ struct ArchiveInPlaceReadingTests {
         let third = ArchivedObject(className: "Person", values: [("name", "C"), ("age", 3)])
         let data = try KeyedArchiver.archivedData(withRootObject: [first, second, third, first] as [Any])
         let people = try KeyedUnarchiver.unarchive([Person].self, from: data)
-        #expect(people.map(\.name) == ["A", "B", "C", "A"])
-        #expect(people.map(\.age) == [1, 2, 3, 1])
+        expectEqual(people.map(\.name), ["A", "B", "C", "A"])
+        expectEqual(people.map(\.age), [1, 2, 3, 1])
         #expect(people[0] === people[3])
     }
 
@@ -78,7 +78,7 @@ struct ArchiveInPlaceReadingTests {
         let data = try archiver.finishEncoding()
         let unarchiver = try KeyedUnarchiver(data: data)
         unarchiver.setClass(Person.self, forClassName: "Curator")
-        #expect(try unarchiver.decode([Gallery].self, forKey: "root").map { $0.owner?.name } == ["Ok", "Ok"])
+        try expectEqual(unarchiver.decode([Gallery].self, forKey: "root").map { $0.owner?.name }, ["Ok", "Ok"])
 
         let mixed = KeyedArchiver()
         let first = Gallery()
@@ -87,7 +87,7 @@ struct ArchiveInPlaceReadingTests {
         let error = try #require(throws: KeyedArchiveError.self) {
             try KeyedUnarchiver.unarchive([Gallery].self, from: try mixed.finishEncoding())
         }
-        #expect(error.kind == .classNotAllowed(found: "Person", allowed: ["Curator"]))
+        expectEqual(error.kind, .classNotAllowed(found: "Person", allowed: ["Curator"]))
     }
 
     /// An XML archive reads as its binary form does, model by model.
@@ -99,7 +99,7 @@ struct ArchiveInPlaceReadingTests {
         let binary = try KeyedUnarchiver.unarchive(Team.self, from: KeyedArchiver.archivedData(withRootObject: team))
         let xml = try KeyedUnarchiver.unarchive(Team.self, from: KeyedArchiver.archivedData(withRootObject: team, format: .xml))
         for decoded in [binary, xml] {
-            #expect(decoded.members.map(\.name) == ["Alice", "Bob", "Carol", "Alice"])
+            expectEqual(decoded.members.map(\.name), ["Alice", "Bob", "Carol", "Alice"])
             #expect(decoded.members[0] === decoded.members[3] && decoded.lead === decoded.members[0])
             #expect(decoded.members[0].friends.first === decoded.members[1])
             #expect(decoded.members[1].friends.first === decoded.members[2])
@@ -125,20 +125,20 @@ extension ArchiveInPlaceReadingTests {
     func stringArraysReadAsOtherArrays(collectsAll: Bool) throws {
         let strings = try unarchiver(mixed: ["a", 1, "b", 2], collectsAll: collectsAll)
         let numbers = try unarchiver(mixed: [1, "a", 2, "b"], collectsAll: collectsAll)
-        #expect(try strings.decode([String].self, forKey: "strings") == ["a", "b", "a", ""])
-        #expect(try strings.decode(Set<String>.self, forKey: "strings") == ["a", "b", ""])
-        #expect(try strings.decode([[String]].self, forKey: "nothing", default: [["x"]]) == [["x"]])
+        try expectEqual(strings.decode([String].self, forKey: "strings"), ["a", "b", "a", ""])
+        try expectEqual(strings.decode(Set<String>.self, forKey: "strings"), ["a", "b", ""])
+        try expectEqual(strings.decode([[String]].self, forKey: "nothing", default: [["x"]]), [["x"]])
         guard !collectsAll else {
-            #expect(try strings.decode([String].self, forKey: "mixed") == ["a", "b"])
-            #expect(try numbers.decode([Int].self, forKey: "mixed") == [1, 2])
+            try expectEqual(strings.decode([String].self, forKey: "mixed"), ["a", "b"])
+            try expectEqual(numbers.decode([Int].self, forKey: "mixed"), [1, 2])
             return
         }
         // The same elements out of place fail alike for strings and for integers.
         let stringError = try #require(throws: ModelError.self) { try strings.decode([String].self, forKey: "mixed") }
         let numberError = try #require(throws: ModelError.self) { try numbers.decode([Int].self, forKey: "mixed") }
-        #expect(stringError.code == numberError.code)
-        #expect(stringError.path == numberError.path)
-        #expect(stringError.description == "cannot map value at 'mixed[1]': expected a string, found 1")
+        expectEqual(stringError.code, numberError.code)
+        expectEqual(stringError.path, numberError.path)
+        expectEqual(stringError.description, "cannot map value at 'mixed[1]': expected a string, found 1")
     }
 }
 
@@ -181,6 +181,6 @@ extension ArchiveInPlaceReadingTests {
                 return "\(type(of: error)): \(error)"
             }
         }
-        #expect(outcomes[0] == outcomes[1])
+        expectEqual(outcomes[0], outcomes[1])
     }
 }

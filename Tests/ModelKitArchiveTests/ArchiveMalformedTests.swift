@@ -11,7 +11,7 @@ struct ArchiveMalformedTests {
         let data = Data(Fixtures.named(path).bytes)
         #expect(!data.isEmpty)
         let error = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver(data: data) }
-        #expect(error.description == Fixtures.malformedArchives[path])
+        expectEqual(error.description, Fixtures.malformedArchives[path])
     }
 
     @Test func malformedFixturesHaveTheirKinds() throws {
@@ -21,14 +21,14 @@ struct ArchiveMalformedTests {
             }
             return error.kind
         }
-        #expect(try kind("go-ios/missing_archiver.xml") == .missingArchiver)
-        #expect(try kind("bpylist2/invalid_type_archive.plist") == .wrongArchiver(found: "'NSArchiver'"))
-        #expect(try kind("bpylist2/invalid_version_archive.plist") == .unsupportedVersion(found: "10000"))
-        #expect(try kind("bpylist2/invalid_uid_archive.plist") == .referenceOutOfRange(10, objects: 3))
-        #expect(try kind("bpylist2/missing_uid_archive.plist") == .missingClass)
-        #expect(try kind("bpylist2/no_top_archive.plist") == .missingTop)
+        try expectEqual(kind("go-ios/missing_archiver.xml"), .missingArchiver)
+        try expectEqual(kind("bpylist2/invalid_type_archive.plist"), .wrongArchiver(found: "'NSArchiver'"))
+        try expectEqual(kind("bpylist2/invalid_version_archive.plist"), .unsupportedVersion(found: "10000"))
+        try expectEqual(kind("bpylist2/invalid_uid_archive.plist"), .referenceOutOfRange(10, objects: 3))
+        try expectEqual(kind("bpylist2/missing_uid_archive.plist"), .missingClass)
+        try expectEqual(kind("bpylist2/no_top_archive.plist"), .missingTop)
         if case .propertyList(let underlying) = try kind("go-ios/broken_plist.xml") {
-            #expect(underlying.operation == .readingXML)
+            expectEqual(underlying.operation, .readingXML)
         } else {
             Issue.record("broken_plist.xml should fail in the property-list reader")
         }
@@ -46,14 +46,14 @@ struct ArchiveMalformedTests {
         #expect(
             generic.description
                 == "cannot decode: '$top' has no 'root' (no root object; read the archive's other keys with a KeyedUnarchiver)")
-        #expect(try KeyedUnarchiver(data: data).decode(String.self, forKey: "title") == "settings")
+        try expectEqual(KeyedUnarchiver(data: data).decode(String.self, forKey: "title"), "settings")
     }
 
     @Test func everyFixtureIsCoveredOnce() {
         let good = Set(Fixtures.goodArchives.map(\.description))
         let bad = Set(Fixtures.malformedArchives.keys)
         #expect(good.isDisjoint(with: bad))
-        #expect(good.union(bad) == Set(Fixtures.all.map(\.description)))
+        expectEqual(good.union(bad), Set(Fixtures.all.map(\.description)))
     }
 
     // MARK: Damage

@@ -14,18 +14,18 @@ struct ArchiveSecureDecodingTests {
         try archiver.encode(canvas, forKey: "root")
         let unarchiver = try KeyedUnarchiver(data: try archiver.finishEncoding())
         let error = try #require(throws: KeyedArchiveError.self) { try unarchiver.decode(Canvas.self, forKey: "root") }
-        #expect(error.kind == .classNotAllowed(found: "Hacker", allowed: ["Person", "NSNull"]))
+        expectEqual(error.kind, .classNotAllowed(found: "Hacker", allowed: ["Person", "NSNull"]))
         #expect(error.key == "owner" && error.modelName == "Canvas" && error.className == "Hacker")
-        #expect(error.allowedClasses == ["Person", "NSNull"])
+        expectEqual(error.allowedClasses, ["Person", "NSNull"])
         let object = try #require(error.objectID)
         #expect(unarchiver.document.archivedClass(of: object)?.name == "Hacker")
-        #expect(error.description == "cannot decode 'Canvas.owner' (object \(object)): class 'Hacker' is not allowed; allowed: 'Person', 'NSNull'")
+        expectEqual(error.description, "cannot decode 'Canvas.owner' (object \(object)): class 'Hacker' is not allowed; allowed: 'Person', 'NSNull'")
     }
 
     @Test func aRootOfTheWrongClassIsRejected() throws {
         let data = try KeyedArchiver.archivedData(withRootObject: Person(name: "P"))
         let error = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver.unarchive(Team.self, from: data) }
-        #expect(error.description == "cannot decode 'root' (object 1): class 'Person' is not allowed; allowed: 'Team'")
+        expectEqual(error.description, "cannot decode 'root' (object 1): class 'Person' is not allowed; allowed: 'Team'")
     }
 
     @Test func registeredSubclassesDecodeAsThemselves() throws {
@@ -44,8 +44,8 @@ struct ArchiveSecureDecodingTests {
         let canvas = Canvas(shapes: [Circle(name: "c", radius: 2), Shape(name: "s")])
         let data = try KeyedArchiver.archivedData(withRootObject: canvas)
         let error = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver.unarchive(Canvas.self, from: data) }
-        #expect(error.kind == .unknownSubclass(name: "Circle", classes: ["Circle", "Shape", "NSObject"]))
-        #expect(error.className == "Circle")
+        expectEqual(error.kind, .unknownSubclass(name: "Circle", classes: ["Circle", "Shape", "NSObject"]))
+        expectEqual(error.className, "Circle")
         #expect(error.description.hasPrefix("cannot decode 'Shape' (object "))
         #expect(error.description.hasSuffix(
             "class 'Circle' ('Circle' < 'Shape' < 'NSObject') is not registered; register the model for it, or name a type in the delegate's cannotDecodeObjectOfClassName"))
@@ -82,7 +82,7 @@ struct ArchiveSecureDecodingTests {
         gallery.owner = Person(name: "Owner")
         let data = try KeyedArchiver.archivedData(withRootObject: gallery)
         let error = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver.unarchive(Gallery.self, from: data) }
-        #expect(error.kind == .classNotAllowed(found: "Person", allowed: ["Curator"]))
+        expectEqual(error.kind, .classNotAllowed(found: "Person", allowed: ["Curator"]))
     }
 
     @Test func classNamesMapBothWays() throws {
@@ -91,12 +91,12 @@ struct ArchiveSecureDecodingTests {
         try archiver.encode(Person(name: "Mapped"), forKey: "root")
         let data = try archiver.finishEncoding()
         let document = try KeyedArchiveDocument(data: data)
-        #expect(document.archivedClass(of: 1) == ArchivedClass(name: "MyApp.Person", chain: ["MyApp.Person", "NSObject"]))
+        expectEqual(document.archivedClass(of: 1), ArchivedClass(name: "MyApp.Person", chain: ["MyApp.Person", "NSObject"]))
         let unarchiver = try KeyedUnarchiver(data: data)
         #expect(throws: KeyedArchiveError.self) { try unarchiver.decode(Person.self, forKey: "root") }
         let mapped = try KeyedUnarchiver(data: data)
         mapped.setClass(Person.self, forClassName: "MyApp.Person")
-        #expect(try mapped.decode(Person.self, forKey: "root").name == "Mapped")
+        try expectEqual(mapped.decode(Person.self, forKey: "root").name, "Mapped")
         #expect((try mapped.decodeObject(forKey: "root") as? Person)?.name == "Mapped")
     }
 
@@ -105,8 +105,8 @@ struct ArchiveSecureDecodingTests {
         let unarchiver = try KeyedUnarchiver(data: data)
         unarchiver.decodesUnknownClasses = false
         let error = try #require(throws: KeyedArchiveError.self) { try unarchiver.decodeObject(forKey: "root") }
-        #expect(error.kind == .classNotAllowed(found: "crap.Foo", allowed: []))
-        #expect(error.description == "cannot decode 'root' (object 1): class 'crap.Foo' is not allowed; allowed: none")
+        expectEqual(error.kind, .classNotAllowed(found: "crap.Foo", allowed: []))
+        expectEqual(error.description, "cannot decode 'root' (object 1): class 'crap.Foo' is not allowed; allowed: none")
     }
 
     @Test func aReferenceOutOfRangeInsideAnObjectIsRejected() throws {
@@ -115,7 +115,7 @@ struct ArchiveSecureDecodingTests {
             "$objects": ["$null", ["$class": .uid(2), "NS.objects": [.uid(1), .uid(99)]], ["$classname": "NSArray"]],
         ]
         let error = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver(data: archive.binaryData()) }
-        #expect(error.description == "invalid keyed archive at object 1, key 'NS.objects': reference 99 is out of range (3 objects)")
+        expectEqual(error.description, "invalid keyed archive at object 1, key 'NS.objects': reference 99 is out of range (3 objects)")
     }
 
     @Test func theObjectCountIsLimited() throws {
@@ -123,8 +123,8 @@ struct ArchiveSecureDecodingTests {
         let error = try #require(throws: KeyedArchiveError.self) {
             try KeyedUnarchiver(data: data, limits: KeyedArchiveLimits(maxObjectCount: 5))
         }
-        #expect(error.kind == .limitExceeded(.maxObjectCount, limit: 5))
-        #expect(error.description == "cannot decode: object count exceeds the limit 'maxObjectCount' (5)")
+        expectEqual(error.kind, .limitExceeded(.maxObjectCount, limit: 5))
+        expectEqual(error.description, "cannot decode: object count exceeds the limit 'maxObjectCount' (5)")
     }
 
     @Test func sharedReferencesThatExpandExponentiallyHitTheDecodingLimit() throws {
@@ -141,10 +141,10 @@ struct ArchiveSecureDecodingTests {
         let limits = KeyedArchiveLimits(maxDecodedObjects: 100_000)
         let unarchiver = try KeyedUnarchiver(data: archive.binaryData(), limits: limits)
         let error = try #require(throws: KeyedArchiveError.self) { try unarchiver.decode(JSONValue.self, forKey: "root") }
-        #expect(error.kind == .limitExceeded(.maxDecodedObjects, limit: 100_000))
+        expectEqual(error.kind, .limitExceeded(.maxDecodedObjects, limit: 100_000))
         // Generic decoding shares decoded collections, so it stays linear.
         let fresh = try KeyedUnarchiver(data: archive.binaryData(), limits: limits)
         let generic = try #require(try fresh.decodeObject(forKey: "root") as? [Any])
-        #expect(generic.count == 2)
+        expectEqual(generic.count, 2)
     }
 }

@@ -44,11 +44,11 @@ struct ArchiveSubstitutionTests {
         try archiver.encode(team, forKey: "root")
         let decoded = try KeyedUnarchiver(data: try archiver.finishEncoding()).decode(Team.self, forKey: "root")
         #expect(decoded.lead?.name == "Redacted")
-        #expect(decoded.members.map(\.name) == ["Redacted", "Alice"])
+        expectEqual(decoded.members.map(\.name), ["Redacted", "Alice"])
         #expect(decoded.members[0] === decoded.lead)
         // Asked once per instance: the team, Mallory (once, though referenced twice), Alice.
-        #expect(redactor.seen.filter { $0 == "Person" }.count == 2)
-        #expect(redactor.seen.filter { $0 == "Team" }.count == 1)
+        expectEqual(redactor.seen.filter { $0 == "Person" }.count, 2)
+        expectEqual(redactor.seen.filter { $0 == "Team" }.count, 1)
     }
 
     @Test func aNilReplacementWritesNil() throws {
@@ -73,7 +73,7 @@ struct ArchiveSubstitutionTests {
         #expect(decoded.lead?.name == "ALICE")
         #expect(decoded.lead?.age == 3)
         #expect(decoded.members[0] === decoded.lead && decoded.members[1] === decoded.lead)
-        #expect(upgrader.count == 1)
+        expectEqual(upgrader.count, 1)
     }
 
     @Test func aReplacementOfTheWrongTypeIsATypedError() throws {
@@ -82,7 +82,7 @@ struct ArchiveSubstitutionTests {
         upgrader.wrongType = true
         unarchiver.delegate = upgrader
         let error = try #require(throws: KeyedArchiveError.self) { try unarchiver.decode(Person.self, forKey: "root") }
-        #expect(error.description == "cannot decode 'root' (object 1): the delegate replaced it with a 'String', not a 'Person'")
+        expectEqual(error.description, "cannot decode 'root' (object 1): the delegate replaced it with a 'String', not a 'Person'")
     }
 
     @Test func genericObjectsCanBeReplacedToo() throws {

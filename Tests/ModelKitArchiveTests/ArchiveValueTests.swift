@@ -1,5 +1,6 @@
 import Foundation
 import ModelKit
+import ModelKitTestSupport
 import Testing
 
 /// Values: Swift values map to the Foundation classes Apple uses, user keys starting with `$`
@@ -24,7 +25,7 @@ struct ArchiveValueTests {
     func everySwiftValueRoundTrips(_ format: PropertyListFormat) throws {
         let data = try KeyedArchiver.archivedData(withRootObject: Self.sample, format: format)
         let decoded = try KeyedUnarchiver.unarchive(Values.self, from: data)
-        #expect(decoded == Self.sample)
+        expectEqual(decoded, Self.sample)
     }
 
     @Test func swiftValuesBecomeAppleFoundationObjects() throws {
@@ -34,12 +35,12 @@ struct ArchiveValueTests {
             Issue.record("the root is not an object")
             return
         }
-        #expect(archivedClass == ArchivedClass(name: "Values", chain: ["Values", "NSObject"]))
+        expectEqual(archivedClass, ArchivedClass(name: "Values", chain: ["Values", "NSObject"]))
         // Numbers and booleans are inline, as NSCoder's encodeInt:forKey: writes them.
-        #expect(keys["int"] == .integer(-42))
-        #expect(keys["flag"] == .bool(true))
-        #expect(keys["double"] == .real(0.1))
-        #expect(keys["MK.modelVersion"] == .integer(0))
+        expectEqual(keys["int"], .integer(-42))
+        expectEqual(keys["flag"], .bool(true))
+        expectEqual(keys["double"], .real(0.1))
+        expectEqual(keys["MK.modelVersion"], .integer(0))
         func entry(_ key: String) -> (ArchivedClass?, PropertyListDictionary?, PropertyListValue?) {
             guard case .uid(let uid)? = keys[key] else { return (nil, nil, nil) }
             switch document.entry(Int(uid)) {
@@ -48,25 +49,25 @@ struct ArchiveValueTests {
             default: return (nil, nil, nil)
             }
         }
-        #expect(entry("text").2 == .string("héllo $ <&>"))
-        #expect(entry("data").2 == .data(Data([0, 1, 2, 255])))
-        #expect(entry("date").0 == .nsDate)
+        expectEqual(entry("text").2, .string("héllo $ <&>"))
+        expectEqual(entry("data").2, .data(Data([0, 1, 2, 255])))
+        expectEqual(entry("date").0, .nsDate)
         #expect(entry("date").1?["NS.time"] == .real(509_523_358.684097))
-        #expect(entry("uuid").0 == .nsUUID)
+        expectEqual(entry("uuid").0, .nsUUID)
         #expect(entry("uuid").1?["NS.uuidbytes"]?.dataValue?.count == 16)
-        #expect(entry("url").0 == .nsURL)
+        expectEqual(entry("url").0, .nsURL)
         #expect(entry("url").1?["NS.base"] == .uid(0))
-        #expect(entry("list").0 == .nsArray)
+        expectEqual(entry("list").0, .nsArray)
         #expect(entry("list").1?["NS.objects"]?.arrayValue?.count == 3)
-        #expect(entry("set").0 == .nsSet)
-        #expect(entry("map").0 == .nsDictionary)
+        expectEqual(entry("set").0, .nsSet)
+        expectEqual(entry("map").0, .nsDictionary)
         #expect(entry("map").1?["NS.keys"]?.arrayValue?.count == 2)
-        #expect(entry("decimal").0 == .nsDecimalNumber)
+        expectEqual(entry("decimal").0, .nsDecimalNumber)
         #expect(entry("address").0?.name == "Address")
-        #expect(keys["optional"] == .uid(0))
+        expectEqual(keys["optional"], .uid(0))
         // Equal strings are written once: "a" appears twice in `list`.
         let list = try #require(entry("list").1?["NS.objects"]?.arrayValue)
-        #expect(list[0] == list[2])
+        expectEqual(list[0], list[2])
     }
 
     @Test func numbersInsideCollectionsAreNSNumberObjects() throws {
@@ -75,9 +76,9 @@ struct ArchiveValueTests {
             Issue.record("the root is not an array")
             return
         }
-        #expect(elements.count == 3)
-        #expect(elements[0] == elements[1])
-        if case .uid(let uid) = elements[2] { #expect(unarchiver.document.objects[Int(uid)] == .integer(2)) }
+        expectEqual(elements.count, 3)
+        expectEqual(elements[0], elements[1])
+        if case .uid(let uid) = elements[2] { expectEqual(unarchiver.document.objects[Int(uid)], .integer(2)) }
     }
 
     @Test func keysStartingWithADollarAreEscaped() throws {
@@ -86,31 +87,31 @@ struct ArchiveValueTests {
             try archiver.encode(2, forKey: "$$double")
             try archiver.encode(3, forKey: "plain$")
         }
-        #expect(unarchiver.document.topKeys == ["$$price", "$$$double", "plain$"])
-        #expect(unarchiver.allKeys == ["$price", "$$double", "plain$"])
+        expectEqual(unarchiver.document.topKeys, ["$$price", "$$$double", "plain$"])
+        expectEqual(unarchiver.allKeys, ["$price", "$$double", "plain$"])
         #expect(unarchiver.contains("$price"))
-        #expect(try unarchiver.decode(Int.self, forKey: "$price") == 1)
-        #expect(try unarchiver.decode(Int.self, forKey: "$$double") == 2)
-        #expect(try unarchiver.decode(Int.self, forKey: "plain$") == 3)
+        try expectEqual(unarchiver.decode(Int.self, forKey: "$price"), 1)
+        try expectEqual(unarchiver.decode(Int.self, forKey: "$$double"), 2)
+        try expectEqual(unarchiver.decode(Int.self, forKey: "plain$"), 3)
         #expect(KeyedArchiver.escapeKey("$x") == "$$x" && KeyedArchiver.unescapeKey("$$x") == "$x")
     }
 
     @Test func missingKeysGiveTheTypesDefault() throws {
         let unarchiver = try archive { try $0.encode("x", forKey: "present") }
         #expect(!unarchiver.contains("missing"))
-        #expect(try unarchiver.decode(Int.self, forKey: "missing") == 0)
-        #expect(try unarchiver.decode(Double.self, forKey: "missing") == 0)
-        #expect(try unarchiver.decode(Bool.self, forKey: "missing") == false)
-        #expect(try unarchiver.decode(String.self, forKey: "missing") == "")
-        #expect(try unarchiver.decode([Int].self, forKey: "missing") == [])
-        #expect(try unarchiver.decode([String: Int].self, forKey: "missing") == [:])
+        try expectEqual(unarchiver.decode(Int.self, forKey: "missing"), 0)
+        try expectEqual(unarchiver.decode(Double.self, forKey: "missing"), 0)
+        try expectEqual(unarchiver.decode(Bool.self, forKey: "missing"), false)
+        try expectEqual(unarchiver.decode(String.self, forKey: "missing"), "")
+        try expectEqual(unarchiver.decode([Int].self, forKey: "missing"), [])
+        try expectEqual(unarchiver.decode([String: Int].self, forKey: "missing"), [:])
         #expect(try unarchiver.decode(String?.self, forKey: "missing") == nil)
-        #expect(try unarchiver.decode(Int.self, forKey: "missing", default: 7) == 7)
+        try expectEqual(unarchiver.decode(Int.self, forKey: "missing", default: 7), 7)
         #expect(try unarchiver.decodeIfPresent(Int.self, forKey: "missing") == nil)
         #expect(try unarchiver.decodeObject(forKey: "missing") == nil)
         let error = try #require(throws: ModelError.self) { try unarchiver.decode(Date.self, forKey: "missing") }
-        #expect(error.code == .missingValue)
-        #expect(error.description == "cannot map 'missing': missing key")
+        expectEqual(error.code, .missingValue)
+        expectEqual(error.description, "cannot map 'missing': missing key")
     }
 
     /// A model property the archive lacks takes the property's declared default; one without a
@@ -119,13 +120,13 @@ struct ArchiveValueTests {
     @Test func missingModelKeysTakeTheirDefaultOrAreErrors() throws {
         // An object of class `Values` with no keys at all: every property takes its default.
         let empty = try archive { try $0.encodeObject(ArchivedObject(className: "Values"), forKey: "root") }
-        #expect(try empty.decode(Values.self, forKey: "root") == Values())
+        try expectEqual(empty.decode(Values.self, forKey: "root"), Values())
         // `Required` has no defaults: every property the archive lacks is named.
         let partial = try archive { archiver in
             try archiver.encodeObject(ArchivedObject(className: "Required", values: [("when", Date(timeIntervalSinceReferenceDate: 5))]), forKey: "root")
         }
         let missing = try #require(throws: ModelError.self) { try partial.decode(Required.self, forKey: "root") }
-        #expect(missing.code == .multiple)
+        expectEqual(missing.code, .multiple)
         #expect(
             missing.description
                 == "2 problems mapping 'Required': cannot map 'Required.count' at 'root.count': missing key; cannot map 'Required.name' at 'root.name': missing key")
@@ -134,8 +135,8 @@ struct ArchiveValueTests {
                 ArchivedObject(className: "Required", values: [("count", 3), ("name", "n")]), forKey: "root")
         }
         let error = try #require(throws: ModelError.self) { try noDate.decode(Required.self, forKey: "root") }
-        #expect(error.code == .missingValue)
-        #expect(error.description == "cannot map 'Required.when' at 'root.when': missing key")
+        expectEqual(error.code, .missingValue)
+        expectEqual(error.description, "cannot map 'Required.when' at 'root.when': missing key")
         let complete = try archive { archiver in
             try archiver.encodeObject(
                 ArchivedObject(
@@ -153,11 +154,11 @@ struct ArchiveValueTests {
             try archiver.encode(300, forKey: "medium")
             try archiver.encode(UInt64.max, forKey: "huge")
         }
-        #expect(try unarchiver.decode(Int64.self, forKey: "small") == -5)
-        #expect(try unarchiver.decode(Int16.self, forKey: "medium") == 300)
-        #expect(try unarchiver.decode(UInt32.self, forKey: "medium") == 300)
-        #expect(try unarchiver.decode(UInt64.self, forKey: "huge") == UInt64.max)
-        #expect(try unarchiver.decode(Decimal.self, forKey: "medium") == 300)
+        try expectEqual(unarchiver.decode(Int64.self, forKey: "small"), -5)
+        try expectEqual(unarchiver.decode(Int16.self, forKey: "medium"), 300)
+        try expectEqual(unarchiver.decode(UInt32.self, forKey: "medium"), 300)
+        try expectEqual(unarchiver.decode(UInt64.self, forKey: "huge"), UInt64.max)
+        try expectEqual(unarchiver.decode(Decimal.self, forKey: "medium"), 300)
     }
 
     @Test(arguments: [
@@ -181,8 +182,8 @@ struct ArchiveValueTests {
             default: _ = try unarchiver.decode(Float.self, forKey: key)
             }
         }
-        #expect(error.code == .numberOutOfRange)
-        #expect(error.description == message)
+        expectEqual(error.code, .numberOutOfRange)
+        expectEqual(error.description, message)
     }
 
     @Test func floatAndDoubleReadEachOther() throws {
@@ -190,8 +191,8 @@ struct ArchiveValueTests {
             try archiver.encode(1.5, forKey: "double")
             try archiver.encode(Float(2.25), forKey: "float")
         }
-        #expect(try unarchiver.decode(Float.self, forKey: "double") == 1.5)
-        #expect(try unarchiver.decode(Double.self, forKey: "float") == 2.25)
+        try expectEqual(unarchiver.decode(Float.self, forKey: "double"), 1.5)
+        try expectEqual(unarchiver.decode(Double.self, forKey: "float"), 2.25)
     }
 
     @Test(arguments: [
@@ -217,8 +218,8 @@ struct ArchiveValueTests {
             default: _ = try unarchiver.decode(Int.self, forKey: key)
             }
         }
-        #expect(error.code == .typeMismatch)
-        #expect(error.description == message)
+        expectEqual(error.code, .typeMismatch)
+        expectEqual(error.description, message)
     }
 
     @Test func mappingErrorsNameTheModelPropertyAndPath() throws {
@@ -229,7 +230,7 @@ struct ArchiveValueTests {
             try archiver.encodeObject(team, forKey: "root")
         }
         let error = try #require(throws: ModelError.self) { try unarchiver.decode(Team.self, forKey: "root") }
-        #expect(error.description == "cannot map 'Person.age' at 'root.members[0].age': expected an integer, found \"old\"")
+        expectEqual(error.description, "cannot map 'Person.age' at 'root.members[0].age': expected an integer, found \"old\"")
     }
 
     @Test func collectAllReportsEveryProblem() throws {
@@ -239,14 +240,14 @@ struct ArchiveValueTests {
         options.collectsAllErrors = true
         let unarchiver = try KeyedUnarchiver(data: try archiver.finishEncoding(), options: options)
         let error = try #require(throws: ModelError.self) { try unarchiver.decode(Address.self, forKey: "root") }
-        #expect(error.code == .multiple)
-        #expect(error.problems.map(\.propertyName) == ["street", "city"])
+        expectEqual(error.code, .multiple)
+        expectEqual(error.problems.map(\.propertyName), ["street", "city"])
     }
 
     @Test func validationRunsAfterDecoding() throws {
         let data = try KeyedArchiver.archivedData(withRootObject: Validated(value: -1))
         let error = try #require(throws: ModelError.self) { try KeyedUnarchiver.unarchive(Validated.self, from: data) }
-        #expect(error.code == .invalidModel)
+        expectEqual(error.code, .invalidModel)
     }
 }
 
@@ -265,7 +266,7 @@ extension ArchiveValueTests {
         try archiver.encode(Float(0.5), forKey: "float")
         let data = try archiver.finishEncoding()
         let expected = try archiver.finishedPropertyList()
-        #expect(try PropertyListValue(binary: data) == expected)
+        try expectEqual(PropertyListValue(binary: data), expected)
         #expect(expected.binaryData().count >= data.count - 64)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ModelKit
+import ModelKitTestSupport
 import Testing
 
 /// Versions: the model version is archived with each object, the per-key hook receives the
@@ -21,14 +22,14 @@ struct ArchiveVersioningTests {
                 versions[archivedClass.name] = version
             }
         }
-        #expect(versions == ["Note": 2, "Person": 0])
+        expectEqual(versions, ["Note": 2, "Person": 0])
     }
 
     @Test func currentVersionsDecodeAsWritten() throws {
         let note = Note(title: "Current", pageCount: 4)
         let decoded = try KeyedUnarchiver.unarchive(Note.self, from: try KeyedArchiver.archivedData(withRootObject: note))
-        #expect(decoded.title == "Current")
-        #expect(decoded.pageCount == 4)
+        expectEqual(decoded.title, "Current")
+        expectEqual(decoded.pageCount, 4)
     }
 
     @Test func theHookMigratesAnOlderVersion() throws {
@@ -37,23 +38,23 @@ struct ArchiveVersioningTests {
             className: "Note",
             values: [("MK.modelVersion", 1), ("name", "Old title"), ("pages", ["one", "two", "three"])])
         let decoded = try unarchiver(root: old).decode(Note.self, forKey: "root")
-        #expect(decoded.title == "Old title")
-        #expect(decoded.pageCount == 3)
+        expectEqual(decoded.title, "Old title")
+        expectEqual(decoded.pageCount, 3)
     }
 
     @Test func aMissingVersionCountsAsZero() throws {
         let old = ArchivedObject(className: "Note", values: [("name", "Unversioned")])
         let decoded = try unarchiver(root: old).decode(Note.self, forKey: "root")
-        #expect(decoded.title == "Unversioned")
-        #expect(decoded.pageCount == 0)
+        expectEqual(decoded.title, "Unversioned")
+        expectEqual(decoded.pageCount, 0)
     }
 
     @Test func theHookSeesTheArchivedVersion() throws {
         for version in [0, 3, 7] {
             let object = ArchivedObject(className: "VersionProbe", values: [("MK.modelVersion", version)])
             let probe = try unarchiver(root: object).decode(VersionProbe.self, forKey: "root")
-            #expect(probe.seenVersion == version)
-            #expect(probe.hookKeys == ["seenVersion", "hookKeys"])
+            expectEqual(probe.seenVersion, version)
+            expectEqual(probe.hookKeys, ["seenVersion", "hookKeys"])
         }
     }
 
@@ -63,20 +64,20 @@ struct ArchiveVersioningTests {
         let decoded = try KeyedUnarchiver.unarchive(Note.self, from: try KeyedArchiver.archivedData(withRootObject: note))
         #expect(decoded.body == nil)
         #expect(decoded.preservedValues["body"] as? String == "kept aside")
-        #expect(decoded.title == "With body")
+        expectEqual(decoded.title, "With body")
     }
 
     @Test func additionalValuesWithUnknownKeysAreErrors() throws {
         let object = ArchivedObject(className: "VersionProbe", values: [("MK.modelVersion", 99)])
         let error = try #require(throws: ModelError.self) { try unarchiver(root: object).decode(VersionProbe.self, forKey: "root") }
-        #expect(error.code == .unknownKey)
-        #expect(error.description == "cannot set 'VersionProbe.noSuchProperty' at 'root': no such property")
+        expectEqual(error.code, .unknownKey)
+        expectEqual(error.description, "cannot set 'VersionProbe.noSuchProperty' at 'root': no such property")
     }
 
     @Test func migratedValuesAreTypeChecked() throws {
         let object = ArchivedObject(className: "Note", values: [("MK.modelVersion", 1), ("pages", "not a list")])
         let error = try #require(throws: ModelError.self) { try unarchiver(root: object).decode(Note.self, forKey: "root") }
-        #expect(error.code == .typeMismatch)
+        expectEqual(error.code, .typeMismatch)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ModelKit
+import ModelKitTestSupport
 import Testing
 
 /// The keyed archiver writes its binary property list directly, as it archives; these pin its
@@ -11,7 +12,7 @@ struct ArchiveWriterOutputTests {
     func theBinaryArchiveIsTheGoldenPropertyList(_ scenario: ArchiveWriterScenario) throws {
         let golden = try #require(ArchiveWriterGoldens.archives[scenario.name])
         let data = try scenario.archive()
-        #expect(try PropertyListValue(binary: data) == PropertyListValue(binary: golden))
+        try expectEqual(PropertyListValue(binary: data), PropertyListValue(binary: golden))
         // Each dropped conditional entry keeps a reference object of its own (written as `$null`),
         // where the tree writer's references to them were one object: a few bytes each.
         let slack = scenario.name == "droppedConditionals" ? 16 : 0
@@ -22,7 +23,7 @@ struct ArchiveWriterOutputTests {
     @Test(arguments: ArchiveWriterScenario.all)
     func theXMLArchiveIsTheGoldenPropertyListInXML(_ scenario: ArchiveWriterScenario) throws {
         let golden = try #require(ArchiveWriterGoldens.archives[scenario.name])
-        #expect(try scenario.archive(.xml) == PropertyListValue(binary: golden).xmlData())
+        try expectEqual(scenario.archive(.xml), PropertyListValue(binary: golden).xmlData())
     }
 
     /// ModelKit's dump (every object, generically) reads the same archive from both.
@@ -30,7 +31,7 @@ struct ArchiveWriterOutputTests {
     func theDumpIsTheGoldenArchivesDump(_ scenario: ArchiveWriterScenario) throws {
         let golden = try #require(ArchiveWriterGoldens.archives[scenario.name])
         let data = try scenario.archive()
-        #expect(try ArchiveDump.text(KeyedArchiveDocument(data: data)) == ArchiveDump.text(KeyedArchiveDocument(data: golden)))
+        try expectEqual(ArchiveDump.text(KeyedArchiveDocument(data: data)), ArchiveDump.text(KeyedArchiveDocument(data: golden)))
     }
 
     /// swift-corelibs-foundation's NSKeyedUnarchiver reads every Foundation value of the direct
@@ -73,8 +74,8 @@ extension ArchiveWriterOutputTests {
     @Test func aFailingElementIsNamedByItsIndex() throws {
         let archiver = KeyedArchiver()
         let inArray = try #require(throws: ModelError.self) { try archiver.encode(["a": [Unwritable()]], forKey: "list") }
-        #expect(inArray.path.description == "list.a[0]")
+        expectEqual(inArray.path.description, "list.a[0]")
         let inSet = try #require(throws: ModelError.self) { try archiver.encode(["a": Set([Unwritable()])], forKey: "set") }
-        #expect(inSet.path.description == "set.a[0]")
+        expectEqual(inSet.path.description, "set.a[0]")
     }
 }

@@ -25,7 +25,7 @@ struct ArchiveXMLReproductionTests {
             let values: [Any] = [1, 1, 1.0, 1.5, Data("asdfasdfadsfadsf".utf8), true, hello(), hello(), hello(), false, false, 42]
             for value in values { try archiver.encodeObject(value) }
         }
-        #expect(output == fixture("go-ios/primitives.xml"))
+        expectEqual(output, fixture("go-ios/primitives.xml"))
     }
 
     @Test func arrays() throws {
@@ -36,14 +36,14 @@ struct ArchiveXMLReproductionTests {
             try archiver.encodeObject(NSSet(object: NSNumber(value: true)))
             try archiver.encodeObject(OrderedSetArchive(elements: [42, true, hello()]))
         }
-        #expect(output == fixture("go-ios/arrays.xml"))
+        expectEqual(output, fixture("go-ios/arrays.xml"))
     }
 
     @Test func nestedArrays() throws {
         let output = try xml { archiver in
             try archiver.encodeObject([SetArchive(elements: [true]), OrderedSetArchive(elements: [42, true, hello()])] as [Any])
         }
-        #expect(output == fixture("go-ios/nestedarrays.xml"))
+        expectEqual(output, fixture("go-ios/nestedarrays.xml"))
     }
 
     @Test func dict() throws {
@@ -51,31 +51,31 @@ struct ArchiveXMLReproductionTests {
             let array = NSMutableArray(array: [NSNumber(value: true), hello(), NSNumber(value: 42)])
             try archiver.encodeObject(OrderedDictionaryArchive(keys: ["int", "string", "array"], values: [1, "string", array]))
         }
-        #expect(output == fixture("go-ios/dict.xml"))
+        expectEqual(output, fixture("go-ios/dict.xml"))
     }
 
     @Test func oneValue() throws {
-        #expect(try xml { try $0.encodeObject(true) } == fixture("go-ios/onevalue.xml"))
+        try expectEqual(xml { try $0.encodeObject(true) }, fixture("go-ios/onevalue.xml"))
     }
 
     @Test func arrayTest() throws {
         let output = try xml { try $0.encode(["baa", "baa", "black", "sheep"], forKey: "root") }
-        #expect(output == fixture("corelibs/NSKeyedUnarchiver-ArrayTest.plist"))
+        expectEqual(output, fixture("corelibs/NSKeyedUnarchiver-ArrayTest.plist"))
     }
 
     @Test func urlTest() throws {
         let url = try #require(URL(string: "foo.xml", relativeTo: URL(string: "https://www.example.com")))
-        #expect(try xml { try $0.encode(url, forKey: "root") } == fixture("corelibs/NSKeyedUnarchiver-URLTest.plist"))
+        try expectEqual(xml { try $0.encode(url, forKey: "root") }, fixture("corelibs/NSKeyedUnarchiver-URLTest.plist"))
     }
 
     @Test func uuidTest() throws {
         let uuid = try #require(UUID(uuidString: "0AD863BA-7584-40CF-8896-BD87B3280C34"))
-        #expect(try xml { try $0.encode(uuid, forKey: "root") } == fixture("corelibs/NSKeyedUnarchiver-UUIDTest.plist"))
+        try expectEqual(xml { try $0.encode(uuid, forKey: "root") }, fixture("corelibs/NSKeyedUnarchiver-UUIDTest.plist"))
     }
 
     @Test func orderedSetTest() throws {
         let set = NSOrderedSet(array: [NSString(string: "valgeir"), NSString(string: "nico"), NSString(string: "puzzle")])
-        #expect(try xml { try $0.encodeObject(set, forKey: "root") } == fixture("corelibs/NSKeyedUnarchiver-OrderedSetTest.plist"))
+        try expectEqual(xml { try $0.encodeObject(set, forKey: "root") }, fixture("corelibs/NSKeyedUnarchiver-OrderedSetTest.plist"))
     }
 
     @Test func notificationTest() throws {
@@ -88,17 +88,17 @@ struct ArchiveXMLReproductionTests {
 
     @Test func rangeTest() throws {
         let range = ValueArchive.range(location: 97345, length: 98345)
-        #expect(try xml { try $0.encode(range, forKey: "root") } == fixture("corelibs/NSKeyedUnarchiver-RangeTest.plist"))
+        try expectEqual(xml { try $0.encode(range, forKey: "root") }, fixture("corelibs/NSKeyedUnarchiver-RangeTest.plist"))
     }
 
     @Test func rectTest() throws {
         let rect = ValueArchive.rect("{{400, 300}, {200, 300}}")
-        #expect(try xml { try $0.encode(rect, forKey: "root") } == fixture("corelibs/NSKeyedUnarchiver-RectTest.plist"))
+        try expectEqual(xml { try $0.encode(rect, forKey: "root") }, fixture("corelibs/NSKeyedUnarchiver-RectTest.plist"))
     }
 
     @Test func edgeInsetsTest() throws {
         let insets = ValueArchive.edgeInsets(top: 1, left: 2, bottom: 3, right: 4)
-        #expect(try xml { try $0.encode(insets, forKey: "root") } == fixture("corelibs/NSKeyedUnarchiver-EdgeInsetsTest.plist"))
+        try expectEqual(xml { try $0.encode(insets, forKey: "root") }, fixture("corelibs/NSKeyedUnarchiver-EdgeInsetsTest.plist"))
     }
 
     @Test func concreteValueTest() throws {
@@ -114,8 +114,8 @@ struct ArchiveXMLReproductionTests {
         try archiver.encode(ValueArchive.int32Array([7, 8]), forKey: "array")
         try archiver.encode(NotificationArchive(name: "n", object: "o", userInfo: ["k": "v"]), forKey: "note")
         let unarchiver = try KeyedUnarchiver(data: try archiver.finishEncoding())
-        #expect(try unarchiver.decode(ValueArchive.self, forKey: "range") == .range(location: 1, length: 2))
-        #expect(try unarchiver.decode(ValueArchive.self, forKey: "array") == .int32Array([7, 8]))
+        try expectEqual(unarchiver.decode(ValueArchive.self, forKey: "range"), .range(location: 1, length: 2))
+        try expectEqual(unarchiver.decode(ValueArchive.self, forKey: "array"), .int32Array([7, 8]))
         let note = try #require(try unarchiver.decode(NotificationArchive.self, forKey: "note"))
         #expect(note.name == "n" && note.object == "o" && note.userInfo == ["k": "v"])
     }
@@ -124,7 +124,7 @@ struct ArchiveXMLReproductionTests {
     @Test(arguments: Fixtures.xml.filter { Fixtures.malformedArchives[$0.description] == nil })
     func rereadXMLFixtureGivesTheSameBytes(_ file: Fixtures.File) throws {
         let document = try KeyedArchiveDocument(data: Data(file.bytes))
-        #expect(try [UInt8](document.propertyList.xmlData()) == file.bytes)
+        try expectEqual([UInt8](document.propertyList.xmlData()), file.bytes)
     }
 }
 

@@ -43,12 +43,12 @@ struct ArchivedObjectTests {
         do {
             let (root, all) = try decodeAndProbe(data)
             probes = all
-            #expect(root.className == "NSValue")
+            expectEqual(root.className, "NSValue")
             let key = try #require(root.keys.first { root[$0] is ArchivedObject })
             let inner = try #require(root[key] as? ArchivedObject)
             #expect(inner.isWeakReference)
-            #expect(inner == root)
-            #expect(inner.keys == root.keys)
+            expectEqual(inner, root)
+            expectEqual(inner.keys, root.keys)
         }
         #expect(!probes.isEmpty)
         #expect(probes.allSatisfy { $0.object == nil })
@@ -82,7 +82,7 @@ struct ArchivedObjectTests {
             #expect(back == root && back.hashValue == root.hashValue)
             #expect(back["position"] as? Int == 1)
         }
-        #expect(probes.count == 2)
+        expectEqual(probes.count, 2)
         #expect(probes.allSatisfy { $0.object == nil })
     }
 
@@ -109,10 +109,10 @@ struct ArchivedObjectTests {
                 node = child
                 depth += 1
             }
-            #expect(depth == 299)
+            expectEqual(depth, 299)
             #expect(node?["name"] as? String == "299")
         }
-        #expect(probes.count == 300)
+        expectEqual(probes.count, 300)
         #expect(probes.allSatisfy { $0.object == nil })
     }
 
@@ -130,10 +130,10 @@ struct ArchivedObjectTests {
             let second = try #require((decoded["second"] as? [Any])?.first as? ArchivedObject)
             let direct = try #require(decoded["leaf"] as? ArchivedObject)
             #expect(first == second && second == direct)
-            #expect([first, second, direct].filter { !$0.isWeakReference }.count == 1)
+            expectEqual([first, second, direct].filter { !$0.isWeakReference }.count, 1)
             #expect(first["name"] as? String == "leaf")
         }
-        #expect(probes.count == 2)
+        expectEqual(probes.count, 2)
         #expect(probes.allSatisfy { $0.object == nil })
     }
 
@@ -158,7 +158,7 @@ struct ArchivedObjectTests {
             let unarchiver = try KeyedUnarchiver(data: archive.binaryData(), limits: KeyedArchiveLimits(maxDecodedObjects: 200))
             var level = try #require(try unarchiver.decodeObject(forKey: "root") as? [Any])
             for _ in 1..<depth {
-                #expect(level.count == 2)
+                expectEqual(level.count, 2)
                 level = try #require(level[1] as? [Any])
             }
             let leaves = level.compactMap { $0 as? ArchivedObject }
@@ -166,7 +166,7 @@ struct ArchivedObjectTests {
             #expect(leaves[0]["name"] as? String == "leaf")
             probes = leaves.compactMap(\.resolved).map(WeakProbe.init)
         }
-        #expect(probes.count == 2)
+        expectEqual(probes.count, 2)
         #expect(probes.allSatisfy { $0.object == nil })
     }
 
@@ -185,7 +185,7 @@ struct ArchivedObjectTests {
             head = ArchivedObject(className: "Empty")
             return (last: last, gone: probe.object == nil)
         }
-        #expect(freed.last == 19_999)
+        expectEqual(freed.last, 19_999)
         #expect(freed.gone)
     }
 
@@ -217,6 +217,6 @@ struct ArchivedObjectTests {
         let orphan = try #require(reference)
         #expect(orphan.resolved == nil)
         #expect(orphan.keys.isEmpty && orphan["position"] == nil)
-        #expect(orphan.className == "ChainLink")
+        expectEqual(orphan.className, "ChainLink")
     }
 }

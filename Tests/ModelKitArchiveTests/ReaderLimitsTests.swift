@@ -1,5 +1,6 @@
 import Foundation
 import ModelKit
+import ModelKitTestSupport
 import Testing
 
 /// Every limit of the property-list readers and the unarchiver, at its value and one past it:
@@ -58,9 +59,9 @@ struct ReaderLimitsTests {
         case .maxDataLength: limits.maxDataLength = check.value
         case .maxTotalLength: limits.maxTotalLength = check.value
         }
-        #expect(limits.value(of: check.limit) == check.value)
+        expectEqual(limits.value(of: check.limit), check.value)
         let atLimit = check.input(check.value)
-        #expect(try read(atLimit, as: format, limits: limits) == atLimit)
+        try expectEqual(read(atLimit, as: format, limits: limits), atLimit)
 
         let error = try #require(throws: PropertyListError.self) {
             try read(check.input(check.value + 1), as: format, limits: limits)
@@ -89,7 +90,7 @@ struct ReaderLimitsTests {
         let error = try #require(throws: KeyedArchiveError.self) {
             try KeyedUnarchiver(data: nestedArrays(31), limits: limits).decodeObject(forKey: "root")
         }
-        #expect(error.kind == .limitExceeded(.maxDepth, limit: 30))
+        expectEqual(error.kind, .limitExceeded(.maxDepth, limit: 30))
         #expect(error.description.contains("exceeds the limit 'maxDepth' (30)"), "\(error)")
     }
 
@@ -100,7 +101,7 @@ struct ReaderLimitsTests {
         let error = try #require(throws: KeyedArchiveError.self) {
             try KeyedUnarchiver(data: data, limits: KeyedArchiveLimits(maxObjectCount: count - 1))
         }
-        #expect(error.kind == .limitExceeded(.maxObjectCount, limit: count - 1))
+        expectEqual(error.kind, .limitExceeded(.maxObjectCount, limit: count - 1))
         #expect(error.description.contains("the limit 'maxObjectCount' (\(count - 1))"), "\(error)")
     }
 
@@ -119,9 +120,9 @@ struct ReaderLimitsTests {
         var needed = 1
         while (try? decode(needed)) == nil, needed < 1000 { needed += 1 }
         #expect(needed >= 21 && needed < 1000)
-        #expect(try decode(needed).members.count == 20)
+        try expectEqual(decode(needed).members.count, 20)
         let error = try #require(throws: KeyedArchiveError.self) { try decode(needed - 1) }
-        #expect(error.kind == .limitExceeded(.maxDecodedObjects, limit: needed - 1))
+        expectEqual(error.kind, .limitExceeded(.maxDecodedObjects, limit: needed - 1))
         #expect(error.description.contains("the limit 'maxDecodedObjects' (\(needed - 1))"), "\(error)")
     }
 

@@ -23,7 +23,7 @@ import Testing
         let data = Data(json.utf8)
         let fromBytes = try? JSONOddKeys(jsonData: data)
         let fromObjects = try? JSONOddKeys(json: JSONSerialization.jsonObject(with: data))
-        #expect(fromBytes == fromObjects)
+        expectEqual(fromBytes, fromObjects)
         #expect(fromBytes == nil || fromBytes == JSONOddKeys(id: 1, quoted: 2, accented: 3))
     }
 
@@ -32,11 +32,11 @@ import Testing
     @Test(arguments: [0, 1, 2, 3, 15, 16, 17, 40])
     func arraysOfEveryLength(count: Int) throws {
         let strings = (0..<count).map { "element \($0) of the array" }
-        #expect(try ModelJSON.decode([String].self, from: Data(ModelJSON.encode(strings))) == strings)
+        try expectEqual(ModelJSON.decode([String].self, from: Data(ModelJSON.encode(strings))), strings)
         let grid = (0..<count).map { Array(0..<$0 % 19) }
-        #expect(try ModelJSON.decode([[Int]].self, from: Data(ModelJSON.encode(grid))) == grid)
+        try expectEqual(ModelJSON.decode([[Int]].self, from: Data(ModelJSON.encode(grid))), grid)
         let statuses = Array(try [Status](jsonData: fixtureData("twitter.json"), at: "statuses").prefix(count))
-        #expect(try [Status](jsonBytes: ModelJSON.encode(statuses)) == statuses)
+        try expectEqual([Status](jsonBytes: ModelJSON.encode(statuses)), statuses)
         guard count > 0 else { return }
         let bad = "[" + strings.dropLast().map { "\"\($0)\"," }.joined() + "7]"
         #expect(modelError { _ = try ModelJSON.decode([String].self, from: Data(bad.utf8)) }?.path.description == "[\(count - 1)]")

@@ -63,35 +63,35 @@ struct StreamItem: Equatable {
     @Test func scalarsAndStringsAreElementsToo() async throws {
         let numbers = try await collect(
             ModelJSON.elements(of: Double.self, fromChunks: chunks(Array("[1,-2.5e3 ,0.5\n,\n0]".utf8), 1)))
-        #expect(numbers == [1, -2500, 0.5, 0])
+        expectEqual(numbers, [1, -2500, 0.5, 0])
         let values = try await collect(ModelJSON.elements(of: Int.self, fromChunks: chunks(Array("[1, -2 ,30\n,\n0]".utf8), 1)))
-        #expect(values == [1, -2, 30, 0])
+        expectEqual(values, [1, -2, 30, 0])
         let strings = try await collect(
             ModelJSON.elements(of: String.self, fromChunks: chunks(Array(#"["a\"]", "[,]" ,"\\"]"#.utf8), 1)))
-        #expect(strings == [#"a"]"#, "[,]", #"\"#])
+        expectEqual(strings, [#"a"]"#, "[,]", #"\"#])
         let lines = try await collect(ModelJSON.elements(of: Int.self, fromChunks: chunks(Array("1\n 2 \r\n\n3".utf8), 1)))
-        #expect(lines == [1, 2, 3])
+        expectEqual(lines, [1, 2, 3])
     }
 
     @Test func fileHandleURLAndByteSequenceSources() async throws {
         let directory = try TemporaryDirectory()
         let url = try directory.file("items.json", contents: Self.array)
         let expected = try Self.expected()
-        #expect(try await collect(ModelJSON.elements(of: StreamItem.self, in: url, chunkSize: 7)) == expected)
+        try await expectEqual(collect(ModelJSON.elements(of: StreamItem.self, in: url, chunkSize: 7)), expected)
 
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
-        #expect(try await collect(ModelJSON.elements(of: StreamItem.self, from: handle, chunkSize: 5)) == expected)
+        try await expectEqual(collect(ModelJSON.elements(of: StreamItem.self, from: handle, chunkSize: 5)), expected)
         try handle.seek(toOffset: 0)
         var items: [StreamItem] = []
         try ModelJSON.forEachElement(StreamItem.self, from: handle, chunkSize: 3) { items.append($0) }
-        #expect(items == expected)
+        expectEqual(items, expected)
 
         let bytes = AsyncStream<UInt8> { continuation in
             for byte in Self.ndjson.utf8 { continuation.yield(byte) }
             continuation.finish()
         }
-        #expect(try await collect(ModelJSON.elements(of: StreamItem.self, from: bytes, chunkSize: 16)) == expected)
+        try await expectEqual(collect(ModelJSON.elements(of: StreamItem.self, from: bytes, chunkSize: 16)), expected)
     }
 
     @Test func anIdentityContextUpdatesOneInstance() throws {
@@ -151,7 +151,7 @@ struct StreamItem: Equatable {
         let found = try splitter.forEachElement(reading: reader) { buffer, span, _ in
             let item = try ModelJSON.decode(
                 StreamItem.self, from: UnsafeRawBufferPointer(rebasing: buffer[span.range]), at: nil, options: .default)
-            #expect(item.id == next)
+            expectEqual(item.id, next)
             next += 1
         }
         #expect(found == count && next == count && splitter.format == format)

@@ -8,7 +8,7 @@ import Testing
     @Test func aMomentRoundTripsThroughJSONBytes() throws {
         let moment = Moment.exacting()
         let bytes = try moment.jsonData()
-        #expect(try Moment(jsonData: bytes) == moment)
+        try expectEqual(Moment(jsonData: bytes), moment)
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.contains("12345678901234567.891") && text.contains("0.30000000000000004441"))
     }
@@ -19,8 +19,8 @@ import Testing
     func decimalsKeepTheirDigitsOnEveryPath(_ digits: String) throws {
         let payload = #"{"id": 1, "at": "2024-03-01T12:34:56Z", "amount": \#(digits)}"#
         let expected = try #require(Decimal(string: digits))
-        #expect(try Moment(jsonData: Data(payload.utf8)).amount == expected)
-        #expect(try Moment(json: jsonObject(payload)).amount == expected)
-        #expect(try JSONValueMapper().map(Moment.self, from: payload, options: .default).amount == expected)
+        try expectEqual(Moment(jsonData: Data(payload.utf8)).amount, expected)
+        try expectEqual(Moment(json: jsonObject(payload)).amount, expected)
+        try expectEqual(JSONValueMapper().map(Moment.self, from: payload, options: .default).amount, expected)
     }
 }

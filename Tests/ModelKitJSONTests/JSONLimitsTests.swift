@@ -1,5 +1,6 @@
 import Foundation
 import ModelKit
+import ModelKitTestSupport
 import Testing
 
 /// Every JSON limit through every reader of bytes (the validator, `JSONValue(parsing:)` and a
@@ -67,25 +68,25 @@ struct JSONLimitsTests {
         let error = try #require(throws: JSONSyntaxError.self) {
             try JSONValidator.validate(check.document(check.value + 1), limits: limits(check))
         }
-        #expect(error.kind == .limitExceeded(check.name, limit: check.value))
+        expectEqual(error.kind, .limitExceeded(check.name, limit: check.value))
         expectNamesTheLimit(error, check)
     }
 
     @Test(arguments: cases)
     func valueParserHoldsAtTheLimitAndFailsOnePast(_ check: Case) throws {
         let atLimit = check.document(check.value)
-        #expect(try JSONValue(parsing: atLimit, limits: limits(check)) == JSONValue(parsing: atLimit))
+        try expectEqual(JSONValue(parsing: atLimit, limits: limits(check)), JSONValue(parsing: atLimit))
         let error = try #require(throws: JSONSyntaxError.self) {
             try JSONValue(parsing: check.document(check.value + 1), limits: limits(check))
         }
-        #expect(error.kind == .limitExceeded(check.name, limit: check.value))
+        expectEqual(error.kind, .limitExceeded(check.name, limit: check.value))
         expectNamesTheLimit(error, check)
     }
 
     @Test(arguments: cases)
     func modelReaderHoldsAtTheLimitAndFailsOnePast(_ check: Case) throws {
         let atLimit = Data(check.document(check.value).utf8)
-        #expect(try Envelope(jsonData: atLimit, options: options(check)) == Envelope(jsonData: atLimit))
+        try expectEqual(Envelope(jsonData: atLimit, options: options(check)), Envelope(jsonData: atLimit))
         let error = try #require(throws: (any Error).self) {
             try Envelope(jsonData: Data(check.document(check.value + 1).utf8), options: options(check))
         }
@@ -93,7 +94,7 @@ struct JSONLimitsTests {
     }
 
     @Test func limitsDefaultToDepth512AndNoSizeLimit() {
-        #expect(JSONLimits.default == JSONLimits(maxDepth: 512, maxStringLength: .max, maxDocumentSize: .max))
+        expectEqual(JSONLimits.default, JSONLimits(maxDepth: 512, maxStringLength: .max, maxDocumentSize: .max))
         let options = MappingOptions.default
         #expect(options.maxDepth == 512 && options.maxStringLength == .max && options.maxDocumentSize == .max)
     }

@@ -17,7 +17,7 @@ struct JSONScannerNumbersTests {
     ])
     func int64(json: String, value: Int64) throws {
         try scanning(json) { scanner in
-            #expect(try scanner.readInt64() == value)
+            try expectEqual(scanner.readInt64(), value)
             try scanner.finish()
         }
     }
@@ -29,7 +29,7 @@ struct JSONScannerNumbersTests {
     ])
     func uint64(json: String, value: UInt64) throws {
         try scanning(json) { scanner in
-            #expect(try scanner.readUInt64() == value)
+            try expectEqual(scanner.readUInt64(), value)
             try scanner.finish()
         }
     }
@@ -46,12 +46,12 @@ struct JSONScannerNumbersTests {
             let error = try #require(throws: JSONValueError.self) {
                 if type == "Int64" { _ = try scanner.readInt64() } else { _ = try scanner.readUInt64() }
             }
-            #expect(error.kind == .numberOutOfRange(type: type))
-            #expect(error.found == .number)
-            #expect(error.offset == 1)
-            #expect(error.message == "number \(json) is out of range for '\(type)'")
-            #expect(scanner.offset == 1)
-            #expect(try scanner.readNumberText() == json)
+            expectEqual(error.kind, .numberOutOfRange(type: type))
+            expectEqual(error.found, .number)
+            expectEqual(error.offset, 1)
+            expectEqual(error.message, "number \(json) is out of range for '\(type)'")
+            expectEqual(scanner.offset, 1)
+            try expectEqual(scanner.readNumberText(), json)
         }
     }
 
@@ -64,9 +64,9 @@ struct JSONScannerNumbersTests {
                 let error = try #require(throws: JSONValueError.self) {
                     if type == "Int64" { _ = try scanner.readInt64() } else { _ = try scanner.readUInt64() }
                 }
-                #expect(error.kind == .notAnInteger(type: type))
-                #expect(error.message == "number \(json) is not a whole number, so it cannot be read as '\(type)'")
-                #expect(scanner.offset == 0)
+                expectEqual(error.kind, .notAnInteger(type: type))
+                expectEqual(error.message, "number \(json) is not a whole number, so it cannot be read as '\(type)'")
+                expectEqual(scanner.offset, 0)
             }
         }
     }
@@ -76,23 +76,23 @@ struct JSONScannerNumbersTests {
         try scanning("[127, 128, -129, 255, -1, 3.5]") { scanner in
             try scanner.beginArray()
             _ = try scanner.nextElement()
-            #expect(try scanner.readInteger(Int8.self) == 127)
+            try expectEqual(scanner.readInteger(Int8.self), 127)
             _ = try scanner.nextElement()
             let tooBig = try #require(throws: JSONValueError.self) { try scanner.readInteger(Int8.self) }
-            #expect(tooBig.message == "number 128 is out of range for 'Int8'")
-            #expect(try scanner.readInteger(UInt8.self) == 128)
+            expectEqual(tooBig.message, "number 128 is out of range for 'Int8'")
+            try expectEqual(scanner.readInteger(UInt8.self), 128)
             _ = try scanner.nextElement()
             #expect(throws: JSONValueError.self) { try scanner.readInteger(Int8.self) }
-            #expect(try scanner.readInteger(Int16.self) == -129)
+            try expectEqual(scanner.readInteger(Int16.self), -129)
             _ = try scanner.nextElement()
-            #expect(try scanner.readInteger(UInt8.self) == 255)
+            try expectEqual(scanner.readInteger(UInt8.self), 255)
             _ = try scanner.nextElement()
             let negative = try #require(throws: JSONValueError.self) { try scanner.readInteger(UInt32.self) }
-            #expect(negative.kind == .numberOutOfRange(type: "UInt32"))
-            #expect(try scanner.readInteger(Int.self) == -1)
+            expectEqual(negative.kind, .numberOutOfRange(type: "UInt32"))
+            try expectEqual(scanner.readInteger(Int.self), -1)
             _ = try scanner.nextElement()
             let fraction = try #require(throws: JSONValueError.self) { try scanner.readInteger(Int32.self) }
-            #expect(fraction.kind == .notAnInteger(type: "Int32"))
+            expectEqual(fraction.kind, .notAnInteger(type: "Int32"))
             try scanner.skipValue()
             #expect(try !scanner.nextElement())
         }
@@ -117,8 +117,8 @@ struct JSONScannerNumbersTests {
                     }
                 }
             }
-            #expect(error.kind == .invalidNumber(problem))
-            #expect(error.offset == offset)
+            expectEqual(error.kind, .invalidNumber(problem))
+            expectEqual(error.offset, offset)
         }
     }
 
@@ -152,7 +152,7 @@ struct JSONScannerNumbersTests {
             try scanner.finish()
         }
         if case .double(let parsed) = try JSONValue(parsing: text) {
-            #expect(parsed.bitPattern == expected.bitPattern)
+            expectEqual(parsed.bitPattern, expected.bitPattern)
         }
     }
 
@@ -171,9 +171,9 @@ struct JSONScannerNumbersTests {
         }
         // A halfway case decided by a nonzero digit far beyond the 800th.
         let aboveHalfway = "9007199254740993." + String(repeating: "0", count: 1000) + "1"
-        #expect(try scanning(aboveHalfway) { try $0.readDouble() } == 9_007_199_254_740_994)
+        try expectEqual(scanning(aboveHalfway) { try $0.readDouble() }, 9_007_199_254_740_994)
         let halfway = "9007199254740993." + String(repeating: "0", count: 1000)
-        #expect(try scanning(halfway) { try $0.readDouble() } == 9_007_199_254_740_992)
+        try expectEqual(scanning(halfway) { try $0.readDouble() }, 9_007_199_254_740_992)
     }
 
     @Test("random decimal literals round like Double(String)")
@@ -199,8 +199,8 @@ struct JSONScannerNumbersTests {
     func infiniteDoubles(json: String) throws {
         try scanning(json) { scanner in
             let error = try #require(throws: JSONValueError.self) { try scanner.readDouble() }
-            #expect(error.kind == .numberOutOfRange(type: "Double"))
-            #expect(scanner.offset == 0)
+            expectEqual(error.kind, .numberOutOfRange(type: "Double"))
+            expectEqual(scanner.offset, 0)
             try scanner.skipValue()
             try scanner.finish()
         }
@@ -215,7 +215,7 @@ struct JSONScannerNumbersTests {
     @Test("number text is returned exactly as written", arguments: ["0", "-0.0", "1.50", "1E+400", "12345678901234567890123"])
     func numberText(json: String) throws {
         try scanning(" \(json) ") { scanner in
-            #expect(try scanner.readNumberText() == json)
+            try expectEqual(scanner.readNumberText(), json)
             try scanner.finish()
         }
     }

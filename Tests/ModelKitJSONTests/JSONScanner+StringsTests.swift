@@ -14,26 +14,26 @@ struct JSONScannerStringsTests {
         (#""\u0061\u0062c""#, "abc"), (#""😀\u00e9😀""#, "😀é😀"),
     ])
     func escapes(json: String, expected: String) throws {
-        #expect(try readString(json) == expected)
-        #expect(try JSONValue(parsing: json) == .string(expected))
+        try expectEqual(readString(json), expected)
+        try expectEqual(JSONValue(parsing: json), .string(expected))
     }
 
     @Test("plain strings of every length around the 8-byte word boundary", arguments: Array(0...40))
     func lengths(length: Int) throws {
         let text = String((0..<length).map { Character(Unicode.Scalar(UInt8(97 + $0 % 26))) })
-        #expect(try readString("\"\(text)\"") == text)
+        try expectEqual(readString("\"\(text)\""), text)
         // A special byte at each position is found, wherever it falls in a word.
         for position in 0...length {
             var withEscape = text
             withEscape.insert(contentsOf: "\\n", at: withEscape.index(withEscape.startIndex, offsetBy: position))
             var expected = text
             expected.insert("\n", at: expected.index(expected.startIndex, offsetBy: position))
-            #expect(try readString("\"\(withEscape)\"") == expected)
+            try expectEqual(readString("\"\(withEscape)\""), expected)
             var withControl = Array(text.utf8)
             withControl.insert(0x01, at: position)
             let error = try #require(throws: JSONSyntaxError.self) { try readString(bytes: [0x22] + withControl + [0x22]) }
-            #expect(error.kind == .unescapedControlCharacter(0x01))
-            #expect(error.offset == position + 1)
+            expectEqual(error.kind, .unescapedControlCharacter(0x01))
+            expectEqual(error.offset, position + 1)
         }
     }
 
@@ -45,7 +45,7 @@ struct JSONScannerStringsTests {
     ])
     func invalidEscapes(json: String, kind: JSONSyntaxError.Kind) throws {
         let error = try #require(throws: JSONSyntaxError.self) { try readString(json) }
-        #expect(error.kind == kind)
+        expectEqual(error.kind, kind)
         #expect(throws: JSONSyntaxError.self) { try JSONValidator.validate(json) }
     }
 
@@ -55,8 +55,8 @@ struct JSONScannerStringsTests {
     ])
     func unpairedSurrogates(json: String, unit: UInt16) throws {
         let error = try #require(throws: JSONSyntaxError.self) { try readString(json) }
-        #expect(error.kind == .unpairedSurrogate(unit))
-        #expect(error.message == "unpaired surrogate escape '\\u\(String(unit, radix: 16))' in a string")
+        expectEqual(error.kind, .unpairedSurrogate(unit))
+        expectEqual(error.message, "unpaired surrogate escape '\\u\(String(unit, radix: 16))' in a string")
     }
 
     @Test("valid UTF-8 of every length is accepted", arguments: [
@@ -66,9 +66,9 @@ struct JSONScannerStringsTests {
     ] as [[UInt8]])
     func validUTF8(sequence: [UInt8]) throws {
         let bytes = [0x22] + sequence + [0x22]
-        #expect(Array(try readString(bytes: bytes).utf8) == sequence)
+        expectEqual(Array(try readString(bytes: bytes).utf8), sequence)
         let padded = [0x22] + Array("0123456".utf8) + sequence + sequence + Array("89".utf8) + [0x22]
-        #expect(Array(try readString(bytes: padded).utf8) == Array(padded.dropFirst().dropLast()))
+        expectEqual(Array(try readString(bytes: padded).utf8), Array(padded.dropFirst().dropLast()))
     }
 
     @Test("invalid UTF-8 is rejected wherever it is in a string", arguments: [
@@ -81,8 +81,8 @@ struct JSONScannerStringsTests {
         for prefix in [[], Array("abcdefghij".utf8)] as [[UInt8]] {
             let bytes = [0x22] + prefix + sequence + [0x22]
             let error = try #require(throws: JSONSyntaxError.self) { try readString(bytes: bytes) }
-            #expect(error.kind == .invalidUTF8(sequence[0]))
-            #expect(error.offset == 1 + prefix.count)
+            expectEqual(error.kind, .invalidUTF8(sequence[0]))
+            expectEqual(error.offset, 1 + prefix.count)
             #expect(error.message.hasPrefix("invalid UTF-8 byte 0x"))
             #expect(throws: JSONSyntaxError.self) { try JSONValidator.validate([0x5B] + bytes + [0x5D]) }
             // In a key too.
@@ -101,9 +101,9 @@ struct JSONScannerStringsTests {
     func controlCharacters() throws {
         for byte in UInt8(0)..<0x20 {
             let error = try #require(throws: JSONSyntaxError.self) { try readString(bytes: [0x22, byte, 0x22]) }
-            #expect(error.kind == .unescapedControlCharacter(byte))
+            expectEqual(error.kind, .unescapedControlCharacter(byte))
         }
-        #expect(try readString(bytes: [0x22, 0x7F, 0x22]) == "\u{7F}")
+        try expectEqual(readString(bytes: [0x22, 0x7F, 0x22]), "\u{7F}")
     }
 
     @Test("readStringBytes is zero-copy without escapes and uses a temporary buffer with them")
@@ -119,13 +119,13 @@ struct JSONScannerStringsTests {
             _ = try scanner.nextElement()
             let plain = try scanner.readStringBytes { (isInside($0), Array($0)) }
             #expect(plain.0)
-            #expect(plain.1 == Array("plain text here".utf8))
+            expectEqual(plain.1, Array("plain text here".utf8))
             _ = try scanner.nextElement()
             let escaped = try scanner.readStringBytes { (isInside($0), Array($0)) }
             #expect(!escaped.0)
-            #expect(escaped.1 == Array("esc\naped".utf8))
+            expectEqual(escaped.1, Array("esc\naped".utf8))
             _ = try scanner.nextElement()
-            #expect(try scanner.readStringBytes { Array($0) } == [0xC3, 0xA9])
+            try expectEqual(scanner.readStringBytes { Array($0) }, [0xC3, 0xA9])
             #expect(try !scanner.nextElement())
         }
     }
@@ -138,7 +138,7 @@ struct JSONScannerStringsTests {
             _ = try scanner.nextElement()
             #expect(throws: Rejected.self) { try scanner.readStringBytes { _ in throw Rejected() } }
             #expect(try scanner.nextElement())
-            #expect(try scanner.readInt64() == 1)
+            try expectEqual(scanner.readInt64(), 1)
         }
     }
 
@@ -155,7 +155,7 @@ struct JSONScannerStringsTests {
             var writer = JSONWriter()
             writer.writeString(string)
             try JSONValidator.validate(writer.bytes)
-            #expect(try readString(bytes: writer.bytes) == string)
+            try expectEqual(readString(bytes: writer.bytes), string)
         }
     }
 }

@@ -11,8 +11,8 @@ struct JSONScannerTests {
     ])
     func peek(json: String, kind: JSONValueKind) throws {
         try scanning(json) { scanner in
-            #expect(try scanner.peek() == kind)
-            #expect(try scanner.peek() == kind)
+            try expectEqual(scanner.peek(), kind)
+            try expectEqual(scanner.peek(), kind)
             try scanner.skipValue()
             try scanner.finish()
         }
@@ -33,11 +33,11 @@ struct JSONScannerTests {
             #expect(try scanner.consumeNull())
             #expect(try scanner.nextElement())
             #expect(try !scanner.consumeNull())
-            #expect(scanner.offset == 7) // only the whitespace before the value was passed
-            #expect(try scanner.readInt64() == 1)
+            expectEqual(scanner.offset, 7) // only the whitespace before the value was passed
+            try expectEqual(scanner.readInt64(), 1)
             #expect(try scanner.nextElement())
             let error = try #require(throws: JSONSyntaxError.self) { try scanner.consumeNull() }
-            #expect(error.kind == .invalidLiteral(expected: "null"))
+            expectEqual(error.kind, .invalidLiteral(expected: "null"))
         }
         let consumed = try scanning("") { scanner in try scanner.consumeNull() }
         #expect(!consumed)
@@ -46,7 +46,7 @@ struct JSONScannerTests {
     @Test("booleans", arguments: [("true", true), ("false", false), (" true ", true)])
     func booleans(json: String, value: Bool) throws {
         try scanning(json) { scanner in
-            #expect(try scanner.readBool() == value)
+            try expectEqual(scanner.readBool(), value)
             try scanner.finish()
         }
     }
@@ -71,13 +71,13 @@ struct JSONScannerTests {
             while let key = try scanner.nextKey({ String(decoding: $0, as: UTF8.self) }) {
                 seen.append(key)
                 switch key {
-                case "id": #expect(try scanner.readInt64() == 7)
-                case "name": #expect(try scanner.readString() == "Ann")
+                case "id": try expectEqual(scanner.readInt64(), 7)
+                case "name": try expectEqual(scanner.readString(), "Ann")
                 case "tags":
                     try scanner.beginArray()
                     var tags: [String] = []
                     while try scanner.nextElement() { tags.append(try scanner.readString()) }
-                    #expect(tags == ["a", "b"])
+                    expectEqual(tags, ["a", "b"])
                 case "empty":
                     try scanner.beginObject()
                     #expect(try scanner.nextKey { _ in 0 } == nil)
@@ -85,12 +85,12 @@ struct JSONScannerTests {
                     try scanner.beginArray()
                     #expect(try !scanner.nextElement())
                 default:
-                    #expect(scanner.depth == 1)
+                    expectEqual(scanner.depth, 1)
                     try scanner.skipValue()
                 }
             }
-            #expect(seen == ["id", "name", "tags", "empty", "none", "skip"])
-            #expect(scanner.depth == 0)
+            expectEqual(seen, ["id", "name", "tags", "empty", "none", "skip"])
+            expectEqual(scanner.depth, 0)
             try scanner.finish()
         }
     }
@@ -99,9 +99,9 @@ struct JSONScannerTests {
     func escapedKeys() throws {
         try scanning(#"{"a\"b": 1, "\u00e9\n": 2}"#) { scanner in
             try scanner.beginObject()
-            #expect(try scanner.nextKey { String(decoding: $0, as: UTF8.self) } == "a\"b")
+            try expectEqual(scanner.nextKey { String(decoding: $0, as: UTF8.self) }, "a\"b")
             try scanner.skipValue()
-            #expect(try scanner.nextKey { String(decoding: $0, as: UTF8.self) } == "é\n")
+            try expectEqual(scanner.nextKey { String(decoding: $0, as: UTF8.self) }, "é\n")
             try scanner.skipValue()
             #expect(try scanner.nextKey { _ in true } == nil)
         }
@@ -125,9 +125,9 @@ struct JSONScannerTests {
                 while try scanner.nextKey({ _ in () }) != nil { try scanner.skipValue() }
             }
         }
-        #expect(viaKeys.kind == kind)
+        expectEqual(viaKeys.kind, kind)
         let viaSkip = try #require(throws: JSONSyntaxError.self) { try scanning(json) { try $0.skipValue() } }
-        #expect(viaSkip == viaKeys)
+        expectEqual(viaSkip, viaKeys)
     }
 
     @Test("array separators are checked", arguments: [
@@ -146,9 +146,9 @@ struct JSONScannerTests {
                 while try scanner.nextElement() { try scanner.skipValue() }
             }
         }
-        #expect(viaElements.kind == kind)
+        expectEqual(viaElements.kind, kind)
         let viaSkip = try #require(throws: JSONSyntaxError.self) { try scanning(json) { try $0.skipValue() } }
-        #expect(viaSkip == viaElements)
+        expectEqual(viaSkip, viaElements)
     }
 
     @Test("reading the wrong kind throws a value error and consumes nothing", arguments: [
@@ -161,7 +161,7 @@ struct JSONScannerTests {
     ])
     func wrongKind(json: String, found: JSONValueKind, excerpt: String, described: String) throws {
         try scanning("  " + json) { scanner in
-            #expect(scanner.describeNextValue() == described)
+            expectEqual(scanner.describeNextValue(), described)
             let reads: [(JSONValueKind, (inout JSONScanner) throws -> Void)] = [
                 (.string, { _ = try $0.readString() }),
                 (.number, { _ = try $0.readInt64() }),
@@ -174,14 +174,14 @@ struct JSONScannerTests {
             ]
             for (kind, read) in reads where kind != found {
                 let error = try #require(throws: JSONValueError.self) { try read(&scanner) }
-                #expect(error.found == found)
-                #expect(error.excerpt == excerpt)
-                #expect(error.offset == 2)
+                expectEqual(error.found, found)
+                expectEqual(error.excerpt, excerpt)
+                expectEqual(error.offset, 2)
                 #expect(error.line == 1 && error.column == 3)
                 #expect(error.message.hasSuffix("found \(described)"))
             }
             #expect(scanner.offset <= 2)
-            #expect(scanner.depth == 0)
+            expectEqual(scanner.depth, 0)
             try scanner.skipValue()
             try scanner.finish()
         }
@@ -196,8 +196,8 @@ struct JSONScannerTests {
             #expect(text.hasSuffix("…"))
             #expect(text.count <= 48)
         }
-        try scanning("") { #expect($0.describeNextValue() == "end of input") }
-        try scanning("}") { #expect($0.describeNextValue() == "'}'") }
+        try scanning("") { expectEqual($0.describeNextValue(), "end of input") }
+        try scanning("}") { expectEqual($0.describeNextValue(), "'}'") }
     }
 
     @Test("collect-all: remember the position, and on error restore and skip")
@@ -217,15 +217,15 @@ struct JSONScannerTests {
                 } catch let error as JSONValueError {
                     problems.append(error.message)
                     scanner.restore(mark)
-                    #expect(scanner.offset == mark.offset)
+                    expectEqual(scanner.offset, mark.offset)
                     try scanner.skipValue()
                 }
             }
             try scanner.finish()
-            #expect(scanner.depth == 0)
+            expectEqual(scanner.depth, 0)
         }
-        #expect(numbers == [1, 3])
-        #expect(problems == [
+        expectEqual(numbers, [1, 3])
+        expectEqual(problems, [
             "expected a number, found string \"two\"",
             "number 4.5 is not a whole number, so it cannot be read as 'Int64'",
             "expected a number, found object {\"deep\": [1]}",
@@ -241,7 +241,7 @@ struct JSONScannerTests {
             #expect(try scanner.nextElement())
             try scanner.skipValue()
             #expect(try scanner.nextElement())
-            #expect(try scanner.readInt64() == 1)
+            try expectEqual(scanner.readInt64(), 1)
             #expect(try !scanner.nextElement())
             try scanner.finish()
         }
@@ -258,8 +258,8 @@ struct JSONScannerTests {
                 try scanner.skipValue()
             }
         }
-        #expect(error.kind == .limitExceeded(.maxDepth, limit: 3))
-        #expect(error.offset == 3)
+        expectEqual(error.kind, .limitExceeded(.maxDepth, limit: 3))
+        expectEqual(error.offset, 3)
     }
 
     @Test("begin fails past maxDepth, naming the limit")
@@ -269,8 +269,8 @@ struct JSONScannerTests {
                 while true { try scanner.beginArray(); _ = try scanner.nextElement() }
             }
         }
-        #expect(error.kind == .limitExceeded(.maxDepth, limit: 512))
-        #expect(error.offset == 512)
+        expectEqual(error.kind, .limitExceeded(.maxDepth, limit: 512))
+        expectEqual(error.offset, 512)
     }
 
     @Test("skipValue on a million brackets gives a depth error")
@@ -278,7 +278,7 @@ struct JSONScannerTests {
         let error = try #require(throws: JSONSyntaxError.self) {
             try scanning(nestedArrays(1_000_000, closed: false)) { try $0.skipValue() }
         }
-        #expect(error.kind == .limitExceeded(.maxDepth, limit: 512))
+        expectEqual(error.kind, .limitExceeded(.maxDepth, limit: 512))
     }
 
     @Test("finish rejects anything but whitespace after the value", arguments: ["1 2", "{} x", "[]]", "\"a\"\"b\""])
@@ -300,11 +300,11 @@ struct JSONScannerTests {
         try scanning("[1, 2]") { scanner in
             scanner.offset = 4
             let value = try scanner.readInt64()
-            #expect(value == 2)
+            expectEqual(value, 2)
             scanner.offset = -10
-            #expect(scanner.offset == 0)
+            expectEqual(scanner.offset, 0)
             scanner.offset = 1000
-            #expect(scanner.offset == 6)
+            expectEqual(scanner.offset, 6)
             #expect(scanner.isAtEnd())
             #expect(throws: JSONSyntaxError.self) { try scanner.peek() }
         }
@@ -317,10 +317,10 @@ struct JSONScannerTests {
             #expect(try scanner.nextKey { _ in () } != nil)
             try scanner.beginArray()
             #expect(try scanner.nextElement())
-            #expect(try scanner.readInt64() == 1)
+            try expectEqual(scanner.readInt64(), 1)
             try scanner.skipRemainingElements()
             try scanner.skipRemainingMembers()
-            #expect(scanner.depth == 0)
+            expectEqual(scanner.depth, 0)
             try scanner.finish()
         }
     }

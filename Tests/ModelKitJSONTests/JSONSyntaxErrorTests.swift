@@ -1,5 +1,6 @@
 import ModelKitCore
 import ModelKitJSON
+import ModelKitTestSupport
 import Testing
 
 @Suite("JSONSyntaxError: messages and locations")
@@ -8,26 +9,26 @@ struct JSONSyntaxErrorTests {
     func format() throws {
         let json = "{\n  \"a\": 1,\n  \"b\": [1, 2] \"c\"\n}"
         let error = try #require(throws: JSONSyntaxError.self) { try JSONValidator.validate(json) }
-        #expect(error.line == 3)
-        #expect(error.column == 15)
-        #expect(error.offset == 26)
-        #expect(error.description == "invalid JSON at line 3, column 15 (byte 26): expected ',' or '}' after an object member, found '\"'")
+        expectEqual(error.line, 3)
+        expectEqual(error.column, 15)
+        expectEqual(error.offset, 26)
+        expectEqual(error.description, "invalid JSON at line 3, column 15 (byte 26): expected ',' or '}' after an object member, found '\"'")
     }
 
     @Test("columns count Unicode scalars, not bytes")
     func columnsCountScalars() throws {
         let json = "[\"é😀\", x]"
         let error = try #require(throws: JSONSyntaxError.self) { try JSONValue(parsing: json) }
-        #expect(error.offset == 11)
-        #expect(error.column == 8) // [ " é 😀 " , space: 7 scalars before
-        #expect(error.line == 1)
+        expectEqual(error.offset, 11)
+        expectEqual(error.column, 8) // [ " é 😀 " , space: 7 scalars before
+        expectEqual(error.line, 1)
     }
 
     @Test("line and column after carriage returns and line feeds")
     func lines() throws {
         let json = "[\r\n1,\r\n2,\r\n]"
         let error = try #require(throws: JSONSyntaxError.self) { try JSONValidator.validate(json) }
-        #expect(error.kind == .trailingComma(before: UInt8(ascii: "]")))
+        expectEqual(error.kind, .trailingComma(before: UInt8(ascii: "]")))
         #expect(error.line == 4 && error.column == 1)
     }
 
@@ -55,7 +56,7 @@ struct JSONSyntaxErrorTests {
     ])
     func messages(json: String, message: String) throws {
         let error = try #require(throws: JSONSyntaxError.self) { try JSONValidator.validate(json) }
-        #expect(error.message == message)
+        expectEqual(error.message, message)
         #expect(error.message.first.map { !$0.isUppercase } ?? false)
         #expect(!error.message.hasSuffix("."))
     }
@@ -63,9 +64,9 @@ struct JSONSyntaxErrorTests {
     @Test("invalid UTF-8 is named by its byte")
     func utf8Message() throws {
         let error = try #require(throws: JSONSyntaxError.self) { try JSONValidator.validate([0x22, 0xC0, 0x80, 0x22]) }
-        #expect(error.message == "invalid UTF-8 byte 0xC0 in a string")
+        expectEqual(error.message, "invalid UTF-8 byte 0xC0 in a string")
         let outside = try #require(throws: JSONSyntaxError.self) { try JSONValidator.validate([0xFF]) }
-        #expect(outside.message == "expected a value, found byte 0xFF")
+        expectEqual(outside.message, "expected a value, found byte 0xFF")
     }
 
     @Test("errors can be made for a location in a document")
@@ -87,7 +88,7 @@ struct JSONSyntaxErrorTests {
                 _ = try scanner.readDouble()
             }
         }
-        #expect(error.description == "unexpected value at line 2, column 11 (byte 12): expected a number, found string \"yesterday\"")
-        #expect(error.foundDescription == "string \"yesterday\"")
+        expectEqual(error.description, "unexpected value at line 2, column 11 (byte 12): expected a number, found string \"yesterday\"")
+        expectEqual(error.foundDescription, "string \"yesterday\"")
     }
 }

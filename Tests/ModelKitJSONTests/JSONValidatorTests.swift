@@ -8,10 +8,10 @@ struct JSONValidatorTests {
     @Test("all 318 JSONTestSuite files are bundled")
     func suiteIsComplete() {
         let names = Fixtures.suiteFileNames()
-        #expect(names.count == 318)
-        #expect(names.filter { $0.hasPrefix("y_") }.count == 95)
-        #expect(names.filter { $0.hasPrefix("n_") }.count == 188)
-        #expect(names.filter { $0.hasPrefix("i_") }.count == 35)
+        expectEqual(names.count, 318)
+        expectEqual(names.filter { $0.hasPrefix("y_") }.count, 95)
+        expectEqual(names.filter { $0.hasPrefix("n_") }.count, 188)
+        expectEqual(names.filter { $0.hasPrefix("i_") }.count, 35)
     }
 
     @Test("every JSONTestSuite file is judged as the suite says", arguments: Fixtures.suiteFileNames())
@@ -24,7 +24,7 @@ struct JSONValidatorTests {
             try validation.get()
             let value = try parse.get()
             // Whatever was accepted writes back to JSON that reads as the same value.
-            #expect(try JSONValue(parsing: value.jsonBytes()) == value)
+            try expectEqual(JSONValue(parsing: value.jsonBytes()), value)
         case "n_":
             let validatorError = try #require(throws: JSONSyntaxError.self) { try validation.get() }
             let parserError = try #require(throws: JSONSyntaxError.self) { try parse.get() }
@@ -36,7 +36,7 @@ struct JSONValidatorTests {
                 #expect(error.description.hasPrefix("invalid JSON at line \(error.line), column \(error.column)"))
             }
             // Both readers stop at the same place for the same reason.
-            #expect(validatorError == parserError)
+            expectEqual(validatorError, parserError)
         default:
             // Implementation-defined: either answer, as long as it is an answer and the two
             // readers agree on syntax (a number too large for a Double is valid syntax that
@@ -65,23 +65,23 @@ struct JSONValidatorTests {
     ])
     func implementationDefined(file: String, validSyntax: Bool) throws {
         let bytes = try Fixtures.bytes("JSONTestSuite/\(file)")
-        #expect(JSONValidator.isValid(bytes) == validSyntax)
+        expectEqual(JSONValidator.isValid(bytes), validSyntax)
     }
 
     @Test("a byte order mark is rejected with its own message")
     func byteOrderMark() throws {
         let error = try #require(throws: JSONSyntaxError.self) { try JSONValidator.validate([0xEF, 0xBB, 0xBF, 0x7B, 0x7D]) }
-        #expect(error.kind == .byteOrderMark)
-        #expect(error.message == "a byte order mark is not allowed at the start of JSON")
+        expectEqual(error.kind, .byteOrderMark)
+        expectEqual(error.message, "a byte order mark is not allowed at the start of JSON")
     }
 
     @Test("a million opening brackets give a depth error, not a stack overflow")
     func millionDeep() throws {
         let bytes = nestedArrays(1_000_000, closed: false)
         let error = try #require(throws: JSONSyntaxError.self) { try JSONValidator.validate(bytes) }
-        #expect(error.kind == .limitExceeded(.maxDepth, limit: 512))
-        #expect(error.offset == 512)
-        #expect(error.message == "nesting is deeper than the limit 'maxDepth' (512)")
+        expectEqual(error.kind, .limitExceeded(.maxDepth, limit: 512))
+        expectEqual(error.offset, 512)
+        expectEqual(error.message, "nesting is deeper than the limit 'maxDepth' (512)")
     }
 
     @Test("with no depth limit, a million-deep document validates without recursion")
@@ -91,7 +91,7 @@ struct JSONValidatorTests {
         let error = try #require(throws: JSONSyntaxError.self) {
             try JSONValidator.validate(unclosed, limits: JSONLimits(maxDepth: .max))
         }
-        #expect(error.kind == .unexpectedEndOfInput(expected: .valueOrArrayEnd))
+        expectEqual(error.kind, .unexpectedEndOfInput(expected: .valueOrArrayEnd))
     }
 
     @Test("depth limit and limit + 1", arguments: [1, 2, 63, 64, 65, 512, 1000])
@@ -101,8 +101,8 @@ struct JSONValidatorTests {
         let error = try #require(throws: JSONSyntaxError.self) {
             try JSONValidator.validate(nestedArrays(limit + 1), limits: limits)
         }
-        #expect(error.kind == .limitExceeded(.maxDepth, limit: limit))
-        #expect(error.offset == limit)
+        expectEqual(error.kind, .limitExceeded(.maxDepth, limit: limit))
+        expectEqual(error.offset, limit)
         #expect(error.description.contains("'maxDepth' (\(limit))"))
 
         var object = ""
@@ -130,8 +130,8 @@ struct JSONValidatorTests {
             for result in [Result { try JSONValidator.validate(document, limits: limits) },
                            Result { _ = try JSONValue(parsing: document, limits: limits) }] {
                 let error = try #require(throws: JSONSyntaxError.self) { try result.get() }
-                #expect(error.kind == .limitExceeded(.maxDocumentSize, limit: limit))
-                #expect(error.message == "the document is larger than the limit 'maxDocumentSize' (\(limit) bytes)")
+                expectEqual(error.kind, .limitExceeded(.maxDocumentSize, limit: limit))
+                expectEqual(error.message, "the document is larger than the limit 'maxDocumentSize' (\(limit) bytes)")
             }
         }
     }
@@ -143,8 +143,8 @@ struct JSONValidatorTests {
         let over = "[\"" + String(repeating: "a", count: limit + 1) + "\"]"
         try JSONValidator.validate(fits, limits: limits)
         let error = try #require(throws: JSONSyntaxError.self) { try JSONValidator.validate(over, limits: limits) }
-        #expect(error.kind == .limitExceeded(.maxStringLength, limit: limit))
-        #expect(error.offset == 1)
+        expectEqual(error.kind, .limitExceeded(.maxStringLength, limit: limit))
+        expectEqual(error.offset, 1)
         #expect(error.description.contains("'maxStringLength' (\(limit) bytes)"))
     }
 
@@ -190,12 +190,12 @@ struct JSONValidatorTests {
             do {
                 let value = try JSONValue(parsing: bytes)
                 #expect(valid, "parser accepted what the validator rejected: \(bytes)")
-                #expect(try JSONValue(parsing: value.jsonBytes()) == value)
+                try expectEqual(JSONValue(parsing: value.jsonBytes()), value)
             } catch let error as JSONSyntaxError {
                 #expect(!valid, "validator accepted what the parser rejected: \(error)")
                 #expect(error.offset >= 0 && error.offset <= bytes.count)
             } catch let error as JSONValueError {
-                #expect(error.kind == .numberOutOfRange(type: "Double"))
+                expectEqual(error.kind, .numberOutOfRange(type: "Double"))
             }
         }
     }

@@ -11,14 +11,14 @@ struct JSONValueTests {
     @Test("twitter.json parses with the expected content")
     func twitterContent() throws {
         let bytes = try Fixtures.bytes("twitter.json")
-        #expect(bytes.count == 631_515)
+        expectEqual(bytes.count, 631_515)
         try JSONValidator.validate(bytes)
         let value = try JSONValue(parsing: bytes)
         guard case .array(let statuses)? = value["statuses"] else {
             Issue.record("no 'statuses' array")
             return
         }
-        #expect(statuses.count == 100)
+        expectEqual(statuses.count, 100)
         #expect(value["statuses"]?[0]?["id"] == .int(505_874_924_095_815_681))
         #expect(value["statuses"]?[0]?["id_str"] == .string("505874924095815681"))
         #expect(value["statuses"]?[0]?["created_at"] == .string("Sun Aug 31 00:29:15 +0000 2014"))
@@ -26,7 +26,7 @@ struct JSONValueTests {
         #expect(value["statuses"]?[0]?["truncated"] == .bool(false))
         #expect(value["statuses"]?[0]?["user"]?["name"] == .string("AYUMI"))
         let retweets = statuses.filter { $0["retweeted_status"] != nil }
-        #expect(retweets.count == 73)
+        expectEqual(retweets.count, 73)
         guard case .string(let text)? = value["statuses"]?[0]?["text"] else {
             Issue.record("no text")
             return
@@ -44,12 +44,12 @@ struct JSONValueTests {
             Issue.record("no statuses")
             return
         }
-        #expect(statuses.count == foundationStatuses.count)
+        expectEqual(statuses.count, foundationStatuses.count)
         for (status, reference) in zip(statuses, foundationStatuses) {
-            #expect(status["id_str"] == .string(reference["id_str"] as? String ?? "?"))
-            #expect(status["text"] == .string(reference["text"] as? String ?? "?"))
+            expectEqual(status["id_str"], .string(reference["id_str"] as? String ?? "?"))
+            expectEqual(status["text"], .string(reference["text"] as? String ?? "?"))
             if case .object(let members) = status {
-                #expect(Set(members.map(\.key)) == Set(reference.keys))
+                expectEqual(Set(members.map(\.key)), Set(reference.keys))
             }
         }
     }
@@ -63,9 +63,9 @@ struct JSONValueTests {
         try JSONValidator.validate(written)
         let reparsed = try JSONValue(parsing: written)
         let expected = options.contains(.sortedKeys) ? sortedRecursively(value) : value
-        #expect(reparsed == expected)
+        expectEqual(reparsed, expected)
         // Writing is deterministic: the same options give the same bytes again.
-        #expect(try reparsed.jsonBytes(options: options) == written)
+        try expectEqual(reparsed.jsonBytes(options: options), written)
         if options.contains(.prettyPrinted) {
             #expect(written.contains(0x0A))
         } else {
@@ -101,23 +101,23 @@ struct JSONValueTests {
     ])
     func numberKinds(json: String, expected: JSONValue) throws {
         let value = try JSONValue(parsing: json)
-        #expect(value == expected)
+        expectEqual(value, expected)
         if case .double(let number) = value, case .double(let wanted) = expected {
-            #expect(number.sign == wanted.sign)
+            expectEqual(number.sign, wanted.sign)
         }
     }
 
     @Test("a number too large for a Double is an error naming 'Double'", arguments: ["1e400", "-1e400", "[1,2e999]"])
     func infiniteNumber(json: String) throws {
         let error = try #require(throws: JSONValueError.self) { try JSONValue(parsing: json) }
-        #expect(error.kind == .numberOutOfRange(type: "Double"))
+        expectEqual(error.kind, .numberOutOfRange(type: "Double"))
         #expect(error.message.contains("is out of range for 'Double'"))
     }
 
     @Test("tiny numbers round to zero")
     func underflow() throws {
-        #expect(try JSONValue(parsing: "1e-400") == .double(0))
-        #expect(try JSONValue(parsing: "4.9406564584124654e-324") == .double(.leastNonzeroMagnitude))
+        try expectEqual(JSONValue(parsing: "1e-400"), .double(0))
+        try expectEqual(JSONValue(parsing: "4.9406564584124654e-324"), .double(.leastNonzeroMagnitude))
     }
 
     // MARK: - Structure
@@ -125,8 +125,8 @@ struct JSONValueTests {
     @Test("members keep document order and duplicates")
     func memberOrder() throws {
         let value = try JSONValue(parsing: #"{"b":1,"a":2,"b":3}"#)
-        #expect(value == .object([.init("b", .int(1)), .init("a", .int(2)), .init("b", .int(3))]))
-        #expect(value["b"] == .int(3))
+        expectEqual(value, .object([.init("b", .int(1)), .init("a", .int(2)), .init("b", .int(3))]))
+        expectEqual(value["b"], .int(3))
     }
 
     @Test("nested and empty containers")
@@ -139,23 +139,23 @@ struct JSONValueTests {
             ])),
             .init("", .string("e")),
         ])
-        #expect(value == expected)
+        expectEqual(value, expected)
     }
 
     @Test("every input type parses the same", arguments: [#"{"k":["v",1.5,null]}"#, "[]", "\"é\""])
     func inputTypes(json: String) throws {
         let expected = try JSONValue(parsing: json)
-        #expect(try JSONValue(parsing: Array(json.utf8)) == expected)
-        #expect(try JSONValue(parsing: Data(json.utf8)) == expected)
-        #expect(try JSONValue(parsing: json.utf8) == expected)
-        #expect(try JSONValue(parsing: ArraySlice(Array(json.utf8))) == expected)
-        #expect(try Array(json.utf8).withUnsafeBytes { try JSONValue(parsing: $0) } == expected)
+        try expectEqual(JSONValue(parsing: Array(json.utf8)), expected)
+        try expectEqual(JSONValue(parsing: Data(json.utf8)), expected)
+        try expectEqual(JSONValue(parsing: json.utf8), expected)
+        try expectEqual(JSONValue(parsing: ArraySlice(Array(json.utf8))), expected)
+        try expectEqual(Array(json.utf8).withUnsafeBytes { try JSONValue(parsing: $0) }, expected)
     }
 
     @Test("a million opening brackets give a depth error, not a stack overflow")
     func millionDeep() throws {
         let error = try #require(throws: JSONSyntaxError.self) { try JSONValue(parsing: nestedArrays(1_000_000, closed: false)) }
-        #expect(error.kind == .limitExceeded(.maxDepth, limit: 512))
+        expectEqual(error.kind, .limitExceeded(.maxDepth, limit: 512))
         #expect(error.line == 1 && error.column == 513)
     }
 
@@ -168,9 +168,9 @@ struct JSONValueTests {
             depth += 1
             value = elements.first ?? .null
         }
-        #expect(depth == limit)
+        expectEqual(depth, limit)
         let error = try #require(throws: JSONSyntaxError.self) { try JSONValue(parsing: nestedArrays(limit + 1), limits: limits) }
-        #expect(error.kind == .limitExceeded(.maxDepth, limit: limit))
+        expectEqual(error.kind, .limitExceeded(.maxDepth, limit: limit))
     }
 
     @Test("reading a value from a scanner leaves the scanner after it")
@@ -182,10 +182,10 @@ struct JSONValueTests {
                 values.append(try JSONValue(reading: &scanner))
             }
             try scanner.finish()
-            #expect(scanner.depth == 0)
+            expectEqual(scanner.depth, 0)
             return values
         }
-        #expect(values == [.object([.init("a", .array([.int(1)]))]), .string("x")])
+        expectEqual(values, [.object([.init("a", .array([.int(1)]))]), .string("x")])
     }
 
     // MARK: - Writing
@@ -198,8 +198,8 @@ struct JSONValueTests {
             .init("a", .array([.array([]), .object([])])),
         ])
         let expected = #"{"s":"a\"b\\c/d\n","i":-7,"u":18446744073709551615,"d":2.5,"w":3.0,"b":true,"n":null,"a":[[],{}]}"#
-        #expect(try value.jsonString() == expected)
-        #expect(try JSONValue(parsing: expected) == value)
+        try expectEqual(value.jsonString(), expected)
+        try expectEqual(JSONValue(parsing: expected), value)
     }
 
     @Test("values write as pretty, sorted JSON")
@@ -217,7 +217,7 @@ struct JSONValueTests {
           ]
         }
         """
-        #expect(try value.jsonString(options: [.prettyPrinted, .sortedKeys]) == expected)
+        try expectEqual(value.jsonString(options: [.prettyPrinted, .sortedKeys]), expected)
     }
 
     @Test("NaN and infinity cannot be written", arguments: [Double.nan, .infinity, -.infinity])
@@ -231,6 +231,6 @@ struct JSONValueTests {
         var value = JSONValue.null
         for _ in 0..<300 { value = .array([value]) }
         let text = try value.jsonString()
-        #expect(text == String(repeating: "[", count: 300) + "null" + String(repeating: "]", count: 300))
+        expectEqual(text, String(repeating: "[", count: 300) + "null" + String(repeating: "]", count: 300))
     }
 }

@@ -74,7 +74,7 @@ struct JSONWriterOutputTests {
         writer.beginArray()
         for value in values { value.write(to: &writer) }
         writer.endArray()
-        #expect(writer.string == "[" + values.map(\.expected).joined(separator: ",") + "]")
+        expectEqual(writer.string, "[" + values.map(\.expected).joined(separator: ",") + "]")
         try JSONValidator.validate(writer.bytes)
     }
 
@@ -120,12 +120,12 @@ struct JSONWriterOutputTests {
         for value in values {
             var writer = JSONWriter()
             writer.writeInt64(value)
-            #expect(writer.string == String(value))
+            expectEqual(writer.string, String(value))
         }
         for value in [UInt64.max, UInt64.max - 1, 10_000_000_000_000_000_000, 9_999_999_999_999_999_999] {
             var writer = JSONWriter()
             writer.writeUInt64(value)
-            #expect(writer.string == String(value))
+            expectEqual(writer.string, String(value))
         }
     }
 
@@ -140,8 +140,8 @@ struct JSONWriterOutputTests {
         first.writeBool(true)
         first.endArray()
         let prefix = "[" + (0..<40).map(String.init).joined(separator: ",")
-        #expect(first.string == prefix + ",true]")
-        #expect(second.string == prefix + ",\"" + String(repeating: "y", count: 100) + "\"]")
+        expectEqual(first.string, prefix + ",true]")
+        expectEqual(second.string, prefix + ",\"" + String(repeating: "y", count: 100) + "\"]")
     }
 
     @Test("setting bytes replaces the output and writing goes on after it")
@@ -152,9 +152,9 @@ struct JSONWriterOutputTests {
         writer.bytes = Array("[1".utf8)
         writer.writeNull()
         writer.endArray()
-        #expect(writer.string == "[1,null]")
+        expectEqual(writer.string, "[1,null]")
         writer.bytes.append(0x0A)
-        #expect(writer.bytes == Array("[1,null]\n".utf8))
+        expectEqual(writer.bytes, Array("[1,null]\n".utf8))
     }
 
     @Test("pretty output goes through the same buffer")
@@ -164,6 +164,6 @@ struct JSONWriterOutputTests {
         writer.beginArray()
         for value in values { value.write(to: &writer) }
         writer.endArray()
-        #expect(writer.string == "[\n  " + values.map(\.expected).joined(separator: ",\n  ") + "\n]")
+        expectEqual(writer.string, "[\n  " + values.map(\.expected).joined(separator: ",\n  ") + "\n]")
     }
 }

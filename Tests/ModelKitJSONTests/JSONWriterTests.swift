@@ -33,7 +33,7 @@ struct JSONWriterTests {
             writer.writeString("d")
             writer.endObject()
         }
-        #expect(text == #"{"a":1,"b":[true,false,null,{},[],0.5],"c":"d"}"#)
+        expectEqual(text, #"{"a":1,"b":[true,false,null,{},[],0.5],"c":"d"}"#)
     }
 
     @Test("pretty output indents by two spaces and writes \"key\": value")
@@ -68,42 +68,42 @@ struct JSONWriterTests {
           "empty": {}
         }
         """
-        #expect(text == expected)
+        expectEqual(text, expected)
     }
 
     @Test("top-level scalars", arguments: [JSONWriter.Options(), .prettyPrinted])
     func scalars(options: JSONWriter.Options) throws {
-        #expect(written(options) { $0.writeString("s") } == "\"s\"")
-        #expect(written(options) { $0.writeNull() } == "null")
-        #expect(written(options) { $0.writeBool(false) } == "false")
-        #expect(written(options) { $0.writeUInt64(.max) } == "18446744073709551615")
+        expectEqual(written(options) { $0.writeString("s") }, "\"s\"")
+        expectEqual(written(options) { $0.writeNull() }, "null")
+        expectEqual(written(options) { $0.writeBool(false) }, "false")
+        expectEqual(written(options) { $0.writeUInt64(.max) }, "18446744073709551615")
     }
 
     @Test("integers", arguments: [Int64.min, -1, 0, 9, 10, 99, 100, 123_456_789, .max])
     func integers(value: Int64) throws {
-        #expect(written { $0.writeInt64(value) } == String(value))
-        if value >= 0 { #expect(written { $0.writeUInt64(UInt64(value)) } == String(value)) }
+        expectEqual(written { $0.writeInt64(value) }, String(value))
+        if value >= 0 { expectEqual(written { $0.writeUInt64(UInt64(value)) }, String(value)) }
     }
 
     @Test("strings escape only quotes, backslashes and control characters")
     func escaping() throws {
-        #expect(written { $0.writeString("a\"b\\c/d") } == #""a\"b\\c/d""#)
-        #expect(written { $0.writeString("\u{8}\u{C}\n\r\t") } == #""\b\f\n\r\t""#)
-        #expect(written { $0.writeString("\u{0}\u{1}\u{1F}\u{7F}") } == "\"\\u0000\\u0001\\u001f\u{7F}\"")
-        #expect(written { $0.writeString("é€😀\u{2028}") } == "\"é€😀\u{2028}\"")
-        #expect(written { $0.writeString("") } == "\"\"")
+        expectEqual(written { $0.writeString("a\"b\\c/d") }, #""a\"b\\c/d""#)
+        expectEqual(written { $0.writeString("\u{8}\u{C}\n\r\t") }, #""\b\f\n\r\t""#)
+        expectEqual(written { $0.writeString("\u{0}\u{1}\u{1F}\u{7F}") }, "\"\\u0000\\u0001\\u001f\u{7F}\"")
+        expectEqual(written { $0.writeString("é€😀\u{2028}") }, "\"é€😀\u{2028}\"")
+        expectEqual(written { $0.writeString("") }, "\"\"")
         for byte in UInt8(0)..<0x80 {
             let string = String(Unicode.Scalar(byte))
             let text = written { $0.writeString(string) }
-            #expect(try readString(text) == string)
-            if byte >= 0x20 && byte != 0x22 && byte != 0x5C { #expect(text == "\"\(string)\"") }
+            try expectEqual(readString(text), string)
+            if byte >= 0x20 && byte != 0x22 && byte != 0x5C { expectEqual(text, "\"\(string)\"") }
         }
     }
 
     @Test("keys: escaped on the fly, pre-escaped bytes, and static strings")
     func keys() throws {
         let escaped = JSONWriter.escapedKey("say \"hi\"")
-        #expect(escaped == Array(#""say \"hi\"""#.utf8))
+        expectEqual(escaped, Array(#""say \"hi\"""#.utf8))
         let text = written(.prettyPrinted) { writer in
             writer.beginObject()
             writer.writeKey(preEscaped: escaped)
@@ -116,7 +116,7 @@ struct JSONWriterTests {
             writer.writeInt64(4)
             writer.endObject()
         }
-        #expect(text == "{\n  \"say \\\"hi\\\"\": 1,\n  \"say \\\"hi\\\"\": 2,\n  \"id\": 3,\n  \"a\\nb\": 4\n}")
+        expectEqual(text, "{\n  \"say \\\"hi\\\"\": 1,\n  \"say \\\"hi\\\"\": 2,\n  \"id\": 3,\n  \"a\\nb\": 4\n}")
     }
 
     @Test("doubles are written in the shortest form that reads back the same", arguments: [
@@ -125,7 +125,7 @@ struct JSONWriterTests {
         (9_007_199_254_740_992, "9007199254740992.0"),
     ])
     func doubles(value: Double, text: String) throws {
-        #expect(try written { try $0.writeDouble(value) } == text)
+        try expectEqual(written { try $0.writeDouble(value) }, text)
     }
 
     @Test("random doubles print in their shortest form and read back bit for bit")
@@ -137,7 +137,7 @@ struct JSONWriterTests {
             guard value.isFinite else { continue }
             checked += 1
             let text = try written { try $0.writeDouble(value) }
-            #expect(text == value.description)
+            expectEqual(text, value.description)
             let read = try scanning(text) { scanner in
                 let read = try scanner.readDouble()
                 try scanner.finish()
@@ -156,7 +156,7 @@ struct JSONWriterTests {
         // Typical values too.
         for _ in 0..<2000 {
             let value = Double(Int64.random(in: -1_000_000...1_000_000, using: &generator)) / 1000
-            #expect(try JSONValue(parsing: written { try $0.writeDouble(value) }) == .double(value))
+            try expectEqual(JSONValue(parsing: written { try $0.writeDouble(value) }), .double(value))
         }
     }
 
@@ -175,7 +175,7 @@ struct JSONWriterTests {
             values.append(Double(Int64.random(in: -100_000...100_000, using: &generator)) / scale)
         }
         for value in values {
-            #expect(try written { try $0.writeDouble(value) } == value.description)
+            try expectEqual(written { try $0.writeDouble(value) }, value.description)
         }
     }
 
@@ -189,7 +189,7 @@ struct JSONWriterTests {
             return
         }
         #expect(error.description.hasSuffix("JSON has no NaN or infinity"))
-        #expect(writer.bytes == [UInt8(ascii: "[")])
+        expectEqual(writer.bytes, [UInt8(ascii: "[")])
     }
 
     @Test("number text is checked", arguments: [("19.99", true), ("-0", true), ("1e5", true), ("01", false), ("1.", false), ("", false), ("1 ", false), ("NaN", false)])
@@ -197,7 +197,7 @@ struct JSONWriterTests {
         var writer = JSONWriter()
         if valid {
             try writer.writeNumber(text: text)
-            #expect(writer.string == text)
+            expectEqual(writer.string, text)
         } else {
             #expect(throws: JSONWriteError.self) { try writer.writeNumber(text: text) }
             #expect(writer.bytes.isEmpty)
@@ -209,25 +209,25 @@ struct JSONWriterTests {
         let dictionary: [String: JSONValue] = ["b": .int(2), "a": .int(1), "é": .null, "B": .bool(true), "": .string("")]
         var writer = JSONWriter(options: .sortedKeys)
         try writer.write(dictionary)
-        #expect(writer.string == #"{"":"","B":true,"a":1,"b":2,"é":null}"#)
+        expectEqual(writer.string, #"{"":"","B":true,"a":1,"b":2,"é":null}"#)
         var unsorted = JSONWriter()
         try unsorted.write(dictionary)
         guard case .object(let members) = try JSONValue(parsing: unsorted.bytes) else {
             Issue.record("not an object")
             return
         }
-        #expect(Set(members.map(\.key)) == Set(dictionary.keys))
+        expectEqual(Set(members.map(\.key)), Set(dictionary.keys))
         let counts = ["x": 1, "y": 2]
         let text = written([.sortedKeys, .prettyPrinted]) { writer in
             writer.writeObject(counts) { writer, count in writer.writeInt64(Int64(count)) }
         }
-        #expect(text == "{\n  \"x\": 1,\n  \"y\": 2\n}")
+        expectEqual(text, "{\n  \"x\": 1,\n  \"y\": 2\n}")
     }
 
     @Test("sorted keys keep duplicate keys in order")
     func sortedDuplicates() throws {
         let value: JSONValue = .object([.init("b", .int(1)), .init("a", .int(2)), .init("b", .int(3)), .init("a", .int(4))])
-        #expect(try value.jsonString(options: .sortedKeys) == #"{"a":2,"a":4,"b":1,"b":3}"#)
+        try expectEqual(value.jsonString(options: .sortedKeys), #"{"a":2,"a":4,"b":1,"b":3}"#)
     }
 
     @Test("writer output is always valid JSON for generated values")
@@ -255,7 +255,7 @@ struct JSONWriterTests {
             for options in [JSONWriter.Options(), .prettyPrinted] {
                 let bytes = try value.jsonBytes(options: options)
                 try JSONValidator.validate(bytes)
-                #expect(try JSONValue(parsing: bytes) == value)
+                try expectEqual(JSONValue(parsing: bytes), value)
             }
         }
     }

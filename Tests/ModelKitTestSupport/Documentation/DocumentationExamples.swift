@@ -14,7 +14,7 @@ import Foundation
 ///     print(notes.count)  // 2
 ///     // snippet: archives-end
 /// }
-/// #expect(output == DocumentationExamples.commentedOutput(of: try DocumentationExamples.snippet("archives", inFile: #filePath)))
+/// expectEqual(output, DocumentationExamples.commentedOutput(of: try DocumentationExamples.snippet("archives", inFile: #filePath)))
 /// ```
 public enum DocumentationExamples {
     /// The package's root: the nearest folder above `filePath` that holds `Package.swift`.

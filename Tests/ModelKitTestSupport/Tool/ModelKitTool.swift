@@ -14,7 +14,7 @@ import Darwin
 /// ```swift
 /// let result = try ModelKitTool.run(["json", "check", path])     // blocking, from sync tests
 /// let saved = try await ModelKitTool.run(["prefs", "set", ...])  // off the task pool
-/// #expect(result.status == 0)
+/// expectEqual(result.status, 0)
 /// ```
 public enum ModelKitTool {
     /// Starts the tool without waiting for it. With `fileSizeLimit`, it runs under `ulimit -f`
