@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "ModelKitJSON", dependencies: ["ModelKitCore"]),
 
         // Property lists, binary and XML, as Apple writes them: a format of their own, usable alone.
-        .target(name: "ModelKitPropertyList"),
+        .target(name: "ModelKitPropertyList", dependencies: ["ModelKitShared"]),
 
         // Keyed archives of object graphs in Apple's NSKeyedArchiver format, on property lists.
         .target(name: "ModelKitArchive", dependencies: ["ModelKitCore", "ModelKitPropertyList"]),
@@ -127,7 +127,8 @@ let package = Package(
             dependencies: ["ModelKit", "ModelKitTestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "ModelKitPropertyListTests", dependencies: ["ModelKitPropertyList", "ModelKitTestSupport"]),
+        .testTarget(
+            name: "ModelKitPropertyListTests", dependencies: ["ModelKitPropertyList", "ModelKitShared", "ModelKitTestSupport"]),
         .testTarget(name: "ModelKitArchiveTests", dependencies: ["ModelKit", "ModelKitTestSupport"]),
         .testTarget(name: "ModelKitPreferencesTests", dependencies: ["ModelKit", "ModelKitPreferences", "ModelKitTestSupport"]),
         .testTarget(

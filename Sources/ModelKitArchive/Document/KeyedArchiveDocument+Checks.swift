@@ -52,10 +52,10 @@ struct StructureChecker {
     var classList: [ArchivedClass] = []
     /// For each entry, its index in `classList` when it is a class description, or -1.
     var classDescriptions: [Int32]
-    /// The key references of the last few dictionaries looked at (the most recent first), and
-    /// where their `$class` and `$classname` are: objects of one class share their keys, and an
-    /// archive's objects come in a few classes.
-    private var recentKeys: [(bytes: UnsafeRawBufferPointer, classReference: Int?, className: Int?)] = []
+    /// Per key shape (see ``BinaryPropertyListTable/Container/keyShape``), where its dictionaries
+    /// hold `$class` and `$classname` (-1: nowhere), once known (-2: not yet): objects of one
+    /// class share their keys, and an archive's objects come in a few classes.
+    private var positionsByShape: [(classReference: Int, className: Int)]
 
     init(table: BinaryPropertyListTable, objects: BinaryPropertyListTable.Container, keys: ArchiveKeys) {
         self.table = table
@@ -63,20 +63,22 @@ struct StructureChecker {
         self.keys = keys
         classIndexes = [Int32](repeating: -1, count: objects.count)
         classDescriptions = [Int32](repeating: -1, count: objects.count)
+        positionsByShape = Array(repeating: (-2, -2), count: table.keyShapeCount)
     }
 
     /// Where `dictionary` holds `$class` and `$classname`.
+    @inline(__always)
     private mutating func classKeyPositions(of dictionary: BinaryPropertyListTable.Container) -> (
         classReference: Int?, className: Int?
     ) {
-        let bytes = table.keyReferenceBytes(dictionary)
-        for recent in recentKeys where recent.bytes.count == bytes.count && ExactString.bytesEqual(recent.bytes, bytes) {
-            return (recent.classReference, recent.className)
+        let shape = Int(dictionary.keyShape)
+        let known = shape >= 0 ? positionsByShape[shape] : (classReference: -2, className: -2)
+        if known.classReference != -2 {
+            return (known.classReference >= 0 ? known.classReference : nil, known.className >= 0 ? known.className : nil)
         }
         let classReference = keys.classReference.flatMap { table.position(ofKey: $0, in: dictionary) }
         let className = keys.className.flatMap { table.position(ofKey: $0, in: dictionary) }
-        if recentKeys.count == 8 { recentKeys.removeLast() }
-        recentKeys.insert((bytes, classReference, className), at: 0)
+        if shape >= 0 { positionsByShape[shape] = (classReference ?? -1, className ?? -1) }
         return (classReference, className)
     }
 

@@ -254,12 +254,12 @@ final class ModelReadInfo: SchemaInfo {
     /// Whether every edge of ``readingKeys`` ends in exactly one field and no fallback key exists,
     /// so that fields are read without the key-tree walk (see `decodePlainFields`).
     let readsPlainKeys: Bool
-    /// The key references of the last object read and their property indexes (-1: no
-    /// property): objects of one type have the same keys, which a binary archive stores once, so
-    /// comparing the references' bytes is cheaper than reading each key. (The bytes are the
-    /// table's, which the decoding state keeps.)
+    /// The key shape of the last object read (see ``BinaryPropertyListTable/Container/keyShape``)
+    /// and its keys' property indexes (-1: no property): objects of one type have the same keys,
+    /// which the table numbers once, so comparing shapes is cheaper than reading each key. (The
+    /// info belongs to one decoding state, and so to one table.)
     /// (Unchecked, as the decoding state's per-object properties are.)
-    @exclusivity(unchecked) private var lastKeys = UnsafeRawBufferPointer(start: nil, count: 0)
+    @exclusivity(unchecked) private var lastShape: Int32 = -1
     @exclusivity(unchecked) private var lastIndexes: [Int] = []
     /// Per property and class description: whether the property allows the class (1), not (0),
     /// or not known yet (-1); empty for archives of very many classes. In memory of its own:
@@ -324,14 +324,11 @@ final class ModelReadInfo: SchemaInfo {
     /// The property index of each key of an object's dictionary, -1 for keys that set no
     /// property.
     func fieldIndexes(of dictionary: BinaryPropertyListTable.Container, in table: BinaryPropertyListTable) -> [Int] {
-        let keys = table.keyReferenceBytes(dictionary)
-        if keys.count == lastKeys.count && lastIndexes.count == dictionary.count && ExactString.bytesEqual(keys, lastKeys) {
-            return lastIndexes
-        }
+        if dictionary.keyShape >= 0 && dictionary.keyShape == lastShape { return lastIndexes }
         let indexes = (0..<dictionary.count).map { position in
             table.string(table.reference(dictionary, position)).flatMap { fieldIndexByKey[$0] } ?? -1
         }
-        lastKeys = keys
+        lastShape = dictionary.keyShape
         lastIndexes = indexes
         return indexes
     }

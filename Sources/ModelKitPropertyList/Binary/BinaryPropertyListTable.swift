@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ModelKitShared
 
 /// A binary property list read in place: checked and indexed once, then its objects are read
 /// from the bytes when asked for, with no tree of values built first. What the keyed
@@ -32,11 +33,13 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
     /// The bytes (a copy) and the index of every object: its kind, where its content starts (its
     /// marker for numbers, dates, UIDs and booleans), and its count (elements or entries, code
     /// units, bytes; a UID's value; a number's byte width).
-    fileprivate final class Storage {
+    final class Storage {
         let bytes: UnsafeMutableRawBufferPointer
         let kinds: UnsafeMutableBufferPointer<ObjectKind>
         let starts: UnsafeMutableBufferPointer<Int>
         let counts: UnsafeMutableBufferPointer<Int>
+        /// The key shape of each dictionary (see ``Container/keyShape``); unset for other objects.
+        let keyShapes: UnsafeMutableBufferPointer<Int32>
 
         /// The index is left unset: the check sets every object's entry before anything reads
         /// one, and a table whose check fails is never used (the kinds are trivial values, so
@@ -47,6 +50,7 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
             kinds = .allocate(capacity: objectCount)
             starts = .allocate(capacity: objectCount)
             counts = .allocate(capacity: objectCount)
+            keyShapes = .allocate(capacity: objectCount)
         }
 
         deinit {
@@ -54,6 +58,7 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
             kinds.deallocate()
             starts.deallocate()
             counts.deallocate()
+            keyShapes.deallocate()
         }
     }
 
@@ -68,6 +73,12 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
         /// Elements, or entries of a dictionary.
         package let count: Int
         let referencesStart: Int
+        /// For a dictionary, a number shared by dictionaries with the same keys in the same order
+        /// (the same key references): facts about a dictionary's keys can be kept by this number
+        /// and reused for the next dictionary of the shape. Dictionaries with the same keys may
+        /// still have different numbers. -1 for an array (and for a dictionary past the last
+        /// number, in a list of some two billion dictionaries).
+        package let keyShape: Int32
     }
 
     private let storage: Storage
@@ -80,6 +91,8 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
     /// The largest UID any object holds (0 for none): a keyed archive whose `$objects` has more
     /// entries has every reference in range, wherever it is.
     package let largestUID: UInt64
+    /// The number of key shapes (``Container/keyShape`` is below it).
+    package let keyShapeCount: Int
 
     /// The number of objects.
     package var objectCount: Int { reader.objectCount }
@@ -114,6 +127,7 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
         self.keyIDs = check.keyIDs
         self.keyNumbers = check.keyNumbers
         self.largestUID = check.largestUID
+        self.keyShapeCount = Int(check.keyShapeCount)
     }
 
     // MARK: Objects
@@ -173,14 +187,7 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
         guard object >= 0, object < reader.objectCount else { return .null }
         switch storage.kinds[object] {
         case .uid: return .uid(UInt64(bitPattern: Int64(storage.counts[object])))
-        case .ascii:
-            // Checked when the table was made: the bytes are the string's.
-            let count = storage.counts[object]
-            let content = UnsafeRawBufferPointer(rebasing: reader.bytes[storage.starts[object]..<(storage.starts[object] + count)])
-            return .string(String(unsafeUninitializedCapacity: count) { buffer in
-                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: content)
-                return count
-            })
+        case .ascii: return .string(asciiString(at: storage.starts[object], count: storage.counts[object]))
         // Numbers and booleans without the shape and decoded object the other scalars go
         // through: read for every number under a model's keys.
         case .bool: return .bool(reader.bytes[storage.starts[object]] == BinaryPropertyListFormat.trueMarker)
@@ -192,6 +199,26 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
         case .real: return .real(reader.readReal(at: storage.starts[object], size: storage.counts[object]))
         case .array, .dictionary: return tree(object)
         default: return scalar(object)
+        }
+    }
+
+    /// The ASCII string of `count` bytes at `start` (checked when the table was made: the bytes
+    /// are the string's). One of at most 15 bytes is made in the small form from two loads: an
+    /// object's content is followed by at least the 32 bytes of the trailer, so they stay within
+    /// the bytes.
+    @inline(__always)
+    private func asciiString(at start: Int, count: Int) -> String {
+        if count <= SmallASCIIString.maxCount, start + 16 <= reader.bytes.count, let base = reader.bytes.baseAddress,
+           let string = SmallASCIIString.make(
+               low: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start, as: UInt64.self)),
+               high: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start + 8, as: UInt64.self)), count: count)
+        {
+            return string
+        }
+        let content = UnsafeRawBufferPointer(rebasing: reader.bytes[start..<(start + count)])
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: content)
+            return count
         }
     }
 
@@ -207,7 +234,9 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
     package func string(_ object: Int) -> String? {
         guard object >= 0, object < reader.objectCount else { return nil }
         switch storage.kinds[object] {
-        case .ascii, .utf16:
+        case .ascii:
+            return asciiString(at: storage.starts[object], count: storage.counts[object])
+        case .utf16:
             if case .string(let string) = scalar(object) { return string }
             return nil
         default:
@@ -221,7 +250,10 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
         guard object >= 0, object < reader.objectCount else { return nil }
         let kind = storage.kinds[object]
         guard kind == .array || kind == .dictionary else { return nil }
-        return Container(isDictionary: kind == .dictionary, count: storage.counts[object], referencesStart: storage.starts[object])
+        let isDictionary = kind == .dictionary
+        return Container(
+            isDictionary: isDictionary, count: storage.counts[object], referencesStart: storage.starts[object],
+            keyShape: isDictionary ? storage.keyShapes[object] : -1)
     }
 
     /// Reference `index` of `container` (for a dictionary, its keys come first, then its values).
@@ -229,14 +261,6 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
     package func reference(_ container: Container, _ index: Int) -> Int {
         let offset = container.referencesStart + index * reader.referenceSize
         return Int(truncatingIfNeeded: BinaryPropertyListReader.readUInt(reader.bytes, at: offset, size: reader.referenceSize))
-    }
-
-    /// The bytes of `container`'s key references: two dictionaries whose key references are the
-    /// same bytes have the same keys in the same order.
-    package func keyReferenceBytes(_ container: Container) -> UnsafeRawBufferPointer {
-        let count = container.isDictionary ? container.count : 0
-        let start = container.referencesStart
-        return UnsafeRawBufferPointer(rebasing: reader.bytes[start..<(start + count * reader.referenceSize)])
     }
 
     /// The first value of `dictionary` from entry `position` on that is neither a scalar nor a
@@ -329,283 +353,5 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
             if stack.isEmpty { break }
         }
         return current ?? .null
-    }
-}
-
-/// The check of a ``BinaryPropertyListTable``: every object of the offset table checked with the
-/// tree reader's rules and indexed; every container's references checked to be in range, and a
-/// dictionary's keys to be distinct strings, numbered; then one walk from the top object over
-/// the containers it reaches, with the expanded size, string and data length and height of each
-/// computed from its children's, as ``BinaryPropertyListReader`` computes them.
-private struct TableCheck {
-    typealias ObjectKind = BinaryPropertyListTable.ObjectKind
-
-    let reader: BinaryPropertyListReader
-    let kinds: UnsafeMutableBufferPointer<ObjectKind>
-    let starts: UnsafeMutableBufferPointer<Int>
-    let counts: UnsafeMutableBufferPointer<Int>
-    /// Whether strings' contents and the tree (cycles, limits) are checked: not for bytes written
-    /// from a value.
-    let checksContent: Bool
-    var keyIDs: [Int32]
-    /// The largest UID an object holds (0 for none).
-    var largestUID: UInt64 = 0
-    var keyNumbers: [ExactStringKey: Int32] = .init(minimumCapacity: 32)
-    /// Per key number, the last dictionary that used it, to find a repeated key.
-    private var lastUse: [Int] = []
-    /// The key references of the last few dictionaries checked (the most recent first):
-    /// dictionaries of one kind share them, and an archive's objects come in a few kinds.
-    private var checkedKeys: [UnsafeRawBufferPointer] = []
-
-    /// The check failed; the tree reader says why, or reads what this check does not accept.
-    struct Rejected: Error {}
-
-    init(reader: BinaryPropertyListReader, storage: BinaryPropertyListTable.Storage, checksContent: Bool) {
-        self.reader = reader
-        self.checksContent = checksContent
-        kinds = storage.kinds
-        starts = storage.starts
-        counts = storage.counts
-        keyIDs = [Int32](repeating: -1, count: reader.objectCount)
-    }
-
-    mutating func run() throws {
-        for object in 0..<reader.objectCount { try index(object) }
-        // Apart from indexing, which this slowed by more than the loop costs.
-        for object in 0..<reader.objectCount where kinds[object] == .uid {
-            largestUID = max(largestUID, UInt64(bitPattern: Int64(counts[object])))
-        }
-        for object in 0..<reader.objectCount where kinds[object] == .dictionary { try numberKeys(of: object) }
-        if checksContent { try walk() }
-    }
-
-    /// Checks object `object` as the tree reader checks it when it reaches it, and indexes it.
-    private mutating func index(_ object: Int) throws {
-        let start = try reader.offset(of: object)
-        let shape = try reader.shape(at: start)
-        switch shape {
-        case .null:
-            (kinds[object], starts[object], counts[object]) = (.null, start, 0)
-        case .bool:
-            (kinds[object], starts[object], counts[object]) = (.bool, start, 0)
-        case .integer(let size):
-            _ = try reader.checkScalar(shape, at: start)
-            (kinds[object], starts[object], counts[object]) = (.integer, start, size)
-        case .real(let size):
-            (kinds[object], starts[object], counts[object]) = (.real, start, size)
-        case .date:
-            (kinds[object], starts[object], counts[object]) = (.date, start, 0)
-        case let .data(count, contentStart):
-            (kinds[object], starts[object], counts[object]) = (.data, contentStart, count)
-        case let .ascii(count, contentStart):
-            if checksContent { _ = try reader.checkScalar(shape, at: start) }
-            (kinds[object], starts[object], counts[object]) = (.ascii, contentStart, count)
-        case let .utf16(count, contentStart):
-            if checksContent { _ = try reader.checkScalar(shape, at: start) }
-            (kinds[object], starts[object], counts[object]) = (.utf16, contentStart, count)
-        case .uid(let size):
-            let uid = try reader.readUID(at: start, size: size)
-            (kinds[object], starts[object], counts[object]) = (.uid, start, Int(truncatingIfNeeded: Int64(bitPattern: uid)))
-        case let .container(isDictionary, count, referencesStart):
-            (kinds[object], starts[object], counts[object]) = (isDictionary ? .dictionary : .array, referencesStart, count)
-        }
-    }
-
-    /// A reference of a container, checked to be in range.
-    @inline(__always)
-    private func reference(at offset: Int) throws -> Int {
-        let reference = BinaryPropertyListReader.readUInt(reader.bytes, at: offset, size: reader.referenceSize)
-        guard reference < UInt64(reader.objectCount) else { throw Rejected() }
-        return Int(reference)
-    }
-
-    /// Numbers the keys of dictionary `object` (strings) and checks that none repeats.
-    private mutating func numberKeys(of object: Int) throws {
-        let width = reader.referenceSize
-        let start = starts[object]
-        let count = counts[object]
-        let keys = UnsafeRawBufferPointer(rebasing: reader.bytes[start..<(start + count * width)])
-        for checked in checkedKeys where checked.count == keys.count && ExactString.bytesEqual(checked, keys) { return }
-        let stamp = object + 1
-        for position in 0..<count {
-            let id = try keyID(try reference(at: start + position * width))
-            guard lastUse[Int(id)] != stamp else { throw Rejected() }
-            lastUse[Int(id)] = stamp
-        }
-        if checkedKeys.count == 8 { checkedKeys.removeLast() }
-        checkedKeys.insert(keys, at: 0)
-    }
-
-    /// The number of the string `object` as a key, given the first time its string is seen.
-    private mutating func keyID(_ object: Int) throws -> Int32 {
-        if keyIDs[object] >= 0 { return keyIDs[object] }
-        guard kinds[object] == .ascii || kinds[object] == .utf16,
-              case .scalar(.string(let key), _) = try reader.decodeObject(at: try reader.offset(of: object))
-        else { throw Rejected() }
-        let id: Int32
-        if let known = keyNumbers[ExactStringKey(key)] {
-            id = known
-        } else {
-            id = Int32(keyNumbers.count)
-            keyNumbers[ExactStringKey(key)] = id
-            lastUse.append(0)
-        }
-        keyIDs[object] = id
-        return id
-    }
-
-    // MARK: The tree
-
-    /// What the walk knows of each container.
-    private struct Totals {
-        var size = 0
-        var length = 0
-        var height: Int32 = 0
-        var state = State.unvisited
-
-        enum State: UInt8 { case unvisited, active, done }
-    }
-
-    /// A container being walked.
-    private struct Frame {
-        let object: Int
-        /// References to visit: the elements, or a dictionary's keys and values.
-        let total: Int
-        var next = 0
-        var totals = Totals(size: 1, length: 0, height: 0, state: .active)
-    }
-
-    /// Walks the containers from the top object: no cycle, and the depth, the expanded size and
-    /// the string and data length of the tree within the limits. The open containers are a stack
-    /// whose top is kept in `frame`.
-    private func walk() throws {
-        let limits = reader.limits
-        let totals = UnsafeMutableBufferPointer<Totals>.allocate(capacity: reader.objectCount)
-        totals.initialize(repeating: Totals())
-        defer { totals.deallocate() }
-        let top = reader.topObject
-        guard kinds[top] == .array || kinds[top] == .dictionary else {
-            guard leaf(top).length <= limits.maxTotalLength else { throw Rejected() }
-            return
-        }
-        guard limits.maxDepth >= 1 else { throw Rejected() }
-        var stack: [Frame] = []
-        var frame = open(top, totals: totals)
-        let width = reader.referenceSize
-        while true {
-            if frame.next < frame.total {
-                // The scalars up to the next container, counted together: the totals only grow,
-                // so the limits reject the same trees as when checked after each.
-                var leaves = Totals(size: 0, length: 0, height: 0, state: .done)
-                let container: Int
-                switch width {
-                case 1: container = try countLeaves(UInt8.self, of: &frame, into: &leaves, limits: limits)
-                case 2: container = try countLeaves(UInt16.self, of: &frame, into: &leaves, limits: limits)
-                case 4: container = try countLeaves(UInt32.self, of: &frame, into: &leaves, limits: limits)
-                default: container = try countLeaves(of: &frame, into: &leaves, limits: limits)
-                }
-                if leaves.size > 0 { try add(leaves, to: &frame.totals, limits: limits) }
-                guard container >= 0 else { continue }
-                let depth = stack.count + 1
-                switch totals[container].state {
-                case .done:
-                    // A shared container: nested here, it must still fit the depth limit.
-                    guard depth + Int(totals[container].height) <= limits.maxDepth else { throw Rejected() }
-                    try add(totals[container], to: &frame.totals, limits: limits)
-                case .active:
-                    throw Rejected()
-                case .unvisited:
-                    guard depth + 1 <= limits.maxDepth else { throw Rejected() }
-                    stack.append(frame)
-                    frame = open(container, totals: totals)
-                }
-                continue
-            }
-            frame.totals.height = frame.totals.height == Int32.max ? Int32.max : frame.totals.height + 1
-            frame.totals.state = .done
-            totals[frame.object] = frame.totals
-            guard var parent = stack.popLast() else { return }
-            try add(frame.totals, to: &parent.totals, limits: limits)
-            frame = parent
-        }
-    }
-
-    /// Counts into `leaves` the scalars among `frame`'s references from `frame.next` on, up to
-    /// the next container, which it returns (past it), or -1 when the references run out; for
-    /// references of `W`'s width, read without the width's switch.
-    @inline(__always)
-    private func countLeaves<W: FixedWidthInteger & UnsignedInteger>(
-        _ width: W.Type, of frame: inout Frame, into leaves: inout Totals, limits: PropertyListLimits
-    ) throws -> Int {
-        // In locals, without overflow checks: the container's references were checked to lie
-        // within the bytes when it was indexed, and its counts are far from overflowing.
-        guard let bytes = reader.bytes.baseAddress else { throw Rejected() }
-        let references = bytes + starts[frame.object]
-        let objectCount = UInt64(reader.objectCount)
-        let total = frame.total
-        var next = frame.next
-        defer { frame.next = next }
-        while next < total {
-            let raw = W(bigEndian: references.loadUnaligned(fromByteOffset: next &* MemoryLayout<W>.size, as: W.self))
-            next &+= 1
-            guard UInt64(raw) < objectCount else { throw Rejected() }
-            if try countLeaf(Int(raw), into: &leaves, limits: limits) { return Int(raw) }
-        }
-        return -1
-    }
-
-    /// ``countLeaves(_:of:into:limits:)`` for references of any width.
-    private func countLeaves(of frame: inout Frame, into leaves: inout Totals, limits: PropertyListLimits) throws -> Int {
-        while frame.next < frame.total {
-            let child = try reference(at: starts[frame.object] + frame.next * reader.referenceSize)
-            frame.next += 1
-            if try countLeaf(child, into: &leaves, limits: limits) { return child }
-        }
-        return -1
-    }
-
-    /// Counts `child` into `leaves` when it is a scalar; true when it is a container.
-    @inline(__always)
-    private func countLeaf(_ child: Int, into leaves: inout Totals, limits: PropertyListLimits) throws -> Bool {
-        switch kinds[child] {
-        case .array, .dictionary:
-            return true
-        case .data, .ascii, .utf16:
-            let (length, overflow) = leaves.length.addingReportingOverflow(counts[child])
-            guard !overflow, length <= limits.maxTotalLength else { throw Rejected() }
-            leaves.length = length
-        default:
-            break
-        }
-        // At most one per reference: no overflow.
-        leaves.size &+= 1
-        return false
-    }
-
-    private func open(_ object: Int, totals: UnsafeMutableBufferPointer<Totals>) -> Frame {
-        totals[object].state = .active
-        return Frame(object: object, total: kinds[object] == .dictionary ? counts[object] * 2 : counts[object])
-    }
-
-    /// The totals of a scalar: one value, and its code units or bytes.
-    @inline(__always)
-    private func leaf(_ object: Int) -> Totals {
-        switch kinds[object] {
-        case .data, .ascii, .utf16: return Totals(size: 1, length: counts[object], height: 0, state: .done)
-        default: return Totals(size: 1, length: 0, height: 0, state: .done)
-        }
-    }
-
-    /// Adds a complete child to its container's totals, within the limits.
-    @inline(__always)
-    private func add(_ child: Totals, to totals: inout Totals, limits: PropertyListLimits) throws {
-        let (size, sizeOverflow) = totals.size.addingReportingOverflow(child.size)
-        let (length, lengthOverflow) = totals.length.addingReportingOverflow(child.length)
-        guard !sizeOverflow, size <= limits.maxObjectCount, !lengthOverflow, length <= limits.maxTotalLength else {
-            throw Rejected()
-        }
-        totals.size = size
-        totals.length = length
-        totals.height = max(totals.height, child.height)
     }
 }
