@@ -183,4 +183,21 @@ extension ArchiveInPlaceReadingTests {
         }
         expectEqual(outcomes[0], outcomes[1])
     }
+
+    /// An archive stores each distinct string once; the reader shares the strings it reads past
+    /// the small form, and every reference reads its own string, short or long, ASCII or not.
+    @Test func stringsReferencedManyTimesReadAsWritten() throws {
+        let strings = [
+            "a string of more than fifteen bytes", "short", "", "another string well past fifteen bytes",
+            "non-ASCII past fifteen bytes: \u{E9}\u{E8}\u{1F600}", "caf\u{E9}",
+        ]
+        let repeated = (0..<40).map { strings[$0 * 7 % strings.count] }
+        let data = try KeyedArchiver.archivedData(withRootObject: repeated)
+        try expectEqual(KeyedUnarchiver.unarchive([String].self, from: data), repeated)
+        let team = Team(name: strings[0])
+        team.members = strings.map { Person(name: $0) } + strings.map { Person(name: $0) }
+        let decoded = try KeyedUnarchiver.unarchive(Team.self, from: KeyedArchiver.archivedData(withRootObject: team))
+        expectEqual(decoded.name, strings[0])
+        expectEqual(decoded.members.map(\.name), strings + strings)
+    }
 }

@@ -51,6 +51,13 @@ final class ArchiveDecodingState {
     /// check on each write).
     let status: UnsafeMutableBufferPointer<Status>
     let instances: UnsafeMutableBufferPointer<AnyObject?>
+    /// The strings of plain string entries read so far, when longer than the small form: an
+    /// archive stores each distinct string once, and every reference to it reads it (a shared
+    /// string is retained, where a string made again is allocated, copied and checked). Per
+    /// entry, 1 + the string's index in `sharedStrings` (0: none), numbers that need no
+    /// deinitializing.
+    private let stringNumbers: UnsafeMutableBufferPointer<Int32>
+    @exclusivity(unchecked) private var sharedStrings: [String] = []
     private let decodings: UnsafeMutablePointer<Int>
     /// Unchecked, like the other mutable properties read per object: one unarchiving run uses
     /// them, from one thread, and no access to one of them overlaps another (a dynamic
@@ -95,6 +102,8 @@ final class ArchiveDecodingState {
         self.status.initialize(repeating: .idle)
         self.instances = .allocate(capacity: document.objectCount)
         self.instances.initialize(repeating: nil)
+        self.stringNumbers = .allocate(capacity: document.objectCount)
+        self.stringNumbers.initialize(repeating: 0)
         self.decodings = .allocate(capacity: 1)
         self.decodings.initialize(to: 0)
     }
@@ -106,6 +115,7 @@ final class ArchiveDecodingState {
         status.deallocate()
         _ = instances.deinitialize()
         instances.deallocate()
+        stringNumbers.deallocate()
         decodings.deallocate()
     }
 
@@ -134,6 +144,22 @@ final class ArchiveDecodingState {
         guard uid > 0, uid < objectCount else { return nil }
         let index = classIndexes[uid]
         return index >= 0 ? classKinds[Int(index)] : nil
+    }
+
+    /// The string entry `uid` is, when it is a plain string (read once when longer than the small
+    /// form, then shared).
+    @inline(__always)
+    func string(_ uid: Int) -> String? {
+        guard uid > 0, uid < objectCount else { return nil }
+        let number = Int(stringNumbers[uid])
+        if number > 0 { return sharedStrings[number - 1] }
+        guard let string = table.string(entryObject(uid)) else { return nil }
+        // A short string is made again from its words, cheaper than keeping it.
+        if string.utf8.count > 15 && sharedStrings.count < Int(Int32.max) {
+            sharedStrings.append(string)
+            stringNumbers[uid] = Int32(truncatingIfNeeded: sharedStrings.count)
+        }
+        return string
     }
 
     /// The value object `uid` holds under `key` (one of ``keys``).

@@ -203,6 +203,7 @@ public struct KeyedArchiveReader: ModelReader {
     }
 
     public mutating func decodeString() throws -> String {
+        if case .uid(let reference) = position, let string = state.string(Int(truncatingIfNeeded: reference)) { return string }
         if case .string(let string) = plainValue() { return string }
         if let uid = object(), state.foundationKind(of: uid)?.isString == true {
             try enterObject(uid)
