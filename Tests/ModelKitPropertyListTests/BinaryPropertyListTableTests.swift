@@ -145,6 +145,27 @@ struct BinaryPropertyListTableTests {
         }
     }
 
+    /// Dictionaries of one key shape have their keys' totals added at once: the limits on the
+    /// expanded size and on the text still hold at the tree reader's boundaries.
+    @Test(arguments: [
+        (PropertyListLimits(maxObjectCount: 16), true), (PropertyListLimits(maxObjectCount: 15), false),
+        (PropertyListLimits(maxTotalLength: 18), true), (PropertyListLimits(maxTotalLength: 17), false),
+    ])
+    func dictionariesOfOneShapeAreHeldToTheLimits(_ limits: PropertyListLimits, accepted: Bool) {
+        // [{"ab": 1, "cde": "f"}, {"ab": 1, "cde": "g"}, {"ab": 1, "cde": "f"}]: 16 values (the
+        // array, and 3 dictionaries of 1 + 4) and 3 * 6 code units, the third dictionary an object
+        // of its own with the same keys.
+        let bytes = BinaryPlistBuilder([
+            BinaryPlistBuilder.array([1, 2, 3]), BinaryPlistBuilder.dict(keys: [4, 5], values: [6, 7]),
+            BinaryPlistBuilder.dict(keys: [4, 5], values: [6, 8]), BinaryPlistBuilder.dict(keys: [4, 5], values: [6, 7]),
+            BinaryPlistBuilder.ascii("ab"), BinaryPlistBuilder.ascii("cde"), BinaryPlistBuilder.int(1),
+            BinaryPlistBuilder.ascii("f"), BinaryPlistBuilder.ascii("g"),
+        ]).build()
+        let tree = Result { () throws(PropertyListError) in try PropertyListValue(binary: bytes, limits: limits) }
+        #expect(((try? tree.get()) != nil) == accepted)
+        #expect(agree(bytes, limits: limits) == accepted)
+    }
+
     /// An object's references are checked in one call: scalars and UIDs below the limit pass,
     /// and the first container or UID out of range from a position is found.
     @Test func theFirstValueToCheckIsAContainerOrAUIDOutOfRange() throws {

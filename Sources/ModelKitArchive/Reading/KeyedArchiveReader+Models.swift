@@ -227,7 +227,7 @@ extension KeyedArchiveReader {
         let indexes = info.fieldIndexes(of: dictionary, in: table)
         for position in indexes.indices where indexes[position] >= 0 {
             let index = indexes[position]
-            let value = table.value(of: table.reference(dictionary, dictionary.count + position))
+            let value = table.value(at: dictionary.count + position, of: dictionary)
             guard try prepareField(index, value: value, info: info, uid: uid) else { continue }
             let edge = info.edgeByField[index]
             guard let leaf = node.plainLeaves[edge] else { continue }
@@ -264,7 +264,7 @@ extension KeyedArchiveReader {
         let indexes = info.fieldIndexes(of: dictionary, in: table)
         for position in indexes.indices where indexes[position] >= 0 {
             let index = indexes[position]
-            let value = table.value(of: table.reference(dictionary, dictionary.count + position))
+            let value = table.value(at: dictionary.count + position, of: dictionary)
             guard try prepareField(index, value: value, info: info, uid: uid) else { continue }
             try member(&self, info.edgeByField[index])
         }

@@ -32,6 +32,10 @@ struct TableCheck {
     private var checkedKeys: [(bytes: UnsafeRawBufferPointer, shape: Int32)] = []
     /// The number of key shapes given so far.
     var keyShapeCount: Int32 = 0
+    /// Per key shape, the code units of its keys together (saturating; their objects are
+    /// distinct strings, so within the bytes): what the walk adds for a dictionary's keys
+    /// without visiting them.
+    private var keyLengths: [Int] = []
 
     /// The check failed; the tree reader says why, or reads what this check does not accept.
     struct Rejected: Error {}
@@ -109,14 +113,21 @@ struct TableCheck {
             return
         }
         let stamp = object + 1
+        var length = 0
         for position in 0..<count {
-            let id = try keyID(try reference(at: start + position * width))
+            let key = try reference(at: start + position * width)
+            let id = try keyID(key)
             guard lastUse[Int(id)] != stamp else { throw Rejected() }
             lastUse[Int(id)] = stamp
+            let (sum, overflow) = length.addingReportingOverflow(counts[key])
+            length = overflow ? .max : sum
         }
         // Past the last number, dictionaries get none (-1), and their readers keep no facts.
         let shape = keyShapeCount < Int32.max ? keyShapeCount : -1
-        if shape >= 0 { keyShapeCount += 1 }
+        if shape >= 0 {
+            keyShapeCount += 1
+            keyLengths.append(length)
+        }
         if checkedKeys.count == 8 { checkedKeys.removeLast() }
         checkedKeys.insert((keys, shape), at: 0)
         keyShapes[object] = shape
@@ -176,7 +187,7 @@ struct TableCheck {
         }
         guard limits.maxDepth >= 1 else { throw Rejected() }
         var stack: [Frame] = []
-        var frame = open(top, totals: totals)
+        var frame = try open(top, totals: totals, limits: limits)
         let width = reader.referenceSize
         while true {
             if frame.next < frame.total {
@@ -203,7 +214,7 @@ struct TableCheck {
                 case .unvisited:
                     guard depth + 1 <= limits.maxDepth else { throw Rejected() }
                     stack.append(frame)
-                    frame = open(container, totals: totals)
+                    frame = try open(container, totals: totals, limits: limits)
                 }
                 continue
             }
@@ -268,9 +279,20 @@ struct TableCheck {
         return false
     }
 
-    private func open(_ object: Int, totals: UnsafeMutableBufferPointer<Totals>) -> Frame {
+    /// Opens container `object` for the walk. A dictionary with a key shape starts past its keys,
+    /// their totals added at once: its keys are strings (checked when they were numbered), leaves
+    /// the walk would only count, and the same for every dictionary of the shape.
+    private func open(_ object: Int, totals: UnsafeMutableBufferPointer<Totals>, limits: PropertyListLimits) throws -> Frame {
         totals[object].state = .active
-        return Frame(object: object, total: kinds[object] == .dictionary ? counts[object] * 2 : counts[object])
+        guard kinds[object] == .dictionary else { return Frame(object: object, total: counts[object]) }
+        var frame = Frame(object: object, total: counts[object] * 2)
+        let shape = Int(keyShapes[object])
+        if shape >= 0 {
+            let keys = Totals(size: counts[object], length: keyLengths[shape], height: 0, state: .done)
+            try add(keys, to: &frame.totals, limits: limits)
+            frame.next = counts[object]
+        }
+        return frame
     }
 
     /// The totals of a scalar: one value, and its code units or bytes.

@@ -263,6 +263,12 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
         return Int(truncatingIfNeeded: BinaryPropertyListReader.readUInt(reader.bytes, at: offset, size: reader.referenceSize))
     }
 
+    /// The value of reference `index` of `container`: `value(of: reference(container, index))` in
+    /// one call from another module (a model's every field is read so).
+    package func value(at index: Int, of container: Container) -> PropertyListValue {
+        value(of: reference(container, index))
+    }
+
     /// The first value of `dictionary` from entry `position` on that is neither a scalar nor a
     /// UID below `limit`: a container, or a UID out of range, for the caller to look at; nil
     /// when there is none. One call checks an object's references in the common case.
