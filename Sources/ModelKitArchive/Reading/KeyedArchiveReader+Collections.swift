@@ -39,8 +39,9 @@ extension KeyedArchiveReader {
         _ references: ElementReferences, _ element: (inout KeyedArchiveReader) throws -> T, _ append: (T) -> Void
     ) throws {
         let collects = flags.collectsAllErrors
-        for (index, reference) in references.enumerated() {
-            position = reference
+        // By index: an iterator copied the references (and retained the table) for every step.
+        for index in 0..<references.endIndex {
+            position = references[index]
             if collects {
                 try collectElement(at: index, element, append)
             } else {
@@ -241,7 +242,7 @@ struct ElementReferences: RandomAccessCollection {
 
     subscript(index: Int) -> PropertyListValue {
         switch storage {
-        case let .inPlace(elements, table): return table.value(of: table.reference(elements, index))
+        case let .inPlace(elements, table): return table.value(at: index, of: elements)
         case .listed(let elements): return elements[index]
         }
     }
