@@ -87,55 +87,59 @@ struct StructureChecker {
         table.reference(dictionary, dictionary.count + position)
     }
 
-    /// Checks every entry of `$objects`.
+    /// What an entry of `$objects` is, for the second pass of ``checkObjects()``.
+    private enum EntryKind: UInt8 {
+        /// A scalar (or a class description, which the second pass skips).
+        case other
+        /// An object: a dictionary with its `$class` reference (see `classUIDs`).
+        case object
+        /// A dictionary without `$class`.
+        case objectWithoutClass
+        /// A dictionary whose `$class` is not a UID.
+        case objectWithBadClass
+        /// An array or a UID, whose references are checked.
+        case nested
+    }
+
+    /// Checks every entry of `$objects`: the class descriptions first, then each entry in order,
+    /// from what the first pass noted of it (each entry's object is looked up in the table once).
     mutating func checkObjects() throws(KeyedArchiveError) {
         let count = objects.count
-        // Per entry, where its dictionary holds `$class` (-1: nowhere, or not a dictionary), found
-        // with the class descriptions and used once they are all known.
-        var classPositions = [Int](repeating: -1, count: count)
+        var kinds = [EntryKind](repeating: .other, count: count)
+        // Per object entry, the UID its `$class` holds.
+        var classUIDs = [UInt64](repeating: 0, count: count)
         for uid in 1..<max(count, 1) {
-            guard let dictionary = table.container(table.reference(objects, uid)), dictionary.isDictionary else { continue }
-            let positions = classKeyPositions(of: dictionary)
-            guard let namePosition = positions.className else {
-                classPositions[uid] = positions.classReference ?? -1
-                continue
-            }
-            let name = value(at: namePosition, of: dictionary)
-            guard let className = table.string(name) else {
-                let found = KeyedArchiveDocument.describe(table.value(of: name))
-                throw KeyedArchiveError(.invalidClassDescription(detail: "'$classname' is \(found), not a string"), objectID: uid)
-            }
-            var chain: [String] = []
-            if let classes = keys.classes.flatMap({ table.object(forKey: $0, in: dictionary) }) {
-                guard let names = table.container(classes), !names.isDictionary else {
-                    let found = KeyedArchiveDocument.describe(table.value(of: classes))
-                    throw KeyedArchiveError(.invalidClassDescription(detail: "'$classes' is \(found), not an array"), objectID: uid)
-                }
-                for index in 0..<names.count {
-                    let element = table.reference(names, index)
-                    guard let superclass = table.string(element) else {
-                        let found = KeyedArchiveDocument.describe(table.value(of: element))
-                        throw KeyedArchiveError(
-                            .invalidClassDescription(detail: "'$classes' holds \(found), not a class name"), objectID: uid)
-                    }
-                    chain.append(superclass)
-                }
-            }
-            classDescriptions[uid] = Int32(classList.count)
-            classList.append(ArchivedClass(name: className, chain: chain.isEmpty ? [className] : chain))
-        }
-        for uid in 1..<max(count, 1) where classDescriptions[uid] < 0 {
             let object = table.reference(objects, uid)
             switch table.kind(of: object) {
             case .dictionary?:
-                guard let dictionary = table.container(object) else { continue }
-                let classPosition = classPositions[uid]
-                guard classPosition >= 0 else { throw KeyedArchiveError(.missingClass, objectID: uid) }
-                let reference = value(at: classPosition, of: dictionary)
-                guard let classUID = table.uid(reference) else {
-                    let found = KeyedArchiveDocument.describe(table.value(of: reference))
-                    throw KeyedArchiveError(.invalidClassReference(detail: "is \(found)"), objectID: uid)
+                break
+            case .array?, .uid?:
+                kinds[uid] = .nested
+                continue
+            default:
+                continue
+            }
+            guard let dictionary = table.container(object) else { continue }
+            let positions = classKeyPositions(of: dictionary)
+            guard let namePosition = positions.className else {
+                if let classPosition = positions.classReference {
+                    if let classUID = table.uid(value(at: classPosition, of: dictionary)) {
+                        (kinds[uid], classUIDs[uid]) = (.object, classUID)
+                    } else {
+                        kinds[uid] = .objectWithBadClass
+                    }
+                } else {
+                    kinds[uid] = .objectWithoutClass
                 }
+                continue
+            }
+            try describeClass(uid, of: dictionary, namePosition: namePosition)
+        }
+        let checksReferences = table.largestUID >= UInt64(count)
+        for uid in 1..<max(count, 1) where classDescriptions[uid] < 0 {
+            switch kinds[uid] {
+            case .object:
+                let classUID = classUIDs[uid]
                 guard classUID < UInt64(count) else {
                     throw KeyedArchiveError(.referenceOutOfRange(classUID, objects: count), objectID: uid, key: "$class")
                 }
@@ -146,13 +150,56 @@ struct StructureChecker {
                         objectID: uid)
                 }
                 classIndexes[uid] = index
-                try checkReferences(in: dictionary, objectID: uid)
-            case .array?, .uid?:
-                try checkNested(object, objectID: uid, key: nil)
-            default:
+                // Nothing can be out of range otherwise (see `checkReferences`).
+                if checksReferences, let dictionary = table.container(table.reference(objects, uid)) {
+                    try checkReferences(in: dictionary, objectID: uid)
+                }
+            case .objectWithoutClass:
+                throw KeyedArchiveError(.missingClass, objectID: uid)
+            case .objectWithBadClass:
+                var found = "?"
+                if let dictionary = table.container(table.reference(objects, uid)),
+                   let classPosition = classKeyPositions(of: dictionary).classReference
+                {
+                    found = KeyedArchiveDocument.describe(table.value(of: value(at: classPosition, of: dictionary)))
+                }
+                throw KeyedArchiveError(.invalidClassReference(detail: "is \(found)"), objectID: uid)
+            case .nested:
+                try checkNested(table.reference(objects, uid), objectID: uid, key: nil)
+            case .other:
                 break
             }
         }
+    }
+
+    /// Reads the class description entry `uid` (`$classname` at `namePosition`, and `$classes`)
+    /// into `classList`.
+    private mutating func describeClass(
+        _ uid: Int, of dictionary: BinaryPropertyListTable.Container, namePosition: Int
+    ) throws(KeyedArchiveError) {
+        let name = value(at: namePosition, of: dictionary)
+        guard let className = table.string(name) else {
+            let found = KeyedArchiveDocument.describe(table.value(of: name))
+            throw KeyedArchiveError(.invalidClassDescription(detail: "'$classname' is \(found), not a string"), objectID: uid)
+        }
+        var chain: [String] = []
+        if let classes = keys.classes.flatMap({ table.object(forKey: $0, in: dictionary) }) {
+            guard let names = table.container(classes), !names.isDictionary else {
+                let found = KeyedArchiveDocument.describe(table.value(of: classes))
+                throw KeyedArchiveError(.invalidClassDescription(detail: "'$classes' is \(found), not an array"), objectID: uid)
+            }
+            for index in 0..<names.count {
+                let element = table.reference(names, index)
+                guard let superclass = table.string(element) else {
+                    let found = KeyedArchiveDocument.describe(table.value(of: element))
+                    throw KeyedArchiveError(
+                        .invalidClassDescription(detail: "'$classes' holds \(found), not a class name"), objectID: uid)
+                }
+                chain.append(superclass)
+            }
+        }
+        classDescriptions[uid] = Int32(classList.count)
+        classList.append(ArchivedClass(name: className, chain: chain.isEmpty ? [className] : chain))
     }
 
     /// Checks the references among the values of a dictionary (an object, or `$top`).
