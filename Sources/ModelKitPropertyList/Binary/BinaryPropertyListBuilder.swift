@@ -159,13 +159,15 @@ package struct BinaryPropertyListBuilder: ~Copyable {
     /// A string, written once per distinct value. An ASCII string (the common case) is looked
     /// up from its bytes here, without the layers of closures `withString` goes through.
     package mutating func uniqueString(_ string: String) -> Scalar {
-        var string = string
-        let ascii: Scalar? = string.withUTF8 { utf8 in
+        // The UTF-8 in place, borrowed: `withUTF8` mutates, and its copy of the string cost a
+        // retain and a release. (A string without contiguous UTF-8, bridged, goes the long way.)
+        let ascii: Scalar?? = string.utf8.withContiguousStorageIfAvailable { utf8 in
             let bytes = UnsafeRawBufferPointer(utf8)
             guard BinaryPropertyListOutput.isASCII(bytes) else { return nil }
             return uniqueScalar(.marker(BinaryPropertyListFormat.TypeNibble.asciiString, count: bytes.count), content: bytes)
         }
-        return ascii ?? BinaryScalarHead.withString(string) { head, content in uniqueScalar(head, content: content) }
+        if case .some(.some(let scalar)) = ascii { return scalar }
+        return BinaryScalarHead.withString(string) { head, content in uniqueScalar(head, content: content) }
     }
 
     /// Data, written once per distinct value.
