@@ -258,13 +258,17 @@ public struct KeyedArchiveReader: ModelReader {
     }
 
     public mutating func decodeDate() throws -> Date {
-        if case .date(let date) = plainValue() { return date }
-        if let uid = object(), state.foundationKind(of: uid) == .date {
+        // An `NSDate` object first, from its class alone (an object entry is a dictionary): the
+        // common case, where looking for a plain date read the entry's object twice.
+        if case .uid(let reference) = position, case let uid = Int(truncatingIfNeeded: reference),
+           state.foundationKind(of: uid) == .date
+        {
             guard let time = member(keys.nsTime, of: uid)?.doubleValue, time.isFinite else {
                 throw invalid(uid, "'NS.time' is missing or not a finite number")
             }
             return Date(timeIntervalSinceReferenceDate: time)
         }
+        if case .date(let date) = plainValue() { return date }
         throw mismatch("a date")
     }
 
