@@ -182,7 +182,10 @@ extension KeyedArchiveReader {
     /// collect-all mode, error naming); a versioned model reads each key through its migration
     /// hooks first.
     public mutating func decodeFields<F: ModelFieldDecoder>(of schema: ModelSchema, into fields: inout F) throws {
-        guard let uid = object() else { throw mismatch("an object of class '\(schema.modelName)'") }
+        // The object's dictionary once (what `object()` looks up), for the plain-field loop too.
+        guard case .uid(let reference) = position, case let uid = Int(truncatingIfNeeded: reference),
+              let dictionary = state.objectDictionary(uid)
+        else { throw mismatch("an object of class '\(schema.modelName)'") }
         let info = state.readInfo(for: schema)
         let saved = position
         let savedField = field
@@ -195,7 +198,7 @@ extension KeyedArchiveReader {
         if let migrating = info.migrating {
             try decodeMigratingFields(migrating, of: schema, info: info, uid: uid, keys: state.dictionary(of: uid), into: &fields)
         } else if info.readsPlainKeys && flags.readsPlainFieldsDirectly {
-            try decodePlainFields(of: schema, uid: uid, info: info, into: &fields)
+            try decodePlainFields(of: schema, uid: uid, dictionary: dictionary, info: info, into: &fields)
         } else {
             fieldsOf = (uid, info)
             // The walk is compiled for this reader only when its decoder type is known here:
@@ -219,10 +222,10 @@ extension KeyedArchiveReader {
     /// field decoder's type is not known here), the walk went through the reader's witnesses for
     /// every field.
     private mutating func decodePlainFields<F: ModelFieldDecoder>(
-        of schema: ModelSchema, uid: Int, info: ModelReadInfo, into fields: inout F
+        of schema: ModelSchema, uid: Int, dictionary: BinaryPropertyListTable.Container, info: ModelReadInfo,
+        into fields: inout F
     ) throws {
         let table = state.table
-        guard let dictionary = state.objectDictionary(uid) else { return }
         let node = info.readingKeys
         let indexes = info.fieldIndexes(of: dictionary, in: table)
         for position in indexes.indices where indexes[position] >= 0 {
