@@ -321,10 +321,14 @@ final class ModelReadInfo: SchemaInfo {
     }
 
     @exclusivity(unchecked) private var resolutions: [Int32: Resolution] = [:]
+    /// The last class description found to read as the declared type (`Int32.min`, no class
+    /// index: none yet): the common case, answered without hashing.
+    @exclusivity(unchecked) private var declaredClass = Int32.min
 
     /// How objects of the class description `classIndex` read as this type: the first name of
     /// the class chain that is this type's or a registered subtype's.
     func resolution(ofClass classIndex: Int32, in state: ArchiveDecodingState) -> Resolution {
+        if classIndex == declaredClass { return .declared }
         if let known = resolutions[classIndex] { return known }
         let archivedClass = state.document.classList[Int(classIndex)]
         var result = Resolution.notAllowed(archivedClass.name)
@@ -344,6 +348,7 @@ final class ModelReadInfo: SchemaInfo {
             break
         }
         resolutions[classIndex] = result
+        if case .declared = result { declaredClass = classIndex }
         return result
     }
 
