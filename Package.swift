@@ -39,7 +39,8 @@ let package = Package(
         // The Swift runtime's reference-counting entry points the identity map uses (declarations).
         .target(name: "CModelKitRuntime"),
 
-        // Internals the runtime and the macros share (`package` access): the key-path syntax.
+        // Internals the runtime, the macros and the readers share (`package` access): the key-path
+        // syntax, and short ASCII strings in the small form.
         .target(name: "ModelKitShared"),
 
         // The compiler plugin: `@Model` and its markers, their expansion and diagnostics. Only the
