@@ -58,7 +58,7 @@ let package = Package(
             ]
         ),
         // JSON bytes: the scanner and writer, and the fast mapping path over them.
-        .target(name: "ModelKitJSON", dependencies: ["ModelKitCore"]),
+        .target(name: "ModelKitJSON", dependencies: ["ModelKitCore", "ModelKitShared"]),
 
         // Property lists, binary and XML, as Apple writes them: a format of their own, usable alone.
         .target(name: "ModelKitPropertyList", dependencies: ["ModelKitShared"]),

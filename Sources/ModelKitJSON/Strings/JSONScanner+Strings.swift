@@ -1,3 +1,5 @@
+import ModelKitShared
+
 /// Reading strings with ``JSONScanner``.
 ///
 /// A string is scanned once, eight bytes at a time, to find its closing quote while validating
@@ -32,7 +34,7 @@ extension JSONScanner {
             if mask != 0 && input[close] == UInt8(ascii: "\"") && close &- start <= limits.maxStringLength {
                 position = close &+ 1
                 // The two words just scanned are the string's bytes: its small form is made of them.
-                return JSONScanner.smallString(low: low, high: high, count: close &- start)
+                return SmallASCIIString.make(ascii: low, high: high, count: close &- start)
             }
         }
         return try readStringGenerally()
