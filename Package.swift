@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "ModelKitPropertyList", dependencies: ["ModelKitShared"]),
 
         // Keyed archives of object graphs in Apple's NSKeyedArchiver format, on property lists.
-        .target(name: "ModelKitArchive", dependencies: ["ModelKitCore", "ModelKitPropertyList"]),
+        .target(name: "ModelKitArchive", dependencies: ["ModelKitCore", "ModelKitPropertyList", "ModelKitShared"]),
 
         // Typed persistent preferences.
         .target(name: "ModelKitPreferences", dependencies: ["ModelKitCore", "ModelKitJSON"]),

@@ -1,6 +1,7 @@
 import Foundation
 import ModelKitCore
 import ModelKitPropertyList
+import ModelKitShared
 
 /// The state of one unarchiver, shared by its readers: the checked document, which objects are
 /// being decoded, the class instances decoded so far (so shared references decode as one
@@ -154,8 +155,8 @@ final class ArchiveDecodingState {
         let number = Int(stringNumbers[uid])
         if number > 0 { return sharedStrings[number - 1] }
         guard let string = table.string(entryObject(uid)) else { return nil }
-        // A short string is made again from its words, cheaper than keeping it.
-        if string.utf8.count > 15 && sharedStrings.count < Int(Int32.max) {
+        // A string that fits the small form is made again from its words, cheaper than keeping it.
+        if string.utf8.count > SmallASCIIString.maxCount && sharedStrings.count < Int(Int32.max) {
             sharedStrings.append(string)
             stringNumbers[uid] = Int32(truncatingIfNeeded: sharedStrings.count)
         }
