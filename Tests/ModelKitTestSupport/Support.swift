@@ -105,9 +105,8 @@ public func eventually(timeout: Duration = .seconds(60), _ condition: () async t
 
 /// Expects `actual` to equal `expected`, reported at the caller's line.
 ///
-/// `#expect(actual == expected)` expanded once here instead of at each call site: every
-/// expansion is type-checked anew, and test targets spend more of their compile time on
-/// expectations than on anything else of their own.
+/// `#expect(actual == expected)` expanded once here instead of at each call site, where every
+/// expansion is type-checked anew.
 ///
 /// ```swift
 /// expectEqual(try reader.decodeInt64(), 42)
