@@ -12,8 +12,7 @@ import ModelKitPropertyList
 extension KeyedArchiveReader {
     /// Reads the value at the reader's position without a declared type; null is `NSNull()`.
     mutating func decodeAnyValue() throws -> Any {
-        guard case .uid(let reference) = position else { return try inlineValue(position) }
-        let uid = Int(truncatingIfNeeded: reference)
+        guard let uid = referencedEntry else { return try inlineValue(position) }
         if uid == 0 { return NSNull() }
         if let instance = state.instances[uid] {
             guard let object = instance as? ArchivedObject else { return instance }

@@ -9,8 +9,8 @@ extension KeyedArchiveReader {
     public mutating func decodeArray<T>(_ element: (inout KeyedArchiveReader) throws -> T) throws -> [T] {
         // The class alone first: an entry with a class is an object (a dictionary, checked with the
         // document), as `object()` would find reading its dictionary.
-        guard case .uid(let reference) = position, case let uid = Int(truncatingIfNeeded: reference),
-              let kind = state.foundationKind(of: uid), kind.isArray || kind.isSet || kind.isOrderedSet
+        guard let uid = referencedEntry, let kind = state.foundationKind(of: uid),
+              kind.isArray || kind.isSet || kind.isOrderedSet
         else { throw mismatch("an array") }
         let references = try elementReferences(of: uid, kind: kind)
         // Strings, the commonest elements, gather in an array of their own type: unspecialised,

@@ -87,8 +87,7 @@ extension KeyedArchiveReader {
     /// generated initializer, validation, preserved values and the delegate, and registers a class
     /// instance so that other references share it.
     mutating func decodeResolvedModel<M: Model>(_ type: M.Type) throws -> M {
-        guard case .uid(let reference) = position else { throw mismatch("an object") }
-        let uid = Int(truncatingIfNeeded: reference)
+        guard let uid = referencedEntry else { throw mismatch("an object") }
         if let instance = state.instances[uid] {
             if ObjectIdentifier(Swift.type(of: instance)) == ObjectIdentifier(M.self) {
                 return unsafeBitCast(instance, to: M.self)
@@ -183,9 +182,9 @@ extension KeyedArchiveReader {
     /// hooks first.
     public mutating func decodeFields<F: ModelFieldDecoder>(of schema: ModelSchema, into fields: inout F) throws {
         // The object's dictionary once (what `object()` looks up), for the plain-field loop too.
-        guard case .uid(let reference) = position, case let uid = Int(truncatingIfNeeded: reference),
-              let dictionary = state.objectDictionary(uid)
-        else { throw mismatch("an object of class '\(schema.modelName)'") }
+        guard let uid = referencedEntry, let dictionary = state.objectDictionary(uid) else {
+            throw mismatch("an object of class '\(schema.modelName)'")
+        }
         let info = state.readInfo(for: schema)
         let saved = position
         let savedField = field

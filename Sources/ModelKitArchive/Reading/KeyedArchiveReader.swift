@@ -97,11 +97,18 @@ public struct KeyedArchiveReader: ModelReader {
         }
     }
 
+    /// The entry the reader's position refers to, when it is a reference (not checked to be in
+    /// range: what the caller looks it up in checks that).
+    @inline(__always)
+    var referencedEntry: Int? {
+        guard case .uid(let reference) = position else { return nil }
+        return Int(truncatingIfNeeded: reference)
+    }
+
     /// The object the reader is at, when it is one: its entry, of a class.
     @inline(__always)
     func object() -> Int? {
-        guard case .uid(let reference) = position else { return nil }
-        let uid = Int(truncatingIfNeeded: reference)
+        guard let uid = referencedEntry else { return nil }
         return state.objectDictionary(uid) != nil ? uid : nil
     }
 
@@ -203,7 +210,7 @@ public struct KeyedArchiveReader: ModelReader {
     }
 
     public mutating func decodeString() throws -> String {
-        if case .uid(let reference) = position, let string = state.string(Int(truncatingIfNeeded: reference)) { return string }
+        if let uid = referencedEntry, let string = state.string(uid) { return string }
         if case .string(let string) = plainValue() { return string }
         if let uid = object(), state.foundationKind(of: uid)?.isString == true {
             try enterObject(uid)
@@ -260,9 +267,7 @@ public struct KeyedArchiveReader: ModelReader {
     public mutating func decodeDate() throws -> Date {
         // An `NSDate` object first, from its class alone (an object entry is a dictionary): the
         // common case, where looking for a plain date read the entry's object twice.
-        if case .uid(let reference) = position, case let uid = Int(truncatingIfNeeded: reference),
-           state.foundationKind(of: uid) == .date
-        {
+        if let uid = referencedEntry, state.foundationKind(of: uid) == .date {
             guard let time = member(keys.nsTime, of: uid)?.doubleValue, time.isFinite else {
                 throw invalid(uid, "'NS.time' is missing or not a finite number")
             }
