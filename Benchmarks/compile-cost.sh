@@ -22,23 +22,23 @@ trap 'rm -rf "$scratch"' EXIT
 swift build --package-path "$root" --target ModelKit >"$scratch/build.log" 2>&1 || { cat "$scratch/build.log"; exit 1; }
 bin="$(swift build --package-path "$root" --show-bin-path)"
 
-# The sources: one folder per set, one file of `count` declarations each.
+# The sources: one folder per set, one file of `count` declarations each, every file with the
+# same imports, so that the empty module's figure is what every set costs before its declarations.
 generate() {
-    local name="$1" imports="$2" template="$3"
+    local name="$1" template="$2"
     mkdir -p "$scratch/$name"
     {
-        printf '%s\n' "$imports"
+        printf 'import ModelKit\nimport Testing\n'
         for ((i = 0; i < count; i++)); do printf "${template//@N@/$i}\n"; done
     } >"$scratch/$name/Declarations.swift"
 }
 properties='    var id: Int\n    var name: String\n    var score: Double = 0\n    var tags: [String] = []\n    var note: String?'
 body='    let values = [1, 2, @N@]\n    if values.count != 3 { throw CancellationError() }'
-generate empty "import ModelKit
-import Testing" ''
-generate model "import ModelKit" "@Model struct Model@N@ {\n    @Identifier ${properties#    }\n}"
-generate codable "import ModelKit" "struct Model@N@: Codable, Hashable, Sendable {\n$properties\n}"
-generate test "import Testing" "@Test func test@N@() throws {\n$body\n}"
-generate function "import Testing" "func test@N@() throws {\n$body\n}"
+generate empty ''
+generate model "@Model struct Model@N@ {\n    @Identifier ${properties#    }\n}"
+generate codable "struct Model@N@: Codable, Hashable, Sendable {\n$properties\n}"
+generate test "@Test func test@N@() throws {\n$body\n}"
+generate function "func test@N@() throws {\n$body\n}"
 
 # CPU-seconds of one compile of the folder $1.
 compile_cpu() {
