@@ -86,7 +86,7 @@ struct BinaryPropertyListTableTests {
     /// Limits on the tree the objects expand to: a small file of shared arrays.
     @Test func sharedArraysThatExpandBeyondTheLimitsAreDeclined() throws {
         // Each array holds the next twice: 2^9 leaves from ten objects.
-        var objects: [[UInt8]] = (0..<9).map { BinaryPlistBuilder.array([UInt64($0 + 1), UInt64($0 + 1)]) }
+        var objects: [[UInt8]] = (UInt64(1)...9).map { BinaryPlistBuilder.array([$0, $0]) }
         objects.append(BinaryPlistBuilder.int(1))
         expectHeldToTheLimitsOfNineSharedArrays(BinaryPlistBuilder(objects).build())
     }
@@ -95,7 +95,7 @@ struct BinaryPropertyListTableTests {
     /// table adds it up in one pass, and holds it to the same limits.
     @Test func sharedArraysNumberedChildrenFirstAreHeldToTheLimits() throws {
         var objects: [[UInt8]] = [BinaryPlistBuilder.int(1)]
-        objects += (1...9).map { BinaryPlistBuilder.array([UInt64($0 - 1), UInt64($0 - 1)]) }
+        objects += (UInt64(0)..<9).map { BinaryPlistBuilder.array([$0, $0]) }
         var builder = BinaryPlistBuilder(objects)
         builder.top = 9
         expectHeldToTheLimitsOfNineSharedArrays(builder.build())
