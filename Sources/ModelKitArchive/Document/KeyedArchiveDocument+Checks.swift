@@ -82,11 +82,6 @@ struct StructureChecker {
         return (classReference, className)
     }
 
-    /// The value of entry `position` of `dictionary`.
-    private func value(at position: Int, of dictionary: BinaryPropertyListTable.Container) -> Int {
-        table.reference(dictionary, dictionary.count + position)
-    }
-
     /// What an entry of `$objects` is, for the second pass of ``checkObjects()``.
     private enum EntryKind: UInt8 {
         /// A scalar (or a class description, which the second pass skips).
@@ -123,7 +118,7 @@ struct StructureChecker {
             let positions = classKeyPositions(of: dictionary)
             guard let namePosition = positions.className else {
                 if let classPosition = positions.classReference {
-                    if let classUID = table.uid(value(at: classPosition, of: dictionary)) {
+                    if let classUID = table.uid(table.valueReference(ofEntry: classPosition, in: dictionary)) {
                         (kinds[uid], classUIDs[uid]) = (.object, classUID)
                     } else {
                         kinds[uid] = .objectWithBadClass
@@ -161,7 +156,7 @@ struct StructureChecker {
                 if let dictionary = table.container(table.reference(objects, uid)),
                    let classPosition = classKeyPositions(of: dictionary).classReference
                 {
-                    found = KeyedArchiveDocument.describe(table.value(of: value(at: classPosition, of: dictionary)))
+                    found = KeyedArchiveDocument.describe(table.value(ofEntry: classPosition, in: dictionary))
                 }
                 throw KeyedArchiveError(.invalidClassReference(detail: "is \(found)"), objectID: uid)
             case .nested:
@@ -177,7 +172,7 @@ struct StructureChecker {
     private mutating func describeClass(
         _ uid: Int, of dictionary: BinaryPropertyListTable.Container, namePosition: Int
     ) throws(KeyedArchiveError) {
-        let name = value(at: namePosition, of: dictionary)
+        let name = table.valueReference(ofEntry: namePosition, in: dictionary)
         guard let className = table.string(name) else {
             let found = KeyedArchiveDocument.describe(table.value(of: name))
             throw KeyedArchiveError(.invalidClassDescription(detail: "'$classname' is \(found), not a string"), objectID: uid)
@@ -212,7 +207,7 @@ struct StructureChecker {
         // Scalars and UIDs in range pass in the table's own loop; the rest are looked at here.
         while let position = table.firstValueToCheck(in: dictionary, from: next, uidsBelow: count) {
             next = position + 1
-            let member = value(at: position, of: dictionary)
+            let member = table.valueReference(ofEntry: position, in: dictionary)
             switch table.kind(of: member) {
             case .uid?:
                 // Out of range (the table passed those in range).
@@ -255,7 +250,7 @@ struct StructureChecker {
                 pending.append(contentsOf: (0..<elements.count).map { table.reference(elements, $0) })
             case .dictionary?:
                 guard let dictionary = table.container(next) else { continue }
-                pending.append(contentsOf: (0..<dictionary.count).map { value(at: $0, of: dictionary) })
+                pending.append(contentsOf: (0..<dictionary.count).map { table.valueReference(ofEntry: $0, in: dictionary) })
             default:
                 continue
             }
@@ -265,7 +260,7 @@ struct StructureChecker {
     /// What entry `uid` is, before classes are known: `a string`, `a dictionary`, ...
     private func describeRaw(_ uid: Int) -> String {
         if uid == 0 { return "'$null'" }
-        let value = table.value(of: table.reference(objects, uid))
+        let value = table.value(at: uid, of: objects)
         switch value {
         case .string: return "a string"
         case .integer: return "an integer"

@@ -134,7 +134,7 @@ public struct KeyedArchiveDocument: Sendable {
         guard objects.count > 0 else {
             throw KeyedArchiveError(.invalidObjects(detail: "'$objects' is empty; object 0 must be '$null'"))
         }
-        let first = table.value(of: table.reference(objects, 0))
+        let first = table.value(at: 0, of: objects)
         guard first.stringValue == "$null" else {
             throw KeyedArchiveError(.invalidObjects(detail: "object 0 is \(Self.describe(first)), not '$null'"))
         }

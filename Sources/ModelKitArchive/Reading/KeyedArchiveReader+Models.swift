@@ -229,7 +229,7 @@ extension KeyedArchiveReader {
         let indexes = info.fieldIndexes(of: dictionary, in: table)
         for position in indexes.indices where indexes[position] >= 0 {
             let index = indexes[position]
-            let value = table.value(at: dictionary.count + position, of: dictionary)
+            let value = table.value(ofEntry: position, in: dictionary)
             guard try prepareField(index, value: value, info: info, uid: uid) else { continue }
             let edge = info.edgeByField[index]
             guard let leaf = node.plainLeaves[edge] else { continue }
@@ -266,7 +266,7 @@ extension KeyedArchiveReader {
         let indexes = info.fieldIndexes(of: dictionary, in: table)
         for position in indexes.indices where indexes[position] >= 0 {
             let index = indexes[position]
-            let value = table.value(at: dictionary.count + position, of: dictionary)
+            let value = table.value(ofEntry: position, in: dictionary)
             guard try prepareField(index, value: value, info: info, uid: uid) else { continue }
             try member(&self, info.edgeByField[index])
         }

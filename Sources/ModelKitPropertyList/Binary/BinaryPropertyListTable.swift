@@ -264,9 +264,22 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
     }
 
     /// The value of reference `index` of `container`: `value(of: reference(container, index))` in
-    /// one call from another module (a model's every field is read so).
+    /// one call from another module (an array's every element is read so).
     package func value(at index: Int, of container: Container) -> PropertyListValue {
         value(of: reference(container, index))
+    }
+
+    /// The reference of the value of entry `position` of `dictionary` (its keys' references come
+    /// first, then its values').
+    @inline(__always)
+    package func valueReference(ofEntry position: Int, in dictionary: Container) -> Int {
+        reference(dictionary, dictionary.count + position)
+    }
+
+    /// The value of entry `position` of `dictionary`, in one call from another module (a model's
+    /// every field is read so).
+    package func value(ofEntry position: Int, in dictionary: Container) -> PropertyListValue {
+        value(of: valueReference(ofEntry: position, in: dictionary))
     }
 
     /// The first value of `dictionary` from entry `position` on that is neither a scalar nor a
@@ -274,7 +287,7 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
     /// when there is none. One call checks an object's references in the common case.
     package func firstValueToCheck(in dictionary: Container, from position: Int, uidsBelow limit: UInt64) -> Int? {
         for position in position..<dictionary.count {
-            let value = reference(dictionary, dictionary.count + position)
+            let value = valueReference(ofEntry: position, in: dictionary)
             guard value >= 0, value < reader.objectCount else { return position }
             switch storage.kinds[value] {
             case .uid:
@@ -312,7 +325,7 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
 
     /// The object `dictionary` holds under the key numbered `key`.
     package func object(forKey key: Int32, in dictionary: Container) -> Int? {
-        position(ofKey: key, in: dictionary).map { reference(dictionary, dictionary.count + $0) }
+        position(ofKey: key, in: dictionary).map { valueReference(ofEntry: $0, in: dictionary) }
     }
 
     // MARK: Trees
