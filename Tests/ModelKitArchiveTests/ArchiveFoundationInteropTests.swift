@@ -106,13 +106,15 @@ final class LegacyPerson: NSObject, NSCoding {
 @Suite struct ArchiveFoundationCollectionTests {
     /// `NSCountedSet` keeps its members as `NS.object0…` with counts `NS.count0…`, not
     /// `NS.objects`: typed decoding reads the members (a set once each, an array as often as
-    /// counted), generic decoding gives the counted set, and the dump lists them.
+    /// counted), generic decoding gives an `ArchivedCountedSet` with the counts, and the dump
+    /// lists the set's keys.
     @Test func countedSetsDecodeToTheirMembers() throws {
         let counted = NSCountedSet(array: ["a", "b", "a", "c", "a"])
         let data = try NSKeyedArchiver.archivedData(withRootObject: counted, requiringSecureCoding: false)
         try expectEqual(KeyedUnarchiver.unarchive(Set<String>.self, from: data), ["a", "b", "c"])
         try expectEqual(KeyedUnarchiver.unarchive([String].self, from: data).sorted(), ["a", "a", "a", "b", "c"])
-        let generic = try #require(try KeyedUnarchiver.unarchiveObject(from: data) as? NSCountedSet)
+        let generic = try #require(try KeyedUnarchiver.unarchiveObject(from: data) as? ArchivedCountedSet)
+        expectEqual(generic, ArchivedCountedSet(["a", "b", "a", "c", "a"]))
         #expect(generic.count(for: "a") == 3 && generic.count(for: "b") == 1 && generic.count == 3)
         let dump = try ArchiveDump.text(KeyedArchiveDocument(data: data))
         #expect(dump.contains("NSCountedSet") && dump.contains(#""a""#) && dump.contains(#""c""#), "\(dump)")
@@ -122,6 +124,61 @@ final class LegacyPerson: NSObject, NSCoding {
         unarchiver.requiresSecureCoding = false
         let back = try #require(unarchiver.decodeObject(forKey: "root") as? NSCountedSet)
         #expect(back.count(for: "a") == 3 && back.count == 3)
+        try expectEqual(KeyedUnarchiver.unarchiveObject(from: rewritten) as? ArchivedCountedSet, generic)
+    }
+
+    /// An archive of a counted set whose members are written by `members` (value, count).
+    func countedSetArchive(_ members: [(Any, Int64)]) throws -> Data {
+        var values: [(String, Any)] = [("NS.count", members.count)]
+        for (index, (member, count)) in members.enumerated() {
+            values += [("NS.object\(index)", member), ("NS.count\(index)", count)]
+        }
+        let archiver = KeyedArchiver()
+        try archiver.encodeObject(ArchivedObject(className: "NSCountedSet", values: values), forKey: "root")
+        return try archiver.finishEncoding()
+    }
+
+    /// Members Foundation on Linux cannot hash safely (the same text composed and decomposed is
+    /// equal with two hashes; an `NSDecimalNumber`'s hash recurses until the stack ends) are
+    /// Swift values in an `ArchivedCountedSet`, counted as Swift compares them.
+    @Test func countedSetMembersAreComparedAsSwiftValues() throws {
+        let data = try countedSetArchive([("\u{E9}t\u{E9}", 2), ("e\u{301}te\u{301}", 3), (Decimal(string: "1.5")!, 4), (Decimal(string: "15e-1")!, 1)])
+        let counted = try #require(try KeyedUnarchiver.unarchiveObject(from: data) as? ArchivedCountedSet)
+        expectEqual(counted.count, 2)
+        expectEqual(counted.count(for: "été"), 5)
+        expectEqual(counted.count(for: Decimal(string: "1.5")!), 5)
+    }
+
+    /// Counts are numbers: a member counted 2^62 times reads generically at once; a typed array,
+    /// which would repeat it, stops at the limit on one collection's elements, naming it.
+    @Test func aHugeCountIsKeptAsANumberAndBoundedWhenExpanded() throws {
+        let data = try countedSetArchive([("a", 1 << 62), ("b", 1 << 62)])
+        let counted = try #require(try KeyedUnarchiver.unarchiveObject(from: data) as? ArchivedCountedSet)
+        expectEqual(counted.count(for: "a"), 1 << 62)
+        let error = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver.unarchive([String].self, from: data) }
+        #expect(error.description.contains("its counts add up to more than 5000000 elements, the limit 'maxCollectionCount' sets"), "\(error)")
+        let dump = try ArchiveDump.text(KeyedArchiveDocument(data: data))
+        #expect(dump.contains("NS.count0: 4611686018427387904"), "\(dump)")
+        // Within the limit, the bag reads as often as counted.
+        var limits = KeyedArchiveLimits.default
+        limits.propertyList.maxCollectionCount = 7
+        let small = try countedSetArchive([("a", 4), ("b", 3)])
+        try expectEqual(KeyedUnarchiver.unarchive([String].self, from: small, limits: limits).sorted(), ["a", "a", "a", "a", "b", "b", "b"])
+        let over = try countedSetArchive([("a", 4), ("b", 4)])
+        #expect(throws: KeyedArchiveError.self) { try KeyedUnarchiver.unarchive([String].self, from: over, limits: limits) }
+    }
+
+    /// A count that is not a positive integer is malformed, never read as 1.
+    @Test(arguments: ["text", "zero", "negative", "fraction"])
+    func aCountThatIsNotACountIsAnError(_ kind: String) throws {
+        let counts: [String: any Sendable] = ["text": "3", "zero": 0, "negative": -2, "fraction": 2.5]
+        let values: [(String, Any)] = [("NS.count", 1), ("NS.object0", "a"), ("NS.count0", counts[kind] as Any)]
+        let archiver = KeyedArchiver()
+        try archiver.encodeObject(ArchivedObject(className: "NSCountedSet", values: values), forKey: "root")
+        let data = try archiver.finishEncoding()
+        let error = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver.unarchiveObject(from: data) }
+        #expect(error.description.contains("'NS.count0' is") && error.description.contains("not a count"), "\(error)")
+        #expect(throws: KeyedArchiveError.self) { try KeyedUnarchiver.unarchive([String].self, from: data) }
     }
 
     /// A collection object without its elements' key is malformed, for every class.

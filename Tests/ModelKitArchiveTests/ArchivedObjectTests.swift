@@ -177,8 +177,9 @@ struct ArchivedObjectTests {
         let freed = try await onDedicatedThread(stackSize: 1 << 20) {
             var head = ArchivedObject(className: "Node", values: [("v", 0)])
             for index in 1..<20_000 {
-                let elements: [Any] = [head]
-                head = ArchivedObject(className: "Node", values: [("v", index), (index % 2 == 0 ? "next" : "list", index % 2 == 0 ? head : elements)])
+                // The next object held directly, in an array, or in a counted set.
+                let holders: [(String, Any)] = [("next", head), ("list", [head] as [Any]), ("bag", ArchivedCountedSet([head]))]
+                head = ArchivedObject(className: "Node", values: [("v", index), holders[index % 3]])
             }
             let probe = WeakProbe(head)
             let last = head["v"] as? Int

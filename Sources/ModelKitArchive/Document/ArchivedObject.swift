@@ -112,6 +112,9 @@ public final class ArchivedObject: Hashable, CustomStringConvertible {
             } else if type == Set<AnyHashable>.self, let set = value as? Set<AnyHashable> {
                 value = ()
                 pending.append(contentsOf: set.map(\.base))
+            } else if type == ArchivedCountedSet.self, let counted = value as? ArchivedCountedSet {
+                value = ()
+                pending.append(contentsOf: counted.members.map(\.base))
             }
         }
     }

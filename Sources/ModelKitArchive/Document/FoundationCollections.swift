@@ -6,14 +6,14 @@ import ModelKitPropertyList
 ///
 /// - `NSArray`, `NSSet` (and their mutable kinds): `NS.objects`, an array of references;
 /// - `NSOrderedSet`: `NS.object.0`, `NS.object.1`, ...;
-/// - `NSCountedSet`: `NS.count` members, each `NS.object<i>` with its count `NS.count<i>`;
+/// - `NSCountedSet`: `NS.count` members, each `NS.object<i>` with its count `NS.count<i>`
+///   (a missing count is 1);
 /// - `NSDictionary`: `NS.keys` and `NS.objects`, arrays of the same length.
 ///
 /// An object that lacks them is malformed, never an empty collection.
 enum FoundationCollections {
-    /// The element references of an array, set, ordered set or counted set object, a counted
-    /// set's members as often as it counts them (a set reads its members, an array the bag), or
-    /// why there are none.
+    /// The element references of an array, set or ordered set object, or why there are none.
+    /// A counted set's are its ``countedMembers(of:)``.
     static func elements<Members: ArchivedMembers>(of keys: Members, kind: FoundationClass) -> Result<[PropertyListValue], Malformed> {
         switch kind {
         case .orderedSet, .mutableOrderedSet:
@@ -21,19 +21,7 @@ enum FoundationCollections {
             while let next = keys["NS.object.\(elements.count)"] { elements.append(next) }
             return .success(elements)
         case .countedSet:
-            guard let total = keys["NS.count"]?.int64Value, total >= 0, total <= Int64(keys.memberCount) else {
-                return .failure(Malformed("'NS.count' is missing or not a member count"))
-            }
-            var elements: [PropertyListValue] = []
-            for index in 0..<Int(total) {
-                guard let reference = keys["NS.object\(index)"] else { return .failure(Malformed("'NS.object\(index)' is missing")) }
-                let count = keys["NS.count\(index)"]?.int64Value ?? 1
-                guard count >= 1, count <= Int64(Int32.max) else {
-                    return .failure(Malformed("'NS.count\(index)' is not a count"))
-                }
-                elements.append(contentsOf: repeatElement(reference, count: Int(count)))
-            }
-            return .success(elements)
+            return countedMembers(of: keys).map { members in members.map(\.reference) }
         default:
             guard let stored = keys["NS.objects"] else { return .failure(Malformed("'NS.objects' is missing")) }
             guard case .array(let references) = stored else {
@@ -41,6 +29,35 @@ enum FoundationCollections {
             }
             return .success(references)
         }
+    }
+
+    /// The members of a counted set object, each once with its count, or why they cannot be
+    /// read. Counts are kept as numbers, never expanded here: a few bytes of file can count a
+    /// member two billion times.
+    static func countedMembers<Members: ArchivedMembers>(of keys: Members) -> Result<[CountedMember], Malformed> {
+        guard let total = keys["NS.count"]?.int64Value, total >= 0, total <= Int64(keys.memberCount) else {
+            return .failure(Malformed("'NS.count' is missing or not a member count"))
+        }
+        var members: [CountedMember] = []
+        members.reserveCapacity(Int(total))
+        for index in 0..<Int(total) {
+            guard let reference = keys["NS.object\(index)"] else { return .failure(Malformed("'NS.object\(index)' is missing")) }
+            var count: Int64 = 1
+            if let stored = keys["NS.count\(index)"] {
+                guard let number = stored.int64Value, number >= 1 else {
+                    return .failure(Malformed("'NS.count\(index)' is \(KeyedArchiveReader.describe(stored)), not a count"))
+                }
+                count = number
+            }
+            members.append(CountedMember(reference: reference, count: Int(count)))
+        }
+        return .success(members)
+    }
+
+    /// One member of a counted set: its reference, and how many times it was added (at least 1).
+    struct CountedMember {
+        let reference: PropertyListValue
+        let count: Int
     }
 
     /// The key and value references of a dictionary object, or why they do not pair up.

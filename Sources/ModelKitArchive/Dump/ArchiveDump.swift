@@ -171,7 +171,9 @@ struct DumpWalker {
             }
             visited.insert(uid)
             let shared = (referenceCounts[uid] ?? 0) > 1
-            if let kind, kind.isArray || kind.isSet || kind.isOrderedSet,
+            // A counted set prints by its keys (`NS.object<i>`, `NS.count<i>`): as a list it
+            // would repeat each member as often as counted, up to 2^63 times for a few bytes.
+            if let kind, kind.isArray || kind.isSet || kind.isOrderedSet, kind != .countedSet,
                case .success(let elements) = FoundationCollections.elements(of: keys, kind: kind)
             {
                 let container = DumpContainer.list(className: archivedClass.name, uid: uid, count: elements.count, shared: shared)

@@ -4,10 +4,11 @@ import ModelKitPropertyList
 
 // Reading values without a declared type: what `decodeObject(forKey:)`, preserved values and
 // migration hooks see. Foundation objects become Swift values (`[Any]`, `[String: Any]`,
-// `Set<AnyHashable>`, `String`, `Int`, `Double`, `Bool`, `Data`, `Date`, `URL`, `UUID`,
-// `Decimal`, `NSNull` for null inside collections), registered classes their types, and any
-// other class an `ArchivedObject`. Nothing is created from a class name except through the
-// registry.
+// `Set<AnyHashable>`, `ArchivedCountedSet`, `String`, `Int`, `Double`, `Bool`, `Data`, `Date`,
+// `URL`, `UUID`, `Decimal`, `NSNull` for null inside collections), registered classes their
+// types, and any other class an `ArchivedObject`. Nothing is created from a class name except
+// through the registry, and no decoded value is handed to Foundation's hashing (whose
+// `NSObject` equality and hashing disagree on Linux for some values; see `hashableValue`).
 
 extension KeyedArchiveReader {
     /// Reads the value at the reader's position without a declared type; null is `NSNull()`.
@@ -108,20 +109,15 @@ extension KeyedArchiveReader {
         case .decimalNumber: return try decodeDecimal()
         case .null: return NSNull()
         case .number: return try decodeGenericObject(uid: uid, archivedClass: archivedClass, keys: keys)
-        case .array, .mutableArray, .orderedSet, .mutableOrderedSet, .set, .mutableSet, .countedSet:
+        case .countedSet:
+            return try decodeCountedSet(uid: uid, archivedClass: archivedClass)
+        case .array, .mutableArray, .orderedSet, .mutableOrderedSet, .set, .mutableSet:
             let references = try elementReferences(of: uid, kind: kind)
             let elements = try decodeAnyElements(references, uid: uid, what: archivedClass.name)
-            // A counted set keeps its counts: Foundation's own class, as Swift has none.
-            if kind == .countedSet { return NSCountedSet(array: elements) }
             guard kind.isSet else { return elements }
             var set = Set<AnyHashable>()
             for element in elements {
-                guard let hashable = hashableValue(element) else {
-                    throw KeyedArchiveError(
-                        .invalidObject(className: archivedClass.name, detail: "an element of type '\(type(of: element))' is not hashable"),
-                        objectID: uid)
-                }
-                set.insert(hashable)
+                set.insert(try hashableElement(element, uid: uid, archivedClass: archivedClass))
             }
             return set
         case .dictionary, .mutableDictionary:
@@ -137,15 +133,41 @@ extension KeyedArchiveReader {
             }
             var result: [AnyHashable: Any] = [:]
             for (key, value) in zip(decodedKeys, decodedValues) {
-                guard let hashable = hashableValue(key) else {
-                    throw KeyedArchiveError(
-                        .invalidObject(className: archivedClass.name, detail: "a key of type '\(type(of: key))' is not hashable"),
-                        objectID: uid)
-                }
-                result[hashable] = value
+                result[try hashableElement(key, role: "a key", uid: uid, archivedClass: archivedClass)] = value
             }
             return result
         }
+    }
+
+    /// A counted set's members, each read once, with their counts: a Swift value, never
+    /// Foundation's `NSCountedSet` (see ``ArchivedCountedSet``). Members that are equal count
+    /// together, as `NSCountedSet` counts them.
+    private mutating func decodeCountedSet(uid: Int, archivedClass: ArchivedClass) throws -> ArchivedCountedSet {
+        let counted: [FoundationCollections.CountedMember]
+        switch FoundationCollections.countedMembers(of: ArchivedObjectMembers(document: state.document, uid: uid)) {
+        case .success(let members): counted = members
+        case .failure(let malformed):
+            throw KeyedArchiveError(.invalidObject(className: archivedClass.name, detail: malformed.detail), objectID: uid)
+        }
+        let members = try decodeAnyElements(counted.lazy.map(\.reference), uid: uid, what: archivedClass.name)
+        var result = ArchivedCountedSet()
+        for (member, entry) in zip(members, counted) {
+            result.add(try hashableElement(member, role: "a member", uid: uid, archivedClass: archivedClass), times: entry.count)
+        }
+        return result
+    }
+
+    /// An element of a set or a key of a dictionary as `AnyHashable`, or a typed error naming
+    /// the collection when it cannot be one (see ``hashableValue(_:)``).
+    private func hashableElement(
+        _ value: Any, role: String = "an element", uid: Int, archivedClass: ArchivedClass
+    ) throws -> AnyHashable {
+        guard let hashable = hashableValue(value) else {
+            throw KeyedArchiveError(
+                .invalidObject(className: archivedClass.name, detail: "\(role) of type '\(type(of: value))' is not hashable"),
+                objectID: uid)
+        }
+        return hashable
     }
 
     /// Reads the objects a collection refers to, one level down.
@@ -215,11 +237,15 @@ func isNSNull(_ value: Any) -> Bool {
     type(of: value) is NSNull.Type
 }
 
-/// The value as `AnyHashable` when its type is `Hashable`, without bridging.
+/// The value as `AnyHashable` when its type is `Hashable`, without bridging: decoded values are
+/// hashed as Swift hashes them, never through `NSObject`'s `hash` and `isEqual(_:)`, which
+/// swift-corelibs-foundation lets disagree (an `NSString` of composed and one of decomposed
+/// accents are equal with different hashes; an `NSDecimalNumber`'s hash recurses until the stack
+/// ends), and the standard library stops the process when equal members hash apart.
 ///
 /// Not `NSNull`: swift-corelibs-foundation gives the one `NSNull` a different `hash` at each
-/// call, so two null keys would break a dictionary (the standard library stops the process on
-/// "duplicate keys"). A null key or set element is reported as not hashable instead.
+/// call, so two null keys would break a dictionary. A null key or set element is reported as not
+/// hashable instead.
 func hashableValue(_ value: Any) -> AnyHashable? {
     if isNSNull(value) { return nil }
     guard let type = type(of: value) as? any Hashable.Type else { return nil }

@@ -103,11 +103,38 @@ extension KeyedArchiveReader {
         {
             return ElementReferences(inPlace: elements, of: state.table)
         }
-        switch FoundationCollections.elements(of: ArchivedObjectMembers(document: state.document, uid: uid), kind: kind) {
+        let members = ArchivedObjectMembers(document: state.document, uid: uid)
+        if kind == .countedSet {
+            switch FoundationCollections.countedMembers(of: members) {
+            case .success(let counted): return try countedElements(counted, of: uid)
+            case .failure(let malformed):
+                throw KeyedArchiveError(.invalidObject(className: className(of: uid), detail: malformed.detail), objectID: uid)
+            }
+        }
+        switch FoundationCollections.elements(of: members, kind: kind) {
         case .success(let elements): return ElementReferences(elements)
         case .failure(let malformed):
             throw KeyedArchiveError(.invalidObject(className: className(of: uid), detail: malformed.detail), objectID: uid)
         }
+    }
+
+    /// A counted set's bag, each member repeated as often as it is counted, within the limit of
+    /// one collection's elements (``PropertyListLimits/maxCollectionCount``): a count is any
+    /// positive 64-bit number, so the bag of a small file could otherwise outgrow memory.
+    private func countedElements(_ members: [FoundationCollections.CountedMember], of uid: Int) throws -> ElementReferences {
+        let limit = state.limits.propertyList.maxCollectionCount
+        var total = 0
+        for member in members {
+            guard member.count <= limit - total else {
+                throw KeyedArchiveError(
+                    .invalidObject(
+                        className: className(of: uid),
+                        detail: "its counts add up to more than \(limit) elements, the limit 'maxCollectionCount' sets"),
+                    objectID: uid)
+            }
+            total += member.count
+        }
+        return ElementReferences(counted: members)
     }
 
     public mutating func decodeDictionary<T>(_ value: (inout KeyedArchiveReader) throws -> T) throws -> [String: T] {
@@ -215,12 +242,15 @@ extension KeyedArchiveReader {
     }
 }
 
-/// The element references of a collection object: its array of references read in place, or
-/// listed (an ordered or counted set's, gathered from its keys).
+/// The element references of a collection object: its array of references read in place,
+/// listed (an ordered set's, gathered from its keys), or a counted set's bag, each member as
+/// often as it is counted (not expanded in memory).
 struct ElementReferences: RandomAccessCollection {
     private enum Storage {
         case inPlace(BinaryPropertyListTable.Container, BinaryPropertyListTable)
         case listed([PropertyListValue])
+        /// Members, and the bag position just past each member's last copy.
+        case counted([PropertyListValue], ends: [Int])
     }
 
     private let storage: Storage
@@ -233,12 +263,25 @@ struct ElementReferences: RandomAccessCollection {
         storage = .listed(elements)
     }
 
+    /// The bag of `members`.
+    init(counted members: [FoundationCollections.CountedMember]) {
+        var ends: [Int] = []
+        ends.reserveCapacity(members.count)
+        var end = 0
+        for member in members {
+            end += member.count
+            ends.append(end)
+        }
+        storage = .counted(members.map(\.reference), ends: ends)
+    }
+
     var startIndex: Int { 0 }
 
     var endIndex: Int {
         switch storage {
         case .inPlace(let elements, _): return elements.count
         case .listed(let elements): return elements.count
+        case .counted(_, let ends): return ends.last ?? 0
         }
     }
 
@@ -246,7 +289,15 @@ struct ElementReferences: RandomAccessCollection {
         switch storage {
         case let .inPlace(elements, table): return table.value(at: index, of: elements)
         case .listed(let elements): return elements[index]
+        case let .counted(members, ends):
+            // The first member whose copies end past `index`.
+            var low = 0
+            var high = ends.count - 1
+            while low < high {
+                let middle = (low + high) / 2
+                if ends[middle] > index { high = middle } else { low = middle + 1 }
+            }
+            return members[low]
         }
     }
 }
-

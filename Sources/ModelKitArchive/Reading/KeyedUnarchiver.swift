@@ -124,6 +124,32 @@ public final class KeyedUnarchiver {
         try topLevel { try root.decodeObject() }
     }
 
+    /// Reads object `objectID` of the archive's `$objects` without a declared type, as a root
+    /// key referring to it would be read: for tools that look at every object of an archive
+    /// (an inspector, a fuzzer) rather than follow its keys. nil for `$null`; an identifier
+    /// outside `$objects` is ``KeyedArchiveError/Kind/referenceOutOfRange(_:objects:)``.
+    ///
+    /// ```swift
+    /// for objectID in 1..<unarchiver.document.objectCount {
+    ///     print(objectID, try unarchiver.decodeObject(withID: objectID) ?? "nil")
+    /// }
+    /// ```
+    public func decodeObject(withID objectID: Int) throws -> Any? {
+        guard objectID >= 0, objectID < document.objectCount else {
+            throw KeyedArchiveError(
+                .referenceOutOfRange(UInt64(truncatingIfNeeded: objectID), objects: document.objectCount))
+        }
+        let decoded = try topLevel {
+            var reader = KeyedArchiveReader(state: state, position: .uid(UInt64(objectID)), depth: 0)
+            do {
+                return try reader.decodeAnyValue()
+            } catch let error as KeyedArchiveError {
+                throw error.inContext(model: nil, key: nil, objectID: objectID)
+            }
+        }
+        return isNSNull(decoded) ? nil : decoded
+    }
+
     /// Reads the root object (`unarchive(_:from:)`), with error paths that start inside it.
     func decodeRoot<T: ModelValue>(_ type: T.Type) throws -> T {
         try topLevel { try root.decodeRootValue(T.self) }

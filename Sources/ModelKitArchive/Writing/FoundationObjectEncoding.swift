@@ -49,6 +49,8 @@ extension KeyedArchiveWriter {
             try encodeArray(array) { writer, element in try writer.encodeAny(element) }
         case let set as Set<AnyHashable>:
             try writeCollection(Array(set), as: .nsSet)
+        case let counted as ArchivedCountedSet:
+            try writeCountedSet(counted.counts.map { ($0.key.base, $0.value) })
         case let dictionary as [AnyHashable: Any]:
             try writeObjectDictionary(keys: Array(dictionary.keys), values: Array(dictionary.values), as: .nsDictionary)
         default:
@@ -152,7 +154,7 @@ extension KeyedArchiveWriter {
         case let array as NSArray:
             try body.writeCollection(array.map { $0 }, as: object is NSMutableArray ? .nsMutableArray : .nsArray, into: slot)
         case let counted as NSCountedSet:
-            try body.writeCountedSet(counted, into: slot)
+            try body.writeCountedSet(counted.allObjects.map { ($0, counted.count(for: $0)) }, into: slot)
         case let set as NSSet:
             try body.writeCollection(set.allObjects, as: object is NSMutableSet ? .nsMutableSet : .nsSet, into: slot)
         case let dictionary as NSDictionary:
@@ -215,13 +217,15 @@ extension KeyedArchiveWriter {
         return writer.result.propertyListValue
     }
 
-    /// Writes a counted set (`NS.count`, then `NS.object<i>` and `NS.count<i>`) into `slot`.
-    private mutating func writeCountedSet(_ set: NSCountedSet, into slot: Int) throws {
+    /// Writes a counted set's members and their counts (`NS.count`, then `NS.object<i>` and
+    /// `NS.count<i>`), in a new slot or in `slot`.
+    private mutating func writeCountedSet(_ members: [(member: Any, count: Int)], into slot: Int? = nil) throws {
+        let slot = slot ?? state.reserveSlot()
         var keys = ["NS.count"]
-        var values = [PropertyListValue.integer(PropertyListInteger(Int64(set.count)))]
-        for (index, member) in set.allObjects.enumerated() {
+        var values = [PropertyListValue.integer(PropertyListInteger(Int64(members.count)))]
+        for (index, (member, count)) in members.enumerated() {
             keys += ["NS.object\(index)", "NS.count\(index)"]
-            values += [try elementReference(member, at: index), .integer(PropertyListInteger(Int64(set.count(for: member))))]
+            values += [try elementReference(member, at: index), .integer(PropertyListInteger(Int64(count)))]
         }
         state.setEntry(state.objectEntry(keys: keys, values: values, classSlot: state.classSlot(.nsCountedSet)), at: slot)
         result = .reference(slot)
