@@ -82,9 +82,10 @@ if [[ ! -d $corpus ]] || [[ -z $(ls -A "$corpus") ]]; then
             cp "$file" "$corpus/seed-${relative//\//_}"
         done < <(find "$seed" -type f ! -name '*.md' -print0)
     done
-    # Inputs that once crashed a harness stay in its corpus.
-    if [[ -d $fuzz_dir/Regressions/$name ]]; then cp "$fuzz_dir/Regressions/$name"/* "$corpus"/ 2>/dev/null || true; fi
 fi
+# Inputs that once crashed a harness are in its corpus on every run, also one seeded before
+# they were added.
+if [[ -d $fuzz_dir/Regressions/$name ]]; then cp "$fuzz_dir/Regressions/$name"/* "$corpus"/ 2>/dev/null || true; fi
 
 # JSON harnesses: twitter.json (617 KB) takes more than the 1 s timeout in a debug ASan build
 # of fuzz-json-model, and long inputs slow the others tenfold; inputs, seeds included, are cut to

@@ -3,7 +3,9 @@ import Foundation
 import ModelKit
 
 // Bytes → the generic keyed-archive dump behind `modelkit archive dump` (the document check,
-// then both renderers), and the generic decode of the root object. Any thrown error is fine.
+// then both renderers), and the generic decode of every root key and of every object (the
+// first 1,024: each decode may walk the graph below it, and the 1 s timeout is per input), in
+// one unarchiver, as a tool inspecting a file would. Any thrown error is fine.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
@@ -12,7 +14,12 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     _ = try? ArchiveDump.text(document)
     _ = try? ArchiveDump.json(document)
     let unarchiver = KeyedUnarchiver(document: document)
-    _ = try? unarchiver.decodeObject(forKey: "root")
+    for key in document.topKeys {
+        _ = try? unarchiver.decodeObject(forKey: key)
+    }
+    for objectID in 0..<min(document.objectCount, 1024) {
+        _ = try? unarchiver.decodeObject(withID: objectID)
+    }
     return 0
 }
 

@@ -105,6 +105,12 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let unarchiver = KeyedUnarchiver(document: document, registry: registry)
     _ = try? unarchiver.decode(Person.self, forKey: "root")
     _ = try? unarchiver.decodeObject(forKey: "root")
+    // Every object generically (the first 1,024), after the typed decodes in the same
+    // unarchiver: registered models and Foundation collections built from whatever the file
+    // holds, beside instances the typed decodes left.
+    for objectID in 0..<min(document.objectCount, 1024) {
+        _ = try? unarchiver.decodeObject(withID: objectID)
+    }
     return 0
 }
 
