@@ -156,3 +156,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Asynchronous functions run in their caller's isolation domain unless marked `@concurrent`
+// (SE-0461, the default of new Xcode projects): a context and its models are not `Sendable`, and
+// every store, context and stream call that takes one must run where they live. Not for the
+// tests: Swift Testing's `@Test` expansion does not compile with it (Swift 6.3).
+for target in package.targets where target.type == .regular || target.type == .executable {
+    guard target.name != "CModelKitRuntime" && target.name != "ModelKitTestSupport" else { continue }
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+}

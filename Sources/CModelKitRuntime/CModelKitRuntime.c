@@ -5,7 +5,6 @@
 // the Swift side manages.
 #include "CModelKitRuntime.h"
 #include <pthread.h>
-#include <sched.h>
 
 /// Releases a thread's list (a retained Swift object) when the thread exits.
 extern void swift_release(void *object);
@@ -28,16 +27,4 @@ void modelkit_set_writes_in_progress(void *list) {
     pthread_setspecific(listOwner, list);
     if (previous && previous != list) swift_release(previous);
     writesInProgress = list;
-}
-
-// A shard's holder is done within nanoseconds unless it was preempted: spin on reads (no
-// writes, so the cache line is not bounced) for a while, then give the core away.
-void modelkit_lock_wait(void *lock) {
-    _Atomic(int) *state = (_Atomic(int) *)lock;
-    for (int spins = 0; atomic_load_explicit(state, memory_order_relaxed) != 0; spins++) {
-        if (spins >= 64) {
-            sched_yield();
-            spins = 0;
-        }
-    }
 }

@@ -150,26 +150,23 @@
             try checkOpen()
             // Before the transaction takes a connection: creating it needs one of its own.
             try await createSchema()
-            var result: T?
+            let lease: PostgresLease
             do {
-                try await client.withConnection { connection in
-                    if kind == .readOnce {
-                        // One statement is a snapshot by itself: no BEGIN, no COMMIT. A body that
-                        // needs a second statement runs again, in a read transaction.
-                        let rows = PostgresRows(store: self, connection: connection, singleStatement: true)
-                        do {
-                            result = try await body(rows)
-                            return
-                        } catch where rows.neededTransaction {}
-                    }
-                    result = try await self.run(kind, on: connection, body)
-                }
+                lease = try await PostgresLease.take(from: client)
             } catch let error as PSQLError {
-                // Leasing a connection failed (the closure's own errors pass through as they are).
                 throw Self.storeError(error, table: nil, sql: nil)
             }
-            guard let result else { throw StoreError(.database, reason: "the transaction returned nothing") }
-            return result
+            defer { lease.release() }
+            let connection = lease.connection
+            if kind == .readOnce {
+                // One statement is a snapshot by itself: no BEGIN, no COMMIT. A body that needs a
+                // second statement runs again, in a read transaction.
+                let rows = PostgresRows(store: self, connection: connection, singleStatement: true)
+                do {
+                    return try await body(rows)
+                } catch where rows.neededTransaction {}
+            }
+            return try await run(kind, on: connection, body)
         }
 
         /// Runs `body` between `BEGIN` and `COMMIT` on `connection`.
@@ -178,7 +175,7 @@
         /// write's `NOTIFY`s and `COMMIT` go together too, and the commit is awaited (a failed
         /// `NOTIFY` aborts the transaction, so its error is the commit's). A read's `COMMIT` only
         /// ends the snapshot: it is sent, and the connection's next user queues behind it.
-        private nonisolated(nonsending) func run<T>(
+        private func run<T>(
             _ kind: StoreTransactionKind, on connection: PostgresConnection, _ body: (PostgresRows) async throws -> T
         ) async throws -> T {
             let rows = PostgresRows(store: self, connection: connection)

@@ -99,25 +99,44 @@ import Testing
         expectEqual(context.registeredCount, 4)
     }
 
-    @Test func manyTasksEndWithOneInstancePerIdentifier() async throws {
+    /// Tasks of one actor map overlapping payloads into the actor's context, suspending
+    /// between payloads: one instance per identifier across all of them.
+    @MainActor @Test func tasksOfOneActorEndWithOneInstancePerIdentifier() async throws {
         let context = ModelContext()
-        let keeper = Keeper()
+        let kept = MainActorCounters()
         let payloads = (0..<8).map { task in
             Data("[\((0..<200).map { #"{"id": "\#(($0 * (task + 1)) % 150)", "count": \#(task)}"# }.joined(separator: ","))]".utf8)
         }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for payload in payloads {
-                group.addTask {
-                    // Keep every instance alive, so identity must hold across tasks.
-                    keeper.keep(try [Counter](jsonData: payload, context: context))
-                }
+        let tasks = payloads.map { payload in
+            Task { @MainActor in
+                await Task.yield()
+                kept.counters += try [Counter](jsonData: payload, context: context)
             }
-            try await group.waitForAll()
         }
-        let byID = Dictionary(grouping: keeper.counters, by: \.id)
+        for task in tasks { try await task.value }
+        let byID = Dictionary(grouping: kept.counters, by: \.id)
         expectEqual(byID.count, 150)
         #expect(byID.values.allSatisfy { group in group.allSatisfy { $0 === group[0] } })
         expectEqual(context.registeredCount, 150)
+    }
+
+    /// Tasks on other threads each map into a context of their own: identity holds within each
+    /// context, and no instance is shared between them.
+    @Test func aContextPerTaskKeepsIdentityWithinEach() async throws {
+        let payload = Data("[\((0..<300).map { #"{"id": "\#($0 % 100)", "count": \#($0)}"# }.joined(separator: ","))]".utf8)
+        let results = try await withThrowingTaskGroup(of: (distinct: Int, live: Int, count: Int).self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    let context = ModelContext()
+                    let counters = try [Counter](jsonData: payload, context: context)
+                    let distinct = Set(counters.map(ObjectIdentifier.init)).count
+                    return (distinct, context.registeredCount, counters.count)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        expectEqual(results.count, 4)
+        #expect(results.allSatisfy { $0 == (distinct: 100, live: 100, count: 300) })
     }
 
     func userPayload(id: String, name: String) -> [String: Any] {
@@ -155,10 +174,7 @@ final class LoadCount: @unchecked Sendable {
     func increment() { lock.withLock { count += 1 } }
 }
 
-/// Holds instances from several tasks, so they stay alive.
-final class Keeper: @unchecked Sendable {
-    private let lock = NSLock()
-    private var kept: [Counter] = []
-    var counters: [Counter] { lock.withLock { kept } }
-    func keep(_ counters: [Counter]) { lock.withLock { kept += counters } }
+/// Counters that tasks of the main actor gather, kept on the main actor with them.
+@MainActor final class MainActorCounters {
+    var counters: [Counter] = []
 }

@@ -50,10 +50,11 @@ struct FixtureTransport: HTTPTransport {
             ])
             let store = try SQLiteStore()                   // in memory; SQLiteStore(path:) for a file
             let client = RemoteClient(baseURL: URL(string: "https://api.example.com/v1")!, store: store, transport: transport)
+            let context = ModelContext(store: store)        // this isolation domain's live instances
 
-            let bugs = try await client.fetchAll(Bug.self)                 // GET /v1/bugs, saved to the store
+            let bugs = try await client.fetchAll(Bug.self, context: context)         // GET /v1/bugs, saved to the store
             print(bugs.map(\.title), try await store.fetchCount(Bug.self))  // ["crash", "typo"] 2
-            let first = try await client.fetch(Bug.self, id: 1)            // GET /v1/bugs/1: the live instance, updated
+            let first = try await client.fetch(Bug.self, id: 1, context: context)    // GET /v1/bugs/1: the live instance, updated
             print(first === bugs[0], bugs[0].title, bugs[0].isOpen)  // true crash on launch false
             do {
                 _ = try await client.fetch(Bug.self, id: 3)

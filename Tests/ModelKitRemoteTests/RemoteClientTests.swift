@@ -11,7 +11,8 @@ import Testing
         try await TestServer.with { server in
             let fixtures = try Fixtures.shared()
             let client = server.client()
-            let users = try await client.fetchAll(TwitterUser.self)
+            let context = ModelContext()
+            let users = try await client.fetchAll(TwitterUser.self, context: context)
             // Every element of "data.items", repeats included, mapped ...
             expectEqual(users.count, fixtures.users.count)
             let identifiers = Set(users.map(\.id))
@@ -24,9 +25,9 @@ import Testing
             }
             let identities: Set<ObjectIdentifier> = Set(users.map { ObjectIdentifier($0) })
             expectEqual(identities.count, 115)
-            #expect(client.context.registeredModel(TwitterUser.self, for: users[0].id) === users[0])
-            // Fetching again returns the same instances.
-            let again = try await client.fetchAll(TwitterUser.self)
+            #expect(context.registeredModel(TwitterUser.self, for: users[0].id) === users[0])
+            // Fetching again through the context returns the same instances.
+            let again = try await client.fetchAll(TwitterUser.self, context: context)
             #expect(zip(users, again).allSatisfy { $0 === $1 })
         }
     }
@@ -43,19 +44,20 @@ import Testing
     @Test func anInstanceFetchUpdatesTheLiveInstanceInPlace() async throws {
         try await TestServer.with { server in
             let client = server.client()
-            let users = try await client.fetchAll(TwitterUser.self, query: [URLQueryItem(name: "limit", value: "3")])
+            let context = ModelContext()
+            let users = try await client.fetchAll(TwitterUser.self, query: [URLQueryItem(name: "limit", value: "3")], context: context)
             let live = users[1]
             let originalName = live.name
             #expect(originalName != "Renamed on the server")
             await server.log.override("name", with: "Renamed on the server")
 
-            let fetched = try await client.fetch(TwitterUser.self, id: live.id)
+            let fetched = try await client.fetch(TwitterUser.self, id: live.id, context: context)
             #expect(fetched === live)
             expectEqual(live.name, "Renamed on the server")
             try expectEqual(#require(await server.log.entries.last).path, "/users/\(live.id)")
 
             await server.log.override("screen_name", with: "refreshed")
-            try await client.refresh(live)
+            try await client.refresh(live, context: context)
             expectEqual(live.screenName, "refreshed")
         }
     }
@@ -97,11 +99,12 @@ import Testing
         try await TestServer.with { server in
             let store = try SQLiteStore()
             let client = server.client(store: store)
+            let context = ModelContext(store: store)
             let user = try await newUser(server)
-            let created = try await client.create(user)
+            let created = try await client.create(user, context: context)
             #expect(created === user)
             expectEqual(user.followersCount, 1000)   // set by the server
-            #expect(client.context.registeredModel(TwitterUser.self, for: "1") === user)
+            #expect(context.registeredModel(TwitterUser.self, for: "1") === user)
             #expect(try await store.fetchOne(TwitterUser.self, id: "1")?.followersCount == 1000)
 
             let request = try #require(await server.log.entries.last)

@@ -56,10 +56,8 @@ final class TestServer: Sendable {
     }
 
     /// A client of this server.
-    func client(
-        store: (any ModelStore)? = nil, context: ModelContext? = nil, timeout: Duration = .seconds(30)
-    ) -> RemoteClient {
-        RemoteClient(baseURL: baseURL, store: store, context: context, timeout: timeout)
+    func client(store: (any ModelStore)? = nil, timeout: Duration = .seconds(30)) -> RemoteClient {
+        RemoteClient(baseURL: baseURL, store: store, timeout: timeout)
     }
 
     /// Runs `body` with a new server, stopping it afterwards.

@@ -22,7 +22,43 @@ private func print(_ items: Any..., separator: String = " ", terminator: String 
 }
 // snippet: context-end
 
+// snippet: context-actor-start
+actor Importer {
+    let context: ModelContext
+
+    init(store: SQLiteStore) {
+        context = ModelContext(store: store)
+    }
+
+    /// Maps and saves a payload of chores; only their count leaves the actor.
+    func importChores(_ data: Data) async throws -> Int {
+        let chores = try [Chore](jsonData: data, context: context)
+        try await context.save()
+        return chores.count
+    }
+}
+// snippet: context-actor-end
+
 @Suite struct ContextArticleExampleTests {
+    /// The article's background actor: a context of its own, over the store the test shares
+    /// with it; it prints what its comments show, and the article shows it word for word.
+    @Test func anActorWorksThroughAContextOfItsOwn() async throws {
+        let store = try SQLiteStore()
+        try await store.save(Chore(id: 1, title: "write the docs"))
+        let output = try await ExampleOutput.capture {
+            // snippet: context-actor-start
+            let importer = Importer(store: store)
+            let imported = try await importer.importChores(Data(#"[{"id": 3, "title": "import"}]"#.utf8))
+            print(imported, try await store.fetchCount(Chore.self))  // 1 2
+            // snippet: context-actor-end
+        }
+        let snippet = try DocumentationExamples.snippet("context-actor", inFile: #filePath)
+        #expect(output == DocumentationExamples.commentedOutput(of: snippet), "printed:\n\(output.joined(separator: "\n"))")
+        let article = try String(
+            contentsOf: DocumentationExamples.catalogue.appendingPathComponent("WorkingWithAContext.md"), encoding: .utf8)
+        #expect(article.contains("```swift\n" + snippet + "\n```"), "WorkingWithAContext.md shows the actor example word for word")
+    }
+
     @Test func context() async throws {
         let output = try await ExampleOutput.capture {
             // snippet: context-start

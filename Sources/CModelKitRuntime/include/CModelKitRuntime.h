@@ -29,6 +29,4 @@ extern void modelkit_set_writes_in_progress(void *_Nullable list);
 
 #pragma clang assume_nonnull end
 
-#include "CModelKitLock.h"
-
 #endif

@@ -6,9 +6,15 @@ import Foundation
 /// The references sit in one buffer of slots and are loaded where they are (a lookup neither
 /// copies a reference nor retains a box); one map per kind of key finds an identifier's slot, so
 /// the common identifiers (integers, strings, UUIDs) hash and compare as themselves, integers
-/// without a dictionary at all (``IntegerSlotMap``). Callers hold the lock of the table's shard
-/// (``IdentityShards``), so the properties skip the runtime's exclusivity checks.
+/// without a dictionary at all (``IntegerSlotMap``).
+///
+/// A table belongs to one context, which stays in one isolation domain, and its methods call
+/// nothing that could reach the table again: no two accesses to its properties can overlap, so
+/// they skip the runtime's exclusivity checks (`@exclusivity(unchecked)`; a lookup would
+/// otherwise begin and end a dynamic access on every property it reads).
 final class IdentityTable {
+    /// The references, `used` of `capacity` initialized; manual memory so that a lookup loads a
+    /// reference where it is, and a non-copyable reference needs no box.
     @exclusivity(unchecked) private var slots: UnsafeMutablePointer<InstanceReference>
     @exclusivity(unchecked) private var capacity = 16
     @exclusivity(unchecked) private var used = 0

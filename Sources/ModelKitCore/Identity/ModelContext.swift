@@ -10,12 +10,11 @@ import Foundation
 /// fast; see `InstanceReference`). With a store, an identifier that is not live is loaded from
 /// the store before the payload applies.
 ///
-/// Concurrency: a context is `Sendable`. A mapping run holds the context's recursive lock from
-/// start to end (as FDModel held one lock for models, provider and store), so tasks mapping
-/// overlapping payloads into one context end with exactly one instance per identifier. Outside a
-/// run, a lookup or registration takes only the lock of the identifier's shard, so tasks
-/// working on different identifiers do not queue behind one lock. Mutate and read shared
-/// instances inside ``withLock(_:)`` when other tasks map into the context too.
+/// Concurrency: a context and its models stay in the isolation domain that made them (the main
+/// actor, an actor of your own, a task), as SwiftData's do: `ModelContext` is not `Sendable`, so
+/// the compiler refuses to let a context, or a model it holds, reach another domain. What
+/// crosses domains is a store (`Sendable`) and identifiers; each domain that works with models
+/// makes its own context over the shared store. Within its domain a context needs no lock.
 ///
 /// ```swift
 /// let context = ModelContext()
@@ -24,12 +23,11 @@ import Foundation
 /// first === again                                          // true
 /// context.registeredModel(User.self, for: "42")            // the live user, if any
 /// ```
-public final class ModelContext: @unchecked Sendable {
-    // @unchecked: `journal` is only touched under `lock`; each shard of `shards` under its own
-    // lock (see IdentityShards).
-    private let lock = NSRecursiveLock()
-    /// The live instances, by identifier, in shards.
-    private let shards = IdentityShards()
+public final class ModelContext {
+    /// The live instances, by model hierarchy and identifier. Reached only by the context's own
+    /// methods, which never re-enter one another while they hold it: no access overlaps
+    /// another, so none pays the runtime's exclusivity check.
+    @exclusivity(unchecked) private var tables = IdentityTables()
     /// The store the context's models live in, if any.
     public let store: (any ModelContextStore)?
     /// Where identifiers that are not live are loaded from as a mapping meets them: the store,
@@ -57,17 +55,17 @@ public final class ModelContext: @unchecked Sendable {
         self.tracker = (store as? any ChangeTrackingStore)?.makeChangeTracker(mergePolicy: mergePolicy)
     }
 
-    /// Runs `body` holding the context's lock (reentrant).
+    /// Runs `body`. A context used to be shared by tasks behind a lock; it now stays in one
+    /// isolation domain, where nothing else can touch it meanwhile.
+    @available(*, deprecated, message: "a context stays in one isolation domain and needs no lock: call 'body' directly")
     public func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+        try body()
     }
 
-    /// Runs one mapping through the context, holding its lock, all or nothing: when `body`
-    /// throws, every live instance it updated in place gets its values back and every instance
-    /// it registered is forgotten, so a payload that fails to map leaves the context as it found
-    /// it. A run inside a run is part of the outer one.
+    /// Runs one mapping through the context, all or nothing: when `body` throws, every live
+    /// instance it updated in place gets its values back and every instance it registered is
+    /// forgotten, so a payload that fails to map leaves the context as it found it. A run inside
+    /// a run is part of the outer one.
     ///
     /// The mapping initializers that take a context run in one; call it yourself to make several
     /// mappings one unit:
@@ -79,15 +77,9 @@ public final class ModelContext: @unchecked Sendable {
     /// }
     /// ```
     public func performMapping<T>(_ body: () throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
         if journal != nil { return try body() }
         journal = []
-        shards.setRunsActive(true)
-        defer {
-            journal = nil
-            shards.setRunsActive(false)
-        }
+        defer { journal = nil }
         do {
             return try body()
         } catch {
@@ -97,7 +89,6 @@ public final class ModelContext: @unchecked Sendable {
     }
 
     /// Records how to undo a change of the mapping run in progress (nothing outside a run).
-    /// Call holding the lock.
     package func recordUndo(_ undo: @escaping () -> Void) {
         journal?.append(undo)
     }
@@ -111,10 +102,8 @@ public final class ModelContext: @unchecked Sendable {
     /// The live instance of `type` for `id`, or else the one the store holds, loaded and
     /// registered (SwiftData's `model(for:)`).
     public func model<M: Model & AnyObject, ID: Hashable & Sendable>(_ type: M.Type, for id: ID) throws -> M? {
-        try withLock {
-            if let live = registeredModel(type, for: id) { return live }
-            return try loader?.loadModel(type, identifier: AnyHashable(id), into: self)
-        }
+        if let live = registeredModel(type, for: id) { return live }
+        return try loader?.loadModel(type, identifier: AnyHashable(id), into: self)
     }
 
     /// Makes `model` the live instance for its identifier, unless another one already is;
@@ -151,22 +140,17 @@ public final class ModelContext: @unchecked Sendable {
     /// Forgets `object` as the live instance for `identifier`, if it still is (a rolled-back
     /// insert, a saved delete).
     package func unregister(_ object: AnyObject, type: any Model.Type, identifier: AnyHashable) {
-        let key = IdentityKey(identifier)
-        withShard(of: key) { shard in shards.table(shard, for: type, creating: false)?.remove(object, for: key) }
+        tables.table(for: type, creating: false)?.takeUnretainedValue().remove(object, for: IdentityKey(identifier))
     }
 
     /// How many instances are live in the context now.
     public var registeredCount: Int {
-        withLock { shards.withEveryShard { $0.reduce(0) { $0 + $1.liveCount() } } }
+        tables.liveCount()
     }
 
     /// Forgets every live instance (they stay alive where they are referenced).
     public func removeAll() {
-        withLock {
-            shards.withEveryShard { shards in
-                for index in shards.indices { shards[index].removeAll() }
-            }
-        }
+        tables.removeAll()
     }
 
     // MARK: Internals shared with readers and stores
@@ -189,15 +173,11 @@ public final class ModelContext: @unchecked Sendable {
         if live === object { return model }
         if let live = Self.cast(live, to: M.self) { return live }
         // The live instance is of another class of the hierarchy: the new one takes its place.
-        withShard(of: key) { shard in
-            guard let table = shards.table(shard, for: M.self, creating: true) else { return }
-            table.insert(object, for: key)
-            if journal != nil {
-                journal?.append {
-                    table.remove(object, for: key)
-                    table.insert(live, for: key)
-                }
-            }
+        guard let table = tables.table(for: M.self, creating: true)?.takeUnretainedValue() else { return model }
+        table.insert(object, for: key)
+        recordUndo {
+            table.remove(object, for: key)
+            table.insert(live, for: key)
         }
         return model
     }
@@ -205,65 +185,31 @@ public final class ModelContext: @unchecked Sendable {
     /// The live object for `key` in `type`'s table, or `object` after inserting it.
     @usableFromInline
     func liveObject(inserting object: AnyObject, key: IdentityKey, type: any Model.Type) -> AnyObject {
-        inShard(IdentityShards.index(of: key)) { shard, underContextLock in
-            guard let table = shards.table(shard, for: type, creating: true) else { return object }
-            if let live = table.object(for: key) { return live }
-            table.insert(object, for: key)
-            if underContextLock, journal != nil { journal?.append { table.remove(object, for: key) } }
+        guard let table = tables.table(for: type, creating: true)?.takeUnretainedValue() else { return object }
+        if let live = table.object(for: key) { return live }
+        table.insert(object, for: key)
+        // Only inside a run (checked first: making the closure allocates).
+        if journal != nil { recordUndo { table.remove(object, for: key) } }
+        return object
+    }
+
+    /// ``liveObject(inserting:key:type:)`` for an integer identifier, the common case: the
+    /// table is used without a retain (``tables`` keeps it, and nothing here changes them).
+    @usableFromInline
+    func liveObject(inserting object: AnyObject, integer: Int64, type: any Model.Type) -> AnyObject {
+        guard journal == nil, let table = tables.table(for: type, creating: true) else {
+            return liveObject(inserting: object, key: .integer(integer), type: type)
+        }
+        return table._withUnsafeGuaranteedRef { table in
+            if let live = table.object(forInteger: integer) { return live }
+            table.insert(object, for: .integer(integer))
             return object
         }
     }
 
-    /// ``liveObject(inserting:key:type:)`` for an integer identifier, the common case.
-    @usableFromInline
-    func liveObject(inserting object: AnyObject, integer: Int64, type: any Model.Type) -> AnyObject {
-        let shard = IdentityShards.index(ofInteger: integer)
-        shards.lock(shard)
-        if !shards.runsActive, let table = shards.unretainedTable(shard, for: type) {
-            defer { shards.unlock(shard) }
-            return table._withUnsafeGuaranteedRef { table in
-                if let live = table.object(forInteger: integer) { return live }
-                table.insert(object, for: .integer(integer))
-                return object
-            }
-        }
-        shards.unlock(shard)
-        return liveObject(inserting: object, key: .integer(integer), type: type)
-    }
-
     /// The live object for `key` in `type`'s table, if any.
     func liveObject(for key: IdentityKey, type: any Model.Type) -> AnyObject? {
-        inShard(IdentityShards.index(of: key)) { shard, _ in
-            shards.table(shard, for: type, creating: false)?.object(for: key)
-        }
-    }
-
-    /// Runs `body` holding shard `shard`'s lock and, while a mapping run is in progress, the
-    /// context's lock first (so it waits for another thread's run, or joins this thread's);
-    /// `body` learns which, as only under the context's lock may it record an undo.
-    private func inShard<T>(_ shard: Int, _ body: (_ shard: Int, _ underContextLock: Bool) throws -> T) rethrows -> T {
-        shards.lock(shard)
-        if !shards.runsActive {
-            defer { shards.unlock(shard) }
-            return try body(shard, false)
-        }
-        shards.unlock(shard)
-        lock.lock()
-        defer { lock.unlock() }
-        shards.lock(shard)
-        defer { shards.unlock(shard) }
-        return try body(shard, true)
-    }
-
-    /// Runs `body` with the shard of `key`, holding the context's lock and the shard's: for
-    /// changes a mapping run may have to undo.
-    private func withShard<T>(of key: IdentityKey, _ body: (Int) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        let shard = IdentityShards.index(of: key)
-        shards.lock(shard)
-        defer { shards.unlock(shard) }
-        return try body(shard)
+        tables.table(for: type, creating: false)?.takeUnretainedValue().object(for: key)
     }
 
     /// `object` as an `M`: an instance of exactly `M` (the common case) without a dynamic cast,
@@ -277,3 +223,9 @@ public final class ModelContext: @unchecked Sendable {
         return object as? M
     }
 }
+
+/// A context and the models it holds stay in one isolation domain: sending one to another task
+/// or actor is a compile error, and so is declaring the context `Sendable` after the fact. Send a
+/// store and identifiers instead, and make a context in the domain that uses them.
+@available(*, unavailable, message: "a context and its models stay in one isolation domain: send the store and identifiers, and make a context there")
+extension ModelContext: Sendable {}

@@ -38,9 +38,6 @@ public struct MappingOptions: Sendable {
     public var maxDocumentSize = Int.max
     /// Receives what lossy transformers drop, when set.
     public var report: MappingReport?
-    /// The identity map identified class models are mapped through, when set: a live instance
-    /// for a payload's identifier is updated in place instead of a new one being created.
-    public var context: ModelContext?
 
     /// The default options.
     public static let `default` = MappingOptions()

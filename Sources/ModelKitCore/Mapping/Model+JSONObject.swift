@@ -54,11 +54,11 @@ extension ModelReader {
     /// Reads a whole payload's value: in collect-all mode every problem found is thrown as one
     /// error at the end.
     ///
-    /// Through an identity context (``MappingOptions/context``), the whole read is one mapping
+    /// Through an identity context (``ModelReader/context``), the whole read is one mapping
     /// run: all or nothing (see ``ModelContext/performMapping(_:)``).
     @inlinable
     public mutating func decodeTopLevel<T: ModelValue>(_ type: T.Type) throws -> T {
-        guard let context = options.context else { return try decodeWholeValue(T.self) }
+        guard let context else { return try decodeWholeValue(T.self) }
         return try context.performMapping { try decodeWholeValue(T.self) }
     }
 
@@ -88,8 +88,7 @@ extension Model {
     /// ```
     @inlinable
     public init(json: Any, context: ModelContext, options: MappingOptions = .default) throws {
-        var options = options
-        options.context = context
-        self = try context.performMapping { try Self(json: json, options: options) }
+        var reader = JSONObjectReader(value: json, mapping: .remote, options: options, context: context)
+        self = try reader.decodeTopLevel(Self.self)
     }
 }

@@ -15,6 +15,7 @@ import Foundation
 public struct JSONObjectReader: ModelTreeReader {
     public let mapping: ModelSchema.Mapping
     public let options: MappingOptions
+    public let context: ModelContext?
     /// The options' switches, read per field without copying the options.
     public let flags: MappingFlags
     public var collectedProblems: [ModelError] = []
@@ -22,12 +23,15 @@ public struct JSONObjectReader: ModelTreeReader {
     public var node: Any
     public var depth = 0
 
-    /// A reader at `value`.
-    public init(value: Any, mapping: ModelSchema.Mapping = .remote, options: MappingOptions = .default) {
+    /// A reader at `value`, mapping identified class models through `context` when given.
+    public init(
+        value: Any, mapping: ModelSchema.Mapping = .remote, options: MappingOptions = .default, context: ModelContext? = nil
+    ) {
         self.node = value
         self.mapping = mapping
         self.options = options
-        self.flags = MappingFlags(options)
+        self.context = context
+        self.flags = MappingFlags(options, hasContext: context != nil)
     }
 
     /// The value the reader is at.

@@ -12,16 +12,21 @@ import Foundation
 public struct JSONValueReader: ModelTreeReader {
     public let mapping: ModelSchema.Mapping
     public let options: MappingOptions
+    public let context: ModelContext?
     public var collectedProblems: [ModelError] = []
     /// The value the reader is at.
     public var node: JSONValue
     public var depth = 0
 
-    /// A reader at `value`.
-    public init(value: JSONValue, mapping: ModelSchema.Mapping = .remote, options: MappingOptions = .default) {
+    /// A reader at `value`, mapping identified class models through `context` when given.
+    public init(
+        value: JSONValue, mapping: ModelSchema.Mapping = .remote, options: MappingOptions = .default,
+        context: ModelContext? = nil
+    ) {
         self.node = value
         self.mapping = mapping
         self.options = options
+        self.context = context
     }
 
     /// The value the reader is at.
@@ -105,6 +110,7 @@ public struct JSONValueReader: ModelTreeReader {
     /// Reads a model from this value: the hooks run on it as it is, without another copy.
     public mutating func decodeModelFromJSONValue<M: Model>(_ type: M.Type) throws -> M {
         var json = node
-        return try ModelKitCore.decodeModel(M.self, fromJSON: &json, options: options, problems: &collectedProblems)
+        return try ModelKitCore.decodeModel(
+            M.self, fromJSON: &json, options: options, context: context, problems: &collectedProblems)
     }
 }

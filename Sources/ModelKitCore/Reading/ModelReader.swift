@@ -20,6 +20,10 @@ public protocol ModelReader {
     var mapping: ModelSchema.Mapping { get }
     /// The options of this mapping run.
     var options: MappingOptions { get }
+    /// The identity map identified class models are mapped through, when set: a live instance
+    /// for a payload's identifier is updated in place instead of a new one being created. It
+    /// belongs to the domain the reader runs in, like the reader.
+    var context: ModelContext? { get }
     /// The options' switches, read per field and per object without copying the options
     /// (readers keep them beside their options; the default derives them each time).
     var flags: MappingFlags { get }
@@ -117,7 +121,10 @@ public protocol ModelReader {
 extension ModelReader {
     /// The options' switches, derived from ``options`` (readers on hot paths store them).
     @inlinable
-    public var flags: MappingFlags { MappingFlags(options) }
+    public var flags: MappingFlags { MappingFlags(options, hasContext: context != nil) }
+
+    /// No context: formats that never map through one (archives, `Decoder`).
+    public var context: ModelContext? { nil }
 
     @inlinable
     public mutating func decodeStringBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
@@ -138,7 +145,7 @@ extension ModelReader {
         if mapping == .remote && !schema.hooks.isDisjoint(with: [.rewritesJSON, .choosesType]) {
             return try decodeModelFromJSONValue(M.self)
         }
-        if flags.hasContext, let context = options.context, schema.identifierIndex != nil, M.self is AnyObject.Type {
+        if flags.hasContext, let context, schema.identifierIndex != nil, M.self is AnyObject.Type {
             return try decodeIdentified(M.self, in: context)
         }
         return try decodeUnidentified(M.self)
@@ -168,7 +175,8 @@ extension ModelReader {
     /// ``Model/modelType(for:)``, then maps the result with a ``JSONValueReader``.
     public mutating func decodeModelFromJSONValue<M: Model>(_ type: M.Type) throws -> M {
         var json = try decodeJSONValue()
-        return try ModelKitCore.decodeModel(M.self, fromJSON: &json, options: options, problems: &collectedProblems)
+        return try ModelKitCore.decodeModel(
+            M.self, fromJSON: &json, options: options, context: context, problems: &collectedProblems)
     }
 
     public mutating func decodeFloat() throws -> Float {
@@ -219,10 +227,11 @@ package func rewritePayload(_ json: inout JSONValue, for type: any Model.Type) t
 
 /// Maps a model from a generic JSON value, applying the type's rewrite and type-choice hooks.
 package func decodeModel<M: Model>(
-    _ type: M.Type, fromJSON json: inout JSONValue, options: MappingOptions, problems: inout [ModelError]
+    _ type: M.Type, fromJSON json: inout JSONValue, options: MappingOptions, context: ModelContext?,
+    problems: inout [ModelError]
 ) throws -> M {
     if M.modelSchema.hooks.contains(.rewritesJSON) { try rewritePayload(&json, for: M.self) }
-    var reader = JSONValueReader(value: json, mapping: .remote, options: options)
+    var reader = JSONValueReader(value: json, mapping: .remote, options: options, context: context)
     reader.collectedProblems = problems
     defer { problems = reader.collectedProblems }
     if M.modelSchema.hooks.contains(.choosesType), let chosen = try M.modelType(for: json), chosen != M.self {

@@ -35,9 +35,10 @@ package protocol ChangeTrackingStore: ModelContextStore {
     func makeChangeTracker(mergePolicy: ModelMergePolicy) -> any ContextChangeTracking
 }
 
-/// The unit of work of one context, as the mapping engine reports to it.
-package protocol ContextChangeTracking: AnyObject, Sendable {
+/// The unit of work of one context, as the mapping engine reports to it; it stays in the
+/// context's isolation domain.
+package protocol ContextChangeTracking: AnyObject {
     /// A mapping run through `context` created and registered `model`, an identified class
-    /// instance the store did not give it: a new model, to insert. Called holding the context's lock.
+    /// instance the store did not give it: a new model, to insert.
     func contextDidCreate(_ model: any Model, in context: ModelContext)
 }

@@ -15,19 +15,22 @@ import ModelKitCore
 public struct JSONBytesReader: ModelReader {
     public var mapping: ModelSchema.Mapping { .remote }
     public let options: MappingOptions
+    public let context: ModelContext?
     /// The options' switches, read per field without copying the options.
     public let flags: MappingFlags
     public var collectedProblems: [ModelError] = []
     /// The cursor over the document.
     @usableFromInline var scanner: JSONScanner
 
-    /// A reader at the start of `bytes`, which must stay alive while it is used.
-    public init(bytes: UnsafeRawBufferPointer, options: MappingOptions = .default) {
+    /// A reader at the start of `bytes`, which must stay alive while it is used, mapping
+    /// identified class models through `context` when given.
+    public init(bytes: UnsafeRawBufferPointer, options: MappingOptions = .default, context: ModelContext? = nil) {
         let limits = JSONLimits(
             maxDepth: options.maxDepth, maxStringLength: options.maxStringLength, maxDocumentSize: options.maxDocumentSize)
         self.scanner = JSONScanner(bytes: bytes, limits: limits)
         self.options = options
-        self.flags = MappingFlags(options)
+        self.context = context
+        self.flags = MappingFlags(options, hasContext: context != nil)
     }
 
     // MARK: Errors

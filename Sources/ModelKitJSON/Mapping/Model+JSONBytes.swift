@@ -105,12 +105,14 @@ extension Model {
 /// let bytes = try ModelJSON.encode(["a": [1, 2]])
 /// ```
 public enum ModelJSON {
-    /// Decodes a value from `data`, at the remote key path `keyPath` inside it when given.
+    /// Decodes a value from `data`, at the remote key path `keyPath` inside it when given,
+    /// mapping identified class models through `context` when given.
     @inlinable
     public static func decode<T: ModelValue>(
-        _ type: T.Type, from data: Data, at keyPath: String? = nil, options: MappingOptions = .default
+        _ type: T.Type, from data: Data, at keyPath: String? = nil, options: MappingOptions = .default,
+        context: ModelContext? = nil
     ) throws -> T {
-        try decode(T.self, from: data, atPath: keyPath.map(RemoteKeyPath.init), options: options)
+        try decode(T.self, from: data, atPath: keyPath.map(RemoteKeyPath.init), options: options, context: context)
     }
 
     /// Encodes a value as JSON bytes.
@@ -126,17 +128,19 @@ public enum ModelJSON {
     /// Decodes a value from `data`, at `keyPath` inside it when given.
     @inlinable
     public static func decode<T: ModelValue>(
-        _ type: T.Type, from data: Data, atPath keyPath: RemoteKeyPath?, options: MappingOptions
+        _ type: T.Type, from data: Data, atPath keyPath: RemoteKeyPath?, options: MappingOptions,
+        context: ModelContext? = nil
     ) throws -> T {
-        try data.withUnsafeBytes { try decode(T.self, from: $0, at: keyPath, options: options) }
+        try data.withUnsafeBytes { try decode(T.self, from: $0, at: keyPath, options: options, context: context) }
     }
 
     /// Decodes a value from bytes the caller keeps alive, at `keyPath` inside them when given.
     @inlinable
     public static func decode<T: ModelValue>(
-        _ type: T.Type, from bytes: UnsafeRawBufferPointer, at keyPath: RemoteKeyPath?, options: MappingOptions
+        _ type: T.Type, from bytes: UnsafeRawBufferPointer, at keyPath: RemoteKeyPath?, options: MappingOptions,
+        context: ModelContext? = nil
     ) throws -> T {
-        var reader = JSONBytesReader(bytes: bytes, options: options)
+        var reader = JSONBytesReader(bytes: bytes, options: options, context: context)
         do {
             let opened = try keyPath.map { try reader.descend(to: $0) } ?? []
             let value: T
@@ -239,9 +243,7 @@ extension Model {
     /// ```
     @inlinable
     public init(jsonData data: Data, context: ModelContext, options: MappingOptions = .default) throws {
-        var options = options
-        options.context = context
-        self = try context.performMapping { try Self(jsonData: data, options: options) }
+        self = try ModelJSON.decode(Self.self, from: data, atPath: nil, options: options, context: context)
     }
 
     /// Maps the model at `keyPath` inside a JSON document through an identity context.
@@ -253,9 +255,7 @@ extension Model {
     public init(jsonData data: Data, at keyPath: String, context: ModelContext, options: MappingOptions = .default)
         throws
     {
-        var options = options
-        options.context = context
-        self = try context.performMapping { try Self(jsonData: data, at: keyPath, options: options) }
+        self = try ModelJSON.decode(Self.self, from: data, atPath: RemoteKeyPath(keyPath), options: options, context: context)
     }
 }
 
@@ -265,8 +265,7 @@ extension Array where Element: Model {
     public init(jsonData data: Data, at keyPath: String? = nil, context: ModelContext, options: MappingOptions = .default)
         throws
     {
-        var options = options
-        options.context = context
-        self = try context.performMapping { try Self(jsonData: data, at: keyPath, options: options) }
+        self = try ModelJSON.decode(
+            Self.self, from: data, atPath: keyPath.map(RemoteKeyPath.init), options: options, context: context)
     }
 }

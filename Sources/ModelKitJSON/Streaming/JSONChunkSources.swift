@@ -155,7 +155,7 @@ public struct JSONByteChunks<Base: AsyncSequence>: AsyncSequence where Base.Elem
         public mutating func next() async throws -> [UInt8]? {
             var chunk: [UInt8] = []
             chunk.reserveCapacity(chunkSize)
-            while chunk.count < chunkSize, let byte = try await base.next() { chunk.append(byte) }
+            while chunk.count < chunkSize, let byte = try await base.next(isolation: #isolation) { chunk.append(byte) }
             return chunk.isEmpty ? nil : chunk
         }
     }

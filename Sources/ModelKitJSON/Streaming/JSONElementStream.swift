@@ -51,6 +51,13 @@ where Chunks.Element: Collection<UInt8> {
         ///
         /// Throws ``JSONStreamError``; the iteration is over after an error.
         public mutating func next() async throws -> Element? {
+            try await next(isolation: nil)
+        }
+
+        /// The next element, read and mapped in the isolation domain of the loop that asks
+        /// (`for try await` passes it): a stream mapping through a context stays in the
+        /// context's domain.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
             guard !isFinished else { return nil }
             do {
                 while true {
@@ -60,7 +67,7 @@ where Chunks.Element: Collection<UInt8> {
                     case .needsInput:
                         let chunk: Chunks.Element?
                         do {
-                            chunk = try await chunks.next()
+                            chunk = try await chunks.next(isolation: actor)
                         } catch {
                             throw JSONStreamError.readFailed(
                                 error, elementIndex: splitter.elementCount, at: splitter.scannedOffset)
@@ -79,16 +86,13 @@ where Chunks.Element: Collection<UInt8> {
     }
 }
 
-extension JSONElementStream: Sendable where Chunks: Sendable {}
-
-/// How each element of a stream is mapped: the options, and the identity context if any.
-package struct JSONElementDecoding<Element: ModelValue>: Sendable {
+/// How each element of a stream is mapped: the options, and the identity context if any (so
+/// a stream that maps through a context stays in the context's isolation domain).
+package struct JSONElementDecoding<Element: ModelValue> {
     let options: MappingOptions
     let context: ModelContext?
 
     init(options: MappingOptions, context: ModelContext?) {
-        var options = options
-        if let context { options.context = context }
         self.options = options
         self.context = context
     }
@@ -102,8 +106,7 @@ package struct JSONElementDecoding<Element: ModelValue>: Sendable {
     func decode(_ buffer: UnsafeRawBufferPointer, _ span: JSONElementSpan) throws(JSONStreamError) -> Element {
         let bytes = UnsafeRawBufferPointer(rebasing: buffer[span.range])
         do {
-            guard let context else { return try ModelJSON.decode(Element.self, from: bytes, at: nil, options: options) }
-            return try context.performMapping { try ModelJSON.decode(Element.self, from: bytes, at: nil, options: options) }
+            return try ModelJSON.decode(Element.self, from: bytes, at: nil, options: options, context: context)
         } catch {
             throw JSONStreamError.invalidElement(error, span)
         }

@@ -22,16 +22,16 @@ extension RemoteClient {
     /// values land on the instance); an empty response returns `model` as sent.
     ///
     /// ```swift
-    /// let created = try await client.create(User(id: 0, name: "Ada"))
+    /// let created = try await client.create(User(id: 0, name: "Ada"), context: context)
     /// ```
     ///
     /// A class model with an identifier becomes the context's live instance for it first
     /// (unless another one already is), so the response updates it in place; a response that
     /// names another identifier maps to the instance for that one.
     @discardableResult
-    public func create<M: RemoteModel>(_ model: M) async throws -> M {
+    public func create<M: RemoteModel>(_ model: M, context: ModelContext? = nil) async throws -> M {
         let request = try makeRequest(M.self, .post, .create, path: M.collectionPath)
-        return try await write(model, with: request)
+        return try await write(model, with: request, context: mappingContext(context))
     }
 
     /// PUTs (or PATCHes) `model`'s JSON to its endpoint and maps the response onto the live
@@ -39,12 +39,12 @@ extension RemoteClient {
     ///
     /// ```swift
     /// user.name = "Ada Lovelace"
-    /// try await client.update(user, method: .patch)
+    /// try await client.update(user, method: .patch, context: context)
     /// ```
     @discardableResult
-    public func update<M: RemoteModel>(_ model: M, method: UpdateMethod = .put) async throws -> M {
+    public func update<M: RemoteModel>(_ model: M, method: UpdateMethod = .put, context: ModelContext? = nil) async throws -> M {
         let request = try makeRequest(M.self, method.method, .update, path: instancePath(of: model, method.method))
-        return try await write(model, with: request)
+        return try await write(model, with: request, context: mappingContext(context))
     }
 
     /// DELETEs `model`'s endpoint, then its row from the store when the client has one.
@@ -85,7 +85,7 @@ extension RemoteClient {
     }
 
     /// Sends `model`'s JSON with `request` and maps the response onto the live instance.
-    private func write<M: RemoteModel>(_ model: M, with request: RemoteRequest) async throws -> M {
+    private func write<M: RemoteModel>(_ model: M, with request: RemoteRequest, context: ModelContext) async throws -> M {
         var request = request
         do {
             request.body = try model.jsonData(options: options)
@@ -96,16 +96,17 @@ extension RemoteClient {
         }
         request.headers = request.headers.filter { $0.key.caseInsensitiveCompare("Content-Type") != .orderedSame }
         request.headers["Content-Type"] = "application/json"
-        let live = adopt(model)
+        let live = adopt(model, into: context)
         let response = try await send(request)
-        guard response.body.isEmpty else { return try await mapOne(response, of: request) }
+        guard response.body.isEmpty else { return try await mapOne(response, of: request, context: context) }
         try await save(CollectionOfOne(live), response, of: request)
         return live
     }
 
-    /// Makes a class model with an identifier the context's live instance for it, unless
-    /// another one already is; returns the live instance (`model` itself for other models).
-    private func adopt<M: Model>(_ model: M) -> M {
+    /// Makes a class model with an identifier `context`'s live instance for it, unless another
+    /// one already is; returns the live instance (`model` itself for other models).
+    @discardableResult
+    func adopt<M: Model>(_ model: M, into context: ModelContext) -> M {
         guard type(of: model) is AnyObject.Type, let identifier = model.modelIdentifier else { return model }
         return context.register(model, identifier: identifier)
     }

@@ -4,13 +4,17 @@ import ModelKitJSON
 import ModelKitStore
 
 /// Fetches, creates, updates and deletes ``RemoteModel``s at a base URL, mapping every response
-/// through the fast JSON path into one ``ModelContext`` and, when it has a store, saving what it
+/// through the fast JSON path into a ``ModelContext`` and, when it has a store, saving what it
 /// mapped in one transaction per response.
 ///
-/// Identity: the client's context holds one live instance per identifier, so fetching a page
-/// twice, or a user that also appears in a page, returns the same instance, updated in place.
-/// With a store, an identifier that is not live is loaded from the store before the payload
-/// applies (see ``ModelContext``).
+/// Identity: pass the context of the isolation domain you work in (`context:`), and it holds
+/// one live instance per identifier, so fetching a page twice, or a user that also appears in a
+/// page, returns the same instance, updated in place. Without one, each call maps through a
+/// context of its own. With a store, an identifier that is not live is loaded from the store
+/// before the payload applies (see ``ModelContext``).
+///
+/// The client is `Sendable`: share one across tasks and actors; each passes its own context, and
+/// a call maps in its caller's isolation domain.
 ///
 /// Errors are ``RemoteError``s naming the method, URL and status. The calling task's
 /// cancellation cancels the request; ``timeout`` bounds each whole exchange.
@@ -18,21 +22,20 @@ import ModelKitStore
 /// ```swift
 /// let store = try SQLiteStore(path: "/tmp/api.sqlite")
 /// let client = RemoteClient(baseURL: URL(string: "https://api.example.com/v1")!, store: store)
-/// let users = try await client.fetchAll(User.self, query: [URLQueryItem(name: "page", value: "2")])
-/// let ada = try await client.fetch(User.self, id: 42)     // the live instance, updated in place
+/// let context = ModelContext(store: store)
+/// let users = try await client.fetchAll(User.self, query: [URLQueryItem(name: "page", value: "2")], context: context)
+/// let ada = try await client.fetch(User.self, id: 42, context: context)   // the live instance, updated in place
 /// ```
 public struct RemoteClient: Sendable {
     /// Where endpoints are resolved: `https://api.example.com/v1` + `/users`.
     public var baseURL: URL
-    /// The identity map responses are mapped through.
-    public let context: ModelContext
     /// Where mapped responses are saved (and deletes applied), when set.
     public let store: (any ModelStore)?
     /// How long one exchange may take, from sending the request to the last byte of the response.
     public var timeout: Duration
     /// Header fields sent with every request (`Accept: application/json` is added unless set).
     public var headers: [String: String]
-    /// The options responses are mapped and bodies written with (the context is the client's).
+    /// The options responses are mapped and bodies written with.
     public var options: MappingOptions
     /// What sends the requests.
     public let transport: any HTTPTransport
@@ -45,17 +48,15 @@ public struct RemoteClient: Sendable {
     ///
     /// - Parameters:
     ///   - store: Where mapped responses are saved; nil to keep them in memory only.
-    ///   - context: The identity map; by default a new one backed by `store`.
     ///   - timeout: How long one exchange may take.
     ///   - transport: What sends the requests; `URLSession.shared` by default.
     public init(
-        baseURL: URL, store: (any ModelStore)? = nil, context: ModelContext? = nil, timeout: Duration = .seconds(60),
+        baseURL: URL, store: (any ModelStore)? = nil, timeout: Duration = .seconds(60),
         headers: [String: String] = [:], options: MappingOptions = .default,
         transport: any HTTPTransport = URLSessionTransport()
     ) {
         self.baseURL = baseURL
         self.store = store
-        self.context = context ?? ModelContext(store: store as? any ModelLoading)
         self.timeout = timeout
         self.headers = headers
         self.options = options
@@ -65,14 +66,17 @@ public struct RemoteClient: Sendable {
     // MARK: Reading
 
     /// GETs the collection (``RemoteModel/collectionPath``) and maps the objects at
-    /// ``RemoteModel/responseKeyPath``: one instance per identifier.
+    /// ``RemoteModel/responseKeyPath`` through `context`: one instance per identifier.
     ///
     /// ```swift
-    /// let page = try await client.fetchAll(User.self, query: [URLQueryItem(name: "page", value: "2")])
+    /// let page = try await client.fetchAll(User.self, query: [URLQueryItem(name: "page", value: "2")], context: context)
     /// ```
-    public func fetchAll<M: RemoteModel>(_ type: M.Type, query: [URLQueryItem] = []) async throws -> [M] {
+    public func fetchAll<M: RemoteModel>(
+        _ type: M.Type, query: [URLQueryItem] = [], context: ModelContext? = nil
+    ) async throws -> [M] {
         let request = try makeRequest(M.self, .get, .read, path: M.collectionPath, query: query)
         let response = try await send(request)
+        let context = mappingContext(context)
         let models = try map(response, of: request) { data, options in
             try [M](jsonData: data, at: M.responseKeyPath.nonEmpty, context: context, options: options)
         }
@@ -80,30 +84,38 @@ public struct RemoteClient: Sendable {
         return models
     }
 
-    /// GETs the instance endpoint for `id` (``RemoteModel/instancePath(for:)``) and maps it:
-    /// the live instance for that identifier, updated in place, when there is one.
+    /// GETs the instance endpoint for `id` (``RemoteModel/instancePath(for:)``) and maps it
+    /// through `context`: the live instance for that identifier, updated in place, when there
+    /// is one.
     ///
     /// ```swift
-    /// let user = try await client.fetch(User.self, id: 42)
+    /// let user = try await client.fetch(User.self, id: 42, context: context)
     /// ```
     public func fetch<M: RemoteModel, ID: Hashable & Sendable>(
-        _ type: M.Type, id: ID, query: [URLQueryItem] = []
+        _ type: M.Type, id: ID, query: [URLQueryItem] = [], context: ModelContext? = nil
     ) async throws -> M {
         let path = M.instancePath(for: RemotePath.text(of: AnyHashable(id)))
         let request = try makeRequest(M.self, .get, .read, path: path, query: query)
-        return try await exchangeOne(request)
+        return try await exchangeOne(request, context: mappingContext(context))
     }
 
     /// GETs `model`'s own endpoint (``RemoteModel/instancePath``) and maps the response onto
-    /// the live instance.
+    /// the live instance of `context` (the context that holds `model`).
     ///
     /// ```swift
-    /// try await client.refresh(user)   // `user` now holds the server's values
+    /// try await client.refresh(user, context: context)   // `user` now holds the server's values
     /// ```
     @discardableResult
-    public func refresh<M: RemoteModel>(_ model: M) async throws -> M {
+    public func refresh<M: RemoteModel>(_ model: M, context: ModelContext? = nil) async throws -> M {
         let request = try makeRequest(M.self, .get, .read, path: instancePath(of: model, .get))
-        return try await exchangeOne(request)
+        let context = mappingContext(context)
+        adopt(model, into: context)
+        return try await exchangeOne(request, context: context)
+    }
+
+    /// The context a call maps through: the caller's, or one of its own over the client's store.
+    func mappingContext(_ context: ModelContext?) -> ModelContext {
+        context ?? ModelContext(store: store as? any ModelLoading)
     }
 
     // MARK: Requests
@@ -163,16 +175,16 @@ public struct RemoteClient: Sendable {
         return response
     }
 
-    /// Sends a request for one object and maps the response.
-    func exchangeOne<M: RemoteModel>(_ request: RemoteRequest) async throws -> M {
-        try await mapOne(await send(request), of: request)
+    /// Sends a request for one object and maps the response through `context`.
+    func exchangeOne<M: RemoteModel>(_ request: RemoteRequest, context: ModelContext) async throws -> M {
+        try await mapOne(await send(request), of: request, context: context)
     }
 
     // MARK: Mapping and saving
 
     /// Maps one object (at ``RemoteModel/instanceKeyPath``) through the context, saving it when
     /// the client has a store.
-    func mapOne<M: RemoteModel>(_ response: RemoteResponse, of request: RemoteRequest) async throws -> M {
+    func mapOne<M: RemoteModel>(_ response: RemoteResponse, of request: RemoteRequest, context: ModelContext) async throws -> M {
         let model = try map(response, of: request) { data, options in
             try M.instanceKeyPath.nonEmpty.map { try M(jsonData: data, at: $0, context: context, options: options) }
                 ?? M(jsonData: data, context: context, options: options)

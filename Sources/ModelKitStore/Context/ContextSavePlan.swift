@@ -31,7 +31,7 @@ struct ContextSavePlan {
 
     var isEmpty: Bool { inserts.isEmpty && changes.isEmpty && deletes.isEmpty }
 
-    /// The plan of everything `tracker` holds; call holding the context's lock.
+    /// The plan of everything `tracker` holds.
     init(context: ModelContext, tracker: ContextTracker) throws {
         var planned: Set<ObjectIdentifier> = []
         var references: [any Model] = []
@@ -168,7 +168,7 @@ struct ContextSavePlan {
 
     // MARK: After the commit
 
-    /// Makes what was written the context's new baseline; call holding the context's lock.
+    /// Makes what was written the context's new baseline.
     func commit(_ storeWins: [StoreWin], context: ModelContext, tracker: ContextTracker) throws {
         let won = Set(storeWins.map(\.change))
         for (index, change) in changes.enumerated() where !won.contains(index) {

@@ -13,13 +13,10 @@ import Observation
 /// to find changes. Instances of a `@Model(observable: false)` class are compared every time, and
 /// held weakly like every unedited instance.
 ///
-/// State is behind the tracker's own lock, never held while a model is written (a write calls
-/// back into ``noteEdit(_:)``); callers hold the context's lock around whole operations.
-package final class ContextTracker: ContextChangeTracking, @unchecked Sendable {
-    // @unchecked: every stored property below is read and written under `lock`.
+/// A tracker belongs to one context and stays in its isolation domain, as the context does.
+package final class ContextTracker: ContextChangeTracking {
     let store: any ModelStore
     let mergePolicy: ModelMergePolicy
-    private let lock = NSLock()
     private var entries: [ObjectIdentifier: TrackedModel] = [:]
     private var inserted: [ObjectIdentifier: PendingModel] = [:]
     private var deleted: [ObjectIdentifier: PendingModel] = [:]
@@ -47,19 +44,13 @@ package final class ContextTracker: ContextChangeTracking, @unchecked Sendable {
         activitySignal.finish()
     }
 
-    private func locked<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
-    }
-
     // MARK: What the context reports
 
     package func contextDidCreate(_ model: any Model, in context: ModelContext) {
         guard let pending = try? PendingModel(model, order: nextOrder()) else { return }
         let id = ObjectIdentifier(pending.object)
-        locked { inserted[id] = pending }
-        context.recordUndo { [weak self] in self?.locked { _ = self?.inserted.removeValue(forKey: id) } }
+        inserted[id] = pending
+        context.recordUndo { [weak self] in _ = self?.inserted.removeValue(forKey: id) }
         noteActivity()
     }
 
@@ -68,42 +59,35 @@ package final class ContextTracker: ContextChangeTracking, @unchecked Sendable {
         let row = try RowEncoding.row(of: model, table: table).values
         let object = model as AnyObject
         let id = ObjectIdentifier(object)
-        locked {
-            entries[id] = TrackedModel(object: object, table: table, baseline: row)
-            inserted[id] = nil
-            if entries.count >= sweepAt {
-                entries = entries.filter { $0.value.object != nil }
-                sweepAt = max(256, entries.count * 2)
-            }
+        entries[id] = TrackedModel(object: object, table: table, baseline: row)
+        inserted[id] = nil
+        if entries.count >= sweepAt {
+            entries = entries.filter { $0.value.object != nil }
+            sweepAt = max(256, entries.count * 2)
         }
-        context.recordUndo { [weak self] in self?.locked { _ = self?.entries.removeValue(forKey: id) } }
+        context.recordUndo { [weak self] in _ = self?.entries.removeValue(forKey: id) }
         watch(model, table: table)
     }
 
     /// Called on the first write to a watched instance since it was watched.
     private func noteEdit(_ id: ObjectIdentifier) {
-        let marked = locked { () -> Bool in
-            guard !applying.contains(id), let object = entries[id]?.object else { return false }
-            edited[id] = object
-            return true
-        }
-        if marked { noteActivity() }
+        guard !applying.contains(id), let object = entries[id]?.object else { return }
+        edited[id] = object
+        noteActivity()
     }
 
     private func noteActivity() {
-        locked { activity += 1 }
+        activity += 1
         activitySignal.yield()
     }
 
     /// How many inserts, deletes and edits the context has seen.
-    var activityCount: Int { locked { activity } }
+    var activityCount: Int { activity }
 
     /// A number ordering inserts and deletes.
     func nextOrder() -> Int {
-        locked {
-            order += 1
-            return order
-        }
+        order += 1
+        return order
     }
 
     // MARK: Watching observable instances
@@ -112,10 +96,14 @@ package final class ContextTracker: ContextChangeTracking, @unchecked Sendable {
     private func watch(_ model: any Model, table: StoreTable) {
         guard let observable = model as? any ObservableModel else { return }
         let id = ObjectIdentifier(observable)
+        // Observation types `onChange` `@Sendable`, but calls it synchronously from the
+        // property's `willSet`, on the thread writing the model; a model is not `Sendable`, so
+        // only its own isolation domain writes it, and that is the tracker's domain too.
+        nonisolated(unsafe) weak let tracker = self
         withObservationTracking {
             for property in table.schema.properties { _ = observable[keyPath: property.keyPath] }
-        } onChange: { [weak self] in
-            self?.noteEdit(id)
+        } onChange: {
+            tracker?.noteEdit(id)
         }
     }
 
@@ -123,66 +111,55 @@ package final class ContextTracker: ContextChangeTracking, @unchecked Sendable {
 
     /// The tracked entry of a live instance.
     func entry(of object: AnyObject) -> TrackedModel? {
-        locked {
-            guard let entry = entries[ObjectIdentifier(object)], entry.object === object else { return nil }
-            return entry
-        }
+        guard let entry = entries[ObjectIdentifier(object)], entry.object === object else { return nil }
+        return entry
     }
 
     /// The live tracked instances, by model type.
     func liveModelsByTable() -> [(type: any Model.Type, models: [any Model])] {
-        locked {
-            var groups: [ObjectIdentifier: (type: any Model.Type, models: [any Model])] = [:]
-            for entry in entries.values {
-                guard let model = entry.object as? any Model else { continue }
-                let type = Swift.type(of: model)
-                groups[ObjectIdentifier(type), default: (type, [])].models.append(model)
-            }
-            return Array(groups.values)
+        var groups: [ObjectIdentifier: (type: any Model.Type, models: [any Model])] = [:]
+        for entry in entries.values {
+            guard let model = entry.object as? any Model else { continue }
+            let type = Swift.type(of: model)
+            groups[ObjectIdentifier(type), default: (type, [])].models.append(model)
         }
+        return Array(groups.values)
     }
 
-    func isInserted(_ object: AnyObject) -> Bool { locked { inserted[ObjectIdentifier(object)] != nil } }
-    func isDeleted(_ object: AnyObject) -> Bool { locked { deleted[ObjectIdentifier(object)] != nil } }
-    func isRefreshing(_ object: AnyObject) -> Bool { locked { refreshing.contains(ObjectIdentifier(object)) } }
+    func isInserted(_ object: AnyObject) -> Bool { inserted[ObjectIdentifier(object)] != nil }
+    func isDeleted(_ object: AnyObject) -> Bool { deleted[ObjectIdentifier(object)] != nil }
+    func isRefreshing(_ object: AnyObject) -> Bool { refreshing.contains(ObjectIdentifier(object)) }
 
-    var insertedModels: [PendingModel] { locked { inserted.values.sorted { $0.order < $1.order } } }
-    var deletedModels: [PendingModel] { locked { deleted.values.sorted { $0.order < $1.order } } }
+    var insertedModels: [PendingModel] { inserted.values.sorted { $0.order < $1.order } }
+    var deletedModels: [PendingModel] { deleted.values.sorted { $0.order < $1.order } }
 
     /// The instances that may have changed: every edited observable one, every live one that is
     /// not observable; not those deleted.
     func candidates() -> [(model: any Model, entry: TrackedModel)] {
-        locked {
-            entries = entries.filter { $0.value.object != nil }
-            return entries.compactMap { id, entry in
-                guard deleted[id] == nil, let object = entry.object, let model = object as? any Model else { return nil }
-                if object is any ObservableModel, edited[id] == nil { return nil }
-                return (model, entry)
-            }
+        entries = entries.filter { $0.value.object != nil }
+        return entries.compactMap { id, entry in
+            guard deleted[id] == nil, let object = entry.object, let model = object as? any Model else { return nil }
+            if object is any ObservableModel, edited[id] == nil { return nil }
+            return (model, entry)
         }
     }
 
     // MARK: Changing what is tracked
 
     func insert(_ pending: PendingModel) {
-        locked {
-            let id = ObjectIdentifier(pending.object)
-            if deleted.removeValue(forKey: id) == nil, entries[id]?.object !== pending.object { inserted[id] = pending }
-        }
+        let id = ObjectIdentifier(pending.object)
+        if deleted.removeValue(forKey: id) == nil, entries[id]?.object !== pending.object { inserted[id] = pending }
         noteActivity()
     }
 
     /// Marks `model` deleted; a model inserted and not saved is simply forgotten. Returns whether
     /// it was a pending insert.
     func delete(_ pending: PendingModel) -> Bool {
-        let wasInserted = locked { () -> Bool in
-            let id = ObjectIdentifier(pending.object)
-            if inserted.removeValue(forKey: id) != nil { return true }
-            deleted[id] = pending
-            return false
-        }
-        noteActivity()
-        return wasInserted
+        defer { noteActivity() }
+        let id = ObjectIdentifier(pending.object)
+        if inserted.removeValue(forKey: id) != nil { return true }
+        deleted[id] = pending
+        return false
     }
 
     /// Sets values on `model` without counting them as edits, then takes `model`'s row as its
@@ -190,8 +167,8 @@ package final class ContextTracker: ContextChangeTracking, @unchecked Sendable {
     func applying<T>(_ model: any Model, table: StoreTable, _ body: () throws -> T) throws -> T {
         let object = model as AnyObject
         let id = ObjectIdentifier(object)
-        locked { _ = applying.insert(id) }
-        defer { locked { _ = applying.remove(id) } }
+        applying.insert(id)
+        defer { applying.remove(id) }
         let result = try body()
         try rebase(model, table: table)
         return result
@@ -208,56 +185,49 @@ package final class ContextTracker: ContextChangeTracking, @unchecked Sendable {
     func rebase(_ model: any Model, table: StoreTable, baseline: [StoreValue]) throws {
         let object = model as AnyObject
         let id = ObjectIdentifier(object)
-        locked {
-            entries[id] = TrackedModel(object: object, table: table, baseline: baseline)
-            edited[id] = nil
-            inserted[id] = nil
-            deleted[id] = nil
-        }
+        entries[id] = TrackedModel(object: object, table: table, baseline: baseline)
+        edited[id] = nil
+        inserted[id] = nil
+        deleted[id] = nil
         watch(model, table: table)
     }
 
     /// Marks `model` edited again: it changed while a save of its earlier values was under way.
     func markEdited(_ model: any Model) {
         let object = model as AnyObject
-        locked { edited[ObjectIdentifier(object)] = object }
+        edited[ObjectIdentifier(object)] = object
     }
 
     /// Forgets `object` entirely (a saved delete, a rolled-back insert).
     func forget(_ object: AnyObject) {
         let id = ObjectIdentifier(object)
-        locked {
-            entries[id] = nil
-            edited[id] = nil
-            inserted[id] = nil
-            deleted[id] = nil
-        }
+        entries[id] = nil
+        edited[id] = nil
+        inserted[id] = nil
+        deleted[id] = nil
     }
 
     /// Forgets every insert and delete; edited instances are no longer edited.
     func clearPending() -> (inserted: [PendingModel], edited: [AnyObject]) {
-        locked {
-            defer {
-                inserted = [:]
-                deleted = [:]
-                edited = [:]
-            }
-            return (Array(inserted.values), Array(edited.values))
+        defer {
+            inserted = [:]
+            deleted = [:]
+            edited = [:]
         }
+        return (Array(inserted.values), Array(edited.values))
     }
 
     /// Runs `body` with `objects` marked as the targets of a refresh.
     func refreshing<T>(_ objects: [AnyObject], _ body: () async throws -> T) async rethrows -> T {
         let ids = objects.map(ObjectIdentifier.init)
-        locked { refreshing.formUnion(ids) }
-        defer { locked { refreshing.subtract(ids) } }
+        refreshing.formUnion(ids)
+        defer { refreshing.subtract(ids) }
         return try await body()
     }
 }
 
 /// An instance a context loaded or saved, and its row then.
-final class TrackedModel: @unchecked Sendable {
-    // @unchecked: read and replaced under the tracker's lock only.
+final class TrackedModel {
     weak var object: AnyObject?
     let table: StoreTable
     let baseline: [StoreValue]

@@ -21,11 +21,11 @@ extension ModelContext {
     /// ```
     public func save() async throws {
         let tracker = try unitOfWork()
-        let plan = try withLock { try ContextSavePlan(context: self, tracker: tracker) }
+        let plan = try ContextSavePlan(context: self, tracker: tracker)
         guard !plan.isEmpty else { return }
         let policy = mergePolicy
         let storeWins = try await tracker.store.write { tx in try await plan.write(in: tx, policy: policy) }
-        try withLock { try plan.commit(storeWins, context: self, tracker: tracker) }
+        try plan.commit(storeWins, context: self, tracker: tracker)
     }
 
     /// Reads `model`'s row again: an instance not edited takes the stored values; an edited one
@@ -91,14 +91,15 @@ extension ModelContext {
                 for await _ in changes { signal.yield() }
             }
         }
-        defer { forwarders.forEach { $0.cancel() } }
-        try await withTaskCancellationHandler {
-            for await _ in signals {
-                try Task.checkCancellation()
-                try await refreshAll(types)
-            }
-        } onCancel: {
+        defer {
+            forwarders.forEach { $0.cancel() }
             signal.finish()
+        }
+        // The stream ends its iteration when the task is cancelled. (No cancellation handler:
+        // its operation would run as a closure away from the context's actor.)
+        for await _ in signals {
+            try Task.checkCancellation()
+            try await refreshAll(types)
         }
     }
 

@@ -26,30 +26,26 @@ extension ModelContext {
     /// context.hasChanges   // true
     /// ```
     public var hasChanges: Bool {
-        withLock {
-            guard let tracker = tracker as? ContextTracker else { return false }
-            if !tracker.insertedModels.isEmpty || !tracker.deletedModels.isEmpty { return true }
-            return tracker.candidates().contains { !((try? changedColumns($0.model, $0.entry)) ?? []).isEmpty }
-        }
+        guard let tracker = tracker as? ContextTracker else { return false }
+        if !tracker.insertedModels.isEmpty || !tracker.deletedModels.isEmpty { return true }
+        return tracker.candidates().contains { !((try? changedColumns($0.model, $0.entry)) ?? []).isEmpty }
     }
 
     /// The models inserted since the last save, in the order they were inserted: by
     /// ``insert(_:)``, or created by a mapping through the context.
     public var insertedModels: [any Model] {
-        withLock { (tracker as? ContextTracker)?.insertedModels.map(\.model) ?? [] }
+        (tracker as? ContextTracker)?.insertedModels.map(\.model) ?? []
     }
 
     /// The models whose stored properties differ from the store's row as last loaded or saved.
     public var changedModels: [any Model] {
-        withLock {
-            guard let tracker = tracker as? ContextTracker else { return [] }
-            return tracker.candidates().filter { !((try? changedColumns($0.model, $0.entry)) ?? []).isEmpty }.map(\.model)
-        }
+        guard let tracker = tracker as? ContextTracker else { return [] }
+        return tracker.candidates().filter { !((try? changedColumns($0.model, $0.entry)) ?? []).isEmpty }.map(\.model)
     }
 
     /// The models deleted since the last save, in the order they were deleted.
     public var deletedModels: [any Model] {
-        withLock { (tracker as? ContextTracker)?.deletedModels.map(\.model) ?? [] }
+        (tracker as? ContextTracker)?.deletedModels.map(\.model) ?? []
     }
 
     /// The names of `model`'s stored properties whose values differ from the store's row as last
@@ -60,11 +56,9 @@ extension ModelContext {
     /// context.changedProperties(of: user)   // ["name"]
     /// ```
     public func changedProperties<M: Model & AnyObject>(of model: M) -> [String] {
-        withLock {
-            guard let tracker = tracker as? ContextTracker, let entry = tracker.entry(of: model) else { return [] }
-            let columns = (try? changedColumns(model, entry)) ?? []
-            return RowEncoding.propertyNames(columns, table: entry.table)
-        }
+        guard let tracker = tracker as? ContextTracker, let entry = tracker.entry(of: model) else { return [] }
+        let columns = (try? changedColumns(model, entry)) ?? []
+        return RowEncoding.propertyNames(columns, table: entry.table)
     }
 
     func changedColumns(_ model: any Model, _ entry: TrackedModel) throws -> [Int] {
@@ -80,16 +74,14 @@ extension ModelContext {
     /// ```
     public func insert<M: Model & AnyObject>(_ model: M) throws {
         let tracker = try unitOfWork()
-        try withLock {
-            let pending = try PendingModel(model, order: 0)
-            let live = register(model, identifier: pending.identifier)
-            guard live === model else {
-                throw StoreError(
-                    .misusedContext, table: pending.table.name, identifier: describeIdentifier(pending.identifier),
-                    reason: "another instance is live for this identifier in the context: edit that one, or delete it first")
-            }
-            tracker.insert(try PendingModel(model, order: tracker.nextOrder()))
+        let pending = try PendingModel(model, order: 0)
+        let live = register(model, identifier: pending.identifier)
+        guard live === model else {
+            throw StoreError(
+                .misusedContext, table: pending.table.name, identifier: describeIdentifier(pending.identifier),
+                reason: "another instance is live for this identifier in the context: edit that one, or delete it first")
         }
+        tracker.insert(try PendingModel(model, order: tracker.nextOrder()))
     }
 
     /// Marks `model` to be deleted from the store by the next ``save()``; a model inserted and
@@ -101,11 +93,9 @@ extension ModelContext {
     /// ```
     public func delete<M: Model & AnyObject>(_ model: M) throws {
         let tracker = try unitOfWork()
-        try withLock {
-            let pending = try PendingModel(model, order: tracker.nextOrder())
-            if tracker.delete(pending) {
-                unregister(model, type: M.self, identifier: pending.identifier)
-            }
+        let pending = try PendingModel(model, order: tracker.nextOrder())
+        if tracker.delete(pending) {
+            unregister(model, type: M.self, identifier: pending.identifier)
         }
     }
 
@@ -120,18 +110,16 @@ extension ModelContext {
     /// ```
     public func rollback() throws {
         let tracker = try unitOfWork()
-        try withLock {
-            let changed = tracker.candidates()
-            let (inserted, _) = tracker.clearPending()
-            for pending in inserted {
-                unregister(pending.object, type: type(of: pending.model), identifier: pending.identifier)
-                tracker.forget(pending.object)
-            }
-            for (model, entry) in changed {
-                try tracker.applying(model, table: entry.table) {
-                    try RowEncoding.apply(
-                        entry.baseline, to: model, table: entry.table, context: self, loader: loader, restoringIdentifier: true)
-                }
+        let changed = tracker.candidates()
+        let (inserted, _) = tracker.clearPending()
+        for pending in inserted {
+            unregister(pending.object, type: type(of: pending.model), identifier: pending.identifier)
+            tracker.forget(pending.object)
+        }
+        for (model, entry) in changed {
+            try tracker.applying(model, table: entry.table) {
+                try RowEncoding.apply(
+                    entry.baseline, to: model, table: entry.table, context: self, loader: loader, restoringIdentifier: true)
             }
         }
     }

@@ -5,9 +5,9 @@ import ModelKitCore
 /// migrations need: at once from a connection that reads without suspending (SQLite, memory),
 /// or in rounds from one that cannot (PostgreSQL).
 ///
-/// Reading is synchronous, under the context's lock, so the identity map's guarantee holds: the
-/// live instance for an identifier is found, or the new one registered, without a suspension
-/// point in between. When a row it needs is not at hand, the loader notes it and the read fails;
+/// Reading is synchronous, in the context's isolation domain, so the identity map's guarantee
+/// holds: the live instance for an identifier is found, or the new one registered, without a
+/// suspension point in between. When a row it needs is not at hand, the loader notes it and the read fails;
 /// ``models(_:rows:table:context:connection:)`` then fetches every row noted (one query per
 /// table), and reads again. The failed read registered nothing (a context's mapping run is all or
 /// nothing), so each round starts clean; reference chains take one round per link.

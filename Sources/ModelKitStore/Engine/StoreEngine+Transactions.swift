@@ -1,29 +1,53 @@
 import Foundation
 import ModelKitCore
 
-/// The transaction a task has open, and on which store: a store's operations from that task,
-/// inside its own transaction's closure, would wait for that transaction to end, so they are
-/// refused, and a context's loads from that store on that task go through the open transaction.
+/// The transactions tasks (and threads outside tasks) have open, by store: a store's
+/// operations from the task that opened one, inside its own transaction's closure, would wait
+/// for that transaction to end, so they are refused, and a context's loads from that store on
+/// that task go through the open transaction. Another task waits for the transaction to end, as
+/// it would anywhere else.
 ///
-/// A task-local value, so tasks started inside the closure inherit it; it names the task that
-/// opened the transaction, and only that task is refused or served through it (another task
-/// waits for the transaction to end, as it would anywhere else).
-package struct OpenTransaction: Sendable {
-    package let store: ObjectIdentifier
-    package let task: Int
-    package let connection: any StoreConnection
-
-    @TaskLocal package static var current: OpenTransaction?
-
-    /// The transaction the current task itself opened on `store`, if any.
-    package static func opened(by store: AnyObject) -> OpenTransaction? {
-        guard let open = current, open.store == ObjectIdentifier(store), open.task == currentTask else { return nil }
-        return open
+/// A table the stores share, not a task-local value: `TaskLocal.withValue` runs its operation
+/// as a closure that Swift 6.3 executes away from the caller's actor when it is formed in a
+/// function that runs on its caller's actor, and the transaction's body maps into the caller's
+/// context (a context and its models must stay on their actor).
+package enum OpenTransaction {
+    private struct Key: Hashable {
+        let store: ObjectIdentifier
+        let owner: Int
     }
 
-    /// The current task's identity (0 outside a task).
-    package static var currentTask: Int {
-        withUnsafeCurrentTask { $0?.hashValue ?? 0 }
+    /// One entry per open transaction; a handful at a time.
+    private static let open = Locked<[Key: any StoreConnection]>([:])
+
+    /// Records that the current task opened a transaction on `store` through `connection`, runs
+    /// `body`, and forgets it.
+    package static func during<T>(
+        _ store: AnyObject, _ connection: any StoreConnection, _ body: () async throws -> T
+    ) async rethrows -> T {
+        let key = Key(store: ObjectIdentifier(store), owner: currentOwner)
+        open.withLock { $0[key] = connection }
+        defer { _ = open.withLock { $0.removeValue(forKey: key) } }
+        return try await body()
+    }
+
+    /// ``during(_:_:_:)`` for a transaction that does not suspend.
+    package static func duringNow<T>(_ store: AnyObject, _ connection: any StoreConnection, _ body: () throws -> T) rethrows -> T {
+        let key = Key(store: ObjectIdentifier(store), owner: currentOwner)
+        open.withLock { $0[key] = connection }
+        defer { _ = open.withLock { $0.removeValue(forKey: key) } }
+        return try body()
+    }
+
+    /// The connection of the transaction the current task itself opened on `store`, if any.
+    package static func opened(by store: AnyObject) -> (any StoreConnection)? {
+        let key = Key(store: ObjectIdentifier(store), owner: currentOwner)
+        return open.withLock { $0[key] }
+    }
+
+    /// The current task's identity, or the current thread's outside a task.
+    private static var currentOwner: Int {
+        withUnsafeCurrentTask { $0?.hashValue } ?? ObjectIdentifier(Thread.current).hashValue
     }
 }
 
@@ -47,8 +71,7 @@ extension StoreEngine {
         return try await transaction(kind) { connection in
             let transaction = StoreTransaction(connection: connection, kind: kind)
             defer { transaction.finish() }
-            let open = OpenTransaction(store: ObjectIdentifier(self), task: OpenTransaction.currentTask, connection: connection)
-            let result = try await OpenTransaction.$current.withValue(open) { try await body(transaction) }
+            let result = try await OpenTransaction.during(self, connection) { try await body(transaction) }
             try Task.checkCancellation()
             return result
         }
@@ -244,7 +267,7 @@ package protocol SynchronousStoreEngine: StoreEngine, ModelLoading where Connect
 extension SynchronousStoreEngine {
     public func loadModel<M: Model>(_ type: M.Type, identifier: AnyHashable, into context: ModelContext) throws -> M? {
         // Inside one of this store's transactions, on the same task: through it.
-        if let connection = OpenTransaction.opened(by: self)?.connection as? Connection {
+        if let connection = OpenTransaction.opened(by: self) as? Connection {
             return try RowLoader(synchronous: connection).loadModel(M.self, identifier: identifier, into: context)
         }
         return try withConnectionNow { connection in

@@ -13,7 +13,10 @@ import ModelKitCore
 ///     print(statuses.count)
 /// }
 /// ```
-public struct ModelObservation<M: Model>: AsyncSequence, Sendable {
+///
+/// Through a context, the results are the context's live instances, so the sequence stays in
+/// the context's isolation domain: iterate it where the context lives.
+public struct ModelObservation<M: Model>: AsyncSequence {
     public typealias Element = [M]
     let changes: StoreChanges
     let store: any ModelStore
@@ -33,11 +36,17 @@ public struct ModelObservation<M: Model>: AsyncSequence, Sendable {
         var started = false
 
         public mutating func next() async throws -> [M]? {
+            try await next(isolation: nil)
+        }
+
+        /// The next results, fetched in the isolation domain of the loop that asks (`for try
+        /// await` passes it), where the context lives.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> [M]? {
             if !started {
                 started = true
                 return try await store.fetchAll(query, context: context)
             }
-            guard await changes.next() != nil else { return nil }
+            guard await changes.next(isolation: actor) != nil else { return nil }
             return try await store.fetchAll(query, context: context)
         }
     }

@@ -12,14 +12,12 @@ extension StoreRowReader {
         let identifier = try M.decodeModelIdentifier(from: &self)
         let context = self.context ?? ModelContext()
         self.context = context
-        return try context.withLock {
-            if let live = context.registeredModel(M.self, identifier: identifier) { return live }
-            guard let loaded = try loader?.loadModel(M.self, identifier: identifier, into: context) else {
-                throw StoreError(
-                    .missingReference, table: M.modelSchema.modelName, identifier: describe(node),
-                    reason: "no such row in the store")
-            }
-            return loaded
+        if let live = context.registeredModel(M.self, identifier: identifier) { return live }
+        guard let loaded = try loader?.loadModel(M.self, identifier: identifier, into: context) else {
+            throw StoreError(
+                .missingReference, table: M.modelSchema.modelName, identifier: describe(node),
+                reason: "no such row in the store")
         }
+        return loaded
     }
 }

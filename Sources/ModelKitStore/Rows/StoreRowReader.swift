@@ -24,13 +24,8 @@ struct StoreRowReader: ModelTreeReader {
     }
 
     @usableFromInline var mapping: ModelSchema.Mapping { .propertyKeys }
-    /// The default options, with the context the reader was made with (made when asked for:
-    /// only values inside JSON text and nesting limits read them, and a reader is made per row).
-    @usableFromInline var options: MappingOptions {
-        var options = MappingOptions()
-        if flags.hasContext { options.context = context }
-        return options
-    }
+    /// The default options: a store reads plain values, and nothing in a row needs more.
+    @usableFromInline var options: MappingOptions { MappingOptions() }
     /// The options' switches, read per field without copying the options.
     @usableFromInline let flags: MappingFlags
     @usableFromInline var collectedProblems: [ModelError] = []
@@ -43,7 +38,7 @@ struct StoreRowReader: ModelTreeReader {
     /// Where references that are not live are loaded from.
     let loader: (any ModelLoading)?
     /// The context references resolve through: the caller's, or one made for this read.
-    var context: ModelContext?
+    @usableFromInline var context: ModelContext?
     /// The context the reader was made with (a row's references made `context` when it was nil).
     let initialContext: ModelContext?
 
@@ -215,7 +210,7 @@ struct StoreRowReader: ModelTreeReader {
     /// A reader of the JSON value at the current node, for values inside a column's JSON text.
     @usableFromInline
     func jsonReader(_ value: JSONValue) -> JSONValueReader {
-        JSONValueReader(value: value, mapping: .propertyKeys, options: options)
+        JSONValueReader(value: value, mapping: .propertyKeys, options: options, context: flags.hasContext ? context : nil)
     }
 
     /// What `read` reads from the JSON value the reader is at (a value inside a column's JSON

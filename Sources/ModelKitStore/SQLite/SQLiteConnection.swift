@@ -32,12 +32,18 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlace
                 guard let autocommit else { return try store.database.unsafeReentrantWrite(body) }
                 return try autocommit.run { try store.database.unsafeReentrantWrite(body) }
             }
-            if let reader = store.reader, let table, store.isPrepared(table) {
+            if let reader = store.reader, let table, try store.isReadable(table, through: reader) {
                 return try reader.unsafeReentrantWrite(body)
             }
-            // A table this store has not met yet: created or brought up to date first, on the
-            // main connection, between transactions.
-            store.gate.acquireBlocking()
+            // A table the committed state lacks, or lacks columns of: created or brought up to
+            // date first, on the main connection, between transactions. A synchronous load does
+            // not wait for a transaction under way: its task may be suspended indefinitely.
+            guard store.gate.tryAcquire() else {
+                throw StoreError(
+                    .database, table: table?.name,
+                    reason: "its table is not created yet, and a transaction of another task is using the store: "
+                        + "load it again once that transaction ends, or fetch it through the context")
+            }
             defer { store.gate.release() }
             return try store.database.unsafeReentrantWrite(body)
         } catch {

@@ -8,6 +8,19 @@ extension SQLiteStore {
         preparedTables.withLock { $0.prepared.contains(ObjectIdentifier(table)) }
     }
 
+    /// Whether `table` can be read through `reader` as it is: prepared by this store, or found in
+    /// the committed state with every column (then it counts as prepared from now on).
+    func isReadable(_ table: StoreTable, through reader: DatabaseQueue) throws -> Bool {
+        if isPrepared(table) { return true }
+        let complete = try reader.unsafeReentrantRead { db -> Bool in
+            guard try db.tableExists(table.name) else { return false }
+            let existing = Set(try db.columns(in: table.name).map(\.name))
+            return existing.contains(StoreTable.versionColumn) && table.columns.allSatisfy { existing.contains($0.name) }
+        }
+        if complete { preparedTables.withLock { _ = $0.prepared.insert(ObjectIdentifier(table)) } }
+        return complete
+    }
+
     /// Creates the model's table, or adds the columns it lacks, once per store.
     ///
     /// Columns are only added, never dropped or retyped: a row keeps the values of properties a

@@ -12,11 +12,12 @@ import ModelKitCore
 /// holding an identified class model stores its identifier; loading resolves it through the
 /// context. Files use write-ahead logging: a save is one transaction, all of it or none.
 ///
-/// Concurrency: the store is `Sendable`. Its transactions take turns on one connection (GRDB's
-/// `DatabaseQueue`): a transaction's `BEGIN` ... `COMMIT` spans several accesses to the queue, and
-/// a gate tasks await (and a context's synchronous loads wait on) keeps every other use of the
-/// store out meanwhile. Rows are read into memory inside an access and turned into models
-/// outside it, under the context's lock.
+/// Concurrency: the store is `Sendable`, shared by every isolation domain (each with a context of
+/// its own). Its transactions take turns on one connection (GRDB's `DatabaseQueue`): a
+/// transaction's `BEGIN` ... `COMMIT` spans several accesses to the queue, and a gate tasks await
+/// keeps every other transaction out meanwhile. A context's synchronous loads read the last
+/// committed state through a second, read-only connection, so they never wait for a transaction.
+/// Rows are turned into models in the caller's isolation domain, where its context lives.
 ///
 /// ```swift
 /// let store = try SQLiteStore(path: "/tmp/twitter.sqlite")
@@ -37,11 +38,11 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
     let gate = StoreGate()
     /// Set once by ``close()``; every access checks it first.
     private let isClosed = Locked(false)
-    /// A second, read-only connection to a file store: a context's loads outside any transaction
-    /// read the last committed state through it (write-ahead logging lets it read while the
-    /// main connection writes), so they never wait for a transaction under way. A transaction
-    /// through a context takes the store's connection and then the context's lock, and a mapping
-    /// that loads holds the context's lock: waiting for the connection there could deadlock.
+    /// A second, read-only connection: a context's loads outside any transaction read the last
+    /// committed state through it (a file's write-ahead log, or an in-memory database's own
+    /// locks, let it read while the main connection writes), so a synchronous load never waits
+    /// for a transaction under way, which may be suspended for as long as its task likes. Nil
+    /// for a store over a connection the caller opened in memory.
     let reader: DatabaseQueue?
     /// Whether the GRDB queue lets a transaction span several accesses (the store's need).
     let allowsTransactions: Bool
@@ -59,11 +60,7 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
         configuration.allowsUnsafeTransactions = true
         do {
             let database = try DatabaseQueue(path: path, configuration: configuration)
-            var readOnly = Configuration()
-            readOnly.readonly = true
-            readOnly.busyMode = .timeout(10)
-            let reader = try DatabaseQueue(path: path, configuration: readOnly)
-            self.init(database: database, path: path, reader: reader)
+            self.init(database: database, path: path, reader: try Self.reader(of: path))
         } catch {
             throw StoreError(.cannotOpen, reason: "'\(path)': \(error)".lowercasedFirst, underlying: error)
         }
@@ -75,10 +72,15 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
     /// let store = try SQLiteStore()
     /// ```
     public convenience init() throws {
+        // SQLite's `memdb` file system: a database in memory that a second connection of this
+        // process can open by name, so loads have a reader as a file store's do.
+        let name = "file:/modelkit-\(UUID().uuidString)?vfs=memdb"
         do {
             var configuration = Configuration()
             configuration.allowsUnsafeTransactions = true
-            try self.init(database: DatabaseQueue(configuration: configuration), path: nil)
+            configuration.busyMode = .timeout(10)
+            let database = try DatabaseQueue(path: name, configuration: configuration)
+            self.init(database: database, path: nil, reader: try Self.reader(of: name))
         } catch {
             throw StoreError(.cannotOpen, reason: "an in-memory database: \(error)".lowercasedFirst, underlying: error)
         }
@@ -86,9 +88,19 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
 
     /// A store over a GRDB connection that is already open. Its configuration must set
     /// `allowsUnsafeTransactions` (a store transaction spans several accesses to the queue);
-    /// transactions on one that does not throw.
+    /// transactions on one that does not throw. The store has this one connection: a context
+    /// loads through it while the store has no transaction open, and otherwise throws (fetch
+    /// through the context first, or open the store with ``init(path:)``).
     public convenience init(database: DatabaseQueue, path: String? = nil) {
         self.init(database: database, path: path, reader: nil)
+    }
+
+    /// A read-only connection to the database at `path` (a file, or an in-memory `memdb` name).
+    private static func reader(of path: String) throws -> DatabaseQueue {
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        readOnly.busyMode = .timeout(10)
+        return try DatabaseQueue(path: path, configuration: readOnly)
     }
 
     init(database: DatabaseQueue, path: String?, reader: DatabaseQueue?) {
@@ -210,8 +222,7 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
     ) throws -> T {
         let transaction = StoreTransaction(connection: connection, kind: kind)
         defer { transaction.finish() }
-        let open = OpenTransaction(store: ObjectIdentifier(self), task: OpenTransaction.currentTask, connection: connection)
-        let result = try OpenTransaction.$current.withValue(open) { try body(transaction) }
+        let result = try OpenTransaction.duringNow(self, connection) { try body(transaction) }
         try Task.checkCancellation()
         return result
     }
@@ -219,7 +230,14 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
     package func withConnectionNow<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try refuseNesting()
         if reader != nil { return try body(SQLiteConnection(store: self, readsCommitted: true)) }
-        gate.acquireBlocking()
+        // One connection, opened by the caller in memory: usable only between transactions. A
+        // synchronous load must not wait for one, whose task may be suspended indefinitely.
+        guard gate.tryAcquire() else {
+            throw StoreError(
+                .misusedContext,
+                reason: "a context cannot load from a store over one connection while the store has a transaction "
+                    + "open: fetch the models through the context first, or open it with 'SQLiteStore(path:)'")
+        }
         defer { gate.release() }
         return try body(SQLiteConnection(store: self, readsCommitted: false))
     }
