@@ -5,7 +5,7 @@ import ModelKitStore
 
 // The store and identity comparisons: ModelKit's SQLite store against raw GRDB running the same
 // statements on the same table layout (each side its own file in WAL mode), and the identity
-// map's lookup-or-insert against a hand-written locked dictionary of weak references.
+// map against a hand-written dictionary of weak references.
 
 /// A user as the store benchmarks save and fetch it: scalars only, so both sides write the same row.
 @Model struct StoreUser {
@@ -93,21 +93,35 @@ func storeComparisons() throws -> [Comparison] {
     }
 }
 
-/// `identity.lookup`: lookup-or-insert of live instances, from one task and from two at once.
+/// `identity.*`: lookup-or-insert of live instances in one context, and what holding them costs
+/// the rest of the program, against the Swift-only design (a dictionary of `weak` references, no
+/// lock: a context stays in one isolation domain).
+///
+/// `identity.lookup.2-contexts` runs two threads, each with a context and instances of its own
+/// (a context per isolation domain); wall time per lookup, so it shows whether two domains slow
+/// each other down. `identity.retain` retains and releases each held instance 10 times (what
+/// passing models around costs): a context's unowned reference leaves an instance's reference
+/// counts inline, while the first `weak` reference to it moves them to a side table.
 func identityComparisons() -> [Comparison] {
-    let one = IdentityLookups(count: 10_000), two = IdentityLookups(count: 10_000)
-    let halves = [0..<two.count / 2, two.count / 2..<two.count]
+    let one = IdentityLookups(count: 10_000)
+    let halves = [IdentityLookups(count: 5_000), IdentityLookups(count: 5_000)]
+    let held = IdentityLookups(count: 10_000)
     return [
         Comparison(
-            name: "identity.lookup", baselineName: "locked dictionary", unit: .operations(one.count, label: "lookup"),
-            modelKit: { one.lookups(0..<one.count) },
-            baseline: { one.baselineLookups(0..<one.count) },
-            notes: { "ModelContext.register(_:for:) of \(one.count) live class instances by Int identifier, against [Int: weak] under NSLock" }),
+            name: "identity.lookup", baselineName: "weak dictionary", unit: .operations(one.count, label: "lookup"),
+            modelKit: { one.lookups() },
+            baseline: { one.baselineLookups() },
+            notes: { "ModelContext.register(_:for:) of \(one.count) live class instances by Int identifier, against [Int: weak]" }),
         Comparison(
-            name: "identity.lookup.2-tasks", baselineName: "locked dictionary", unit: .operations(two.count, label: "lookup"),
-            modelKit: { DispatchQueue.concurrentPerform(iterations: 2) { two.lookups(halves[$0]) } },
-            baseline: { DispatchQueue.concurrentPerform(iterations: 2) { two.baselineLookups(halves[$0]) } },
-            notes: { "two threads, one context, half of the identifiers each; wall time per lookup" }),
+            name: "identity.lookup.2-contexts", baselineName: "weak dictionary", unit: .operations(10_000, label: "lookup"),
+            modelKit: { DispatchQueue.concurrentPerform(iterations: 2) { halves[$0].lookups() } },
+            baseline: { DispatchQueue.concurrentPerform(iterations: 2) { halves[$0].baselineLookups() } },
+            notes: { "two threads, a context (or a dictionary) and 5,000 instances each; wall time per lookup" }),
+        Comparison(
+            name: "identity.retain", baselineName: "weakly held", unit: .operations(held.count * 10, label: "retain"),
+            modelKit: { held.retainReleases() },
+            baseline: { held.baselineRetainReleases() },
+            notes: { "retain and release of instances a context holds, against instances a weak reference holds" }),
     ]
 }
 
@@ -115,18 +129,20 @@ func identityComparisons() -> [Comparison] {
 ///
 /// Each line has its own. An instance's first weak reference gives it a side table, where every
 /// later retain and release of it goes, placed wherever malloc finds room at that moment. Shared
-/// with the one-task line (which registers them all from one thread first), the instances read
-/// 38 ns per lookup from two tasks against 22-25 ns for the two-task line run alone, in the same
-/// binary and at the same instruction count per lookup (callgrind): the cost was in how the two
-/// threads' side tables lay in memory, not in the lookups. Each side likewise has its own
-/// instances, so that the baseline's weak references are not charged to ModelKit.
+/// with another line, the instances read 38 ns per lookup from two threads against 22-25 ns for
+/// a line run alone, in the same binary and at the same instruction count per lookup
+/// (callgrind): the cost was in how the side tables lay in memory, not in the lookups. Each side
+/// likewise has its own instances, so that the baseline's weak references are not charged to
+/// ModelKit.
 final class IdentityLookups: @unchecked Sendable {
-    // @unchecked: the arrays are set once and only read; the context and the map lock themselves.
+    // @unchecked: a benchmark's lines call one object from one thread at a time (the two-context
+    // line gives each thread an object of its own); the arrays are set once and only read.
     let count: Int
     private let entities: [IdentityEntity]
     private let baselineEntities: [IdentityEntity]
     private let context = ModelContext()
-    private let baseline = LockedWeakMap()
+    private let baseline = WeakMap()
+    private var sink: [IdentityEntity] = []
 
     init(count: Int) {
         self.count = count
@@ -134,17 +150,37 @@ final class IdentityLookups: @unchecked Sendable {
         baselineEntities = (0..<count).map { IdentityEntity(id: $0) }
     }
 
-    /// ModelKit's side: registers (looks up) the instances of `range`.
-    func lookups(_ range: Range<Int>) {
-        for index in range { _ = context.register(entities[index], for: index) }
+    /// ModelKit's side: registers (looks up) every instance.
+    func lookups() {
+        for index in 0..<count { _ = context.register(entities[index], for: index) }
     }
 
-    /// The baseline's side: the same through a locked dictionary of weak references.
-    func baselineLookups(_ range: Range<Int>) {
-        for index in range { _ = baseline.lookupOrInsert(baselineEntities[index], identifier: index) }
+    /// The baseline's side: the same through a dictionary of weak references.
+    func baselineLookups() {
+        for index in 0..<count { _ = baseline.lookupOrInsert(baselineEntities[index], identifier: index) }
+    }
+
+    /// Ten retains and releases of each instance the context holds (registered first).
+    func retainReleases() {
+        if context.registeredCount == 0 { lookups() }
+        retainReleases(entities)
+    }
+
+    /// The same for instances a weak reference holds.
+    func baselineRetainReleases() {
+        if baseline.isEmpty { baselineLookups() }
+        retainReleases(baselineEntities)
+    }
+
+    /// Copies each instance into a buffer ten times and empties it: a retain and a release each.
+    private func retainReleases(_ instances: [IdentityEntity]) {
+        sink.reserveCapacity(10)
+        for instance in instances {
+            for _ in 0..<10 { sink.append(instance) }
+            sink.removeAll(keepingCapacity: true)
+        }
     }
 }
-
 /// What people write by hand with GRDB for the same table: cached statements, arguments, rows.
 struct RawUsers {
     let database: DatabaseQueue
@@ -217,18 +253,17 @@ struct RawUsers {
 
 /// A hand-written identity map for one type with `Int` identifiers: a typed dictionary of weak
 /// references behind one lock.
-final class LockedWeakMap: @unchecked Sendable {
-    // @unchecked: `entries` is only touched under `lock`.
+/// The Swift-only identity map: a dictionary of weak references.
+final class WeakMap {
     private struct Weak {
         weak var object: IdentityEntity?
     }
 
-    private let lock = NSLock()
     private var entries: [Int: Weak] = [:]
 
+    var isEmpty: Bool { entries.isEmpty }
+
     func lookupOrInsert(_ entity: IdentityEntity, identifier: Int) -> IdentityEntity {
-        lock.lock()
-        defer { lock.unlock() }
         if let live = entries[identifier]?.object { return live }
         entries[identifier] = Weak(object: entity)
         return entity
