@@ -23,7 +23,7 @@ let json = """
 let user = try User(json: JSONSerialization.jsonObject(with: Data(json.utf8)))
 print(user.screenName, user.urls.first?.expanded?.host ?? "-")  // ada example.com
 print(User.propertyKeys)                                 // ["id", "screenName", "name", "urls", "createdAt"]
-print(try user.jsonObject)                               // back to remote keys and the Twitter date format
+print(try user.jsonObject())                             // back to remote keys and the Twitter date format
 do {
     _ = try User(json: ["id_str": "7", "screen_name": "bob", "created_at": "yesterday"])
 } catch {

@@ -136,7 +136,7 @@ extension ArchiveInPlaceReadingTests {
         // The same elements out of place fail alike for strings and for integers.
         let stringError = try #require(throws: ModelError.self) { try strings.decode([String].self, forKey: "mixed") }
         let numberError = try #require(throws: ModelError.self) { try numbers.decode([Int].self, forKey: "mixed") }
-        expectEqual(stringError.code, numberError.code)
+        expectEqual(stringError.kind, numberError.kind)
         expectEqual(stringError.path, numberError.path)
         expectEqual(stringError.description, "cannot map value at 'mixed[1]': expected a string, found 1")
     }

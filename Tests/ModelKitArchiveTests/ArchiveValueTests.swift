@@ -110,7 +110,7 @@ struct ArchiveValueTests {
         #expect(try unarchiver.decodeIfPresent(Int.self, forKey: "missing") == nil)
         #expect(try unarchiver.decodeObject(forKey: "missing") == nil)
         let error = try #require(throws: ModelError.self) { try unarchiver.decode(Date.self, forKey: "missing") }
-        expectEqual(error.code, .missingValue)
+        expectEqual(error.kind, .missingValue)
         expectEqual(error.description, "cannot map 'missing': missing key")
     }
 
@@ -126,7 +126,7 @@ struct ArchiveValueTests {
             try archiver.encodeObject(ArchivedObject(className: "Required", values: [("when", Date(timeIntervalSinceReferenceDate: 5))]), forKey: "root")
         }
         let missing = try #require(throws: ModelError.self) { try partial.decode(Required.self, forKey: "root") }
-        expectEqual(missing.code, .multiple)
+        expectEqual(missing.kind, .multiple)
         #expect(
             missing.description
                 == "2 problems mapping 'Required': cannot map 'Required.count' at 'root.count': missing key; cannot map 'Required.name' at 'root.name': missing key")
@@ -135,7 +135,7 @@ struct ArchiveValueTests {
                 ArchivedObject(className: "Required", values: [("count", 3), ("name", "n")]), forKey: "root")
         }
         let error = try #require(throws: ModelError.self) { try noDate.decode(Required.self, forKey: "root") }
-        expectEqual(error.code, .missingValue)
+        expectEqual(error.kind, .missingValue)
         expectEqual(error.description, "cannot map 'Required.when' at 'root.when': missing key")
         let complete = try archive { archiver in
             try archiver.encodeObject(
@@ -182,7 +182,7 @@ struct ArchiveValueTests {
             default: _ = try unarchiver.decode(Float.self, forKey: key)
             }
         }
-        expectEqual(error.code, .numberOutOfRange)
+        expectEqual(error.kind, .numberOutOfRange)
         expectEqual(error.description, message)
     }
 
@@ -218,7 +218,7 @@ struct ArchiveValueTests {
             default: _ = try unarchiver.decode(Int.self, forKey: key)
             }
         }
-        expectEqual(error.code, .typeMismatch)
+        expectEqual(error.kind, .typeMismatch)
         expectEqual(error.description, message)
     }
 
@@ -240,14 +240,14 @@ struct ArchiveValueTests {
         options.collectsAllErrors = true
         let unarchiver = try KeyedUnarchiver(data: try archiver.finishEncoding(), options: options)
         let error = try #require(throws: ModelError.self) { try unarchiver.decode(Address.self, forKey: "root") }
-        expectEqual(error.code, .multiple)
+        expectEqual(error.kind, .multiple)
         expectEqual(error.problems.map(\.propertyName), ["street", "city"])
     }
 
     @Test func validationRunsAfterDecoding() throws {
         let data = try KeyedArchiver.archivedData(withRootObject: Validated(value: -1))
         let error = try #require(throws: ModelError.self) { try KeyedUnarchiver.unarchive(Validated.self, from: data) }
-        expectEqual(error.code, .invalidModel)
+        expectEqual(error.kind, .invalidModel)
     }
 }
 

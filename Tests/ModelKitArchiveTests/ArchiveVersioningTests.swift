@@ -70,14 +70,14 @@ struct ArchiveVersioningTests {
     @Test func additionalValuesWithUnknownKeysAreErrors() throws {
         let object = ArchivedObject(className: "VersionProbe", values: [("MK.modelVersion", 99)])
         let error = try #require(throws: ModelError.self) { try unarchiver(root: object).decode(VersionProbe.self, forKey: "root") }
-        expectEqual(error.code, .unknownKey)
+        expectEqual(error.kind, .unknownKey)
         expectEqual(error.description, "cannot set 'VersionProbe.noSuchProperty' at 'root': no such property")
     }
 
     @Test func migratedValuesAreTypeChecked() throws {
         let object = ArchivedObject(className: "Note", values: [("MK.modelVersion", 1), ("pages", "not a list")])
         let error = try #require(throws: ModelError.self) { try unarchiver(root: object).decode(Note.self, forKey: "root") }
-        expectEqual(error.code, .typeMismatch)
+        expectEqual(error.kind, .typeMismatch)
     }
 }
 

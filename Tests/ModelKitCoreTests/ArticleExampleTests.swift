@@ -134,7 +134,7 @@ struct Payment {
                 _ = try Payment(json: payload)
             } catch let error as ModelError {
                 print(error)  // cannot map 'Payment.amount' at 'amount': expected an integer, found "12"
-                print(error.code, error.modelName ?? "-", error.propertyName ?? "-", error.path)  // typeMismatch Payment amount amount
+                print(error.kind, error.modelName ?? "-", error.propertyName ?? "-", error.path)  // typeMismatch Payment amount amount
             }
 
             var options = MappingOptions()
@@ -142,7 +142,7 @@ struct Payment {
             do {
                 _ = try Payment(json: payload, options: options)
             } catch let error as ModelError {
-                print(error.code, error.problems.count)  // multiple 3
+                print(error.kind, error.problems.count)  // multiple 3
                 print(error.problems.map { $0.propertyName ?? "-" })  // ["amount", "currency", "paidAt"]
             }
             // snippet: errors-end
@@ -160,7 +160,7 @@ struct Payment {
 
             let again = try Message(json: ["id": 1, "text": "edited", "author": ["id": 7, "name": "Ada"]], context: context)
             print(again === first, first.text)  // true edited
-            print(context.registeredModel(Member.self, for: 7)?.name ?? "-")  // Ada
+            print(context.registeredModel(Member.self, id: 7)?.name ?? "-")  // Ada
 
             do {
                 try context.performMapping {

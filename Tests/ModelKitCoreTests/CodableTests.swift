@@ -62,7 +62,7 @@ import Testing
     @Test func codableErrorsAreModelErrors() {
         let data = Data(#"{"id": 1, "title": 5, "author": {"name": "a"}, "published_at": "2024-03-01T12:34:56Z"}"#.utf8)
         let error = modelError { _ = try JSONDecoder().decode(Post.self, from: data) }
-        #expect(error?.modelName == "Post" && error?.propertyName == "title" && error?.code == .typeMismatch)
+        #expect(error?.modelName == "Post" && error?.propertyName == "title" && error?.kind == .typeMismatch)
         let missing = modelError { _ = try JSONDecoder().decode(Item.self, from: Data("{}".utf8)) }
         #expect(missing?.description == "cannot map 'Item.name' at 'name': missing key")
         let invalid = modelError {

@@ -30,7 +30,7 @@ import Testing
         #expect(state.title == "Inbox" && state.count == 3)
         let panel = try JSONDecoder().decode(Panel.self, from: Data(#"{"name": "side"}"#.utf8))
         #expect(panel.name == "side" && panel == panel)
-        #expect((try panel.jsonObject as? [String: Any])?["name"] as? String == "side")
+        #expect((try panel.jsonObject() as? [String: Any])?["name"] as? String == "side")
         expectEqual(ViewState.propertyKeys, ["title", "count"])
     }
 }

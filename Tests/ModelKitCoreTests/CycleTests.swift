@@ -21,7 +21,7 @@ import Testing
 
     @Test func jsonObjectsAndValuesRefuseACycle() throws {
         let tree = try Tree.cyclic()
-        #expect(modelError { _ = try tree.jsonObject }?.description == Self.message)
+        #expect(modelError { _ = try tree.jsonObject() }?.description == Self.message)
         var writer = JSONValueWriter()
         #expect(modelError { try writer.encodeModel(tree) }?.description == Self.message)
     }
@@ -35,7 +35,7 @@ import Testing
         expectEqual(back.root.children.map(\.name), ["shared", "shared"])
         // Once the cycle is gone, the same thread writes the graph again.
         root.children[0].parent = nil
-        #expect(try Tree(id: 2, root: root).jsonObject is [String: Any])
+        #expect(try Tree(id: 2, root: root).jsonObject() is [String: Any])
     }
 
     /// The per-thread list of instances being written goes with its thread.
@@ -46,7 +46,7 @@ import Testing
         let written = Locked(0)
         for _ in 0..<threads {
             let thread = Thread {
-                if (try? Tree(id: 1, root: Node(json: ["name": "n"])).jsonObject) != nil {
+                if (try? Tree(id: 1, root: Node(json: ["name": "n"])).jsonObject()) != nil {
                     written.withLock { $0 += 1 }
                 }
                 done.signal()

@@ -8,9 +8,9 @@ import Testing
 @Suite struct ExactValueTests {
     @Test func aMomentRoundTripsThroughJSONObjects() throws {
         let moment = Moment.exacting()
-        try expectEqual(Moment(json: moment.jsonObject), moment)
+        try expectEqual(Moment(json: moment.jsonObject()), moment)
         // Through JSONSerialization's bytes, as an app would send it.
-        let data = try JSONSerialization.data(withJSONObject: moment.jsonObject)
+        let data = try JSONSerialization.data(withJSONObject: moment.jsonObject())
         try expectEqual(Moment(json: JSONSerialization.jsonObject(with: data)), moment)
     }
 

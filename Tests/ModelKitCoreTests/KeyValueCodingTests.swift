@@ -37,11 +37,11 @@ import Testing
         expectEqual(post.body, "text")
         #expect(modelError { try post.setValue(42, forKey: "title") }?.description
             == "cannot map 'Post.title' at 'title': expected a string, found 42")
-        #expect(modelError { try post.setValue(nil, forKey: "title") }?.code == .nullValue)
+        #expect(modelError { try post.setValue(nil, forKey: "title") }?.kind == .nullValue)
         #expect(modelError { try post.setValue("x", forKey: "kind") }?.description
             == "cannot set 'Post.kind': the property is read-only")
-        #expect(modelError { try post.setValue("x", forKey: "nope") }?.code == .unknownKey)
-        #expect(modelError { try post.setValue("", forKey: "title") }?.code == .invalidValue)
+        #expect(modelError { try post.setValue("x", forKey: "nope") }?.kind == .unknownKey)
+        #expect(modelError { try post.setValue("", forKey: "title") }?.kind == .invalidValue)
         try post.setValue("cached", forKey: "cache")
         expectEqual(post.cache, "cached")
     }
@@ -51,7 +51,7 @@ import Testing
         try node.setValue("b", forKey: "name")
         expectEqual(node.name, "b")
         let counter = Counter(id: "c")
-        #expect(modelError { try counter.setValue("d", forKey: "id") }?.code == .readOnlyProperty)
+        #expect(modelError { try counter.setValue("d", forKey: "id") }?.kind == .readOnlyProperty)
         try counter.setValue(3, forKey: "count")
         expectEqual(counter.count, 3)
     }

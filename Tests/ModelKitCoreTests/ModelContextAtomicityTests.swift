@@ -38,7 +38,7 @@ import Testing
         #expect(error?.description == message)
         #expect(wallet.owner == "Ada" && wallet.balance == 10 && wallet.tags == ["a"] && wallet.parent == nil)
         #expect(parent.owner == "Pat" && parent.balance == 3)
-        #expect(context.registeredModel(Wallet.self, for: 1) === wallet)
+        #expect(context.registeredModel(Wallet.self, id: 1) === wallet)
         expectEqual(context.registeredCount, 2)
     }
 
@@ -47,7 +47,7 @@ import Testing
         let payload = #"[{"id": 5, "owner": "Eve", "balance": 1}, {"id": 6, "owner": "Fay", "balance": -1}]"#
         let error = modelError { _ = try [Wallet](jsonData: Data(payload.utf8), context: context) }
         #expect(error?.description == "invalid 'Wallet' at '[1]': expected a balance of at least 0")
-        #expect(context.registeredModel(Wallet.self, for: 5) == nil)
+        #expect(context.registeredModel(Wallet.self, id: 5) == nil)
         expectEqual(context.registeredCount, 0)
     }
 
@@ -60,9 +60,9 @@ import Testing
                 _ = try Wallet(json: ["id": 9, "owner": "Ned", "balance": -1], context: context)
             }
         }
-        #expect(error?.code == .invalidModel)
+        #expect(error?.kind == .invalidModel)
         #expect(wallet.owner == "Ada" && wallet.balance == 10)
-        #expect(context.registeredModel(Wallet.self, for: 9) == nil)
+        #expect(context.registeredModel(Wallet.self, id: 9) == nil)
     }
 
     @Test func aSuccessfulPayloadUpdatesInPlace() throws {
@@ -72,6 +72,6 @@ import Testing
             jsonData: Data(#"{"id": 1, "balance": 12, "parent": {"id": 2, "owner": "Pat", "balance": 3}}"#.utf8),
             context: context)
         #expect(again === wallet && wallet.owner == "Ada" && wallet.balance == 12)
-        #expect(wallet.parent === context.registeredModel(Wallet.self, for: 2))
+        #expect(wallet.parent === context.registeredModel(Wallet.self, id: 2))
     }
 }

@@ -16,10 +16,10 @@ import Testing
             first = counter
         }
         #expect(first == nil)
-        #expect(context.registeredModel(Counter.self, for: "a") == nil)
+        #expect(context.registeredModel(Counter.self, id: "a") == nil)
         let second = Counter(id: "a", count: 2)
         #expect(context.register(second) === second)
-        #expect(context.registeredModel(Counter.self, for: "a") === second)
+        #expect(context.registeredModel(Counter.self, id: "a") === second)
         expectEqual(context.registeredCount, 1)
     }
 
@@ -33,10 +33,10 @@ import Testing
             elsewhere = counter
             #expect(context.register(counter) === counter)
             #expect(context.register(Counter(id: "w")) === counter)
-            #expect(context.registeredModel(Counter.self, for: "w")?.count == 3)
+            #expect(context.registeredModel(Counter.self, id: "w")?.count == 3)
         }
         #expect(elsewhere == nil)
-        #expect(context.registeredModel(Counter.self, for: "w") == nil)
+        #expect(context.registeredModel(Counter.self, id: "w") == nil)
         expectEqual(context.registeredCount, 0)
     }
 
@@ -54,7 +54,7 @@ import Testing
             let candidate = round % 3 == 0 ? kept[index] : Counter(id: identifiers[index])
             let live = context.register(candidate)
             if live.id != identifiers[index] { mismatches += 1 }
-            if let registered = context.registeredModel(Counter.self, for: identifiers[index]),
+            if let registered = context.registeredModel(Counter.self, id: identifiers[index]),
                 registered.id != identifiers[index]
             {
                 mismatches += 1
@@ -64,7 +64,7 @@ import Testing
         // Only the instances this test still holds are live.
         #expect(context.registeredCount <= identifiers.count)
         for counter in kept {
-            let live = context.registeredModel(Counter.self, for: counter.id)
+            let live = context.registeredModel(Counter.self, id: counter.id)
             expectEqual(live?.id, counter.id)
         }
     }

@@ -13,7 +13,7 @@ import Testing
         #expect(byID.count < users.count)
         for (id, instances) in byID {
             #expect(instances.allSatisfy { $0 === instances[0] }, "user \(id)")
-            #expect(context.registeredModel(TwitterUser.self, for: id) === instances[0])
+            #expect(context.registeredModel(TwitterUser.self, id: id) === instances[0])
         }
         // A retweeted status that also appears on its own is one instance too.
         let ids = Dictionary(grouping: statuses, by: \.id)
@@ -40,10 +40,10 @@ import Testing
         do {
             let counter = try Counter(json: ["id": "gone"], context: context)
             weakCounter = counter
-            #expect(context.registeredModel(Counter.self, for: "gone") === counter)
+            #expect(context.registeredModel(Counter.self, id: "gone") === counter)
         }
         #expect(weakCounter == nil)
-        #expect(context.registeredModel(Counter.self, for: "gone") == nil)
+        #expect(context.registeredModel(Counter.self, id: "gone") == nil)
         expectEqual(context.registeredCount, 0)
         // Many short-lived instances do not pile up.
         for index in 0..<1_000 { _ = try Counter(json: ["id": "c\(index)"], context: context) }
@@ -53,11 +53,11 @@ import Testing
     @Test func registeredOnlyAndLookupOrLoadAreSeparate() throws {
         let loader = PayloadLoader(payloads: ["s1": ["id": "s1", "count": 9]])
         let context = ModelContext(store: loader)
-        #expect(context.registeredModel(Counter.self, for: "s1") == nil)
-        let loaded = try #require(try context.model(Counter.self, for: "s1"))
+        #expect(context.registeredModel(Counter.self, id: "s1") == nil)
+        let loaded = try #require(try context.model(Counter.self, id: "s1"))
         expectEqual(loaded.count, 9)
-        #expect(context.registeredModel(Counter.self, for: "s1") === loaded)
-        #expect(try context.model(Counter.self, for: "nope") == nil)
+        #expect(context.registeredModel(Counter.self, id: "s1") === loaded)
+        #expect(try context.model(Counter.self, id: "nope") == nil)
         // Mapping a payload for a stored identifier loads it, then applies the payload.
         let fresh = ModelContext(store: loader)
         let mapped = try Counter(json: ["id": "s1", "count": 10], context: fresh)
@@ -70,31 +70,31 @@ import Testing
         let uuid = UUID()
         let byUUID = try Ticket(json: ["id": uuid.uuidString, "title": "a"], context: context)
         #expect(try Ticket(json: ["id": uuid.uuidString, "title": "b"], context: context) === byUUID)
-        #expect(context.registeredModel(Ticket.self, for: uuid)?.title == "b")
+        #expect(context.registeredModel(Ticket.self, id: uuid)?.title == "b")
         let byInt = try Seat(json: ["number": 12], context: context)
-        #expect(context.registeredModel(Seat.self, for: 12) === byInt)
+        #expect(context.registeredModel(Seat.self, id: 12) === byInt)
     }
 
     @Test func typedAndTypeErasedIdentifiersMeet() throws {
         let context = ModelContext()
         let seat = try Seat(json: ["number": 12], context: context)
         // Integers of any width find what an `Int` registered, typed or in `AnyHashable`.
-        #expect(context.registeredModel(Seat.self, for: 12) === seat)
-        #expect(context.registeredModel(Seat.self, for: Int64(12)) === seat)
-        #expect(context.registeredModel(Seat.self, for: UInt8(12)) === seat)
+        #expect(context.registeredModel(Seat.self, id: 12) === seat)
+        #expect(context.registeredModel(Seat.self, id: Int64(12)) === seat)
+        #expect(context.registeredModel(Seat.self, id: UInt8(12)) === seat)
         #expect(context.registeredModel(Seat.self, identifier: AnyHashable(Int32(12))) === seat)
-        #expect(context.registeredModel(Seat.self, for: 13) == nil)
+        #expect(context.registeredModel(Seat.self, id: 13) == nil)
         // Lookup-or-insert: the live instance wins.
-        #expect(context.register(Seat(number: 12), for: 12) === seat)
+        #expect(context.register(Seat(number: 12), id: 12) === seat)
         let other = Seat(number: 14)
-        #expect(context.register(other, for: 14) === other)
+        #expect(context.register(other, id: 14) === other)
         #expect(context.registeredModel(Seat.self, identifier: AnyHashable(14)) === other)
         // Strings and UUIDs, typed and erased.
         let uuid = UUID()
-        let ticket = context.register(Ticket(id: uuid, title: "t"), for: uuid)
+        let ticket = context.register(Ticket(id: uuid, title: "t"), id: uuid)
         #expect(context.registeredModel(Ticket.self, identifier: AnyHashable(uuid)) === ticket)
         let counter = try Counter(json: ["id": "x"], context: context)
-        #expect(context.registeredModel(Counter.self, for: "x") === counter)
+        #expect(context.registeredModel(Counter.self, id: "x") === counter)
         #expect(context.registeredModel(Counter.self, identifier: AnyHashable("x")) === counter)
         expectEqual(context.registeredCount, 4)
     }
@@ -157,7 +157,7 @@ final class PayloadLoader: ModelLoading {
         self.payloads = payloads
     }
 
-    func loadModel<M: Model>(_ type: M.Type, identifier: AnyHashable, into context: ModelContext) throws -> M? {
+    func loadModel<M: Model>(_ type: M.Type, id identifier: AnyHashable, into context: ModelContext) throws -> M? {
         guard let key = identifier.base as? String, let payload = payloads[key] else { return nil }
         loads.increment()
         let model = try M(json: payload)

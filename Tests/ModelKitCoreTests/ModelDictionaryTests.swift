@@ -50,7 +50,7 @@ import Testing
         var values = postValues
         values["title"] = NSNull()
         let error = modelError { _ = try Post(dictionary: values) }
-        #expect(error?.code == .nullValue)
+        #expect(error?.kind == .nullValue)
         #expect(error?.description == "cannot map 'Post.title' at 'title': expected a string, found null")
     }
 
@@ -58,7 +58,7 @@ import Testing
         var values = postValues
         values["publishedAt"] = "2024-01-01T00:00:00Z"
         let error = modelError { _ = try Post(dictionary: values) }
-        #expect(error?.code == .typeMismatch)
+        #expect(error?.kind == .typeMismatch)
         #expect(error?.description == "cannot map 'Post.publishedAt' at 'publishedAt': expected a date, found \"2024-01-01T00:00:00Z\"")
     }
 
@@ -66,7 +66,7 @@ import Testing
         var values = postValues
         values["titel"] = "typo"
         let error = modelError { _ = try Post(dictionary: values) }
-        #expect(error?.code == .unknownKey)
+        #expect(error?.kind == .unknownKey)
         #expect(error?.description == "cannot set 'Post.titel': no such property")
         values["titel"] = nil
         values["kind"] = "ignored"
@@ -77,20 +77,20 @@ import Testing
         var values = postValues
         values["title"] = ""
         let error = modelError { _ = try Post(dictionary: values) }
-        #expect(error?.code == .invalidValue)
+        #expect(error?.kind == .invalidValue)
         #expect(error?.description == "cannot map 'Post.title' at 'title': expected a non-empty title, found \"\"")
     }
 
     @Test func wholeModelValidationRuns() {
         let error = modelError { _ = try Account(dictionary: ["owner": "a", "balance": Decimal(-1)]) }
-        #expect(error?.code == .invalidModel)
+        #expect(error?.kind == .invalidModel)
         #expect(error?.description == "invalid 'Account': expected a balance of at least 0")
         #expect((try? Account(dictionary: ["owner": "a", "balance": Decimal(5)]))?.balance == 5)
     }
 
     @Test func numbersAreCheckedExactly() {
-        #expect(modelError { _ = try Item(dictionary: ["name": "a", "quantity": true]) }?.code == .typeMismatch)
-        #expect(modelError { _ = try Item(dictionary: ["name": "a", "quantity": 1.5]) }?.code == .typeMismatch)
+        #expect(modelError { _ = try Item(dictionary: ["name": "a", "quantity": true]) }?.kind == .typeMismatch)
+        #expect(modelError { _ = try Item(dictionary: ["name": "a", "quantity": 1.5]) }?.kind == .typeMismatch)
         #expect((try? Item(dictionary: ["name": "a", "quantity": 2.0]))?.quantity == 2)
         #expect((try? Item(dictionary: ["name": "a", "quantity": NSNumber(value: 3)]))?.quantity == 3)
         let error = modelError { _ = try Event(dictionary: ["at": Date(), "small": 300]) }

@@ -19,7 +19,7 @@ import Testing
         options.collectsAllErrors = true
         let payload = MappingErrorCase.collectAll.payload
         let error = modelError { _ = try JSONObjectMapper().map(Feed.self, from: payload, options: options) }
-        #expect(error?.code == .multiple)
+        #expect(error?.kind == .multiple)
         #expect(error?.problems.map(\.description) == MappingErrorCase.collectAll.messages)
         #expect(error?.description.hasPrefix("5 problems mapping 'Feed': cannot map 'Post.id'") == true)
 
@@ -36,7 +36,7 @@ import Testing
 
     @Test func errorsCarryTheirParts() throws {
         let error = try #require(modelError { _ = try Item(json: ["name": 42]) })
-        #expect(error.code == .typeMismatch && error.modelName == "Item" && error.propertyName == "name")
+        #expect(error.kind == .typeMismatch && error.modelName == "Item" && error.propertyName == "name")
         #expect(error.path == [.key("name")] && error.expected == "a string" && error.found == "42")
         expectEqual(error.reason, "expected a string, found 42")
     }

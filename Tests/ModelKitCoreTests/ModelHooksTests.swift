@@ -34,7 +34,7 @@ import Testing
 
         let shape = try Shape(json: ["kind": "circle", "name": "top", "radius": 1])
         #expect(shape is Circle)
-        let back = try #require(try drawing.jsonObject as? [String: Any])
+        let back = try #require(try drawing.jsonObject() as? [String: Any])
         #expect(((back["shapes"] as? [[String: Any]])?.first)?["radius"] as? Double == 2)
         #expect(modelError { _ = try Drawing(json: ["title": "d", "shapes": [["kind": "circle", "name": "c"]]]) }?
             .description == "cannot map 'Circle.radius' at 'shapes[0].radius': missing key")

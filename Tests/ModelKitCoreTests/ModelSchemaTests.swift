@@ -106,7 +106,7 @@ import Testing
         #expect(Dot.modelSchema.superschema === Shape.modelSchema)
         let dot = try Dot(json: ["name": "d", "color": "red"])
         #expect(dot.name == "d" && dot.color == "red")
-        #expect(try dot.jsonObject as? [String: String] == ["name": "d", "color": "red"])
+        #expect(try dot.jsonObject() as? [String: String] == ["name": "d", "color": "red"])
         try dot.setValue("blue", forKey: "color")
         expectEqual(dot.color, "blue")
     }

@@ -55,7 +55,7 @@ import Testing
         try expectEqual(Event(json: ["at": 0, "count": 41]).count, 41)
         let error = modelError { _ = try Event(json: ["at": 0, "count": "many"]) }
         #expect(error?.description == "cannot map 'Event.count' at 'count': expected a number or a numeric string, found \"many\"")
-        let back = try #require(try event.jsonObject as? [String: Any])
+        let back = try #require(try event.jsonObject() as? [String: Any])
         #expect(back["count"] as? Int == 42 && back["code"] as? String == "7")
     }
 
@@ -88,7 +88,7 @@ import Testing
         defer { TransformerRegistry.shared.unregister("releaseDate") }
         let release = try Release(json: payload)
         expectEqual(release.date, Date(timeIntervalSince1970: 1_735_084_800))
-        #expect((try release.jsonObject as? [String: Any])?["date"] as? String == "12-25-2024")
+        #expect((try release.jsonObject() as? [String: Any])?["date"] as? String == "12-25-2024")
         #expect(TransformerRegistry.shared.names.contains("releaseDate"))
     }
 
@@ -123,7 +123,7 @@ import Testing
     @Test func payloadValuesMapThroughTheTable() throws {
         let article = try Article(json: ["stage": "published", "word": 1])
         #expect(article.stage == .live && article.word == "one")
-        let object = try #require(try article.jsonObject as? [String: Any])
+        let object = try #require(try article.jsonObject() as? [String: Any])
         #expect(object["stage"] as? String == "published" && object["word"] as? Int == 1)
         try expectEqual(Article(jsonData: article.jsonData()), article)
     }

@@ -53,7 +53,7 @@ import Testing
 
     @Test func modelsMapBackToTheSameJSON() throws {
         let post = try Post(json: jsonObject(postJSON))
-        let object = try #require(try post.jsonObject as? [String: Any])
+        let object = try #require(try post.jsonObject() as? [String: Any])
         #expect(object["title"] as? String == "Hello")
         #expect(object["body"] is NSNull)
         #expect((object["author"] as? [String: Any])?["name"] as? String == "Ada")
@@ -75,18 +75,18 @@ import Testing
         let omitted = try #require(try post.jsonObject(options: options) as? [String: Any])
         #expect(omitted["body"] == nil && omitted["media"] == nil && omitted["location"] == nil)
         #expect(omitted["title"] as? String == "T")
-        let nulls = try #require(try post.jsonObject as? [String: Any])
+        let nulls = try #require(try post.jsonObject() as? [String: Any])
         #expect(nulls["body"] is NSNull && nulls["location"] is NSNull)
         #expect((nulls["media"] as? [Any])?.first.flatMap { ($0 as? [String: Any])?["url"] } is NSNull)
     }
 
     @Test func keyStrategiesAndNullPolicies() throws {
         try expectEqual(Shout(json: ["TEXT": "hi"]).text, "hi")
-        #expect(try (Shout(text: "hi").jsonObject as? [String: Any])?["TEXT"] as? String == "hi")
+        #expect(try (Shout(text: "hi").jsonObject() as? [String: Any])?["TEXT"] as? String == "hi")
 
         let settings = try Settings(json: ["volume": NSNull(), "name": "n", "nickname": NSNull()])
         #expect(settings.volume == 0.5 && settings.nickname == nil)
-        #expect(modelError { _ = try Settings(json: ["name": NSNull()]) }?.code == .nullValue)
+        #expect(modelError { _ = try Settings(json: ["name": NSNull()]) }?.kind == .nullValue)
     }
 
     @Test func arraysOfModels() throws {
@@ -106,10 +106,10 @@ import Testing
         expectEqual(event.until, Date(timeIntervalSince1970: 1_700_000_001))
         #expect(event.uuid == uuid && event.payload == Data("hello".utf8))
         #expect(event.small == -128 && event.unsigned == 4_294_967_295 && event.ratio == 0.25)
-        let back = try #require(try event.jsonObject as? [String: Any])
+        let back = try #require(try event.jsonObject() as? [String: Any])
         #expect(back["at"] as? Int == 1_700_000_000_123)
         #expect(back["payload"] as? String == "aGVsbG8=" && back["uuid"] as? String == uuid.uuidString)
         try expectEqual(Event(json: back), event)
-        #expect(modelError { _ = try Event(json: ["at": 0, "unsigned": -1]) }?.code == .numberOutOfRange)
+        #expect(modelError { _ = try Event(json: ["at": 0, "unsigned": -1]) }?.kind == .numberOutOfRange)
     }
 }

@@ -22,7 +22,7 @@ import Testing
         let model = try ReservedNames(json: Self.payload())
         #expect(model.description == "bio" && model.hash == "abc" && model.modelDescription == "text")
         #expect(model.fields == 2 && model.mapping == 9 && model.missing == 10 && model.value == 19)
-        // `model.jsonObject` is the property here; generic code reaches the library's.
+        // `model.jsonObject` is the property here; generic code reaches the library's method.
         let back = try #require(try Self.jsonObject(of: model) as? [String: Any])
         #expect(back["description"] as? String == "bio")
         expectEqual(Set(back.keys), Set(Self.payload().keys))
@@ -49,6 +49,6 @@ import Testing
     }
 
     static func jsonObject(of model: some Model) throws -> Any {
-        try model.jsonObject
+        try model.jsonObject()
     }
 }

@@ -32,7 +32,7 @@ import Testing
 
     @Test func mapsBackToTheInputOnEveryMappedKeyPath() throws {
         let timeline = try Timeline(json: payload)
-        let output = try #require(try timeline.jsonObject as? [String: Any])
+        let output = try #require(try timeline.jsonObject() as? [String: Any])
         let input = try JSONValue(foundationObject: payload)
         let mapped = try JSONValue(foundationObject: output)
         var compared = 0

@@ -51,7 +51,7 @@ import Testing
     @Test func twitterWritesTheSameJSONBothWays() throws {
         let timeline = try Timeline(jsonData: try fixtureData("twitter.json"))
         let bytes = try JSONValue(parsing: timeline.jsonBytes())
-        let objects = try JSONValue(foundationObject: timeline.jsonObject)
+        let objects = try JSONValue(foundationObject: timeline.jsonObject())
         expectEqual(sorted(bytes), sorted(objects))
         try expectEqual(Timeline(jsonBytes: timeline.jsonBytes()), timeline)
     }
@@ -99,9 +99,9 @@ import Testing
 
     @Test func malformedJSONIsAMappingErrorWithAPosition() {
         let error = modelError { _ = try Item(jsonString: "{\"name\": \"a\",\n \"quantity\": 1,}") }
-        #expect(error?.code == .malformedInput)
+        #expect(error?.kind == .malformedInput)
         #expect(error?.description == "cannot map 'Item': invalid JSON at line 2, column 16 (byte 29): a trailing comma is not allowed before '}'")
-        #expect(modelError { _ = try Item(jsonString: #"{"name": "a"} trailing"#) }?.code == .malformedInput)
+        #expect(modelError { _ = try Item(jsonString: #"{"name": "a"} trailing"#) }?.kind == .malformedInput)
         #expect(modelError { _ = try Item(jsonString: #"{"name": "\ud800"}"#) }?.description
             == #"cannot map 'Item.name' at 'name': invalid JSON at line 1, column 11 (byte 10): unpaired surrogate escape '\ud800' in a string"#)
     }
@@ -109,7 +109,7 @@ import Testing
     @Test func nestingIsLimited() throws {
         let deep = Data((String(repeating: "[", count: 1_000_000) + String(repeating: "]", count: 1_000_000)).utf8)
         let error = modelError { _ = try ModelJSON.decode(JSONValue.self, from: deep) }
-        #expect(error?.code == .malformedInput)
+        #expect(error?.kind == .malformedInput)
         #expect(error?.description.contains("'maxDepth'") == true)
         let typed = modelError { _ = try ModelJSON.decode([[Int]].self, from: deep) }
         #expect(typed?.description == "cannot map value at '[0][0]': expected an integer, found an array")
@@ -124,10 +124,10 @@ import Testing
         let data = Data(#"{"data": {"users": [{"name": "a"}, {"name": "b", "quantity": 2}]}, "after": [1, 2]}"#.utf8)
         try expectEqual([Item](jsonData: data, at: "data.users").count, 2)
         try expectEqual(Item(jsonData: data, at: "data.users.1").quantity, 2)
-        #expect(modelError { _ = try Item(jsonData: data, at: "data.users.5") }?.code == .indexOutOfRange)
+        #expect(modelError { _ = try Item(jsonData: data, at: "data.users.5") }?.kind == .indexOutOfRange)
         #expect(modelError { _ = try Item(jsonData: data, at: "data.people") }?.description == "cannot map value at 'data.people': missing key")
         let broken = Data(#"{"data": {"users": []}, "after": [1, 2}"#.utf8)
-        #expect(modelError { _ = try [Item](jsonData: broken, at: "data.users") }?.code == .malformedInput)
+        #expect(modelError { _ = try [Item](jsonData: broken, at: "data.users") }?.kind == .malformedInput)
     }
 
     @Test func errorsAtAKeyPathNameTheFullPath() throws {

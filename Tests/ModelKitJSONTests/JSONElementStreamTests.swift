@@ -109,7 +109,7 @@ struct StreamItem: Equatable {
             let stream = ModelJSON.elements(
                 of: StreamItem.self, fromChunks: chunks(Array(errorCase.document.utf8), size), format: errorCase.format)
             let error = await #expect(throws: JSONStreamError.self) { _ = try await collect(stream) }
-            #expect(error?.code == errorCase.code, "chunk size \(size)")
+            #expect(error?.kind == errorCase.code, "chunk size \(size)")
             #expect(error?.elementIndex == errorCase.index, "chunk size \(size)")
             #expect(error?.byteOffset == errorCase.offset, "chunk size \(size)")
             #expect(error?.failureOffset == errorCase.failure, "chunk size \(size)")
@@ -120,12 +120,12 @@ struct StreamItem: Equatable {
     @Test func readErrorsAreWrapped() async throws {
         let missing = URL(fileURLWithPath: "/nonexistent/items.json")
         let error = #expect(throws: JSONStreamError.self) { try ModelJSON.forEachElement(Int.self, in: missing) { _ in } }
-        #expect(error?.code == .readFailed && error?.elementIndex == 0 && error?.byteOffset == 0)
+        #expect(error?.kind == .readFailed && error?.elementIndex == 0 && error?.byteOffset == 0)
         #expect(error?.description.hasPrefix("cannot read the input at byte 0: ") == true)
         let asyncError = await #expect(throws: JSONStreamError.self) {
             _ = try await collect(ModelJSON.elements(of: Int.self, in: missing))
         }
-        #expect(asyncError?.code == .readFailed)
+        #expect(asyncError?.kind == .readFailed)
     }
 
     @Test func anElementOverTheDocumentSizeLimitIsAnError() async throws {
@@ -133,7 +133,7 @@ struct StreamItem: Equatable {
         options.maxDocumentSize = 10
         let stream = ModelJSON.elements(of: [Int].self, fromChunks: chunks(Array("[[1],[1,2,3,4,5,6,7]]".utf8), 4), options: options)
         let error = await #expect(throws: JSONStreamError.self) { _ = try await collect(stream) }
-        #expect(error?.code == .elementTooLarge && error?.elementIndex == 1 && error?.byteOffset == 5)
+        #expect(error?.kind == .elementTooLarge && error?.elementIndex == 1 && error?.byteOffset == 5)
     }
 
     /// A file of about ten megabytes, read 4 KiB at a time: the buffer never holds much more
@@ -192,7 +192,7 @@ struct StreamErrorCase: Sendable, CustomTestStringConvertible {
     let name: String
     let document: String
     var format = JSONStreamFormat.automatic
-    let code: JSONStreamError.Code
+    let code: JSONStreamError.Kind
     let index: Int
     let offset: Int
     let failure: Int

@@ -13,7 +13,7 @@ import Testing
         let event = try Event(jsonData: Data(payload.utf8))
         let text = try event.jsonString(formatting: .sortedKeys)
         #expect(text.contains(#""at":1372701600000,"#) && text.contains(#""until":1372701600,"#), "\(text)")
-        let object = try #require(try event.jsonObject as? [String: Any])
+        let object = try #require(try event.jsonObject() as? [String: Any])
         #expect(object["at"] as? Int == 1_372_701_600_000 && object["until"] as? Int == 1_372_701_600)
         var writer = JSONValueWriter()
         try writer.encodeModel(event)
@@ -31,7 +31,7 @@ import Testing
     func outOfRangeNumbersAreErrorsShownAsWritten(mapper: Int, number: String) {
         let payload = #"{"name": "a", "quantity": \#(number)}"#
         let error = modelError { _ = try Self.mappers[mapper].map(Item.self, from: payload, options: .default) }
-        #expect(error?.code == .numberOutOfRange)
+        #expect(error?.kind == .numberOutOfRange)
         #expect(error?.description == "cannot map 'Item.quantity' at 'quantity': expected a number that fits 'Int64', found \(number)")
     }
 }

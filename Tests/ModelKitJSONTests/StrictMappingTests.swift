@@ -12,7 +12,7 @@ import Testing
     func aStrictModelRejectsAMistypedKey(mapper: Int) throws {
         let mapping = Self.mappers[mapper]
         let error = modelError { _ = try mapping.map(StrictConfig.self, from: #"{"retires": 5}"#, options: .default) }
-        #expect(error?.code == .unknownKey)
+        #expect(error?.kind == .unknownKey)
         #expect(error?.description == "cannot map 'StrictConfig' at 'retires': unknown key")
         // Inside a key path's object too, and every one in collect-all mode.
         var all = MappingOptions()

@@ -26,17 +26,17 @@ import Testing
         (14, "Task.detached { note.text = \"elsewhere\" }"),
         (15, "await show(note)"),
         (16, "Task.detached { try await context.save() }"),
-        (17, "Task.detached { _ = try context.model(Note.self, for: id) }"),
+        (17, "Task.detached { _ = try context.model(Note.self, id: id) }"),
         (18, "await show(context)"),
         (19, "Task.detached { _ = context.registeredCount }"),
-        (20, "let stolen = ModelContext(store: store); Task.detached { _ = stolen.hasChanges }; _ = try stolen.model(Note.self, for: id)"),
+        (20, "let stolen = ModelContext(store: store); Task.detached { _ = stolen.hasChanges }; _ = try stolen.model(Note.self, id: id)"),
     ]
 
     /// Lines that send what may cross: the store, identifiers, values, and a context made in the
     /// task that uses it.
     static let accepted: [String] = [
         "Task.detached { _ = try await store.fetchCount(Note.self) }",
-        "Task.detached { let mine = ModelContext(store: store); _ = try mine.model(Note.self, for: id) }",
+        "Task.detached { let mine = ModelContext(store: store); _ = try mine.model(Note.self, id: id) }",
         "let text = note.text; Task.detached { print(text, id) }",
         "Task.detached { let mine = ModelContext(store: store); mine.register(Note(id: id, text: \"new\")); try await mine.save() }",
     ]
@@ -46,7 +46,7 @@ import Testing
         let output = try TypeCheckDiagnosticsTests.typeCheck(
             Self.declarations + """
                 func edit(_ context: ModelContext, store: SQLiteStore) async throws {
-                    guard let note = try context.model(Note.self, for: 1) else { return }
+                    guard let note = try context.model(Note.self, id: 1) else { return }
                     let id = note.id
                 \(body)
                 }

@@ -54,10 +54,10 @@ struct FixtureTransport: HTTPTransport {
 
             let bugs = try await client.fetchAll(Bug.self, context: context)         // GET /v1/bugs, saved to the store
             print(bugs.map(\.title), try await store.fetchCount(Bug.self))  // ["crash", "typo"] 2
-            let first = try await client.fetch(Bug.self, id: 1, context: context)    // GET /v1/bugs/1: the live instance, updated
+            let first = try await client.fetchOne(Bug.self, id: 1, context: context)    // GET /v1/bugs/1: the live instance, updated
             print(first === bugs[0], bugs[0].title, bugs[0].isOpen)  // true crash on launch false
             do {
-                _ = try await client.fetch(Bug.self, id: 3)
+                _ = try await client.fetchOne(Bug.self, id: 3)
             } catch {
                 print(error)  // GET 'https://api.example.com/v1/bugs/3' failed: status 404
             }

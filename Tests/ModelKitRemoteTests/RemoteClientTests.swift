@@ -25,7 +25,7 @@ import Testing
             }
             let identities: Set<ObjectIdentifier> = Set(users.map { ObjectIdentifier($0) })
             expectEqual(identities.count, 115)
-            #expect(context.registeredModel(TwitterUser.self, for: users[0].id) === users[0])
+            #expect(context.registeredModel(TwitterUser.self, id: users[0].id) === users[0])
             // Fetching again through the context returns the same instances.
             let again = try await client.fetchAll(TwitterUser.self, context: context)
             #expect(zip(users, again).allSatisfy { $0 === $1 })
@@ -51,7 +51,7 @@ import Testing
             #expect(originalName != "Renamed on the server")
             await server.log.override("name", with: "Renamed on the server")
 
-            let fetched = try await client.fetch(TwitterUser.self, id: live.id, context: context)
+            let fetched = try await client.fetchOne(TwitterUser.self, id: live.id, context: context)
             #expect(fetched === live)
             expectEqual(live.name, "Renamed on the server")
             try expectEqual(#require(await server.log.entries.last).path, "/users/\(live.id)")
@@ -78,9 +78,9 @@ import Testing
         let context = ModelContext(store: store)
         try await expectEqual(store.fetchCount(Status.self), expected.statuses)
         try await expectEqual(store.fetchCount(TwitterUser.self), expected.users)
-        let status = try #require(try context.model(Status.self, for: expected.id))
+        let status = try #require(try context.model(Status.self, id: expected.id))
         expectEqual(status.text, expected.text)
-        #expect(context.registeredModel(TwitterUser.self, for: status.user.id) === status.user)
+        #expect(context.registeredModel(TwitterUser.self, id: status.user.id) === status.user)
     }
 
     @Test func anInstanceFetchThroughANewContextUpdatesTheStoredRow() async throws {
@@ -89,7 +89,7 @@ import Testing
             let user = try await server.client(store: store).fetchAll(TwitterUser.self, query: [URLQueryItem(name: "limit", value: "1")])[0]
             await server.log.override("location", with: "Tokyo")
             // A new client and context over the same store: the fetch updates the stored model.
-            let fetched = try await server.client(store: store).fetch(TwitterUser.self, id: user.id)
+            let fetched = try await server.client(store: store).fetchOne(TwitterUser.self, id: user.id)
             #expect(fetched !== user && fetched.location == "Tokyo")
             #expect(try await store.fetchOne(TwitterUser.self, id: user.id)?.location == "Tokyo")
         }
@@ -104,7 +104,7 @@ import Testing
             let created = try await client.create(user, context: context)
             #expect(created === user)
             expectEqual(user.followersCount, 1000)   // set by the server
-            #expect(context.registeredModel(TwitterUser.self, for: "1") === user)
+            #expect(context.registeredModel(TwitterUser.self, id: "1") === user)
             #expect(try await store.fetchOne(TwitterUser.self, id: "1")?.followersCount == 1000)
 
             let request = try #require(await server.log.entries.last)
@@ -143,7 +143,7 @@ import Testing
             let request = try #require(await server.log.entries.last)
             #expect(request.method == "DELETE" && request.path == "/users/1")
             #expect(try await store.fetchOne(TwitterUser.self, id: "1") == nil)
-            try await client.delete(TwitterUser.self, id: "a b/c")
+            try await client.deleteOne(TwitterUser.self, id: "a b/c")
             try expectEqual(#require(await server.log.entries.last).path, "/users/a%20b%2Fc")
         }
     }

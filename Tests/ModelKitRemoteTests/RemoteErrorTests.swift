@@ -33,7 +33,7 @@ import Testing
     func anInstanceFetchFailsWithItsTypedError(_ example: Case) async throws {
         try await TestServer.with { server in
             let url = server.baseURL.absoluteString + "/users/" + example.id
-            let error = await remoteError { _ = try await server.client().fetch(TwitterUser.self, id: example.id) }
+            let error = await remoteError { _ = try await server.client().fetchOne(TwitterUser.self, id: example.id) }
             #expect(error?.kind == example.kind)
             #expect(error?.status == example.status)
             #expect(error?.method == .get)
@@ -60,7 +60,7 @@ import Testing
             let clock = ContinuousClock()
             let start = clock.now
             let error = await remoteError {
-                _ = try await server.client(timeout: .milliseconds(300)).fetch(TwitterUser.self, id: "slow")
+                _ = try await server.client(timeout: .milliseconds(300)).fetchOne(TwitterUser.self, id: "slow")
             }
             let elapsed = clock.now - start
             #expect(error?.kind == .timeout)
@@ -76,7 +76,7 @@ import Testing
     @Test func cancellingTheCallingTaskCancelsTheRequest() async throws {
         try await TestServer.with { server in
             let client = server.client()
-            let task = Task { _ = try await client.fetch(TwitterUser.self, id: "slow") }
+            let task = Task { _ = try await client.fetchOne(TwitterUser.self, id: "slow") }
             // Wait until the server has the request, then cancel.
             _ = await eventually { await !server.log.entries.isEmpty }
             task.cancel()

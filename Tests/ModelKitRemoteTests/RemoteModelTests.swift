@@ -76,7 +76,7 @@ final class CannedTransport: HTTPTransport, @unchecked Sendable {
         let transport = CannedTransport(body: #"{"gist": {"id": 7, "title": "Notes"}}"#)
         let client = RemoteClient(
             baseURL: base, timeout: .seconds(2), headers: ["Authorization": "Bearer t"], transport: transport)
-        let gist = try await client.fetch(Gist.self, id: 7, query: [URLQueryItem(name: "fields", value: "a b")])
+        let gist = try await client.fetchOne(Gist.self, id: 7, query: [URLQueryItem(name: "fields", value: "a b")])
         expectEqual(gist.title, "Notes")
         let request = try #require(transport.requests.first)
         expectEqual(request.url.absoluteString, "https://api.example.com/v1/gists/7.json?fields=a%20b")

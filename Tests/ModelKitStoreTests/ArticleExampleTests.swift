@@ -51,7 +51,7 @@ private func print(_ items: Any..., separator: String = " ", terminator: String 
             print(starred.map(\.text), starred[0] === memos[0])  // ["buy milk"] true
 
             let later = ModelContext(store: try SQLiteStore(path: path))   // another context, the same file
-            let memo = try later.model(Memo.self, for: 2)
+            let memo = try later.model(Memo.self, id: 2)
             print(memo?.text ?? "-", memo?.owner.name ?? "-")  // call Bob Ada
             // snippet: store-end
             #expect(memo !== memos[1])

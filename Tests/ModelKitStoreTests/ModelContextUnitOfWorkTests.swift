@@ -53,13 +53,13 @@ import Testing
         try context.delete(hedy)
         expectEqual(context.insertedModels.map { ($0 as AnyObject) === ida }, [true])
         expectEqual(context.deletedModels.map { ($0 as AnyObject) === hedy }, [true])
-        #expect(context.registeredModel(Author.self, for: 4) === ida)
+        #expect(context.registeredModel(Author.self, id: 4) === ida)
         // An insert deleted before a save is simply forgotten.
         let temporary = Author(id: 5, name: "Temp")
         try context.insert(temporary)
         try context.delete(temporary)
         #expect(context.insertedModels.count == 1 && context.deletedModels.count == 1)
-        #expect(context.registeredModel(Author.self, for: 5) == nil)
+        #expect(context.registeredModel(Author.self, id: 5) == nil)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -95,7 +95,7 @@ import Testing
         #expect(stored[2]?.name == "Grace Hopper")
         #expect(stored[4]?.name == "Ida")
         #expect(!context.hasChanges)
-        #expect(context.registeredModel(Author.self, for: 3) == nil)
+        #expect(context.registeredModel(Author.self, id: 3) == nil)
         expectEqual(grace.name, "Grace")   // not refreshed yet
         // A second save has nothing to write.
         try await context.save()
@@ -130,8 +130,8 @@ import Testing
         try context.rollback()
         #expect(ada.name == "Ada" && ada.tags == ["math"] && ada.address == nil)
         #expect(!context.hasChanges)
-        #expect(context.registeredModel(Author.self, for: 4) == nil)
-        #expect(context.registeredModel(Author.self, for: 3) === hedy)
+        #expect(context.registeredModel(Author.self, id: 4) == nil)
+        #expect(context.registeredModel(Author.self, id: 3) === hedy)
         // Rolled back values are the baseline again: editing and saving still works.
         ada.rating = 1
         try await context.save()

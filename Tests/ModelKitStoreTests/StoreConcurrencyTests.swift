@@ -33,7 +33,7 @@ import Testing
                     let mappedIDs = (0..<150).map { "c\(($0 * (task + 1)) % 150)" }
                     let payload = "[" + mappedIDs.map { #"{"id": "\#($0)"}"# }.joined(separator: ",") + "]"
                     var kept = try [Counter](jsonData: Data(payload.utf8), context: context)
-                    kept += try (0..<100).compactMap { try context.model(Counter.self, for: "c\(($0 * task) % 100)") }
+                    kept += try (0..<100).compactMap { try context.model(Counter.self, id: "c\(($0 * task) % 100)") }
                     kept += try await store.fetchAll(Counter.self, context: context)
                     let byID = Dictionary(grouping: kept, by: \.id)
                     let instances = byID.values.map { Set($0.map(ObjectIdentifier.init)).count }.max() ?? 0

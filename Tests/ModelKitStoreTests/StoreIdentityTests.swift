@@ -13,12 +13,12 @@ import Testing
         let store = try kind.make(in: directory)
         try await store.save([Counter(id: "a", count: 3), Counter(id: "b", count: 4)])
         let context = ModelContext(store: store as? any ModelLoading)
-        #expect(context.registeredModel(Counter.self, for: "a") == nil)
-        let loaded = try #require(try context.model(Counter.self, for: "a"))
+        #expect(context.registeredModel(Counter.self, id: "a") == nil)
+        let loaded = try #require(try context.model(Counter.self, id: "a"))
         expectEqual(loaded.count, 3)
-        #expect(context.registeredModel(Counter.self, for: "a") === loaded)
-        #expect(try context.model(Counter.self, for: "a") === loaded)
-        #expect(try context.model(Counter.self, for: "missing") == nil)
+        #expect(context.registeredModel(Counter.self, id: "a") === loaded)
+        #expect(try context.model(Counter.self, id: "a") === loaded)
+        #expect(try context.model(Counter.self, id: "missing") == nil)
         // Fetching through the context returns the live instance, not a copy.
         #expect(try await store.fetchOne(Counter.self, id: "a", context: context) === loaded)
         #expect(try await store.fetchAll(Counter.self, context: context).first === loaded)
@@ -33,7 +33,7 @@ import Testing
         let mapped = try Author(json: ["id": 5, "name": "Ada Lovelace"], context: context)
         // The payload's values on top of the stored ones; keys it leaves out keep the stored values.
         #expect(mapped.name == "Ada Lovelace" && mapped.tags == ["math"] && mapped.rating == 4)
-        #expect(context.registeredModel(Author.self, for: 5) === mapped)
+        #expect(context.registeredModel(Author.self, id: 5) === mapped)
         try await store.save(mapped)
         #expect(try await store.fetchOne(Author.self, id: 5)?.name == "Ada Lovelace")
     }
@@ -63,7 +63,7 @@ import Testing
         expectEqual(byUser.count, 115)
         for (id, group) in byUser {
             #expect(group.allSatisfy { $0.user === group[0].user }, "user \(id)")
-            #expect(context.registeredModel(TwitterUser.self, for: id) === group[0].user)
+            #expect(context.registeredModel(TwitterUser.self, id: id) === group[0].user)
         }
         // Statuses retweeting one status share that status, and so its user.
         let byRetweet = Dictionary(grouping: statuses.filter { $0.retweetedStatus != nil }, by: \.retweetedStatus!.id)
@@ -74,7 +74,7 @@ import Testing
         // A retweeted status is the same instance as the status fetched on its own.
         for status in statuses {
             if let retweeted = status.retweetedStatus {
-                #expect(context.registeredModel(Status.self, for: retweeted.id) === retweeted)
+                #expect(context.registeredModel(Status.self, id: retweeted.id) === retweeted)
             }
         }
         // Mapping the payload again through the context updates the loaded instances in place.
@@ -96,8 +96,8 @@ import Testing
         let a = try #require(try await store.fetchOne(Book.self, id: "a", context: context))
         let b = try #require(try await store.fetchOne(Book.self, id: "b", context: context))
         #expect(a.author === b.author && a.author.name == "Ada")
-        #expect(context.registeredModel(Author.self, for: 1) === a.author)
-        #expect(try context.model(Author.self, for: 1) === b.author)
+        #expect(context.registeredModel(Author.self, id: 1) === a.author)
+        #expect(try context.model(Author.self, id: 1) === b.author)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -127,13 +127,13 @@ import Testing
         let context = ModelContext(store: store as? any ModelLoading)
         weak var weakCounter: Counter?
         do {
-            let counter = try #require(try context.model(Counter.self, for: "w"))
+            let counter = try #require(try context.model(Counter.self, id: "w"))
             weakCounter = counter
             expectEqual(context.registeredCount, 1)
         }
         #expect(weakCounter == nil)
-        #expect(context.registeredModel(Counter.self, for: "w") == nil)
+        #expect(context.registeredModel(Counter.self, id: "w") == nil)
         // Still in the store: asking again loads a new instance.
-        #expect(try context.model(Counter.self, for: "w")?.count == 1)
+        #expect(try context.model(Counter.self, id: "w")?.count == 1)
     }
 }

@@ -119,10 +119,10 @@ import Testing
         let context = ModelContext(store: store as? any ModelLoading)
         let loaded = try await store.write { tx in
             try await tx.save(Author(id: 3, name: "Hedy"))
-            return try context.model(Author.self, for: 3)
+            return try context.model(Author.self, id: 3)
         }
         #expect(loaded?.name == "Hedy")
-        #expect(try context.model(Author.self, for: 3) === loaded)
+        #expect(try context.model(Author.self, id: 3) === loaded)
     }
 
     /// Writes from many tasks take turns: every one of them lands, whole.

@@ -19,6 +19,9 @@ import ModelKitPropertyList
 /// ```
 public struct KeyedArchiveError: Error, CustomStringConvertible, Sendable {
     /// What went wrong.
+    ///
+    /// Not frozen: kinds can be added in a minor release, so a `switch` over them needs a
+    /// `default`.
     public enum Kind: Equatable, Sendable {
         /// The bytes are not a well-formed property list.
         case propertyList(PropertyListError)

@@ -94,7 +94,7 @@ public struct CodableReader: ModelReader {
         if case .keyNotFound = error { return ModelError(.missingValue, underlying: error) }
         var mismatch = ModelError.mismatch(expected: expected, found: describeCurrentValue())
         if case .typeMismatch = error {} else if case .valueNotFound = error {} else {
-            mismatch = ModelError(mismatch.code, expected: expected, found: mismatch.found, underlying: error)
+            mismatch = ModelError(mismatch.kind, expected: expected, found: mismatch.found, underlying: error)
         }
         return mismatch
     }

@@ -4,9 +4,9 @@ extension ModelError {
     /// This error with `value` as what was found, unless it already says.
     @usableFromInline
     func describingFound(_ value: Any) -> ModelError {
-        guard found == nil, code != .multiple else { return self }
+        guard found == nil, kind != .multiple else { return self }
         var copy = ModelError(
-            code, expected: expected, found: ModelError.describe(value), model: modelName, property: propertyName,
+            kind, expected: expected, found: ModelError.describe(value), model: modelName, property: propertyName,
             path: path, underlying: underlying, problems: problems)
         copy.isDroppedElement = isDroppedElement
         return copy

@@ -2,7 +2,7 @@ import Foundation
 
 /// An error a format reports for input that is not well-formed (JSON syntax, a broken property
 /// list); mapping names the model and property where it happened and reports it as
-/// ``ModelError/Code/malformedInput``.
+/// ``ModelError/Kind/malformedInput``.
 public protocol MalformedInputError: Error {}
 
 /// The one error ModelKit's mapping throws: what went wrong, where, and with which value.
@@ -14,39 +14,53 @@ public protocol MalformedInputError: Error {}
 /// cannot map 'User.createdAt' at 'statuses[3].user.created_at': expected a date like "EEE MMM dd HH:mm:ss Z yyyy", found "yesterday"
 /// ```
 ///
-/// In collect-all mode (``MappingOptions/collectsAllErrors``) one error of code
-/// ``Code/multiple`` carries every problem of the payload in ``problems``.
+/// In collect-all mode (``MappingOptions/collectsAllErrors``) one error of kind
+/// ``Kind/multiple`` carries every problem of the payload in ``problems``.
 public struct ModelError: Error, CustomStringConvertible, Sendable {
     /// What kind of problem this is.
-    public enum Code: Hashable, Sendable {
+    ///
+    /// Kinds can be added in a minor release, so a `switch` over them needs a `default`; compare
+    /// one with `==` (`error.kind == .typeMismatch`). A value, not an enum, as GRDB's
+    /// `ResultCode` is, for that reason.
+    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The kind's name, e.g. `typeMismatch`.
+        public let rawValue: String
+
+        /// The kind named `rawValue`.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
         /// A required value is missing from the payload.
-        case missingValue
+        public static let missingValue = Kind(rawValue: "missingValue")
         /// A value is `null` where the property cannot hold nil.
-        case nullValue
+        public static let nullValue = Kind(rawValue: "nullValue")
         /// A value has the wrong type.
-        case typeMismatch
+        public static let typeMismatch = Kind(rawValue: "typeMismatch")
         /// A value has the right type but is not acceptable (a transformer or validator refused it).
-        case invalidValue
+        public static let invalidValue = Kind(rawValue: "invalidValue")
         /// An array index in a remote key path is past the end of the array.
-        case indexOutOfRange
+        public static let indexOutOfRange = Kind(rawValue: "indexOutOfRange")
         /// A number does not fit the property's type.
-        case numberOutOfRange
+        public static let numberOutOfRange = Kind(rawValue: "numberOutOfRange")
         /// A key names no property of the model.
-        case unknownKey
+        public static let unknownKey = Kind(rawValue: "unknownKey")
         /// The property cannot be set after initialization.
-        case readOnlyProperty
+        public static let readOnlyProperty = Kind(rawValue: "readOnlyProperty")
         /// The whole model failed its `validate()`.
-        case invalidModel
+        public static let invalidModel = Kind(rawValue: "invalidModel")
         /// A limit (nesting depth, sizes) was exceeded.
-        case limitExceeded
+        public static let limitExceeded = Kind(rawValue: "limitExceeded")
         /// The input is not well-formed for its format.
-        case malformedInput
+        public static let malformedInput = Kind(rawValue: "malformedInput")
         /// Several problems, each in ``ModelError/problems``.
-        case multiple
+        public static let multiple = Kind(rawValue: "multiple")
+
+        public var description: String { rawValue }
     }
 
     /// What kind of problem this is.
-    public let code: Code
+    public let kind: Kind
     /// The model type being mapped, e.g. `User`.
     public internal(set) var modelName: String?
     /// The property being mapped, e.g. `createdAt`.
@@ -59,14 +73,19 @@ public struct ModelError: Error, CustomStringConvertible, Sendable {
     public let found: String?
     /// The error that caused this one, if any (a transformer's or validator's).
     public let underlying: (any Error)?
-    /// With ``Code/multiple``: every problem, in payload order.
+    /// With ``Kind/multiple``: every problem, in payload order.
     public let problems: [ModelError]
     /// An element a lossy array left out: reported, not thrown.
     package internal(set) var isDroppedElement = false
 
-    @usableFromInline
-    package init(
-        _ code: Code,
+    /// An error of `kind`: what was expected and found, where, and what caused it. Readers,
+    /// transformers and validators throw these; so may your own.
+    ///
+    /// ```swift
+    /// throw ModelError(.invalidValue, expected: "a rating from 0 to 5", found: "7", property: "rating")
+    /// ```
+    public init(
+        _ kind: Kind,
         expected: String? = nil,
         found: String? = nil,
         model: String? = nil,
@@ -75,7 +94,7 @@ public struct ModelError: Error, CustomStringConvertible, Sendable {
         underlying: (any Error)? = nil,
         problems: [ModelError] = []
     ) {
-        self.code = code
+        self.kind = kind
         self.expected = expected
         self.found = found
         self.modelName = model
@@ -86,15 +105,15 @@ public struct ModelError: Error, CustomStringConvertible, Sendable {
     }
 
     public var description: String {
-        if code == .multiple {
+        if kind == .multiple {
             let subject = modelName.map { " mapping '\($0)'" } ?? ""
             let noun = problems.count == 1 ? "problem" : "problems"
             return "\(problems.count) \(noun)\(subject): "
                 + problems.map(\.description).joined(separator: "; ")
         }
         var subject = "cannot map"
-        if code == .readOnlyProperty || (code == .unknownKey && propertyName != nil) { subject = "cannot set" }
-        if code == .invalidModel { subject = "invalid" }
+        if kind == .readOnlyProperty || (kind == .unknownKey && propertyName != nil) { subject = "cannot set" }
+        if kind == .invalidModel { subject = "invalid" }
         var text = subject
         if let modelName {
             text += " '\(modelName)\(propertyName.map { ".\($0)" } ?? "")'"
@@ -111,7 +130,7 @@ public struct ModelError: Error, CustomStringConvertible, Sendable {
 
     /// The part of the message after the colon.
     public var reason: String {
-        switch code {
+        switch kind {
         case .missingValue:
             return "missing key"
         case .readOnlyProperty:
@@ -144,7 +163,7 @@ extension ModelError {
             copy.modelName = model
             if copy.propertyName == nil { copy.propertyName = property }
         }
-        if code == .multiple {
+        if kind == .multiple {
             return ModelError(
                 .multiple, model: copy.modelName, path: copy.path,
                 problems: problems.map { $0.naming(model: model, property: property) })
@@ -163,7 +182,7 @@ extension ModelError {
     @usableFromInline
     package func prefixed(by outer: [ModelPath.Component]) -> ModelError {
         guard !outer.isEmpty else { return self }
-        if code == .multiple {
+        if kind == .multiple {
             var copy = ModelError(
                 .multiple, model: modelName, path: path,
                 problems: problems.map { $0.prefixed(by: outer) })
@@ -190,7 +209,7 @@ extension ModelError {
 
     /// All problems flattened: a `multiple` error's problems, or the error itself.
     public var allProblems: [ModelError] {
-        code == .multiple ? problems.flatMap(\.allProblems) : [self]
+        kind == .multiple ? problems.flatMap(\.allProblems) : [self]
     }
 }
 
@@ -219,4 +238,14 @@ extension ModelError {
     public static func readOnly(_ field: Int, in schema: ModelSchema) -> ModelError {
         ModelError(.readOnlyProperty, model: schema.modelName, property: schema.propertyName(at: field))
     }
+}
+
+// MARK: Spellings of earlier releases
+
+extension ModelError {
+    @available(*, deprecated, renamed: "Kind")
+    public typealias Code = Kind
+
+    @available(*, deprecated, renamed: "kind")
+    public var code: Kind { kind }
 }

@@ -21,7 +21,7 @@ import Foundation
 /// let first = try Status(jsonData: data, context: context)
 /// let again = try Status(jsonData: data, context: context)
 /// first === again                                          // true
-/// context.registeredModel(User.self, for: "42")            // the live user, if any
+/// context.registeredModel(User.self, id: "42")            // the live user, if any
 /// ```
 public final class ModelContext {
     /// The live instances, by model hierarchy and identifier. Reached only by the context's own
@@ -95,15 +95,15 @@ public final class ModelContext {
 
     /// The live instance of `type` for `id`, without looking in the store (SwiftData's
     /// `registeredModel(for:)`).
-    public func registeredModel<M: Model & AnyObject, ID: Hashable & Sendable>(_ type: M.Type, for id: ID) -> M? {
+    public func registeredModel<M: Model & AnyObject, ID: Hashable & Sendable>(_ type: M.Type, id: ID) -> M? {
         Self.cast(liveObject(for: IdentityKey(id), type: M.self), to: M.self)
     }
 
     /// The live instance of `type` for `id`, or else the one the store holds, loaded and
     /// registered (SwiftData's `model(for:)`).
-    public func model<M: Model & AnyObject, ID: Hashable & Sendable>(_ type: M.Type, for id: ID) throws -> M? {
-        if let live = registeredModel(type, for: id) { return live }
-        return try loader?.loadModel(type, identifier: AnyHashable(id), into: self)
+    public func model<M: Model & AnyObject, ID: Hashable & Sendable>(_ type: M.Type, id: ID) throws -> M? {
+        if let live = registeredModel(type, id: id) { return live }
+        return try loader?.loadModel(type, id: AnyHashable(id), into: self)
     }
 
     /// Makes `model` the live instance for its identifier, unless another one already is;
@@ -118,10 +118,10 @@ public final class ModelContext {
     /// instance (lookup-or-insert).
     ///
     /// ```swift
-    /// let live = context.register(Seat(number: 12), for: 12)
+    /// let live = context.register(Seat(number: 12), id: 12)
     /// ```
     @inlinable @discardableResult
-    public func register<M: Model & AnyObject, ID: Hashable & Sendable>(_ model: M, for id: ID) -> M {
+    public func register<M: Model & AnyObject, ID: Hashable & Sendable>(_ model: M, id: ID) -> M {
         // Inlinable, so a caller's specialization skips generic copies on this hot path.
         // Returning the loaded reference itself (not `model`) saves a retain and a release.
         // Integer identifiers skip the key enum, whose copies cost more than the lookup.
@@ -155,14 +155,14 @@ public final class ModelContext {
 
     // MARK: Internals shared with readers and stores
 
-    /// The live instance of `type` for an identifier.
-    public func registeredModel<M: Model>(_ type: M.Type, identifier: AnyHashable) -> M? {
+    /// The live instance of `type` for an identifier, for any model type (the readers' path).
+    package func registeredModel<M: Model>(_ type: M.Type, identifier: AnyHashable) -> M? {
         Self.cast(liveObject(for: IdentityKey(identifier), type: M.self), to: M.self)
     }
 
     /// Registers `model` under `identifier`; returns the instance live for it afterwards.
     @discardableResult
-    public func register<M: Model>(_ model: M, identifier: AnyHashable) -> M {
+    package func register<M: Model>(_ model: M, identifier: AnyHashable) -> M {
         register(model, as: model as AnyObject, key: IdentityKey(identifier))
     }
 
@@ -221,6 +221,26 @@ public final class ModelContext {
             return unsafeBitCast(object, to: M.self)
         }
         return object as? M
+    }
+}
+
+// MARK: Spellings of earlier releases
+
+extension ModelContext {
+    @available(*, deprecated, renamed: "registeredModel(_:id:)")
+    public func registeredModel<M: Model & AnyObject, ID: Hashable & Sendable>(_ type: M.Type, for id: ID) -> M? {
+        registeredModel(type, id: id)
+    }
+
+    @available(*, deprecated, renamed: "model(_:id:)")
+    public func model<M: Model & AnyObject, ID: Hashable & Sendable>(_ type: M.Type, for id: ID) throws -> M? {
+        try model(type, id: id)
+    }
+
+    @available(*, deprecated, renamed: "register(_:id:)")
+    @discardableResult
+    public func register<M: Model & AnyObject, ID: Hashable & Sendable>(_ model: M, for id: ID) -> M {
+        register(model, id: id)
     }
 }
 

@@ -14,7 +14,7 @@ extension ModelReader {
         guard let identifier = probe.identifier else { return try decodeUnidentified(M.self) }
         return try context.performMapping {
             let existing = try context.registeredModel(M.self, identifier: identifier)
-                ?? context.loader?.loadModel(M.self, identifier: identifier, into: context)
+                ?? context.loader?.loadModel(M.self, id: identifier, into: context)
             if let existing {
                 // All or nothing: a field or validation that fails gives the instance back the
                 // values it had, and so does a failure later in the run.

@@ -93,7 +93,7 @@ extension Model {
         var reader = JSONObjectReader(value: value ?? NSNull(), mapping: .propertyKeys)
         do {
             try decodeModelField(index, from: &reader)
-        } catch let error as ModelError where error.code == .readOnlyProperty {
+        } catch let error as ModelError where error.kind == .readOnlyProperty {
             throw error.naming(model: schema.modelName, property: key)
         } catch let error as ModelError {
             throw error.naming(model: schema.modelName, property: key).prefixed(by: .key(key))

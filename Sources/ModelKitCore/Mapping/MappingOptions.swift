@@ -18,7 +18,7 @@ public struct MappingOptions: Sendable {
     }
 
     /// Keep going after a problem and throw one ``ModelError`` of code
-    /// ``ModelError/Code/multiple`` listing every problem, instead of stopping at the first.
+    /// ``ModelError/Kind/multiple`` listing every problem, instead of stopping at the first.
     public var collectsAllErrors = false
     /// Run per-property validators and `validate()` after mapping.
     public var validates = true

@@ -14,15 +14,14 @@ extension Model {
         self = try reader.decodeTopLevel(Self.self)
     }
 
-    /// The model as a JSON object (`[String: Any]`), through remote key paths and transformers.
+    /// The model as a JSON object (`[String: Any]`), through remote key paths and transformers,
+    /// with options (nil encoding, depth limit).
+    ///
+    /// ```swift
+    /// let object = try user.jsonObject()
+    /// ```
     @inlinable
-    public var jsonObject: Any {
-        get throws { try jsonObject(options: .default) }
-    }
-
-    /// The model as a JSON object, with options (nil encoding, depth limit).
-    @inlinable
-    public func jsonObject(options: MappingOptions) throws -> Any {
+    public func jsonObject(options: MappingOptions = .default) throws -> Any {
         var writer = JSONObjectWriter(mapping: .remote, options: options)
         try writer.encodeModel(self)
         return writer.result ?? [String: Any]()
@@ -90,5 +89,16 @@ extension Model {
     public init(json: Any, context: ModelContext, options: MappingOptions = .default) throws {
         var reader = JSONObjectReader(value: json, mapping: .remote, options: options, context: context)
         self = try reader.decodeTopLevel(Self.self)
+    }
+}
+
+// MARK: Spellings of earlier releases
+
+extension Model {
+    /// The model as a JSON object; a property that throws reads like a stored value, so it is a
+    /// method now.
+    @available(*, deprecated, renamed: "jsonObject()")
+    public var jsonObject: Any {
+        get throws { try jsonObject(options: .default) }
     }
 }

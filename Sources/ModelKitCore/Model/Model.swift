@@ -27,7 +27,7 @@ public protocol Model: ModelValue, ModelFieldEncoder {
 
     /// Sets the property at `index` of ``modelSchema`` from a reader's current value.
     ///
-    /// Throws ``ModelError/Code/readOnlyProperty`` for constants.
+    /// Throws ``ModelError/Kind/readOnlyProperty`` for constants.
     mutating func decodeModelField<R: ModelReader>(_ index: Int, from reader: inout R) throws
 
     /// Checks the whole model after mapping; throw to reject it. The default accepts everything.

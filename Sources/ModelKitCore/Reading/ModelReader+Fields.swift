@@ -87,7 +87,7 @@ extension ModelReader {
     public mutating func record(_ error: ModelError) {
         for problem in error.allProblems where !problem.isDroppedElement {
             let covered = collectedProblems.contains { existing in
-                if problem.code == .missingValue {
+                if problem.kind == .missingValue {
                     return existing.path.components.starts(with: problem.path.components)
                 }
                 return existing.path == problem.path && existing.modelName == problem.modelName

@@ -160,7 +160,7 @@ extension ModelReader {
     public func validateModel<M: Model>(_ model: M) throws {
         do {
             try model.validate()
-        } catch let error as ModelError where error.propertyName == nil && error.code != .multiple {
+        } catch let error as ModelError where error.propertyName == nil && error.kind != .multiple {
             throw ModelError(
                 .invalidModel, expected: error.expected, found: error.found, model: M.modelSchema.modelName,
                 path: error.path, underlying: error.underlying)

@@ -11,7 +11,7 @@ public protocol ModelContextStore: Sendable {}
 public protocol ModelLoading: ModelContextStore {
     /// The model of `type` stored for `identifier`, created through `context` (so references to
     /// other identified models resolve to their live instances) and registered in it.
-    func loadModel<M: Model>(_ type: M.Type, identifier: AnyHashable, into context: ModelContext) throws -> M?
+    func loadModel<M: Model>(_ type: M.Type, id identifier: AnyHashable, into context: ModelContext) throws -> M?
 }
 
 /// What a context does when an instance it edited has changed in the store since it was loaded

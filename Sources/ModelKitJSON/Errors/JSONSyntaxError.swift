@@ -15,6 +15,9 @@ import ModelKitCore
 /// ```
 public struct JSONSyntaxError: Error, Hashable, CustomStringConvertible, Sendable {
     /// What is wrong with the document.
+    ///
+    /// Not frozen: kinds can be added in a minor release, so a `switch` over them needs a
+    /// `default`.
     public enum Kind: Hashable, Sendable {
         /// The input ended where something else was expected.
         case unexpectedEndOfInput(expected: Expectation)

@@ -16,6 +16,9 @@
 /// ```
 public struct JSONValueError: Error, Hashable, CustomStringConvertible, Sendable {
     /// Why the value could not be read as asked.
+    ///
+    /// Not frozen: kinds can be added in a minor release, so a `switch` over them needs a
+    /// `default`.
     public enum Kind: Hashable, Sendable {
         /// The value is of another kind than the one asked for.
         case typeMismatch(expected: JSONValueKind)

@@ -310,7 +310,7 @@ public struct JSONBytesReader: ModelReader {
         let start = scanner.checkpoint()
         do {
             return .success(try body(&self))
-        } catch let error as ModelError where error.code != .malformedInput {
+        } catch let error as ModelError where error.kind != .malformedInput {
             scanner.restore(start)
             try scanner.skipValue()
             return .failure(error)

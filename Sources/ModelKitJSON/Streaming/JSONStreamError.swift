@@ -14,34 +14,50 @@ import ModelKitCore
 ///     print(error) // cannot decode element 3 at byte 1234: cannot map 'User.age' at 'age': ...
 /// }
 /// ```
-public struct JSONStreamError: Error, CustomStringConvertible {
+public struct JSONStreamError: Error, CustomStringConvertible, Sendable {
     /// What went wrong, without the details.
-    public enum Code: Hashable, Sendable {
+    ///
+    /// Kinds can be added in a minor release, so a `switch` over them needs a `default`;
+    /// compare one with `==` (`error.kind == .unexpectedEnd`).
+    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The kind's name, e.g. `invalidElement`.
+        public let rawValue: String
+
+        /// The kind named `rawValue`.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
         /// A complete element is not valid JSON or cannot be mapped (see ``JSONStreamError/underlying``).
-        case invalidElement
+        public static let invalidElement = Kind(rawValue: "invalidElement")
         /// The stream ended inside an element, or before the array's `]`.
-        case unexpectedEnd
+        public static let unexpectedEnd = Kind(rawValue: "unexpectedEnd")
         /// A byte that does not belong: a missing comma, text after the array's `]`, or a
         /// top-level value that is not an array where one was required.
-        case unexpectedByte
+        public static let unexpectedByte = Kind(rawValue: "unexpectedByte")
         /// A comma right before the array's `]`.
-        case trailingComma
+        public static let trailingComma = Kind(rawValue: "trailingComma")
         /// One element is larger than the limit (`MappingOptions.maxDocumentSize`).
-        case elementTooLarge
+        public static let elementTooLarge = Kind(rawValue: "elementTooLarge")
         /// Reading the input failed (see ``JSONStreamError/underlying``).
-        case readFailed
+        public static let readFailed = Kind(rawValue: "readFailed")
+
+        public var description: String { rawValue }
     }
 
-    enum Kind {
+    /// What went wrong, with the details.
+    enum Detail {
         case invalidElement(any Error)
         case unexpectedEnd(expected: String, inElement: Bool)
         case unexpectedByte(UInt8, expected: String)
         case trailingComma
         case elementTooLarge(limit: Int)
         case readFailed(any Error)
+        /// Made by ``JSONStreamError/init(_:elementIndex:byteOffset:failureOffset:message:underlying:)``.
+        case other(Kind, message: String?, underlying: (any Error)?)
     }
 
-    let kind: Kind
+    let detail: Detail
     /// The 0-based index of the element being read, or of the one due next between elements.
     public let elementIndex: Int
     /// The stream offset of the element's first byte; between elements, of the failure.
@@ -49,8 +65,24 @@ public struct JSONStreamError: Error, CustomStringConvertible {
     /// The stream offset of the failure itself, as precisely as it is known.
     public let failureOffset: Int
 
-    init(_ kind: Kind, elementIndex: Int, byteOffset: Int, failureOffset: Int) {
-        self.kind = kind
+    /// An error of `kind` at element `elementIndex`, for a reader of your own that reports as
+    /// ModelKit's streams do; `message` replaces the standard wording, and `underlying` is the
+    /// cause (an invalid element's mapping error, a failed read's I/O error).
+    ///
+    /// ```swift
+    /// throw JSONStreamError(.readFailed, elementIndex: 3, byteOffset: 1234, underlying: error)
+    /// ```
+    public init(
+        _ kind: Kind, elementIndex: Int, byteOffset: Int, failureOffset: Int? = nil, message: String? = nil,
+        underlying: (any Error)? = nil
+    ) {
+        self.init(
+            .other(kind, message: message, underlying: underlying), elementIndex: elementIndex, byteOffset: byteOffset,
+            failureOffset: failureOffset ?? byteOffset)
+    }
+
+    init(_ detail: Detail, elementIndex: Int, byteOffset: Int, failureOffset: Int) {
+        self.detail = detail
         self.elementIndex = elementIndex
         self.byteOffset = byteOffset
         self.failureOffset = failureOffset
@@ -72,27 +104,29 @@ public struct JSONStreamError: Error, CustomStringConvertible {
     /// The JSON syntax error inside a reader's error, if that is what it is.
     static func syntaxError(in error: any Error) -> JSONSyntaxError? {
         if let syntax = error as? JSONSyntaxError { return syntax }
-        if let error = error as? ModelError, error.code == .malformedInput { return error.underlying as? JSONSyntaxError }
+        if let error = error as? ModelError, error.kind == .malformedInput { return error.underlying as? JSONSyntaxError }
         return nil
     }
 
     /// What went wrong.
-    public var code: Code {
-        switch kind {
+    public var kind: Kind {
+        switch detail {
         case .invalidElement: .invalidElement
         case .unexpectedEnd: .unexpectedEnd
         case .unexpectedByte: .unexpectedByte
         case .trailingComma: .trailingComma
         case .elementTooLarge: .elementTooLarge
         case .readFailed: .readFailed
+        case .other(let kind, _, _): kind
         }
     }
 
     /// The error behind this one: the ``ModelError`` or ``JSONSyntaxError`` of an invalid
     /// element, or the I/O error of a failed read.
     public var underlying: (any Error)? {
-        switch kind {
+        switch detail {
         case .invalidElement(let error), .readFailed(let error): error
+        case .other(_, _, let error): error
         default: nil
         }
     }
@@ -101,7 +135,7 @@ public struct JSONStreamError: Error, CustomStringConvertible {
     ///
     /// `cannot decode element 3 at byte 1234: cannot map 'User.age' at 'age': expected an integer, found "x"`
     public var description: String {
-        switch kind {
+        switch detail {
         case .invalidElement(let error):
             let verb = error is ModelError ? "cannot decode" : "invalid"
             let subject = "\(verb) element \(elementIndex) at byte \(byteOffset)"
@@ -122,6 +156,19 @@ public struct JSONStreamError: Error, CustomStringConvertible {
                 + "(\(limit) bytes)"
         case .readFailed(let error):
             return "cannot read the input at byte \(failureOffset): \(error)"
+        case let .other(kind, message, underlying):
+            let reason = message ?? underlying.map { "\($0)" } ?? "\(kind)"
+            return "element \(elementIndex) at byte \(byteOffset): \(reason)"
         }
     }
+}
+
+// MARK: Spellings of earlier releases
+
+extension JSONStreamError {
+    @available(*, deprecated, renamed: "Kind")
+    public typealias Code = Kind
+
+    @available(*, deprecated, renamed: "kind")
+    public var code: Kind { kind }
 }

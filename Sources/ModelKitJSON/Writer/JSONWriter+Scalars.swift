@@ -320,6 +320,9 @@ extension JSONWriter {
 /// ```
 public struct JSONWriteError: Error, Hashable, CustomStringConvertible, Sendable {
     /// What could not be written.
+    ///
+    /// Not frozen: kinds can be added in a minor release, so a `switch` over them needs a
+    /// `default`.
     public enum Kind: Hashable, Sendable {
         /// NaN or an infinity.
         case nonFiniteNumber(Double)

@@ -17,26 +17,39 @@ import ModelKitCore
 /// ```
 public struct PreferencesError: Error, CustomStringConvertible, Sendable {
     /// The kind of problem.
-    public enum Kind: Hashable, Sendable {
+    ///
+    /// Kinds can be added in a minor release, so a `switch` over them needs a `default`;
+    /// compare one with `==` (`error.kind == .corruptFile`).
+    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The kind's name, e.g. `corruptFile`.
+        public let rawValue: String
+
+        /// The kind named `rawValue`.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
         /// The file is not a JSON object. It was moved aside to ``PreferencesError/backupPath``
         /// and is never overwritten with defaults.
-        case corruptFile
+        public static let corruptFile = Kind(rawValue: "corruptFile")
         /// The file exists but cannot be read (permissions, not a regular file, an I/O error).
-        case unreadableFile
+        public static let unreadableFile = Kind(rawValue: "unreadableFile")
         /// The file, its directory or its temporary file cannot be written.
-        case unwritableFile
+        public static let unwritableFile = Kind(rawValue: "unwritableFile")
         /// The lock file beside the preferences file cannot be opened or locked.
-        case lockFailed
+        public static let lockFailed = Kind(rawValue: "lockFailed")
         /// A value cannot be represented in JSON (a NaN, an encoder error).
-        case unencodableValue
+        public static let unencodableValue = Kind(rawValue: "unencodableValue")
         /// A stored value cannot be decoded as the type asked for.
-        case undecodableValue
+        public static let undecodableValue = Kind(rawValue: "undecodableValue")
         /// The preferences declare their keys and this key is not one of them.
-        case undeclaredKey
+        public static let undeclaredKey = Kind(rawValue: "undeclaredKey")
         /// The preferences name cannot be used as a file name.
-        case invalidName
+        public static let invalidName = Kind(rawValue: "invalidName")
         /// No standard place for preferences: neither `XDG_CONFIG_HOME` nor `HOME` is usable.
-        case noStandardLocation
+        public static let noStandardLocation = Kind(rawValue: "noStandardLocation")
+
+        public var description: String { rawValue }
     }
 
     /// The kind of problem.
@@ -88,6 +101,8 @@ public struct PreferencesError: Error, CustomStringConvertible, Sendable {
             return "invalid preferences name: \(reason)"
         case .noStandardLocation:
             return "cannot find a place for preferences: \(reason)"
+        default:
+            return "preferences error\(file): \(reason)"
         }
     }
 }

@@ -37,6 +37,9 @@ public struct PropertyListError: Error, CustomStringConvertible, Sendable, Equat
     }
 
     /// What went wrong.
+    ///
+    /// Not frozen: kinds can be added in a minor release, so a `switch` over them needs a
+    /// `default`.
     public enum Kind: Hashable, Sendable {
         /// A limit of `PropertyListLimits` was exceeded; `found` is the offending size when known.
         case limitExceeded(PropertyListLimits.Limit, limit: Int, found: UInt64?)

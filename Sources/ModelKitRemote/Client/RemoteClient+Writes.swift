@@ -61,9 +61,9 @@ extension RemoteClient {
     /// DELETEs the endpoint for `id`, then its row from the store when the client has one.
     ///
     /// ```swift
-    /// try await client.delete(User.self, id: 42)
+    /// try await client.deleteOne(User.self, id: 42)
     /// ```
-    public func delete<M: RemoteModel, ID: Hashable & Sendable>(_ type: M.Type, id: ID) async throws {
+    public func deleteOne<M: RemoteModel, ID: Hashable & Sendable>(_ type: M.Type, id: ID) async throws {
         let path = M.instancePath(for: RemotePath.text(of: AnyHashable(id)))
         try await delete(M.self, path: path) { try await $0.deleteOne(M.self, id: id) }
     }
@@ -109,5 +109,21 @@ extension RemoteClient {
     func adopt<M: Model>(_ model: M, into context: ModelContext) -> M {
         guard type(of: model) is AnyObject.Type, let identifier = model.modelIdentifier else { return model }
         return context.register(model, identifier: identifier)
+    }
+}
+
+// MARK: Spellings of earlier releases
+
+extension RemoteClient {
+    @available(*, deprecated, renamed: "fetchOne(_:id:query:context:)")
+    public func fetch<M: RemoteModel, ID: Hashable & Sendable>(
+        _ type: M.Type, id: ID, query: [URLQueryItem] = [], context: ModelContext? = nil
+    ) async throws -> M {
+        try await fetchOne(type, id: id, query: query, context: context)
+    }
+
+    @available(*, deprecated, renamed: "deleteOne(_:id:)")
+    public func delete<M: RemoteModel, ID: Hashable & Sendable>(_ type: M.Type, id: ID) async throws {
+        try await deleteOne(type, id: id)
     }
 }

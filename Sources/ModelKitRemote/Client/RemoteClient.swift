@@ -24,7 +24,7 @@ import ModelKitStore
 /// let client = RemoteClient(baseURL: URL(string: "https://api.example.com/v1")!, store: store)
 /// let context = ModelContext(store: store)
 /// let users = try await client.fetchAll(User.self, query: [URLQueryItem(name: "page", value: "2")], context: context)
-/// let ada = try await client.fetch(User.self, id: 42, context: context)   // the live instance, updated in place
+/// let ada = try await client.fetchOne(User.self, id: 42, context: context)   // the live instance, updated in place
 /// ```
 public struct RemoteClient: Sendable {
     /// Where endpoints are resolved: `https://api.example.com/v1` + `/users`.
@@ -89,9 +89,9 @@ public struct RemoteClient: Sendable {
     /// is one.
     ///
     /// ```swift
-    /// let user = try await client.fetch(User.self, id: 42, context: context)
+    /// let user = try await client.fetchOne(User.self, id: 42, context: context)
     /// ```
-    public func fetch<M: RemoteModel, ID: Hashable & Sendable>(
+    public func fetchOne<M: RemoteModel, ID: Hashable & Sendable>(
         _ type: M.Type, id: ID, query: [URLQueryItem] = [], context: ModelContext? = nil
     ) async throws -> M {
         let path = M.instancePath(for: RemotePath.text(of: AnyHashable(id)))

@@ -11,34 +11,47 @@ import FoundationNetworking
 ///
 /// ```swift
 /// do {
-///     let user = try await client.fetch(User.self, id: 7)
+///     let user = try await client.fetchOne(User.self, id: 7)
 /// } catch let error as RemoteError where error.kind == .status {
 ///     print(error)   // GET 'http://127.0.0.1:8080/users/7' failed: status 404
 /// }
 /// ```
 public struct RemoteError: Error, CustomStringConvertible, Sendable {
     /// The kind of problem.
-    public enum Kind: Hashable, Sendable {
+    ///
+    /// Kinds can be added in a minor release, so a `switch` over them needs a `default`;
+    /// compare one with `==` (`error.kind == .timeout`).
+    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The kind's name, e.g. `status`.
+        public let rawValue: String
+
+        /// The kind named `rawValue`.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
         /// The server answered with a status outside 2xx.
-        case status
+        public static let status = Kind(rawValue: "status")
         /// The body of a successful response is not JSON (or is empty where a model was expected).
-        case notJSON
+        public static let notJSON = Kind(rawValue: "notJSON")
         /// The body is JSON but does not map to the model (``underlying`` is the `ModelError`).
-        case mapping
+        public static let mapping = Kind(rawValue: "mapping")
         /// No response within the client's timeout.
-        case timeout
+        public static let timeout = Kind(rawValue: "timeout")
         /// The calling task was cancelled.
-        case cancelled
+        public static let cancelled = Kind(rawValue: "cancelled")
         /// The transport failed: no connection, a reset, a TLS problem.
-        case transport
+        public static let transport = Kind(rawValue: "transport")
         /// The endpoint does not make a valid URL under the base URL.
-        case invalidURL
+        public static let invalidURL = Kind(rawValue: "invalidURL")
         /// The model does not allow the operation (its ``RemoteModel/remoteOperations``).
-        case notAllowed
+        public static let notAllowed = Kind(rawValue: "notAllowed")
         /// The model has no identifier, so it has no instance endpoint.
-        case notIdentified
+        public static let notIdentified = Kind(rawValue: "notIdentified")
         /// Saving to or deleting from the store failed (``underlying`` is the `StoreError`).
-        case store
+        public static let store = Kind(rawValue: "store")
+
+        public var description: String { rawValue }
     }
 
     /// The kind of problem.
@@ -96,7 +109,7 @@ extension RemoteError {
                 .mapping, method: request.method, url: url, status: response.status, body: response.body,
                 reason: String(describing: error).lowercasedFirst, underlying: error)
         }
-        if modelError.code == .malformedInput {
+        if modelError.kind == .malformedInput {
             let detail = modelError.underlying.map { String(describing: $0) } ?? modelError.reason
             return RemoteError(
                 .notJSON, method: request.method, url: url, status: response.status, body: response.body,

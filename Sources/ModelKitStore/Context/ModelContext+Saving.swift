@@ -15,7 +15,7 @@ extension ModelContext {
     /// (``StoreError/Kind-swift.enum/identifierChanged``).
     ///
     /// ```swift
-    /// let user = try context.model(User.self, for: 42)
+    /// let user = try context.model(User.self, id: 42)
     /// user?.name = "Grace"
     /// try await context.save()   // one UPDATE of one row
     /// ```

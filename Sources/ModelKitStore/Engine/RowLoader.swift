@@ -82,7 +82,7 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
 
     // MARK: ModelLoading
 
-    func loadModel<M: Model>(_ type: M.Type, identifier: AnyHashable, into context: ModelContext) throws -> M? {
+    func loadModel<M: Model>(_ type: M.Type, id identifier: AnyHashable, into context: ModelContext) throws -> M? {
         let table = try StoreTable.of(M.self)
         let key = try table.identifierValue(identifier)
         guard let row = try row(table, identifier: key) else { return nil }

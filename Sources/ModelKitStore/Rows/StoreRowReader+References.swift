@@ -13,7 +13,7 @@ extension StoreRowReader {
         let context = self.context ?? ModelContext()
         self.context = context
         if let live = context.registeredModel(M.self, identifier: identifier) { return live }
-        guard let loaded = try loader?.loadModel(M.self, identifier: identifier, into: context) else {
+        guard let loaded = try loader?.loadModel(M.self, id: identifier, into: context) else {
             throw StoreError(
                 .missingReference, table: M.modelSchema.modelName, identifier: describe(node),
                 reason: "no such row in the store")

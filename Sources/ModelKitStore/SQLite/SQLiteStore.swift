@@ -23,7 +23,7 @@ import ModelKitCore
 /// let store = try SQLiteStore(path: "/tmp/twitter.sqlite")
 /// let context = ModelContext(store: store)
 /// try await store.save(timeline.statuses)
-/// let user = try context.model(TwitterUser.self, for: "42")   // live, or loaded from the file
+/// let user = try context.model(TwitterUser.self, id: "42")   // live, or loaded from the file
 /// ```
 public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading, Sendable {
     /// The GRDB connection, for raw SQL next to the store (`sqlite3` can read the same file).

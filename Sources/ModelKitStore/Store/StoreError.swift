@@ -13,40 +13,53 @@ import ModelKitCore
 /// ```
 public struct StoreError: Error, CustomStringConvertible, Sendable {
     /// The kind of problem.
-    public enum Kind: Hashable, Sendable {
+    ///
+    /// Kinds can be added in a minor release, so a `switch` over them needs a `default`;
+    /// compare one with `==` (`error.kind == .closed`).
+    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The kind's name, e.g. `notIdentified`.
+        public let rawValue: String
+
+        /// The kind named `rawValue`.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
         /// The model type has no `@Identifier` property, so it has no row of its own.
-        case notIdentified
+        public static let notIdentified = Kind(rawValue: "notIdentified")
         /// A query names a key path that is not one of the model's stored properties.
-        case unknownKeyPath
+        public static let unknownKeyPath = Kind(rawValue: "unknownKeyPath")
         /// A value cannot be written to a column (a NaN, a number too large, an encoder error).
-        case unencodableValue
+        public static let unencodableValue = Kind(rawValue: "unencodableValue")
         /// A stored row cannot be read back as the model (a type mismatch, a missing value).
-        case undecodableRow
+        public static let undecodableRow = Kind(rawValue: "undecodableRow")
         /// A stored row refers to an identified model that is not in the store.
-        case missingReference
+        public static let missingReference = Kind(rawValue: "missingReference")
         /// Loading a row needs the row itself first: its references form a cycle.
-        case cyclicReference
+        public static let cyclicReference = Kind(rawValue: "cyclicReference")
         /// The model's migration hook threw.
-        case migrationFailed
+        public static let migrationFailed = Kind(rawValue: "migrationFailed")
         /// The database cannot be opened.
-        case cannotOpen
+        public static let cannotOpen = Kind(rawValue: "cannotOpen")
         /// The database (SQLite, PostgreSQL) reported an error.
-        case database
+        public static let database = Kind(rawValue: "database")
         /// The store was closed (``SQLiteStore/close()``, `PostgresStore.close()`) before the call.
-        case closed
+        public static let closed = Kind(rawValue: "closed")
         /// A transaction was used after its closure returned, or a read transaction was asked
         /// to write.
-        case misusedTransaction
+        public static let misusedTransaction = Kind(rawValue: "misusedTransaction")
         /// Two model types claim one table (the same name from two modules or two outer types).
-        case tableClash
+        public static let tableClash = Kind(rawValue: "tableClash")
         /// A context's save met an edited model whose row changed in the store since the context
         /// loaded it, under the ``ModelMergePolicy/error`` policy: nothing was saved.
-        case conflict
+        public static let conflict = Kind(rawValue: "conflict")
         /// A model's identifier was changed while a context holds it under the old one.
-        case identifierChanged
+        public static let identifierChanged = Kind(rawValue: "identifierChanged")
         /// A context was asked for what it cannot do: save without a store, insert a second
         /// instance for a live identifier, insert a model without an identifier.
-        case misusedContext
+        public static let misusedContext = Kind(rawValue: "misusedContext")
+
+        public var description: String { rawValue }
     }
 
     /// The kind of problem.
@@ -91,6 +104,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case .database: subject = "database error"
         case .closed: subject = "cannot use the store"
         case .misusedTransaction: subject = "cannot use the transaction"
+        default: subject = "store error"
         }
         if let table { subject += kind == .database ? " in '\(table)'" : " '\(table)'" }
         if let identifier { subject += " \(identifier)" }

@@ -42,7 +42,7 @@ struct JSONCheckCommand: AsyncParsableCommand {
             let url = URL(fileURLWithPath: file)
             do {
                 print("\(file): \(try check(url, limits: limits))")
-            } catch let error as JSONStreamError where error.code == .readFailed {
+            } catch let error as JSONStreamError where error.kind == .readFailed {
                 printError("\(file): cannot read the file: \(error.underlying.map(Self.reason) ?? "\(error)")")
                 throw ExitCode.failure
             } catch where error is JSONStreamError || error is JSONSyntaxError {
