@@ -76,3 +76,13 @@ public macro Archive(_ behavior: ModelProperty.ArchiveBehavior) =
 @_exported import ModelKitJSON
 @_exported import ModelKitPropertyList
 @_exported import ModelKitArchive
+
+/// The reader of the formats that reach a model's fields through its type found at run time (an
+/// archived object names its class), for which `@Model` compiles a copy of each model's field
+/// decoder: generic code reached that way cannot be specialised where it is called, so it would
+/// run every value through the reader's witnesses. The generated code names this alias, never a
+/// format; which reader it is, this umbrella module decides.
+public typealias ModelRuntimeTypeReader = KeyedArchiveReader
+
+/// The writer counterpart of ``ModelRuntimeTypeReader``, for each model's field encoder.
+public typealias ModelRuntimeTypeWriter = KeyedArchiveWriter

@@ -38,7 +38,7 @@ import Testing
                         init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
                             try reader.decodeFields(of: Tag.modelSchema, into: &self)
                         }
-                        @_specialize(where R == ModelKitArchive.KeyedArchiveReader)
+                        @_specialize(where R == ModelKit.ModelRuntimeTypeReader)
                         mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                             switch index {
                             case 0:
@@ -81,7 +81,7 @@ import Testing
                         try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
                     }
 
-                    @_specialize(where W == ModelKitArchive.KeyedArchiveWriter)
+                    @_specialize(where W == ModelKit.ModelRuntimeTypeWriter)
                     func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
                         switch index {
                         case 0:
@@ -210,7 +210,7 @@ import Testing
                         init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
                             try reader.decodeFields(of: Outer.Inner.modelSchema, into: &self)
                         }
-                        @_specialize(where R == ModelKitArchive.KeyedArchiveReader)
+                        @_specialize(where R == ModelKit.ModelRuntimeTypeReader)
                         mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                             switch index {
                             case 0:
@@ -237,7 +237,7 @@ import Testing
                         try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
                     }
 
-                    @_specialize(where W == ModelKitArchive.KeyedArchiveWriter)
+                    @_specialize(where W == ModelKit.ModelRuntimeTypeWriter)
                     func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
                         switch index {
                         case 0:
@@ -324,7 +324,7 @@ import Testing
                     init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
                         try reader.decodeFields(of: Shape.modelSchema, into: &self)
                     }
-                    @_specialize(where R == ModelKitArchive.KeyedArchiveReader)
+                    @_specialize(where R == ModelKit.ModelRuntimeTypeReader)
                     mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                         switch index {
                         case 0:
@@ -356,7 +356,7 @@ import Testing
                     try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
                 }
 
-                @_specialize(where W == ModelKitArchive.KeyedArchiveWriter)
+                @_specialize(where W == ModelKit.ModelRuntimeTypeWriter)
                 func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
                     switch index {
                     case 0:
@@ -465,7 +465,7 @@ import Testing
                     init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
                         try reader.decodeFields(of: Circle.modelSchema, into: &self)
                     }
-                    @_specialize(where R == ModelKitArchive.KeyedArchiveReader)
+                    @_specialize(where R == ModelKit.ModelRuntimeTypeReader)
                     mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                         let own = index - Circle.__modelKitBase
                         guard own >= 0 else {
@@ -498,7 +498,7 @@ import Testing
                     try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
                 }
 
-                @_specialize(where W == ModelKitArchive.KeyedArchiveWriter)
+                @_specialize(where W == ModelKit.ModelRuntimeTypeWriter)
                 override func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
                     let own = index - Circle.__modelKitBase
                     guard own >= 0 else {
@@ -586,7 +586,7 @@ import Testing
                         init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
                             try reader.decodeFields(of: Note.modelSchema, into: &self)
                         }
-                        @_specialize(where R == ModelKitArchive.KeyedArchiveReader)
+                        @_specialize(where R == ModelKit.ModelRuntimeTypeReader)
                         mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                             switch index {
                             case 0:
@@ -618,7 +618,7 @@ import Testing
                         try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
                     }
 
-                    @_specialize(where W == ModelKitArchive.KeyedArchiveWriter)
+                    @_specialize(where W == ModelKit.ModelRuntimeTypeWriter)
                     func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
                         switch index {
                         case 0:

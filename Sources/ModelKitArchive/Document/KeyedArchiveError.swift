@@ -110,6 +110,16 @@ public struct KeyedArchiveError: Error, CustomStringConvertible, Sendable {
 
     /// The same error with the model, key and object filled in where they are not known yet (the
     /// innermost context wins).
+    /// What reading or writing property `index` of `schema` threw, as the archive reports it: its
+    /// own errors keep their kind, with the model and key named; others are wrapped in a
+    /// ``ModelError`` naming them, as every format wraps them.
+    static func field(_ error: any Error, _ index: Int, of schema: ModelSchema, objectID: Int?) -> any Error {
+        guard let error = error as? KeyedArchiveError else {
+            return ModelError(.invalidValue, model: schema.modelName, property: schema.propertyName(at: index), underlying: error)
+        }
+        return error.inContext(model: schema.modelName, key: schema.propertyName(at: index), objectID: objectID)
+    }
+
     func inContext(model: String?, key: String?, objectID: Int?) -> KeyedArchiveError {
         var copy = self
         if copy.key == nil && copy.modelName == nil {

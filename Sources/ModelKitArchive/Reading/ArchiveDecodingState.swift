@@ -237,11 +237,9 @@ final class ArchiveDecodingState {
         reader.field = KeyedArchiveReader.FieldContext(
             owner: owner, schema: ObjectIdentifier(schema), index: field, canDefer: false)
         do {
-            try model.decodeModelField(field, from: &reader)
+            try reader.namingFieldErrors(field, of: schema) { try model.decodeModelField(field, from: &$0) }
         } catch let error as ModelError {
-            throw error.naming(model: schema.modelName, property: name).prefixed(by: .key(name))
-        } catch {
-            throw reader.fieldError(error, field: field, of: schema)
+            throw error.prefixed(by: .key(name))
         }
     }
 

@@ -237,15 +237,7 @@ extension KeyedArchiveReader {
                 if leaf.nullUsesDefault, try decodeNil() { continue }
                 let mark = collectedProblems.count
                 defer { if collectedProblems.count > mark { nameProblems(since: mark, field: index, of: schema) } }
-                // `decodeNamedField` spelled out: the shared one, generic over the reader too,
-                // runs unspecialised here (about 30 instructions a field more).
-                do {
-                    try fields.decodeField(index, from: &self)
-                } catch let error as ModelError {
-                    throw error.naming(model: schema.modelName, property: schema.propertyName(at: index))
-                } catch {
-                    throw fieldError(error, field: index, of: schema)
-                }
+                try decodeNamedField(index, of: schema, into: &fields)
             } catch let error as ModelError {
                 throw error.prefixed(by: .key(node.keys[edge]))
             }
@@ -305,10 +297,7 @@ extension KeyedArchiveReader {
 
     /// The archive's own errors keep their kind, with the model, key and object named.
     public func fieldError(_ error: any Error, field index: Int, of schema: ModelSchema) -> any Error {
-        guard let error = error as? KeyedArchiveError else {
-            return ModelError(.invalidValue, model: schema.modelName, property: schema.propertyName(at: index), underlying: error)
-        }
-        return error.inContext(model: schema.modelName, key: schema.propertyName(at: index), objectID: field?.owner)
+        KeyedArchiveError.field(error, index, of: schema, objectID: field?.owner)
     }
 
     /// Sets property `index` from a Swift value (migration results, additional values), checked

@@ -73,12 +73,9 @@ extension KeyedArchiveWriter {
                 writer.result = .reference(0)
                 writer.isConditional = field.conditional
                 do {
-                    try model.encodeModelField(field.index, to: &writer)
+                    try writer.encodeField(field.index, of: model, schema: schema)
                 } catch let error as ModelError {
-                    let name = info.names[position]
-                    throw error.naming(model: schema.modelName, property: name).prefixed(by: .key(name))
-                } catch let error as KeyedArchiveError {
-                    throw error.inContext(model: schema.modelName, key: info.names[position], objectID: nil)
+                    throw error.prefixed(by: .key(info.names[position]))
                 }
                 values[position + 1] = state.output.pointee.object(for: writer.result)
             }

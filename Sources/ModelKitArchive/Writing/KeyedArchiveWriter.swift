@@ -140,6 +140,11 @@ public struct KeyedArchiveWriter: ModelWriter {
         try encodeAny(try CodableBridge.foundationObject(encoding: value))
     }
 
+    /// The archive's own errors keep their kind, with the model and key named.
+    public func fieldError(_ error: any Error, field index: Int, of schema: ModelSchema) -> any Error {
+        KeyedArchiveError.field(error, index, of: schema, objectID: nil)
+    }
+
     // MARK: Collections
 
     public mutating func encodeArray<C: Collection>(_ elements: C, _ element: (inout Self, C.Element) throws -> Void)

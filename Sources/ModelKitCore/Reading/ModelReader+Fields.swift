@@ -26,12 +26,26 @@ extension ModelReader {
 
     /// Runs the generated decoder of property `field`, naming the model and property in what it
     /// throws (through ``fieldError(_:field:of:)`` for errors that are not ``ModelError``s).
-    @inlinable
+    //
+    // Always inlined: a reader's own loop that does not know the field decoder's type (the
+    // archive's plain fields, reached through a type found at run time) would otherwise call the
+    // copy generic over the reader too, every read through the reader's witnesses.
+    @inlinable @inline(__always)
     public mutating func decodeNamedField<F: ModelFieldDecoder>(
         _ field: Int, of schema: ModelSchema, into fields: inout F
     ) throws {
+        try namingFieldErrors(field, of: schema) { try fields.decodeField(field, from: &$0) }
+    }
+
+    /// Runs `body`, which decodes property `field` of `schema`, naming the model and property in
+    /// what it throws: the one place readers name a field's errors (``decodeNamedField(_:of:into:)``
+    /// for a field decoder, a format's own loops for a model set in place).
+    @inlinable @inline(__always)
+    public mutating func namingFieldErrors<T>(
+        _ field: Int, of schema: ModelSchema, _ body: (inout Self) throws -> T
+    ) throws -> T {
         do {
-            try fields.decodeField(field, from: &self)
+            return try body(&self)
         } catch let error as ModelError {
             throw error.naming(model: schema.modelName, property: schema.propertyName(at: field))
         } catch {

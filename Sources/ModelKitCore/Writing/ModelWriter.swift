@@ -59,6 +59,11 @@ public protocol ModelWriter {
     mutating func encodeJSONValue(_ value: JSONValue) throws
     /// Writes a value through its `Encodable` implementation.
     mutating func encodeCodable<T: Encodable>(_ value: T) throws
+
+    /// The error to throw for `error`, which writing property `field` of `schema` threw and
+    /// which is not a ``ModelError``: the hook through which a format names the model and
+    /// property in its own errors. The default wraps it in a ``ModelError`` that names them.
+    func fieldError(_ error: any Error, field: Int, of schema: ModelSchema) -> any Error
 }
 
 extension ModelWriter {
@@ -76,7 +81,9 @@ extension ModelWriter {
         }
     }
 
-    /// Writes the field of `leaf` of `model`, naming the model and property in errors.
+    /// Writes property `field` of `model`, naming the model and property in errors (through
+    /// ``fieldError(_:field:of:)`` for errors that are not ``ModelError``s): the one place
+    /// writers name a field's errors.
     @inlinable
     public mutating func encodeField<M: ModelFieldEncoder>(_ field: Int, of model: M, schema: ModelSchema) throws {
         do {
@@ -84,8 +91,12 @@ extension ModelWriter {
         } catch let error as ModelError {
             throw error.naming(model: schema.modelName, property: schema.propertyName(at: field))
         } catch {
-            throw ModelError(
-                .invalidValue, model: schema.modelName, property: schema.propertyName(at: field), underlying: error)
+            throw fieldError(error, field: field, of: schema)
         }
+    }
+
+    /// The default of ``fieldError(_:field:of:)``: a ``ModelError`` naming the model and property.
+    public func fieldError(_ error: any Error, field: Int, of schema: ModelSchema) -> any Error {
+        ModelError(.invalidValue, model: schema.modelName, property: schema.propertyName(at: field), underlying: error)
     }
 }

@@ -35,14 +35,15 @@ extension ModelExpansion {
         }
         let body = ownSwitch(
             cases, inherited: "try super.encodeModelField(index, to: &writer)", fallback: "break")
-        // Archives reach a model's fields through its type found at run time, so the generic
-        // function runs unspecialised there (every value through the writer's witnesses, type
-        // metadata looked up per call); a copy compiled for the archive writer, which the
-        // generic entry jumps to, takes archive.roundtrip.graph from 783.8 to 731.7 M
-        // instructions with the reader's. JSON and the store call fields from code generic
-        // over the model, which the caller's module specialises anyway. Release builds only.
+        // Formats that reach a model's fields through its type found at run time (archives) run
+        // the generic function unspecialised (every value through the writer's witnesses, type
+        // metadata looked up per call): a copy compiled for their writer, which the generic
+        // entry jumps to, spares them that. The umbrella module says which writer that is
+        // (`ModelKit.ModelRuntimeTypeWriter`); the generated code names no format. JSON and the
+        // store call fields from code generic over the model, which the caller's module
+        // specialises anyway. Release builds only.
         return """
-            @_specialize(where W == ModelKitArchive.KeyedArchiveWriter)
+            @_specialize(where W == ModelKit.ModelRuntimeTypeWriter)
             \(overrideModifier)\(memberAccess)func encodeModelField<W: \(core)ModelWriter>(_ index: Int, to writer: inout W) throws {
             \(indented(body))
             }

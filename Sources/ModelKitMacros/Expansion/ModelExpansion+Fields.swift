@@ -82,7 +82,7 @@ extension ModelExpansion {
                 \(model.globalActor.map { "\($0) " } ?? "")\(access)init<R: \(core)ModelReader>(reading reader: inout R) throws {
                     try reader.decodeFields(of: \(typeName).modelSchema, into: &self)
                 }
-                @_specialize(where R == ModelKitArchive.KeyedArchiveReader)
+                @_specialize(where R == ModelKit.ModelRuntimeTypeReader)
                 \(access)mutating func decodeField<R: \(core)ModelReader>(_ index: Int, from reader: inout R) throws {
             \(indented(body, 2))
                 }

@@ -182,10 +182,28 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
         }
     }
 
-    /// The store's own fetches: one statement without a transaction (see ``StoreTransactionKind/readOnce``).
-    @usableFromInline
-    func readOnceFetching<T>(_ body: (StoreTransaction) async throws -> T) async throws -> T {
-        try await readOnce(body)
+    /// ``ModelStore/fetchOne(_:id:context:)`` reading the row in place: nothing but taking the
+    /// store's gate may suspend, so a point read is not a chain of asynchronous calls around one
+    /// synchronous access.
+    @inlinable
+    public func fetchOne<M: Model, ID: Hashable & Sendable>(
+        _ type: M.Type, id: ID, context: ModelContext?
+    ) async throws -> M? {
+        let decoder = StoreModelDecoder<M>()
+        // The model kept here, where its optional's type is concrete (see `fetchOneNow`).
+        var model: M?
+        try await readNow { transaction in
+            model = nil  // a read run again in a transaction starts afresh
+            try transaction.fetchOneNow(M.self, id: id, context: context, decoder: decoder) { model = $0 }
+        }
+        return model
+    }
+
+    /// ``ModelStore/fetchAll(_:context:)`` reading the rows in place, as ``fetchOne(_:id:context:)``.
+    @inlinable
+    public func fetchAll<M: Model>(_ query: ModelQuery<M>, context: ModelContext?) async throws -> [M] {
+        let decoder = StoreModelDecoder<M>()
+        return try await readNow { try $0.fetchAllNow(query, context: context, decoder: decoder) }
     }
 
     /// A fetch of the store's own whose body reads in place, without suspending: the

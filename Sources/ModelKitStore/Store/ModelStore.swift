@@ -43,6 +43,24 @@ public protocol ModelStore: ModelContextStore {
     /// ```
     func read<T>(_ body: (StoreTransaction) async throws -> T) async throws -> T
 
+    /// The model stored for `id`, or nil; through `context` when given (the live instance for
+    /// `id`, brought up to date). One consistent read; a store implements it where it can read
+    /// faster than a read transaction (the default).
+    ///
+    /// ```swift
+    /// let user = try await store.fetchOne(User.self, id: "42", context: context)
+    /// ```
+    func fetchOne<M: Model, ID: Hashable & Sendable>(_ type: M.Type, id: ID, context: ModelContext?) async throws -> M?
+
+    /// The models a query selects, in its order, read through `context` when given (one context
+    /// for the whole fetch). One consistent read; a store implements it where it can read
+    /// faster than a read transaction (the default).
+    ///
+    /// ```swift
+    /// let japanese = try await store.fetchAll(ModelQuery(Status.self).filter(\Status.lang == "ja"), context: context)
+    /// ```
+    func fetchAll<M: Model>(_ query: ModelQuery<M>, context: ModelContext?) async throws -> [M]
+
     /// An asynchronous sequence yielding once per committed transaction that changed the
     /// table of `type`, from the call on.
     ///
