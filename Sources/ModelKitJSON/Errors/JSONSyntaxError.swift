@@ -127,6 +127,8 @@ public struct JSONSyntaxError: Error, Hashable, CustomStringConvertible, Sendabl
     }
 
     /// Creates an error at `offset` in `document`, working out its line and column.
+    // Unsafe: reads the document in place to count lines and columns up to `offset`; the scanner
+    // passes the buffer it borrows, alive during the call.
     public init(_ kind: Kind, offset: Int, in document: UnsafeRawBufferPointer) {
         let location = JSONTextLocation(offset: offset, in: document)
         self.init(kind, offset: offset, line: location.line, column: location.column)
@@ -177,6 +179,8 @@ public struct JSONSyntaxError: Error, Hashable, CustomStringConvertible, Sendabl
 /// ```swift
 /// let location = JSONTextLocation(offset: 4, in: buffer) // for "[1,\n2" → line 2, column 1
 /// ```
+// @usableFromInline: no inlinable body uses this type (only the error initializers and messages,
+// out of line, do): a candidate for removal.
 @usableFromInline
 struct JSONTextLocation: Sendable {
     /// The 1-based line.
@@ -185,6 +189,8 @@ struct JSONTextLocation: Sendable {
     var column: Int
 
     /// Counts line feeds and scalar starts before `offset` (clamped to the buffer).
+    // Unsafe: reads the document in place, no copy; `limit` clamps the offset to the buffer, so the
+    // reads stay inside it.
     init(offset: Int, in document: UnsafeRawBufferPointer) {
         let limit = min(max(offset, 0), document.count)
         var line = 1

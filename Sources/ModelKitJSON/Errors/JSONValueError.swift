@@ -53,12 +53,16 @@ public struct JSONValueError: Error, Hashable, CustomStringConvertible, Sendable
     }
 
     /// Creates an error for the value starting at `offset` in `document`, working out its line and column.
+    // Unsafe: reads the document in place to count lines and columns up to `offset`; the scanner
+    // passes the buffer it borrows, alive during the call.
     public init(_ kind: Kind, found: JSONValueKind, excerpt: String, offset: Int, in document: UnsafeRawBufferPointer) {
         let location = JSONTextLocation(offset: offset, in: document)
         self.init(kind, found: found, excerpt: excerpt, offset: offset, line: location.line, column: location.column)
     }
 
     /// The same error about a number, naming `type` instead of the type it was read as.
+    // @usableFromInline: called by the inlinable JSONScanner.readInteger(_:) when a number does not
+    // fit the requested type; errors only, so out of line.
     @usableFromInline
     func naming(type: String) -> JSONValueError {
         let renamed: Kind

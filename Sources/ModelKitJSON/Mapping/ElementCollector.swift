@@ -9,17 +9,30 @@
 ///
 /// Inlinable, like the reader's `decodeArray`: compiled into each model's decoder for its element
 /// type (a generic call per element would cost more than the allocations saved).
+// @usableFromInline: used by the inlinable JSONBytesReader.decodeArray(_:), for the reason the
+// documentation above gives.
 @usableFromInline
 struct ElementCollector<Element> {
     /// The stack buffer; elements `0..<count` are initialized until they move out.
+    // @usableFromInline: stored into by the inlinable append(_:) and read back by
+    // moveBuffered(capacity:).
+    // Unsafe: the stack buffer of collect(_:)'s temporary allocation, which outlives every
+    // collector made in it; elements are initialized and moved out by hand, `count` of them, to
+    // save the allocations the type's documentation describes.
     @usableFromInline let buffer: UnsafeMutableBufferPointer<Element>
+    // @usableFromInline: kept by the inlinable append(_:), moveBuffered(capacity:) and
+    // destroyBuffered().
     @usableFromInline var count = 0
     /// How many elements the buffer takes: its size, then 0 once it has filled and its elements
     /// have moved to ``overflow``.
+    // @usableFromInline: checked by the inlinable append(_:) for every element.
     @usableFromInline var room: Int
     /// The elements once the buffer has filled.
+    // @usableFromInline: grown by the inlinable appendPastBuffer(_:) once the buffer is full.
     @usableFromInline var overflow: [Element] = []
 
+    // @inlinable: called by the inlinable collect(_:), compiled with it into decodeArray(_:).
+    // Unsafe: takes the temporary allocation collect(_:) makes, for the collector's lifetime.
     @inlinable
     init(buffer: UnsafeMutableBufferPointer<Element>) {
         self.buffer = buffer
@@ -28,6 +41,7 @@ struct ElementCollector<Element> {
 
     /// How many elements the stack buffer holds: up to 16, within 256 bytes (there is one buffer
     /// per array open in the document, up to `maxDepth` of them), at least one.
+    // @inlinable: read by the inlinable collect(_:); folds to a constant for the element type.
     @inlinable
     static var bufferCapacity: Int {
         let stride = MemoryLayout<Element>.stride
@@ -36,8 +50,12 @@ struct ElementCollector<Element> {
 
     /// Collects the elements `body` appends, and returns them as an array of their exact count
     /// when they fit the buffer. Elements already collected are destroyed if `body` throws.
+    // @inlinable: called once per array by the inlinable JSONBytesReader.decodeArray(_:), for its
+    // element type (see the type's documentation).
     @inlinable
     static func collect(_ body: (inout ElementCollector<Element>) throws -> Void) throws -> [Element] {
+        // Unsafe: the first elements go to a buffer on the stack, not the heap (see the type's
+        // documentation); the `defer` deinitializes what is left in it, even when `body` throws.
         try withUnsafeTemporaryAllocation(of: Element.self, capacity: bufferCapacity) { buffer in
             var collector = ElementCollector(buffer: buffer)
             defer { collector.destroyBuffered() }
@@ -46,9 +64,14 @@ struct ElementCollector<Element> {
         }
     }
 
+    // @inlinable: called per element by the inlinable decodeArray(_:); the fast path, a store into
+    // the buffer, is compiled into its loop.
     @inlinable
     mutating func append(_ element: __owned Element) {
         if _fastPath(count < room) {
+            // Unsafe: `count < room` (the buffer's capacity until it has filled, then 0) keeps the
+            // store inside the buffer, whose base address is not nil, as bufferCapacity is at least
+            // one.
             (buffer.baseAddress.unsafelyUnwrapped + count).initialize(to: element)
             count &+= 1
             return
@@ -57,6 +80,8 @@ struct ElementCollector<Element> {
     }
 
     /// The buffer is full: its elements move into an array with room for twice as many.
+    // @inlinable: generic over the element, so specialised with decodeArray(_:) for it in the
+    // decoding module, while @inline(never) keeps it out of append(_:)'s fast path.
     @inlinable @inline(never)
     mutating func appendPastBuffer(_ element: __owned Element) {
         if room > 0 {
@@ -67,6 +92,7 @@ struct ElementCollector<Element> {
     }
 
     /// The elements collected, leaving the buffer empty.
+    // @inlinable: called by the inlinable collect(_:) at the end of each array.
     @inlinable
     mutating func finish() -> [Element] {
         if room == 0 { return overflow }
@@ -74,21 +100,31 @@ struct ElementCollector<Element> {
     }
 
     /// A new array of room for `capacity` elements that the buffered ones move into.
+    // @inlinable: called by the inlinable finish() and appendPastBuffer(_:), specialised with them
+    // for the element type.
     @inlinable
     mutating func moveBuffered(capacity: Int) -> [Element] {
         // Reserved and appended one by one: `Array(unsafeUninitializedCapacity:)` allocates
         // through an unspecialized path that looks up the storage's type metadata every time.
         var array: [Element] = []
         array.reserveCapacity(capacity)
+        // Unsafe: the buffer is never empty (bufferCapacity is at least one), so its base address
+        // is not nil.
         let base = buffer.baseAddress.unsafelyUnwrapped
+        // Unsafe: moves out the `count` elements append(_:) initialized; the buffer is then
+        // uninitialized, as `count = 0` below records.
         for index in 0..<count { array.append((base + index).move()) }
         count = 0
         return array
     }
 
     /// Destroys the elements still in the buffer (after an error).
+    // @inlinable: called in collect(_:)'s `defer`, for each array, specialised for the element
+    // type.
     @inlinable
     mutating func destroyBuffered() {
+        // Unsafe: destroys the `count` elements still initialized, so that a `body` that throws
+        // leaks nothing; the base address is not nil (see moveBuffered(capacity:)).
         if count > 0 { buffer.baseAddress.unsafelyUnwrapped.deinitialize(count: count) }
         count = 0
     }

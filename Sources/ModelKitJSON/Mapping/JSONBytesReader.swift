@@ -20,10 +20,14 @@ public struct JSONBytesReader: ModelReader {
     public let flags: MappingFlags
     public var collectedProblems: [ModelError] = []
     /// The cursor over the document.
+    // @usableFromInline: read by every inlinable ModelReader witness below, which ModelKitCore's
+    // generic readers call per value in the decoding module.
     @usableFromInline var scanner: JSONScanner
 
     /// A reader at the start of `bytes`, which must stay alive while it is used, mapping
     /// identified class models through `context` when given.
+    // Unsafe: maps the caller's bytes where they lie, without a copy (ModelJSON.decode lends it
+    // Data's or an array's storage); the caller keeps them alive while reading.
     public init(bytes: UnsafeRawBufferPointer, options: MappingOptions = .default, context: ModelContext? = nil) {
         let limits = JSONLimits(
             maxDepth: options.maxDepth, maxStringLength: options.maxStringLength, maxDocumentSize: options.maxDocumentSize)
@@ -37,6 +41,8 @@ public struct JSONBytesReader: ModelReader {
 
     /// Turns a scanner error into a mapping error: a wrong kind or number becomes a mismatch
     /// that pictures the value like the JSON-object path does; malformed JSON stays as it is.
+    // @usableFromInline: called by the inlinable read(_:_:), readText, decodeStringBytes(_:) and
+    // readMembers(of:...) when a read fails; errors only, so out of line.
     @usableFromInline
     mutating func mappingError(_ error: any Error, expected: String, at start: JSONScanner.Checkpoint) -> any Error {
         guard let valueError = error as? JSONValueError else { return error }
@@ -51,6 +57,8 @@ public struct JSONBytesReader: ModelReader {
 
     /// Pictures the value at `start` for an error message as the JSON-object path does
     /// (`42`, `"yesterday"`, `an array of 3 elements`), leaving the scanner where it was.
+    // @usableFromInline: called by the inlinable readText when a string does not convert; errors
+    // only, so out of line.
     @usableFromInline
     mutating func describeValue(at start: JSONScanner.Checkpoint) -> String {
         let current = scanner.checkpoint()
@@ -66,6 +74,9 @@ public struct JSONBytesReader: ModelReader {
     }
 
     /// Runs a scanner read, translating its errors.
+    // @inlinable: the wrapper of the scalar witnesses below (decodeBool(), decodeInt64(), ...);
+    // generic over the result and the closure, so compiled into each of them with the scanner call
+    // inlined.
     @inlinable
     mutating func read<T>(_ expected: String, _ body: (inout JSONScanner) throws -> T) throws -> T {
         let start = scanner.checkpoint()
@@ -77,6 +88,10 @@ public struct JSONBytesReader: ModelReader {
     }
 
     /// Reads a string's bytes and converts them, failing with `expected` when `convert` gives nil.
+    // @inlinable: the wrapper of the inlinable decodeDate(); generic over what `convert` returns,
+    // so compiled where `T` is known, with `convert` inlined.
+    // Unsafe: `convert` gets the string's bytes where they lie, as readStringBytes(_:) hands them
+    // out, so that a date is parsed without making a String.
     @inlinable
     mutating func readText<T>(_ expected: String, _ convert: (UnsafeRawBufferPointer) -> T?) throws -> T {
         let start = scanner.checkpoint()
@@ -92,21 +107,32 @@ public struct JSONBytesReader: ModelReader {
 
     // MARK: Scalars
 
+    // @inlinable: the ModelReader witness for every optional value (Optional.read(from:) in
+    // ModelKitCore), specialised for this reader in the decoding module; its common case is one
+    // compare.
     @inlinable
     public mutating func decodeNil() throws -> Bool {
         try scanner.consumeNull()
     }
 
+    // @inlinable: the ModelReader witness for every Bool, called from ModelKitCore's generic
+    // readers specialised for this reader; the scanner's word compare is compiled into them.
     @inlinable
     public mutating func decodeBool() throws -> Bool {
         try read("a boolean") { try $0.readBool() }
     }
 
+    // @inlinable: the ModelReader witness for every String, called from ModelKitCore's generic
+    // readers specialised for this reader; the scanner's short-string path is compiled into them.
     @inlinable
     public mutating func decodeString() throws -> String {
         try read("a string") { try $0.readString() }
     }
 
+    // @inlinable: the ModelReader witness the date transformers read strings with; generic over
+    // what `body` returns, so compiled where `T` is known, with `body` inlined.
+    // Unsafe: hands `body` the string's bytes where they lie, valid during the call (see
+    // JSONScanner.readStringBytes(_:)).
     @inlinable
     public mutating func decodeStringBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
         let start = scanner.checkpoint()
@@ -117,16 +143,22 @@ public struct JSONBytesReader: ModelReader {
         }
     }
 
+    // @inlinable: the ModelReader witness for every signed integer, called from ModelKitCore's
+    // generic readers specialised for this reader; the scanner's digit loop is compiled into them.
     @inlinable
     public mutating func decodeInt64() throws -> Int64 {
         try read("an integer") { try $0.readInt64() }
     }
 
+    // @inlinable: the ModelReader witness for every unsigned integer, called from ModelKitCore's
+    // generic readers specialised for this reader; the scanner's digit loop is compiled into them.
     @inlinable
     public mutating func decodeUInt64() throws -> UInt64 {
         try read("an integer") { try $0.readUInt64() }
     }
 
+    // @inlinable: the ModelReader witness for every Double and Float, called from ModelKitCore's
+    // generic readers specialised for this reader.
     @inlinable
     public mutating func decodeDouble() throws -> Double {
         try read("a number") { try $0.readDouble() }
@@ -141,6 +173,8 @@ public struct JSONBytesReader: ModelReader {
         return decimal
     }
 
+    // @inlinable: the ModelReader witness for every Date, called from ModelKitCore's generic
+    // readers specialised for this reader; the ISO 8601 parse runs on the document's bytes.
     @inlinable
     public mutating func decodeDate() throws -> Date {
         try readText("an ISO 8601 date string") { DateCoding.parseISO8601($0) }
@@ -165,12 +199,16 @@ public struct JSONBytesReader: ModelReader {
     public mutating func decodeCodable<T: Decodable>(_ type: T.Type) throws -> T {
         let start = scanner.checkpoint()
         try scanner.skipValue()
+        // Unsafe: the skipped value as a slice of the document, copied once into Data for the
+        // Codable bridge; skipValue() has just found its end inside the document.
         let bytes = UnsafeRawBufferPointer(rebasing: scanner.bytes[start.offset..<scanner.offset])
         return try CodableBridge.decode(T.self, fromJSON: Data(bytes), found: { describeValue(at: start) })
     }
 
     // MARK: Containers
 
+    // @inlinable: the ModelReader witness for every array; generic over the element, so compiled
+    // where `T` is known, with the element's decoder and ElementCollector specialised for it.
     @inlinable
     public mutating func decodeArray<T>(_ element: (inout JSONBytesReader) throws -> T) throws -> [T] {
         try read("an array") { try $0.beginArray() }
@@ -192,6 +230,8 @@ public struct JSONBytesReader: ModelReader {
         }
     }
 
+    // @inlinable: the ModelReader witness for every dictionary; generic over the value, so compiled
+    // where `T` is known, with the value's decoder inlined into the member loop.
     @inlinable
     public mutating func decodeDictionary<T>(_ body: (inout JSONBytesReader) throws -> T) throws -> [String: T] {
         try read("an object") { try $0.beginObject() }
@@ -217,6 +257,8 @@ public struct JSONBytesReader: ModelReader {
 
     // MARK: Access for the key-tree walk
 
+    // @inlinable: the ModelReader witness the key-tree walk asks where a value may be null or an
+    // array; inlined, it is the scanner's byte compare.
     @inlinable
     public mutating func peekShape() throws -> ModelValueShape {
         switch try scanner.peek() {
@@ -229,6 +271,8 @@ public struct JSONBytesReader: ModelReader {
 
     /// Matches each key against `node` as the scanner meets it; values no edge wants are skipped
     /// without being decoded.
+    // @inlinable: the ModelReader witness the key-tree walk calls for every object: compiled into
+    // the walk for this reader, so that the member closures and the key match are inlined.
     @inlinable
     public mutating func readMembers(
         of node: ModelKeyNode, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
@@ -274,6 +318,8 @@ public struct JSONBytesReader: ModelReader {
         }
     }
 
+    // @inlinable: the ModelReader witness the key-tree walk calls for arrays read by index;
+    // compiled into the walk for this reader, with the element closure inlined.
     @inlinable
     public mutating func readIndexedElements(
         of node: ModelKeyNode, _ element: (inout JSONBytesReader, Int) throws -> Void
@@ -291,16 +337,21 @@ public struct JSONBytesReader: ModelReader {
         return index
     }
 
+    // @inlinable: the ModelReader witness the key-tree walk and identity mapping call where a value
+    // is read more than once; inlined, it copies three fields.
     @inlinable
     public func mark() -> JSONScanner.Checkpoint {
         scanner.checkpoint()
     }
 
+    // @inlinable: the ModelReader witness that goes back to a mark(); inlined, it is three stores.
     @inlinable
     public mutating func reset(to mark: JSONScanner.Checkpoint) {
         scanner.restore(mark)
     }
 
+    // @inlinable: the ModelReader witness called for every value no field wants; inlined, the walk
+    // calls the scanner's skipping directly instead of through this reader.
     @inlinable
     public mutating func skipValue() throws {
         try scanner.skipValue()

@@ -18,14 +18,24 @@ public struct JSONBytesWriter: ModelWriter {
     public var writer: JSONWriter
     /// A key not written yet, in `.omit` mode: written when a value follows it, dropped when
     /// the value is nil.
+    // @usableFromInline: set and cleared by the inlinable encodeNil() and the two encodeMember
+    // overloads.
     @usableFromInline var pendingKey: PendingKey?
     /// Whether `pendingKey` holds a key: a plain flag, so the check before every value costs
     /// no optional-enum copy.
+    // @usableFromInline: checked by the inlinable flush() before every value, set by the
+    // encodeMember overloads.
     @usableFromInline var hasPendingKey = false
+    // @usableFromInline: counted by the inlinable encodeArray, encodeDictionary and encodeObject.
     @usableFromInline var depth = 0
+    // @usableFromInline: read by the inlinable encodeMember overloads for every member.
     @usableFromInline let omitsNils: Bool
+    // @usableFromInline: no inlinable body uses this (only encodeDate(_:), out of line, does): a
+    // candidate for removal.
     @usableFromInline var scratch: [UInt8] = []
 
+    // @usableFromInline: the type of `pendingKey`, whose cases the inlinable encodeMember overloads
+    // make.
     @usableFromInline
     enum PendingKey {
         case edge(ModelKeyEdge)
@@ -48,11 +58,15 @@ public struct JSONBytesWriter: ModelWriter {
     }
 
     /// Writes the key held back, now that a value follows it.
+    // @inlinable: called before every value by the inlinable encode methods; its common case, no
+    // key held back, is one compare.
     @inlinable @inline(__always)
     mutating func flush() {
         if hasPendingKey { writePendingKey() }
     }
 
+    // @usableFromInline: called by the inlinable flush() when a key was held back (nil omission);
+    // rare, so out of line.
     @usableFromInline
     mutating func writePendingKey() {
         hasPendingKey = false
@@ -64,6 +78,8 @@ public struct JSONBytesWriter: ModelWriter {
         }
     }
 
+    // @inlinable: called for every member by the inlinable encodeMember(_:_:), writing the key the
+    // schema escaped once per type.
     @inlinable
     mutating func writeKey(_ edge: ModelKeyEdge) {
         if let quoted = edge.quotedKey {
@@ -73,6 +89,8 @@ public struct JSONBytesWriter: ModelWriter {
         }
     }
 
+    // @usableFromInline: called by the inlinable encodeArray, encodeDictionary and encodeObject;
+    // the depth check rarely fails, so it stays out of line.
     @usableFromInline
     mutating func enter() throws {
         try checkNesting(depth, options.maxDepth)
@@ -81,6 +99,8 @@ public struct JSONBytesWriter: ModelWriter {
 
     // MARK: Scalars
 
+    // @inlinable: the ModelWriter witness for every nil (Optional.write(to:), the key-tree walk),
+    // specialised for this writer in the encoding module.
     @inlinable
     public mutating func encodeNil() throws {
         if hasPendingKey {
@@ -91,30 +111,40 @@ public struct JSONBytesWriter: ModelWriter {
         writer.writeNull()
     }
 
+    // @inlinable: the ModelWriter witness for every Bool, called from ModelKitCore's generic
+    // writers specialised for this writer; JSONWriter's single store is compiled into them.
     @inlinable
     public mutating func encodeBool(_ value: Bool) throws {
         flush()
         writer.writeBool(value)
     }
 
+    // @inlinable: the ModelWriter witness for every String, called from ModelKitCore's generic
+    // writers specialised for this writer.
     @inlinable
     public mutating func encodeString(_ value: String) throws {
         flush()
         writer.writeString(value)
     }
 
+    // @inlinable: the ModelWriter witness for every signed integer, called from ModelKitCore's
+    // generic writers specialised for this writer.
     @inlinable
     public mutating func encodeInt64(_ value: Int64) throws {
         flush()
         writer.writeInt64(value)
     }
 
+    // @inlinable: the ModelWriter witness for every unsigned integer, called from ModelKitCore's
+    // generic writers specialised for this writer.
     @inlinable
     public mutating func encodeUInt64(_ value: UInt64) throws {
         flush()
         writer.writeUInt64(value)
     }
 
+    // @inlinable: the ModelWriter witness for every Double and Float, called from ModelKitCore's
+    // generic writers specialised for this writer.
     @inlinable
     public mutating func encodeDouble(_ value: Double) throws {
         guard value.isFinite else { throw ModelError(.invalidValue, expected: "a finite number", found: "\(value)") }
@@ -131,6 +161,8 @@ public struct JSONBytesWriter: ModelWriter {
         flush()
         scratch.removeAll(keepingCapacity: true)
         DateCoding.appendISO8601(value, to: &scratch)
+        // Unsafe: the date's ISO 8601 bytes are written from the reused scratch array where they
+        // lie; no String is made.
         scratch.withUnsafeBytes { writer.writeString(utf8: $0) }
     }
 
@@ -150,6 +182,9 @@ public struct JSONBytesWriter: ModelWriter {
 
     // MARK: Containers
 
+    // @inlinable: the ModelWriter witness for every array and the key-tree walk's index paths;
+    // generic over the collection, so compiled where `C` is known, with the element closure
+    // inlined.
     @inlinable
     public mutating func encodeArray<C: Collection>(
         _ elements: C, _ element: (inout JSONBytesWriter, C.Element) throws -> Void
@@ -166,6 +201,8 @@ public struct JSONBytesWriter: ModelWriter {
         depth &-= 1
     }
 
+    // @inlinable: the ModelWriter witness for every dictionary; generic over the value, so compiled
+    // where `V` is known, with `body` inlined into the member loop.
     @inlinable
     public mutating func encodeDictionary<V>(
         _ dictionary: [String: V], _ body: (inout JSONBytesWriter, V) throws -> Void
@@ -189,6 +226,8 @@ public struct JSONBytesWriter: ModelWriter {
 
     /// Writes one member of a dictionary: its key (held back when a nil value is left out),
     /// then its value, with the key on the path of what it throws.
+    // @inlinable: called per member by the inlinable encodeDictionary; generic over the value, so
+    // compiled with it.
     @inlinable
     mutating func encodeMember<V>(_ key: String, _ value: V, _ body: (inout JSONBytesWriter, V) throws -> Void) throws {
         if omitsNils {
@@ -202,6 +241,8 @@ public struct JSONBytesWriter: ModelWriter {
 
     // MARK: Sink for the key-tree walk
 
+    // @inlinable: the ModelWriter witness the key-tree walk calls for every object; compiled into
+    // the walk for this writer, with the members closure inlined.
     @inlinable
     public mutating func encodeObject(_ members: (inout JSONBytesWriter) throws -> Void) throws {
         try enter()
@@ -212,6 +253,8 @@ public struct JSONBytesWriter: ModelWriter {
         depth &-= 1
     }
 
+    // @inlinable: the ModelWriter witness the key-tree walk calls for every member; compiled into
+    // the walk for this writer, with the value closure inlined.
     @inlinable
     public mutating func encodeMember(_ edge: ModelKeyEdge, _ value: (inout JSONBytesWriter) throws -> Void) throws {
         guard omitsNils else {

@@ -10,27 +10,41 @@ extension Model {
     /// ```swift
     /// let user = try User(jsonData: data)
     /// ```
+    // @inlinable: generic over the model (`Self`): compiled in the caller's module, where the model
+    // is known, so that the decode it starts is specialised for the model and JSONBytesReader
+    // instead of running through witness tables.
     @inlinable
     public init(jsonData data: Data, options: MappingOptions = .default) throws {
         self = try ModelJSON.decode(Self.self, from: data, atPath: nil, options: options)
     }
 
     /// Maps JSON bytes into a model.
+    // @inlinable: like init(jsonData:options:), so that the decode is specialised for the model in
+    // the caller's module.
     @inlinable
     public init(jsonBytes bytes: [UInt8], options: MappingOptions = .default) throws {
+        // Unsafe: the array's storage is scanned where it lies during the decode; no copy.
         self = try bytes.withUnsafeBytes { try ModelJSON.decode(Self.self, from: $0, at: nil, options: options) }
     }
 
     /// Maps the JSON in memory the caller keeps alive into a model.
+    // @inlinable: like init(jsonData:options:), so that the decode is specialised for the model in
+    // the caller's module.
+    // Unsafe: for JSON in memory the caller owns (a mapped file, a network buffer), decoded where
+    // it lies; the caller keeps it alive during the call.
     @inlinable
     public init(jsonBytes bytes: UnsafeRawBufferPointer, options: MappingOptions = .default) throws {
         self = try ModelJSON.decode(Self.self, from: bytes, at: nil, options: options)
     }
 
     /// Maps JSON text into a model.
+    // @inlinable: like init(jsonData:options:), so that the decode is specialised for the model in
+    // the caller's module.
     @inlinable
     public init(jsonString string: String, options: MappingOptions = .default) throws {
         var string = string
+        // Unsafe: the string's UTF-8 storage (made contiguous by withUTF8) is scanned where it
+        // lies; no copy.
         self = try string.withUTF8 {
             try ModelJSON.decode(Self.self, from: UnsafeRawBufferPointer($0), at: nil, options: options)
         }
@@ -41,12 +55,16 @@ extension Model {
     /// ```swift
     /// let data = try user.jsonData(formatting: [.prettyPrinted, .sortedKeys])
     /// ```
+    // @inlinable: generic over the model: compiled in the caller's module, so that the encode is
+    // specialised for the model and JSONBytesWriter.
     @inlinable
     public func jsonData(formatting: JSONWriter.Options = [], options: MappingOptions = .default) throws -> Data {
         Data(try jsonBytes(formatting: formatting, options: options))
     }
 
     /// The model as JSON bytes.
+    // @inlinable: like jsonData(formatting:options:), so that the encode is specialised for the
+    // model in the caller's module.
     @inlinable
     public func jsonBytes(formatting: JSONWriter.Options = [], options: MappingOptions = .default) throws -> [UInt8] {
         var writer = JSONBytesWriter(formatting: formatting, options: options)
@@ -55,6 +73,8 @@ extension Model {
     }
 
     /// The model as JSON text.
+    // @inlinable: like jsonData(formatting:options:), so that the encode is specialised for the
+    // model in the caller's module.
     @inlinable
     public func jsonString(formatting: JSONWriter.Options = [], options: MappingOptions = .default) throws -> String {
         String(decoding: try jsonBytes(formatting: formatting, options: options), as: UTF8.self)
@@ -67,20 +87,27 @@ extension Array where Element: Model {
     /// ```swift
     /// let statuses = try [Status](jsonData: data, at: "statuses")
     /// ```
+    // @inlinable: generic over the element model: compiled in the caller's module, so that the
+    // decode of every element is specialised for it.
     @inlinable
     public init(jsonData data: Data, at keyPath: String? = nil, options: MappingOptions = .default) throws {
         self = try ModelJSON.decode([Element].self, from: data, atPath: keyPath.map(RemoteKeyPath.init), options: options)
     }
 
     /// Maps a JSON array of objects from bytes, or the array at `keyPath`.
+    // @inlinable: like init(jsonData:at:options:) above, specialised for the element model in the
+    // caller's module.
     @inlinable
     public init(jsonBytes bytes: [UInt8], at keyPath: String? = nil, options: MappingOptions = .default) throws {
+        // Unsafe: the array's storage is scanned where it lies during the decode; no copy.
         self = try bytes.withUnsafeBytes {
             try ModelJSON.decode([Element].self, from: $0, at: keyPath.map(RemoteKeyPath.init), options: options)
         }
     }
 
     /// The models as a JSON array.
+    // @inlinable: generic over the element model: compiled in the caller's module, so that the
+    // encode of every element is specialised for it.
     @inlinable
     public func jsonData(formatting: JSONWriter.Options = [], options: MappingOptions = .default) throws -> Data {
         var writer = JSONBytesWriter(formatting: formatting, options: options)
@@ -91,6 +118,8 @@ extension Array where Element: Model {
 
 extension Model {
     /// Maps the model at `keyPath` inside a JSON document (`"data.user"`, `"items.0"`).
+    // @inlinable: like init(jsonData:options:), so that the decode is specialised for the model in
+    // the caller's module.
     @inlinable
     public init(jsonData data: Data, at keyPath: String, options: MappingOptions = .default) throws {
         self = try ModelJSON.decode(Self.self, from: data, atPath: RemoteKeyPath(keyPath), options: options)
@@ -107,6 +136,8 @@ extension Model {
 public enum ModelJSON {
     /// Decodes a value from `data`, at the remote key path `keyPath` inside it when given,
     /// mapping identified class models through `context` when given.
+    // @inlinable: generic over the value type: compiled in the caller's module, so that the decode
+    // is specialised for `T` and JSONBytesReader.
     @inlinable
     public static func decode<T: ModelValue>(
         _ type: T.Type, from data: Data, at keyPath: String? = nil, options: MappingOptions = .default,
@@ -116,6 +147,8 @@ public enum ModelJSON {
     }
 
     /// Encodes a value as JSON bytes.
+    // @inlinable: generic over the value type: compiled in the caller's module, so that the encode
+    // is specialised for `T` and JSONBytesWriter.
     @inlinable
     public static func encode<T: ModelValue>(
         _ value: T, formatting: JSONWriter.Options = [], options: MappingOptions = .default
@@ -126,15 +159,22 @@ public enum ModelJSON {
     }
 
     /// Decodes a value from `data`, at `keyPath` inside it when given.
+    // @inlinable: generic over the value type; the path every `Data` entry point takes, compiled
+    // with them where `T` is known.
     @inlinable
     public static func decode<T: ModelValue>(
         _ type: T.Type, from data: Data, atPath keyPath: RemoteKeyPath?, options: MappingOptions,
         context: ModelContext? = nil
     ) throws -> T {
+        // Unsafe: Data's storage is scanned where it lies during the decode; no copy.
         try data.withUnsafeBytes { try decode(T.self, from: $0, at: keyPath, options: options, context: context) }
     }
 
     /// Decodes a value from bytes the caller keeps alive, at `keyPath` inside them when given.
+    // @inlinable: the body every entry point above reaches, compiled with them where `T` is known,
+    // so that JSONBytesReader's witnesses and the generated decoder are specialised for `T`.
+    // Unsafe: decodes the bytes the entry points above lend (Data's, an array's or a String's
+    // storage, or the caller's own) without a copy; they stay alive during the call.
     @inlinable
     public static func decode<T: ModelValue>(
         _ type: T.Type, from bytes: UnsafeRawBufferPointer, at keyPath: RemoteKeyPath?, options: MappingOptions,
@@ -159,6 +199,8 @@ public enum ModelJSON {
         }
     }
 
+    // @usableFromInline: called by the inlinable decode(_:from:at:options:context:) when the JSON
+    // is malformed; errors only, so out of line.
     @usableFromInline
     static func malformed<T>(_ error: JSONSyntaxError, _ type: T.Type) -> ModelError {
         ModelError(
@@ -169,6 +211,8 @@ public enum ModelJSON {
 extension JSONBytesReader {
     /// Moves to the value at `keyPath`, skipping everything before it; returns the containers
     /// it opened on the way, outermost first.
+    // @usableFromInline: called by the inlinable decode(_:from:at:options:context:) for a key path;
+    // a loop over the segments, so out of line.
     @usableFromInline
     mutating func descend(to keyPath: RemoteKeyPath) throws -> [JSONValueKind] {
         var opened: [JSONValueKind] = []
@@ -217,6 +261,8 @@ extension JSONBytesReader {
 
     /// The error-path components of a key path ``descend(to:)`` followed: array indexes where
     /// it opened arrays, keys elsewhere.
+    // @usableFromInline: called by the inlinable decode(_:from:at:options:context:) for an error
+    // inside a key path; errors only, so out of line.
     @usableFromInline
     static func pathComponents(_ keyPath: RemoteKeyPath, opened: [JSONValueKind]) -> [ModelPath.Component] {
         zip(keyPath.segments, opened).map { segment, kind in
@@ -225,6 +271,8 @@ extension JSONBytesReader {
     }
 
     /// Skips the rest of the containers ``descend(to:)`` opened, innermost first.
+    // @usableFromInline: called by the inlinable decode(_:from:at:options:context:) after the value
+    // at a key path; out of line, being a loop.
     @usableFromInline
     mutating func ascend(_ opened: [JSONValueKind]) throws {
         for kind in opened.reversed() {
@@ -241,6 +289,8 @@ extension Model {
     /// let context = ModelContext()
     /// let timeline = try Timeline(jsonData: data, context: context)
     /// ```
+    // @inlinable: like init(jsonData:options:), so that the decode through the context is
+    // specialised for the model in the caller's module.
     @inlinable
     public init(jsonData data: Data, context: ModelContext, options: MappingOptions = .default) throws {
         self = try ModelJSON.decode(Self.self, from: data, atPath: nil, options: options, context: context)
@@ -251,6 +301,8 @@ extension Model {
     /// ```swift
     /// let user = try User(jsonData: data, at: "data.user", context: context)
     /// ```
+    // @inlinable: like init(jsonData:options:), so that the decode through the context is
+    // specialised for the model in the caller's module.
     @inlinable
     public init(jsonData data: Data, at keyPath: String, context: ModelContext, options: MappingOptions = .default)
         throws
@@ -261,6 +313,8 @@ extension Model {
 
 extension Array where Element: Model {
     /// Maps a JSON array (or the array at `keyPath`) through an identity context.
+    // @inlinable: generic over the element model: compiled in the caller's module, so that the
+    // decode of every element through the context is specialised for it.
     @inlinable
     public init(jsonData data: Data, at keyPath: String? = nil, context: ModelContext, options: MappingOptions = .default)
         throws

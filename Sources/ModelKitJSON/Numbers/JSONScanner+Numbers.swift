@@ -15,6 +15,8 @@ extension JSONScanner {
     /// ```swift
     /// let id = try scanner.readInt64() // 505874924095815681
     /// ```
+    // @inlinable: called for every integer value (JSONBytesReader.decodeInt64(), readInteger(_:));
+    // plain digits, the shape of almost every integer, are read by a loop compiled into the caller.
     @inlinable
     public mutating func readInt64() throws -> Int64 {
         skipWhitespace()
@@ -43,6 +45,8 @@ extension JSONScanner {
     /// ```swift
     /// let followers = try scanner.readUInt64()
     /// ```
+    // @inlinable: called for every unsigned value (JSONBytesReader.decodeUInt64(),
+    // readInteger(_:)); plain digits are read by a loop compiled into the caller.
     @inlinable
     public mutating func readUInt64() throws -> UInt64 {
         skipWhitespace()
@@ -65,6 +69,8 @@ extension JSONScanner {
     /// ```swift
     /// let age = try scanner.readInteger(UInt8.self)
     /// ```
+    // @inlinable: generic over the integer type, for hand-written decoders: compiled where `T` is
+    // known, so the range check is a compare for that type instead of generic integer code.
     @inlinable
     public mutating func readInteger<T: FixedWidthInteger>(_ type: T.Type = T.self) throws -> T {
         let mark = position
@@ -90,6 +96,8 @@ extension JSONScanner {
     /// ```swift
     /// let latitude = try scanner.readDouble() // 35.6895
     /// ```
+    // @inlinable: called for every floating-point value (JSONBytesReader.decodeDouble()); the
+    // whitespace skip is compiled into the caller and the conversion stays out of line.
     @inlinable
     public mutating func readDouble() throws -> Double {
         skipWhitespace()
@@ -104,6 +112,8 @@ extension JSONScanner {
     public mutating func readNumberText() throws -> String {
         let literal = try numberLiteralAtPosition()
         position = literal.end
+        // Unsafe: the literal as a slice of the document, copied once into the String;
+        // scanNumber(at:) found its end inside the document.
         return String(decoding: UnsafeRawBufferPointer(rebasing: input[literal.start..<literal.end]), as: UTF8.self)
     }
 
@@ -151,6 +161,8 @@ extension JSONScanner {
     /// The literal as a `Decimal` when no `Double` says the same number (its shortest
     /// description differs) and a `Decimal` holds it; nil when `double` says it already.
     func exactDecimal(_ literal: NumberLiteral, near double: Double) -> Decimal? {
+        // Unsafe: the literal as a slice of the document, copied once into the String;
+        // scanNumber(at:) found its end inside the document.
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: input[literal.start..<literal.end]), as: UTF8.self)
         guard let decimal = Decimal(string: text, locale: posixLocale), !decimal.isNaN,
               decimal != Decimal(exactly: double)
@@ -161,6 +173,8 @@ extension JSONScanner {
     /// The value of the number at the current position when it is `-?(0|[1-9][0-9]*)(.[0-9]+)?`
     /// with at most 19 digits, no exponent and a mantissa of at most 2^53 (so one correctly
     /// rounded division gives it), consuming it; nil, consuming nothing, for anything else.
+    // @usableFromInline: no inlinable body calls this (only readDoubleAfterWhitespace(), out of
+    // line, does): a candidate for removal.
     @usableFromInline
     mutating func shortDecimalAtPosition() -> Double? {
         var index = position
@@ -190,6 +204,8 @@ extension JSONScanner {
 
     /// Folds the run of ASCII digits starting at `index` into `value` (wrapping: callers bound
     /// the digit count) and returns where the run ends.
+    // @inlinable: the digit loop of the inlinable readInt64() and readUInt64(), compiled with them
+    // into their callers.
     @inlinable @inline(__always)
     func accumulateDigits(from start: Int, into value: inout UInt64) -> Int {
         var index = start
@@ -233,6 +249,8 @@ extension JSONScanner {
 
     /// The validated number literal at the current position (after whitespace), or the error
     /// for a value of another kind.
+    // @usableFromInline: no inlinable body calls this (only the out-of-line slow paths below and
+    // readNumberText() do): a candidate for removal.
     @usableFromInline
     mutating func numberLiteralAtPosition() throws -> NumberLiteral {
         skipWhitespace()
@@ -243,6 +261,8 @@ extension JSONScanner {
     }
 
     /// `readInt64()` for everything its fast path does not take.
+    // @usableFromInline: called by the inlinable readInt64() for what its fast path does not take
+    // (long numbers, fractions, exponents, errors); out of line, being long.
     @usableFromInline
     mutating func readInt64Slowly() throws -> Int64 {
         let literal = try numberLiteralAtPosition()
@@ -265,6 +285,8 @@ extension JSONScanner {
     }
 
     /// `readUInt64()` for everything its fast path does not take.
+    // @usableFromInline: called by the inlinable readUInt64() for what its fast path does not take
+    // (long numbers, fractions, exponents, errors); out of line, being long.
     @usableFromInline
     mutating func readUInt64Slowly() throws -> UInt64 {
         let literal = try numberLiteralAtPosition()
@@ -287,6 +309,8 @@ extension JSONScanner {
     /// Most numbers are a few digits with or without a fraction (`-12.345`): those are read in
     /// one pass and converted with one exact division (Clinger's fast path, as ``doubleValue(_:)``
     /// would); everything else (exponents, long mantissas, errors) takes the general path.
+    // @usableFromInline: called by the inlinable readDouble(); the conversion is long, so it stays
+    // out of line.
     @usableFromInline
     mutating func readDoubleAfterWhitespace() throws -> Double {
         if let value = shortDecimalAtPosition() { return value }

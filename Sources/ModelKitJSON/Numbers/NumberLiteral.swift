@@ -2,9 +2,13 @@
 ///
 /// Made by ``JSONScanner/scanNumber(at:)``, which checks the RFC 8259 grammar
 /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`; the conversions below rely on it.
+// @usableFromInline: no inlinable body uses this type (only scanNumber(at:) and the out-of-line
+// number paths do): a candidate for removal, with the attributes of its members below.
 @usableFromInline
 struct NumberLiteral: Sendable {
     /// The offset of the first byte (`-` or a digit).
+    // @usableFromInline, these six fields: no inlinable body reads them (only the out-of-line
+    // number paths do): candidates for removal.
     @usableFromInline var start: Int
     /// The offset after the last byte.
     @usableFromInline var end: Int
@@ -18,6 +22,8 @@ struct NumberLiteral: Sendable {
     @usableFromInline var fractionEnd: Int
 
     /// Whether the literal has neither fraction nor exponent.
+    // @usableFromInline: no inlinable body reads this (only readNumberValue(), out of line, does):
+    // a candidate for removal.
     @usableFromInline var isInteger: Bool { end == integerEnd }
 
     /// The number of fraction digits.
@@ -28,6 +34,8 @@ struct NumberLiteral: Sendable {
 }
 
 /// The exact integer value of a number literal, when it has one.
+// @usableFromInline: no inlinable body uses this type (only exactInteger(_:) and its out-of-line
+// callers do): a candidate for removal.
 @usableFromInline
 enum ExactInteger: Sendable {
     /// The magnitude (the sign is the literal's).
@@ -46,12 +54,16 @@ let exactPowersOfTen: [Double] = [
 
 extension JSONScanner {
     /// Whether `byte` can continue a number after its integer digits (`.`, `e`, `E`).
+    // @inlinable: the end-of-integer check of the inlinable readInt64() and readUInt64(), compiled
+    // with them into their callers.
     @inlinable @inline(__always)
     static func continuesNumber(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "e")
     }
 
     /// Checks the number grammar from `start` (a `-` or digit) and returns where the parts lie.
+    // @usableFromInline: no inlinable body calls this (only skipping, the out-of-line number paths
+    // and JSONWriter.writeNumber(text:) do): a candidate for removal.
     @usableFromInline
     func scanNumber(at start: Int) throws -> NumberLiteral {
         var index = start
@@ -93,6 +105,8 @@ extension JSONScanner {
     }
 
     /// The offset of the first non-digit at or after `start`.
+    // @usableFromInline: no inlinable body calls this (only scanNumber(at:), out of line, does): a
+    // candidate for removal.
     @usableFromInline
     func digitsEnd(from start: Int) -> Int {
         var index = start
@@ -125,6 +139,8 @@ extension JSONScanner {
     }
 
     /// The exact integer value of a literal such as `120`, `1.20e2` or `12000e-2`.
+    // @usableFromInline: no inlinable body calls this (only readInt64Slowly(), readUInt64Slowly()
+    // and readNumberValue(), out of line, do): a candidate for removal.
     @usableFromInline
     func exactInteger(_ literal: NumberLiteral) -> ExactInteger {
         let count = literal.digitCount
@@ -157,6 +173,8 @@ extension JSONScanner {
     /// Short mantissas with small exponents are computed exactly with one IEEE operation
     /// (Clinger's fast path: both operands are exact, so the single rounding is correct);
     /// everything else goes to Swift's `Double(_: Substring)`, which is correctly rounded.
+    // @usableFromInline: no inlinable body calls this (only the out-of-line double and number-value
+    // paths do): a candidate for removal.
     @usableFromInline
     func doubleValue(_ literal: NumberLiteral) -> Double {
         let count = literal.digitCount
@@ -209,6 +227,8 @@ extension JSONScanner {
     private func slowDoubleValue(_ literal: NumberLiteral) -> Double {
         let count = literal.digitCount
         guard count > 800 else {
+            // Unsafe: the literal as a slice of the document, copied once into the String;
+            // scanNumber(at:) found its end inside the document.
             let text = String(decoding: UnsafeRawBufferPointer(rebasing: input[literal.start..<literal.end]), as: UTF8.self)
             return Double(text) ?? .nan
         }

@@ -13,6 +13,9 @@ extension JSONScanner {
     /// try scanner.beginObject()
     /// while let key = try scanner.nextKey({ String(decoding: $0, as: UTF8.self) }) { ... }
     /// ```
+    // @inlinable: called for every object a decoder reads (JSONBytesReader.readMembers(of:...),
+    // decodeDictionary(_:), hand-written decoders); the common case is a byte compare and three
+    // stores compiled into the caller.
     @inlinable
     public mutating func beginObject() throws {
         skipWhitespace()
@@ -39,6 +42,11 @@ extension JSONScanner {
     ///     }
     /// }
     /// ```
+    // @inlinable: called once per member (JSONBytesReader.decodeDictionary(_:), readMembers(of:...)
+    // in strict mode, JSONValue's parser); generic over what `body` returns, so compiled where `T`
+    // is known, with `body` inlined into it.
+    // Unsafe: hands `body` the key's bytes where they lie in the document (or in a temporary buffer
+    // when the key has escapes): no String is made for a key that is only matched.
     @inlinable
     public mutating func nextKey<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
         guard try moveToNextKey() else { return nil }
@@ -47,6 +55,8 @@ extension JSONScanner {
 
     /// Moves past the comma before the next member, to its key's opening quote, and returns
     /// true; or consumes the closing `}` and returns false.
+    // @inlinable: the separator step of the inlinable nextKey(_:), compiled with it into its
+    // caller.
     @inlinable @inline(__always)
     mutating func moveToNextKey() throws -> Bool {
         skipWhitespace()
@@ -82,12 +92,17 @@ extension JSONScanner {
 
     /// Reads the key whose opening quote is at `position`, then the `:` after it, and calls
     /// `body` with the key's unescaped bytes.
+    // @inlinable: the key step of the inlinable nextKey(_:); generic over what `body` returns, so
+    // compiled with it where `T` is known.
+    // Unsafe: `body` gets the key's bytes without a copy, as in nextKey(_:).
     @inlinable
     mutating func readKeyAndColon<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
         let start = position &+ 1
         let extent = try scanStringBody(from: start)
         position = try colonEnd(after: extent.close &+ 1)
         if !extent.escaped {
+            // Unsafe: the key as a slice of the document, no copy; scanStringBody(from:) has just
+            // found `extent.close` inside it.
             return try body(UnsafeRawBufferPointer(rebasing: input[start..<extent.close]))
         }
         return try withUnescapedBytes(from: start, to: extent.close, body)
@@ -95,6 +110,8 @@ extension JSONScanner {
 
     /// The offset after the `:` that follows a key, looked for from `index` (right after the
     /// key's closing quote).
+    // @inlinable: the colon step of the inlinable readKeyAndColon(_:), compiled with it: a key
+    // followed directly by `:` costs one compare.
     @inlinable @inline(__always)
     func colonEnd(after index: Int) throws -> Int {
         if index < end && input[index] == UInt8(ascii: ":") { return index &+ 1 }
@@ -121,6 +138,9 @@ extension JSONScanner {
     /// try scanner.beginArray()
     /// while try scanner.nextElement() { tags.append(try scanner.readString()) }
     /// ```
+    // @inlinable: called for every array a decoder reads (JSONBytesReader.decodeArray(_:),
+    // readIndexedElements(of:_:), hand-written decoders); the common case is a byte compare
+    // compiled into the caller.
     @inlinable
     public mutating func beginArray() throws {
         skipWhitespace()
@@ -141,6 +161,8 @@ extension JSONScanner {
     /// try scanner.beginArray()
     /// while try scanner.nextElement() { ids.append(try scanner.readInt64()) }
     /// ```
+    // @inlinable: called once per element by the loops of JSONBytesReader.decodeArray(_:) and
+    // readIndexedElements(of:_:); the comma check is compiled into those loops.
     @inlinable
     public mutating func nextElement() throws -> Bool {
         skipWhitespace()

@@ -14,6 +14,9 @@ extension JSONScanner {
     /// Returns nil after consuming the closing `}`. Otherwise consumes the separating comma, the
     /// key and the `:`, and returns the key's position in `node`, or -1 when it is none of its
     /// keys; the member's value must be read or skipped next. Errors are those of ``nextKey(_:)``.
+    // @usableFromInline: called once per member by the inlinable
+    // JSONBytesReader.readMembers(of:...), which is compiled into the decoding module; out of line
+    // itself, as the comments below explain.
     @usableFromInline
     package mutating func nextKeyIndex(in node: ModelKeyNode, expected: Int) throws -> Int? {
         // Compact JSON: `,"` after a member, `"` right after the `{`, or the `}`. Anything else
@@ -40,6 +43,10 @@ extension JSONScanner {
         if expected < keys.keyCount {
             let length = keys.verbatimLength(at: expected)
             let close = start &+ length
+            // Unsafe: the last condition compares the document's bytes with the key's bytes the
+            // schema's matcher keeps (KeyMatcher.keyStart(at:), alive as long as `node`);
+            // `close &+ 1 < end` keeps them inside the document, which is not empty here, so its
+            // base address is not nil.
             if length >= 0 && close &+ 1 < end && input[close] == UInt8(ascii: "\"")
                 && input[close &+ 1] == UInt8(ascii: ":") && length <= limits.maxStringLength
                 && ByteScanning.sameBytes(input.baseAddress.unsafelyUnwrapped + start, keys.keyStart(at: expected), count: length)
@@ -61,6 +68,8 @@ extension JSONScanner {
         let keys = node.matcher
         var close = start
         while close &+ 8 <= end {
+            // Unsafe: eight bytes of the key read as one unaligned word; the loop condition keeps
+            // them inside the document.
             let mask = ByteScanning.stringSpecials(
                 UInt64(littleEndian: input.loadUnaligned(fromByteOffset: close, as: UInt64.self)))
             if mask != 0 {
@@ -73,11 +82,15 @@ extension JSONScanner {
             && close &- start <= limits.maxStringLength
         else { return try readKeyAndColon { keys.index(of: $0, expected: expected) ?? -1 } }
         position = close &+ 2
+        // Unsafe: the key as a slice of the document, no copy; the guard above found its closing
+        // quote at `close`, inside the document.
         return keys.index(of: UnsafeRawBufferPointer(rebasing: input[start..<close]), expected: expected) ?? -1
     }
 
     /// ``nextKeyIndex(in:expected:)`` past its fast cases: whitespace around the separators,
     /// the end of the input, errors.
+    // @usableFromInline: no inlinable body calls this (only nextKeyIndex(in:expected:), out of
+    // line, does): a candidate for removal.
     @usableFromInline @inline(never)
     mutating func nextKeyIndexGenerally(in node: ModelKeyNode, expected: Int) throws -> Int? {
         guard try moveToNextKey() else { return nil }

@@ -26,13 +26,20 @@ extension JSONScanner {
         // A container cannot nest deeper than the bytes left, which bounds the bit stack.
         let room = remainingDepth
         let levels = min(room, end - position)
+        // Unsafe: the bit stack is a temporary allocation, on the call stack for any sensible
+        // maxDepth, so that skipping allocates nothing; `levels` sizes it as the comment above
+        // says.
         try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: levels / 64 + 1) { kinds in
+            // Unsafe: the allocation starts uninitialized; containerEnd reads words it has not
+            // written.
             kinds.initialize(repeating: 0)
             position = try containerEnd(at: position, room: room, kinds: kinds)
         }
     }
 
     /// How many more containers may be opened before `maxDepth` is exceeded.
+    // @usableFromInline: no inlinable body reads this (only skipValue(), out of line, does): a
+    // candidate for removal.
     @usableFromInline
     var remainingDepth: Int {
         let (room, overflow) = limits.maxDepth.subtractingReportingOverflow(openContainers)
@@ -41,6 +48,8 @@ extension JSONScanner {
     }
 
     /// The offset after the string, number or literal at `index`.
+    // @usableFromInline: no inlinable body calls this (only skipValue() and containerEnd, out of
+    // line, do): a candidate for removal.
     @usableFromInline
     func scalarEnd(at index: Int) throws -> Int {
         switch input[index] {
@@ -79,6 +88,9 @@ extension JSONScanner {
     ///
     /// `room` is how many containers may be opened; bit `n` of `kinds` says whether the
     /// container at nesting level `n` (counted from this one) is an object.
+    // Unsafe: the bit stack of skipValue()'s temporary allocation, borrowed for the walk without
+    // bounds checks in release builds; each opening byte consumed adds one level, so `level` stays
+    // within the bits skipValue() allocated for the bytes left.
     private func containerEnd(at start: Int, room: Int, kinds: UnsafeMutableBufferPointer<UInt64>) throws -> Int {
         var index = start
         var level = 0

@@ -22,6 +22,8 @@ public enum JSONValueKind: String, Hashable, Sendable, CustomStringConvertible {
     case null
 
     /// The kind of the value that starts with `byte`, or nil when no value starts so.
+    // @inlinable: called before reading values of several kinds by the inlinable JSONScanner.peek()
+    // (the key-tree walk's peekShape()); a switch on one byte, compiled into the caller.
     @inlinable
     public init?(firstByte byte: UInt8) {
         switch byte {
@@ -81,6 +83,8 @@ extension JSONScanner {
 
     /// The value starting at `offset` as written, with whitespace runs outside strings collapsed
     /// to one space, cut to about 40 characters (an ellipsis marks a cut).
+    // @usableFromInline: no inlinable body calls this (only valueError(_:at:) and
+    // describeNextValue(), out of line, do): a candidate for removal.
     @usableFromInline
     func excerpt(at offset: Int) -> String {
         let maximumCharacters = 40

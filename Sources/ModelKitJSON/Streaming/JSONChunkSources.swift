@@ -40,8 +40,12 @@ package final class JSONFileReader {
     /// Calls `body` with the next chunk, or returns false at the end of the file.
     ///
     /// Throws the `POSIXError` of a failed read.
+    // Unsafe: `body` gets the chunk in the scratch array, in place; valid during the call only, as
+    // the next read writes over it.
     package func readChunk(_ body: (UnsafeRawBufferPointer) -> Void) throws -> Bool {
         let descriptor = handle.fileDescriptor
+        // Unsafe: read(2) fills the scratch array in place, at most `buffer.count` bytes; the array
+        // is never empty (its size is at least 1), so the base address is not nil.
         let count = try scratch.withUnsafeMutableBytes { buffer -> Int in
             while true {
                 let count = read(descriptor, buffer.baseAddress, buffer.count)
@@ -51,6 +55,7 @@ package final class JSONFileReader {
         }
         guard count > 0 else { return false }
         bytesRead += count
+        // Unsafe: only the `count` bytes read(2) filled are handed out, in place.
         scratch.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         return true
     }

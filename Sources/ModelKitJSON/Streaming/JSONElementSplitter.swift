@@ -59,6 +59,8 @@ package struct JSONElementSplitter {
     package var scannedOffset: Int { bufferOffset + scan.position }
 
     /// Adds the next chunk of the stream, first dropping the bytes already consumed.
+    // Unsafe: takes a chunk where it lies (the file reader's scratch array, a caller's contiguous
+    // collection) and copies it into `buffer` once.
     package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         let consumed = scan.consumed
         if consumed > 0 {
@@ -66,6 +68,9 @@ package struct JSONElementSplitter {
             scan.shift(by: consumed)
             bufferOffset += consumed
         }
+        // Unsafe: the chunks come from storage of bytes ([UInt8], Data, a Collection<UInt8>'s
+        // contiguous storage), so the memory is bound to UInt8 already; viewed so, it is appended
+        // in bulk.
         buffer.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
         highWaterMark = max(highWaterMark, buffer.count)
     }
@@ -80,6 +85,8 @@ package struct JSONElementSplitter {
     /// Throws ``JSONStreamError`` when the array's punctuation is wrong or the stream ends early.
     package mutating func next() throws(JSONStreamError) -> JSONSplitStep {
         var scan = self.scan
+        // Unsafe: the scan reads the buffer in place, without Array's checks on every byte (each
+        // read follows a comparison with the count); the buffer does not change during it.
         let outcome = buffer.withUnsafeBufferPointer { scan.advance(over: $0) }
         self.scan = scan
         switch outcome {
@@ -184,6 +191,7 @@ struct JSONSplitScan {
 
 extension JSONSplitScan {
     /// Scans on from `position` until an element is complete, the input runs out, or a problem.
+    // Unsafe: scans the splitter's buffer in place; every read follows a comparison with `end`.
     mutating func advance(over bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
         let end = bytes.count
         while true {
@@ -294,6 +302,7 @@ extension JSONSplitScan {
 
     /// Scans the current array element on from `position`; returns its end (exclusive) once it
     /// is complete, or nil when the buffer ends first (a scalar is complete at the end of input).
+    // Unsafe: scans the splitter's buffer in place; every read follows a comparison with `end`.
     mutating func scanElement(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let end = bytes.count
         if isScalar {
@@ -345,6 +354,7 @@ extension JSONSplitScan {
     }
 
     /// The index of the first `"` or `\` at or after `index` (or `bytes.count`), eight bytes at a time.
+    // Unsafe: scans the splitter's buffer in place, through firstMatch.
     static func quoteOrBackslash(in bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
         firstMatch(in: bytes, from: index) {
             ByteScanning.equal($0, UInt8(ascii: "\"")) | ByteScanning.equal($0, UInt8(ascii: "\\"))
@@ -354,6 +364,7 @@ extension JSONSplitScan {
     }
 
     /// The index of the first line feed at or after `index`, or nil.
+    // Unsafe: scans the splitter's buffer in place, through firstMatch.
     static func lineFeed(in bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int? {
         let found = firstMatch(in: bytes, from: index) { ByteScanning.equal($0, 0x0A) } matches: { $0 == 0x0A }
         return found < bytes.count ? found : nil
@@ -362,6 +373,8 @@ extension JSONSplitScan {
     /// The index of the first byte at or after `index` that `matches`, using `wordMask` (which
     /// flags the matching bytes of a little-endian word, the lowest flag always true) eight bytes
     /// at a time.
+    // Unsafe: raw access, so that eight bytes load as one word; every read stays below
+    // `bytes.count`.
     @inline(__always)
     static func firstMatch(
         in bytes: UnsafeBufferPointer<UInt8>, from index: Int, wordMask: (UInt64) -> UInt64,
@@ -370,8 +383,11 @@ extension JSONSplitScan {
         var index = index
         let end = bytes.count
         if let base = bytes.baseAddress {
+            // Unsafe: the bytes as raw memory, for unaligned word loads.
             let raw = UnsafeRawPointer(base)
             while index + 8 <= end {
+                // Unsafe: eight bytes as one unaligned word; `index + 8 <= end` keeps them inside
+                // the buffer.
                 let mask = wordMask(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
                 if mask != 0 { return index + mask.trailingZeroBitCount >> 3 }
                 index += 8

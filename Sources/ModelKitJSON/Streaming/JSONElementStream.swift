@@ -63,6 +63,8 @@ where Chunks.Element: Collection<UInt8> {
                 while true {
                     switch try splitter.next() {
                     case .element(let span):
+                        // Unsafe: the element is decoded where it lies in the splitter's buffer, no
+                        // copy; the buffer does not change during the call.
                         return try splitter.buffer.withUnsafeBytes { try decoding.decode($0, span) }
                     case .needsInput:
                         let chunk: Chunks.Element?
@@ -103,7 +105,9 @@ package struct JSONElementDecoding<Element: ModelValue> {
     }
 
     /// Maps the element `span` of `buffer`; its errors become ``JSONStreamError``s.
+    // Unsafe: takes the splitter's buffer in place, alive during the call.
     func decode(_ buffer: UnsafeRawBufferPointer, _ span: JSONElementSpan) throws(JSONStreamError) -> Element {
+        // Unsafe: the element's span, which the splitter found inside the buffer.
         let bytes = UnsafeRawBufferPointer(rebasing: buffer[span.range])
         do {
             return try ModelJSON.decode(Element.self, from: bytes, at: nil, options: options, context: context)
@@ -116,7 +120,10 @@ package struct JSONElementDecoding<Element: ModelValue> {
 extension JSONElementSplitter {
     /// Adds a chunk of any contiguous or non-contiguous collection of bytes.
     package mutating func append(contentsOf chunk: some Collection<UInt8>) {
+        // Unsafe: a contiguous chunk ([UInt8], Data) is appended from where it lies.
         if chunk.withContiguousStorageIfAvailable({ append(UnsafeRawBufferPointer($0)) }) == nil {
+            // Unsafe: other collections are gathered into an array once, then appended from its
+            // storage.
             Array(chunk).withUnsafeBytes { append($0) }
         }
     }
@@ -125,6 +132,8 @@ extension JSONElementSplitter {
     /// element's span in it and the stream's format; returns how many elements there were.
     ///
     /// Read errors become ``JSONStreamError``s; `body`'s errors pass through unchanged.
+    // Unsafe: `body` gets the splitter's buffer in place, valid during the call only (the next
+    // append moves it).
     package mutating func forEachElement(
         reading reader: JSONFileReader, progress: ((Int) -> Void)? = nil,
         _ body: (UnsafeRawBufferPointer, JSONElementSpan, JSONStreamFormat) throws -> Void
@@ -133,6 +142,7 @@ extension JSONElementSplitter {
             switch try next() {
             case .element(let span):
                 let format = format
+                // Unsafe: the buffer is lent in place for `body`, which does not keep it.
                 try buffer.withUnsafeBytes { try body($0, span, format) }
             case .needsInput:
                 let more: Bool

@@ -40,6 +40,9 @@ extension JSONValidator {
                 arrayStart = span.offset
             }
             do {
+                // Unsafe: the element as a slice of the splitter's buffer, validated in place; the
+                // splitter found the span inside the buffer, which does not change during the
+                // callback.
                 try validate(UnsafeRawBufferPointer(rebasing: bytes[span.range]), limits: elementLimits)
             } catch var error as JSONSyntaxError {
                 if case .limitExceeded(.maxDepth, _) = error.kind, format == .array {

@@ -10,29 +10,41 @@
 /// let mask = ByteScanning.stringSpecials(word)
 /// if mask != 0 { i += mask.trailingZeroBitCount >> 3 }
 /// ```
+// @usableFromInline: named by the inlinable JSONScanner.readString(), which tests the first two
+// words of each string with stringSpecials(_:).
 @usableFromInline
 enum ByteScanning {
     /// 0x01 in every byte.
+    // @inlinable: a constant of stringSpecials(_:), which the inlinable readString() calls; folds
+    // there.
     @inlinable @inline(__always)
     static var ones: UInt64 { 0x0101_0101_0101_0101 }
 
     /// 0x80 in every byte.
+    // @inlinable: a constant of stringSpecials(_:), which the inlinable readString() calls; folds
+    // there.
     @inlinable @inline(__always)
     static var highBits: UInt64 { 0x8080_8080_8080_8080 }
 
     /// `byte` repeated in all eight bytes.
+    // @inlinable: a step of equal(_:_:) and less(_:than:), so of stringSpecials(_:), which the
+    // inlinable readString() calls; with a constant byte it folds there.
     @inlinable @inline(__always)
     static func broadcast(_ byte: UInt8) -> UInt64 {
         ones &* UInt64(byte)
     }
 
     /// Whether `byte` is JSON whitespace: space, tab, line feed or carriage return (RFC 8259).
+    // @inlinable: no inlinable body calls this (only Text.whitespaceEnd(from:), the error helpers
+    // and the stream splitter, all in this module); @inline(__always) alone inlines it there: a
+    // candidate for removal.
     @inlinable @inline(__always)
     static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
     /// Flags bytes equal to `byte`.
+    // @inlinable: a step of stringSpecials(_:), which the inlinable readString() calls per string.
     @inlinable @inline(__always)
     static func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
         let difference = word ^ broadcast(byte)
@@ -40,12 +52,15 @@ enum ByteScanning {
     }
 
     /// Flags ASCII bytes below `limit` (which must be at most 0x80).
+    // @inlinable: a step of stringSpecials(_:), which the inlinable readString() calls per string.
     @inlinable @inline(__always)
     static func less(_ word: UInt64, than limit: UInt8) -> UInt64 {
         (word &- broadcast(limit)) & ~word & highBits
     }
 
     /// Flags exactly the nonzero bytes (no carries between bytes, so every flag is true).
+    // @inlinable: no inlinable body calls this (only Text.whitespaceEnd(from:), in this module);
+    // @inline(__always) alone inlines it there: a candidate for removal.
     @inlinable @inline(__always)
     static func nonzeroBytes(_ word: UInt64) -> UInt64 {
         let low7 = (word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F
@@ -53,12 +68,16 @@ enum ByteScanning {
     }
 
     /// Flags bytes a string reader must look at: `"`, `\`, controls below 0x20, and non-ASCII.
+    // @inlinable: called by the inlinable JSONScanner.readString() on the first two words of each
+    // string, so compiled into the decoding module with it.
     @inlinable @inline(__always)
     static func stringSpecials(_ word: UInt64) -> UInt64 {
         equal(word, UInt8(ascii: "\"")) | equal(word, UInt8(ascii: "\\")) | less(word, than: 0x20) | (word & highBits)
     }
 
     /// Flags bytes a string writer must escape: `"`, `\` and controls below 0x20.
+    // @inlinable: no inlinable body calls this (only JSONWriter's out-of-line string escaping, in
+    // this module); @inline(__always) alone inlines it there: a candidate for removal.
     @inlinable @inline(__always)
     static func escapeSpecials(_ word: UInt64) -> UInt64 {
         equal(word, UInt8(ascii: "\"")) | equal(word, UInt8(ascii: "\\")) | less(word, than: 0x20)
@@ -67,9 +86,15 @@ enum ByteScanning {
     /// Whether the `count` bytes at `lhs` and `rhs` are the same, compared a word at a time (the
     /// last word, or the last two shorter ones, may overlap what was compared before; nothing
     /// outside the `count` bytes is read).
+    // @inlinable: no inlinable body calls this (only nextKeyIndex(in:expected:), out of line, in
+    // this module); @inline(__always) alone inlines it there: a candidate for removal.
+    // Unsafe: raw pointers, so that words of any width load at any offset; the caller has checked
+    // that `count` bytes lie at both (see nextKeyIndex(in:expected:)).
     @inlinable @inline(__always)
     static func sameBytes(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, count: Int) -> Bool {
         func same<T: FixedWidthInteger>(_ type: T.Type, at offset: Int) -> Bool {
+            // Unsafe: unaligned loads inside the `count` bytes: every offset used below is at most
+            // `count` less the width loaded.
             lhs.loadUnaligned(fromByteOffset: offset, as: T.self) == rhs.loadUnaligned(fromByteOffset: offset, as: T.self)
         }
         if count >= 8 {
@@ -86,6 +111,8 @@ enum ByteScanning {
     }
 
     /// The value of an ASCII hexadecimal digit, or nil.
+    // @inlinable: no inlinable body calls this (only Text.hexUnit(at:), out of line);
+    // @inline(__always) alone inlines it there: a candidate for removal.
     @inlinable @inline(__always)
     static func hexValue(_ byte: UInt8) -> UInt16? {
         switch byte {
@@ -105,6 +132,8 @@ extension JSONScanner.Text {
     /// stray continuation bytes, overlong forms (C0, C1, E0 80–9F, F0 80–8F), UTF-16 surrogates
     /// encoded in UTF-8 (ED A0–BF), code points above U+10FFFF (F4 90–, F5–FF) and sequences
     /// cut short. The error names the lead byte.
+    // @usableFromInline: no inlinable body calls this (only Text.scanStringBody(from:maxLength:),
+    // out of line, does): a candidate for removal.
     @usableFromInline
     func utf8SequenceEnd(at index: Int) throws -> Int {
         let lead = input[index]
@@ -150,6 +179,8 @@ extension JSONScanner.Text {
     ///
     /// A `\u` escape of a high surrogate must be followed by a `\u` escape of a low surrogate;
     /// a lone surrogate of either half is rejected.
+    // @usableFromInline: no inlinable body calls this (only Text.scanStringBody(from:maxLength:),
+    // out of line, does): a candidate for removal.
     @usableFromInline
     func escapeEnd(at index: Int, stringStart: Int) throws -> Int {
         guard index &+ 1 < end else { try fail(.unterminatedString, at: stringStart) }
@@ -180,6 +211,8 @@ extension JSONScanner.Text {
     }
 
     /// The UTF-16 code unit written as four hexadecimal digits at `index`, or nil.
+    // @usableFromInline: called by JSONScanner.hexUnit(at:), which is inlinable though no inlinable
+    // body calls it; this attribute can go with that one.
     @usableFromInline
     func hexUnit(at index: Int) -> UInt16? {
         guard index &+ 4 <= end,
@@ -194,6 +227,8 @@ extension JSONScanner.Text {
 
 extension JSONScanner {
     /// The UTF-16 code unit written as four hexadecimal digits at `index`, or nil.
+    // @inlinable: no inlinable body calls this (only unescape(from:to:into:), out of line, does);
+    // it forwards to Text.hexUnit(at:): a candidate for removal.
     @inlinable @inline(__always)
     func hexUnit(at index: Int) -> UInt16? {
         text.hexUnit(at: index)

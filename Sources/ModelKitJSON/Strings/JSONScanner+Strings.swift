@@ -13,6 +13,8 @@ extension JSONScanner {
     /// ```swift
     /// let name = try scanner.readString()
     /// ```
+    // @inlinable: called for every string value (JSONBytesReader.decodeString()); a short ASCII
+    // string, most of them, is read with two word loads compiled into the caller.
     @inlinable
     public mutating func readString() throws -> String {
         skipWhitespace()
@@ -21,11 +23,14 @@ extension JSONScanner {
         // next two words that a string reader must look at.
         let start = position &+ 1
         if start &+ 16 <= end {
+            // Unsafe: the string's first eight bytes as one unaligned word; `start &+ 16 <= end`
+            // above keeps both words inside the document.
             let low = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: start, as: UInt64.self))
             var high: UInt64 = 0
             var mask = ByteScanning.stringSpecials(low)
             var close = start
             if mask == 0 {
+                // Unsafe: the next eight bytes, inside the document by the same check.
                 high = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: start &+ 8, as: UInt64.self))
                 mask = ByteScanning.stringSpecials(high)
                 close &+= 8
@@ -42,11 +47,15 @@ extension JSONScanner {
 
     /// ``readString()`` past its fast case: a long string, escapes, characters past ASCII, the
     /// end of the input. The opening quote is at `position`.
+    // @usableFromInline: called by the inlinable readString() for what its fast path does not take;
+    // long, so it stays out of line.
     @usableFromInline @inline(never)
     mutating func readStringGenerally() throws -> String {
         let start = position &+ 1
         let extent = try scanStringBody(from: start)
         position = extent.close &+ 1
+        // Unsafe: the string's bytes as a slice of the document, no copy; scanStringBody(from:)
+        // found `extent.close` inside it.
         let content = UnsafeRawBufferPointer(rebasing: input[start..<extent.close])
         if !extent.escaped {
             return extent.ascii ? JSONScanner.string(ascii: content) : String(decoding: content, as: UTF8.self)
@@ -66,6 +75,11 @@ extension JSONScanner {
     ///     bytes.elementsEqual("active".utf8) ? Status.active : Status.other
     /// }
     /// ```
+    // @inlinable: called per value by JSONBytesReader.decodeStringBytes(_:) (date transformers) and
+    // readText (dates); generic over what `body` returns, so compiled where `T` is known, with
+    // `body` inlined.
+    // Unsafe: hands `body` the string's bytes where they lie (or in a temporary buffer when it has
+    // escapes): a value that is parsed, not kept, needs no String.
     @inlinable
     public mutating func readStringBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
         skipWhitespace()
@@ -74,6 +88,8 @@ extension JSONScanner {
         let extent = try scanStringBody(from: start)
         position = extent.close &+ 1
         if !extent.escaped {
+            // Unsafe: a slice of the document, no copy; scanStringBody(from:) found `extent.close`
+            // inside it.
             return try body(UnsafeRawBufferPointer(rebasing: input[start..<extent.close]))
         }
         return try withUnescapedBytes(from: start, to: extent.close, body)
@@ -81,6 +97,8 @@ extension JSONScanner {
 
     /// Finds the closing quote of the string whose content starts at `start`, validating the
     /// content; reports whether it has escapes and whether it is all ASCII.
+    // @inlinable: called by the inlinable readStringBytes(_:) and readKeyAndColon(_:); it hands
+    // Text's out-of-line scan two words instead of the whole scanner.
     @inlinable @inline(__always)
     func scanStringBody(from start: Int) throws -> (close: Int, escaped: Bool, ascii: Bool) {
         try text.scanStringBody(from: start, maxLength: limits.maxStringLength)
@@ -88,20 +106,31 @@ extension JSONScanner {
 
     /// Unescapes the validated string content in `start..<close` into a temporary buffer and
     /// calls `body` with the result.
+    // @usableFromInline: called by the inlinable readStringBytes(_:) and readKeyAndColon(_:) for
+    // strings with escapes; out of line, as escapes are rare.
+    // Unsafe: `body` gets the unescaped bytes in a temporary buffer, valid during the call.
     @usableFromInline
     func withUnescapedBytes<T>(
         from start: Int, to close: Int, _ body: (UnsafeRawBufferPointer) throws -> T
     ) throws -> T {
         // Unescaping never grows a string: `\n` (2 bytes) → 1, `\uXXXX` (6) → at most 3,
         // a surrogate pair (12) → 4, so the escaped length is enough.
+        // Unsafe: the unescaped bytes go to a temporary allocation (on the stack when short), not
+        // an array; never shorter than the escaped text, as the comment above says.
         try withUnsafeTemporaryAllocation(byteCount: max(close &- start, 1), alignment: 1) { buffer in
             let count = unescape(from: start, to: close, into: buffer)
+            // Unsafe: only the `count` bytes that unescape(from:to:into:) initialized are handed
+            // out.
             return try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }
     }
 
     /// Writes the unescaped form of the validated string content `start..<close` into `buffer`
     /// and returns its length. Never writes past `buffer`; unexpected input becomes U+FFFD.
+    // @usableFromInline: no inlinable body calls this (only withUnescapedBytes(from:to:_:), out of
+    // line, does): a candidate for removal.
+    // Unsafe: writes into the caller's temporary buffer; never past `buffer.count`, which
+    // append(_:) checks and the copied runs are clamped to.
     @usableFromInline
     func unescape(from start: Int, to close: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         var written = 0
@@ -140,6 +169,8 @@ extension JSONScanner {
             }
             let run = min(index &- runStart, buffer.count &- written)
             if run > 0 {
+                // Unsafe: copies the run of plain bytes; `run` is clamped to the room left in
+                // `buffer`, and the run lies before `close`, inside the document.
                 UnsafeMutableRawBufferPointer(rebasing: buffer[written..<(written &+ run)])
                     .copyMemory(from: UnsafeRawBufferPointer(rebasing: input[runStart..<(runStart &+ run)]))
                 written &+= run
@@ -171,6 +202,7 @@ extension JSONScanner {
         }
         let run = min(close &- runStart, buffer.count &- written)
         if run > 0 {
+            // Unsafe: the last run, clamped the same way.
             UnsafeMutableRawBufferPointer(rebasing: buffer[written..<(written &+ run)])
                 .copyMemory(from: UnsafeRawBufferPointer(rebasing: input[runStart..<(runStart &+ run)]))
             written &+= run
@@ -183,6 +215,8 @@ extension JSONScanner.Text {
     /// Finds the closing quote of the string whose content starts at `start`, validating the
     /// content (at most `maxLength` bytes); reports whether it has escapes and whether it is all
     /// ASCII.
+    // @usableFromInline: called by the inlinable JSONScanner.scanStringBody(from:), so for every
+    // key and string read the general way; a loop, so it stays out of line.
     @usableFromInline
     func scanStringBody(from start: Int, maxLength: Int) throws -> (close: Int, escaped: Bool, ascii: Bool) {
         var index = start
@@ -190,6 +224,8 @@ extension JSONScanner.Text {
         var ascii = true
         while true {
             while index &+ 8 <= end {
+                // Unsafe: eight bytes of the string as one unaligned word; the loop condition keeps
+                // them inside the document.
                 let word = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: index, as: UInt64.self))
                 let mask = ByteScanning.stringSpecials(word)
                 if mask != 0 {

@@ -25,6 +25,8 @@
 /// ```
 public enum JSONValidator {
     /// Checks that `bytes` hold one valid JSON document; throws ``JSONSyntaxError`` if not.
+    // Unsafe: checks bytes where they lie (the overloads below lend a collection's or a string's
+    // storage), no copy; they stay alive during the call.
     public static func validate(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws {
         var scanner = JSONScanner(bytes: bytes, limits: limits)
         try scanner.skipValue()
@@ -39,6 +41,7 @@ public enum JSONValidator {
     /// Checks that the UTF-8 form of `text` is one valid JSON document.
     public static func validate(_ text: String, limits: JSONLimits = .default) throws {
         var text = text
+        // Unsafe: the string's UTF-8 storage, checked in place.
         try text.withUTF8 { try validate(UnsafeRawBufferPointer($0), limits: limits) }
     }
 
@@ -60,12 +63,18 @@ public enum JSONValidator {
 
 /// Calls `body` with the bytes of `collection` in contiguous memory, copying them only when the
 /// collection does not already store them so.
+// @usableFromInline: no inlinable body calls this (only the validator's and JSONValue's public
+// initializers, out of line, do): a candidate for removal.
+// Unsafe: `body` gets the collection's own storage when it has one, else a copy in an array; in
+// place, valid during the call.
 @usableFromInline
 func withContiguousBytes<C: Collection<UInt8>, R>(
     of collection: C, _ body: (UnsafeRawBufferPointer) throws -> R
 ) throws -> R {
+    // Unsafe: the collection's contiguous storage, lent as raw bytes for the call.
     if let result = try collection.withContiguousStorageIfAvailable({ try body(UnsafeRawBufferPointer($0)) }) {
         return result
     }
+    // Unsafe: other collections are copied into an array once, lent for the call.
     return try Array(collection).withUnsafeBytes(body)
 }

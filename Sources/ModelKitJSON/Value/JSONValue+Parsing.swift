@@ -34,10 +34,13 @@ extension JSONValue {
     /// ```
     public init(parsing text: String, limits: JSONLimits = .default) throws {
         var text = text
+        // Unsafe: the string's UTF-8 storage, parsed in place.
         self = try text.withUTF8 { try JSONValue(parsing: UnsafeRawBufferPointer($0), limits: limits) }
     }
 
     /// Parses one JSON document from bytes the caller keeps alive during the call.
+    // Unsafe: parses bytes where they lie (the other initializers lend a collection's or a string's
+    // storage); the caller keeps them alive during the call.
     public init(parsing bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws {
         var scanner = JSONScanner(bytes: bytes, limits: limits)
         self = try JSONValue(reading: &scanner)
@@ -144,6 +147,7 @@ struct TreeBuilder {
     }
 
     /// A key's bytes as a `String`.
+    // Unsafe: takes a key's bytes where nextKey(_:) found them, copied once into the String.
     private static func makeString(_ bytes: UnsafeRawBufferPointer) -> String {
         String(decoding: bytes, as: UTF8.self)
     }

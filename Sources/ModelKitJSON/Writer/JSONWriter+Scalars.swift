@@ -9,33 +9,48 @@ extension JSONWriter {
     /// ```swift
     /// writer.writeString("café / \"bar\"") // "café / \"bar\""
     /// ```
+    // @inlinable: called for every String value (JSONBytesWriter.encodeString(_:)); see Performance
+    // in the type's documentation.
     @inlinable
     public mutating func writeString(_ value: String) {
         var value = value
+        // Unsafe: the string's UTF-8 storage (contiguous within withUTF8) is read in place, not
+        // copied first.
         value.withUTF8 { writeString(utf8: UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes a string value from UTF-8 bytes, which must be valid UTF-8.
+    // @inlinable: called for every string written (writeString(_:), JSONBytesWriter's dates); the
+    // reservation is compiled into the caller, the scan and copy stay out of line.
+    // Unsafe: the caller's UTF-8 bytes, read in place during the call.
     @inlinable
     public mutating func writeString(utf8 value: UnsafeRawBufferPointer) {
+        // Unsafe: room for the text and its two quotes, which appendQuoted(utf8:reserved:) fills.
         let target = reserveValue(value.count &+ 2)
         appendQuoted(utf8: value, reserved: target)
     }
 
     /// Writes `true` or `false`.
+    // @inlinable: called for every Bool (JSONBytesWriter.encodeBool(_:)): one word store compiled
+    // into the caller.
     @inlinable
     public mutating func writeBool(_ value: Bool) {
         let target = reserveValue(8)
         // "true", "false" and padding, lowest byte first.
+        // Unsafe: `true` or `false` as one word into the eight bytes reserved; `count` keeps 4 or 5
+        // of them.
         UnsafeMutableRawPointer(target).storeBytes(
             of: (value ? 0x0000_0000_6575_7274 : 0x0000_0065_736C_6166 as UInt64).littleEndian, as: UInt64.self)
         count &+= value ? 4 : 5
     }
 
     /// Writes `null`.
+    // @inlinable: called for every nil written as `null` (JSONBytesWriter.encodeNil()): one word
+    // store compiled into the caller.
     @inlinable
     public mutating func writeNull() {
         let target = reserveValue(8)
+        // Unsafe: `null` as one word into the eight bytes reserved; `count` keeps 4 of them.
         UnsafeMutableRawPointer(target).storeBytes(of: UInt64(0x6C6C_756E).littleEndian, as: UInt64.self)
         count &+= 4
     }
@@ -45,8 +60,12 @@ extension JSONWriter {
     /// ```swift
     /// writer.writeInt64(-42) // -42
     /// ```
+    // @inlinable: called for every signed integer (JSONBytesWriter.encodeInt64(_:)); the
+    // reservation and the one-digit case are compiled into the caller.
     @inlinable
     public mutating func writeInt64(_ value: Int64) {
+        // Unsafe: room for a sign and the 19 digits of the longest Int64; the stores below stay
+        // within it.
         let target = reserveValue(20)
         if value < 0 {
             target.pointee = UInt8(ascii: "-")
@@ -57,8 +76,12 @@ extension JSONWriter {
     }
 
     /// Writes an unsigned integer.
+    // @inlinable: called for every unsigned integer (JSONBytesWriter.encodeUInt64(_:)); the
+    // reservation and the one-digit case are compiled into the caller.
     @inlinable
     public mutating func writeUInt64(_ value: UInt64) {
+        // Unsafe: room for the 20 digits of the largest UInt64, where
+        // storeDigits(_:minimumCount:at:) writes.
         let target = reserveValue(20)
         count &+= JSONWriter.storeDigits(value, at: target)
     }
@@ -70,6 +93,8 @@ extension JSONWriter {
     /// ``JSONValue/double(_:)`` written here parses back as `.double`, not `.int`; it is valid
     /// JSON and every reader takes it as the same number. Throws ``JSONWriteError`` for NaN and
     /// infinities, which JSON cannot express.
+    // @inlinable: called for every Double (JSONBytesWriter.encodeDouble(_:)); the separator is
+    // compiled into the caller, the formatting stays out of line.
     @inlinable
     public mutating func writeDouble(_ value: Double) throws {
         guard value.isFinite else { throw JSONWriteError(.nonFiniteNumber(value)) }
@@ -87,6 +112,7 @@ extension JSONWriter {
     public mutating func writeNumber(text: String) throws {
         var text = text
         let isValid = text.withUTF8 { utf8 in
+            // Unsafe: the text's UTF-8 storage is checked in place, within withUTF8.
             let scanner = JSONScanner(bytes: UnsafeRawBufferPointer(utf8))
             guard let first = utf8.first, JSONValueKind(firstByte: first) == .number,
                   let literal = try? scanner.scanNumber(at: 0) else { return false }
@@ -94,6 +120,7 @@ extension JSONWriter {
         }
         guard isValid else { throw JSONWriteError(.invalidNumberText(text)) }
         prepareForValue()
+        // Unsafe: the checked literal is copied from the string's storage; no array in between.
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
@@ -102,9 +129,13 @@ extension JSONWriter {
     /// Stores the decimal digits of `value` at `target`, with leading zeros up to `minimumCount`
     /// digits (`5` with 3 is `005`: a fraction's places), two at a time; returns how many it
     /// stored (at most 20, or `minimumCount`).
+    // @inlinable: called by the inlinable writeInt64(_:) and writeUInt64(_:), so compiled into
+    // their callers; the one-digit case stays inline, longer numbers go to storeDigitPairs.
+    // Unsafe: stores into memory the caller reserved: at most 20 digits, or `minimumCount`.
     @inlinable @inline(__always)
     static func storeDigits(_ value: UInt64, minimumCount: Int = 1, at target: UnsafeMutablePointer<UInt8>) -> Int {
         if value < 10 && minimumCount <= 1 {
+            // Unsafe: one digit into the room reserved.
             target.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value)
             return 1
         }
@@ -112,6 +143,10 @@ extension JSONWriter {
     }
 
     /// ``storeDigits(_:minimumCount:at:)`` past its one-digit case.
+    // @usableFromInline: called by the inlinable storeDigits(_:minimumCount:at:) for numbers of two
+    // digits or more; a loop, so out of line.
+    // Unsafe: stores `length` digits at `target`, within what the caller reserved (20 bytes, or
+    // `minimumCount`).
     @usableFromInline
     static func storeDigitPairs(_ value: UInt64, minimumCount: Int, at target: UnsafeMutablePointer<UInt8>) -> Int {
         var length = 1
@@ -121,6 +156,8 @@ extension JSONWriter {
             threshold = threshold &* 10
         }
         length = max(length, minimumCount)
+        // Unsafe: the static string is UTF-8 in the binary, alive for the whole run; `pair + 1`
+        // stays inside its 200 bytes, as `pair` is twice a number below 100.
         let pairs = decimalPairs.utf8Start
         var index = length
         var rest = value
@@ -128,6 +165,7 @@ extension JSONWriter {
             let pair = Int(truncatingIfNeeded: rest % 100) &* 2
             rest /= 100
             index &-= 2
+            // Unsafe: `index` counts down from `length`, so every digit lands in the room reserved.
             target[index] = pairs[pair]
             target[index &+ 1] = pairs[pair &+ 1]
         }
@@ -136,16 +174,20 @@ extension JSONWriter {
     }
 
     /// "00", "01", ... "99": the two digits of every number below 100.
+    // @usableFromInline: no inlinable body reads this (only storeDigitPairs, out of line, does): a
+    // candidate for removal.
     @usableFromInline
     static var decimalPairs: StaticString {
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
     }
 
     /// Appends a finite double in Swift's shortest round-tripping form.
+    // @usableFromInline: called by the inlinable writeDouble(_:); long, so out of line.
     @usableFromInline
     mutating func appendDouble(_ value: Double) {
         if appendShortDecimal(value) { return }
         var text = value.description
+        // Unsafe: the description's UTF-8 is copied from the string's storage, in place.
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
@@ -157,6 +199,8 @@ extension JSONWriter {
     /// nearest one to `n / 10^k` give the shortest digits that read back as it: below 2^52 a
     /// double's neighbours are less than one unit of `n` apart, so that `n` is the only one
     /// (a test compares the two forms on millions of doubles).
+    // @usableFromInline: no inlinable body calls this (only appendDouble(_:), out of line, does): a
+    // candidate for removal.
     @usableFromInline
     mutating func appendShortDecimal(_ value: Double) -> Bool {
         let magnitude = value.magnitude
@@ -175,6 +219,8 @@ extension JSONWriter {
             let digits = UInt64(scaled + 0.5)
             if Double(digits) / scale == magnitude {
                 // A sign, 16 digits, a point and 8 places at most.
+                // Unsafe: room for the longest decimal written here, as the comment above says; the
+                // stores below stay within it.
                 var target = reserve(32)
                 let start = target
                 if value.sign == .minus {
@@ -195,10 +241,15 @@ extension JSONWriter {
     }
 
     /// Appends `string` in quotes, escaped.
+    // @usableFromInline: called by the inlinable writeKey(_:) for every key given as a String, and
+    // by writeKey(preEscaped:) for a static string without a pointer; long, so out of line.
     @usableFromInline
     mutating func appendQuoted(_ string: String) {
         var string = string
+        // Unsafe: the string's UTF-8 storage is scanned and copied in place, within withUTF8.
         string.withUTF8 { utf8 in
+            // Unsafe: room for the text and its two quotes, which appendQuoted(utf8:reserved:)
+            // fills.
             let target = reserve(utf8.count &+ 2)
             appendQuoted(utf8: UnsafeRawBufferPointer(utf8), reserved: target)
         }
@@ -211,14 +262,21 @@ extension JSONWriter {
     /// its bytes are looked at; past a byte to escape, what was stored is written over), and its
     /// last bytes are checked and copied as the word that ends with them, so text with nothing to
     /// escape (most of it) costs a load, a check and a store per eight bytes.
+    // @usableFromInline: called by the inlinable writeString(utf8:) for every string value; the
+    // word loop is long, so it stays out of line.
+    // Unsafe: copies the caller's bytes into the `source.count + 2` bytes the caller reserved at
+    // `target`, so the text is scanned and copied in one pass.
     @usableFromInline
     mutating func appendQuoted(utf8 source: UnsafeRawBufferPointer, reserved target: UnsafeMutablePointer<UInt8>) {
         let length = source.count
         target.pointee = UInt8(ascii: "\"")
+        // Unsafe: the text goes after the opening quote, as raw memory for unaligned word stores.
         let output = UnsafeMutableRawPointer(target + 1)
         var index = 0
         scan: if let bytes = source.baseAddress {
             while index &+ 8 <= length {
+                // Unsafe: whole words of the source, loaded and stored while eight bytes remain
+                // (`index &+ 8 <= length`), inside both the source and the reservation.
                 let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
                 output.storeBytes(of: word, toByteOffset: index, as: UInt64.self)
                 let mask = ByteScanning.escapeSpecials(UInt64(littleEndian: word))
@@ -231,6 +289,8 @@ extension JSONWriter {
             if index < length {
                 if length >= 8 {
                     // The last word, overlapping bytes already checked (their flags are shifted out).
+                    // Unsafe: the last eight bytes of the text (`length >= 8` here), loaded and
+                    // stored whole, inside both the source and the reservation.
                     let word = bytes.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
                     let checked = UInt64(truncatingIfNeeded: 8 &- (length &- index)) &* 8
                     let mask = ByteScanning.escapeSpecials(UInt64(littleEndian: word)) >> checked
@@ -238,6 +298,8 @@ extension JSONWriter {
                     index = mask == 0 ? length : index &+ (mask.trailingZeroBitCount &>> 3)
                 } else {
                     while index < length {
+                        // Unsafe: byte by byte below `length`, inside both the source and the
+                        // reservation.
                         let byte = bytes.load(fromByteOffset: index, as: UInt8.self)
                         if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
                         output.storeBytes(of: byte, toByteOffset: index, as: UInt8.self)
@@ -247,22 +309,30 @@ extension JSONWriter {
             }
         }
         if index == length {
+            // Unsafe: the closing quote takes the last of the bytes reserved.
             output.storeBytes(of: UInt8(ascii: "\""), toByteOffset: length, as: UInt8.self)
             count &+= length &+ 2
             return
         }
         // Bytes to escape: the text before the first of them is in place.
         count &+= 1 &+ index
+        // Unsafe: the rest of the text from the first byte to escape, a slice of the caller's
+        // bytes, no copy.
         appendEscaped(UnsafeRawBufferPointer(rebasing: source[index...]), from: 0)
         append(UInt8(ascii: "\""))
     }
 
     /// The index of the first byte at or after `start` that must be escaped, or the count.
+    // @usableFromInline: no inlinable body calls this (only appendEscaped(_:from:), out of line,
+    // does): a candidate for removal.
+    // Unsafe: scans the caller's bytes in place.
     @usableFromInline
     static func firstEscapeSpecial(in source: UnsafeRawBufferPointer, from start: Int) -> Int {
         let count = source.count
         var index = start
         while index &+ 8 <= count {
+            // Unsafe: eight bytes as one unaligned word; the loop condition keeps them inside
+            // `source`.
             let word = UInt64(littleEndian: source.loadUnaligned(fromByteOffset: index, as: UInt64.self))
             let mask = ByteScanning.escapeSpecials(word)
             if mask != 0 { return index &+ mask.trailingZeroBitCount &>> 3 }
@@ -277,21 +347,30 @@ extension JSONWriter {
     }
 
     /// Appends `source` escaped, without quotes; `special` is the first byte that needs escaping.
+    // @usableFromInline: no inlinable body calls this (only appendQuoted(utf8:reserved:), out of
+    // line, does): a candidate for removal.
+    // Unsafe: reads the caller's bytes in place; runs are appended as slices, not copied first.
     @usableFromInline
     mutating func appendEscaped(_ source: UnsafeRawBufferPointer, from special: Int) {
         var runStart = 0
         var index = special
         let count = source.count
         while index < count {
+            // Unsafe: the run before the byte to escape, a slice of `source`, appended without a
+            // copy.
             append(UnsafeRawBufferPointer(rebasing: source[runStart..<index]))
             appendEscape(for: source[index])
             runStart = index &+ 1
             index = JSONWriter.firstEscapeSpecial(in: source, from: runStart)
         }
+        // Unsafe: the run after the last byte to escape, a slice of `source`, appended without a
+        // copy.
         append(UnsafeRawBufferPointer(rebasing: source[runStart..<count]))
     }
 
     /// Appends the escape for `byte` (a quote, backslash or control character).
+    // @usableFromInline: no inlinable body calls this (only appendEscaped(_:from:), out of line,
+    // does): a candidate for removal.
     @usableFromInline
     mutating func appendEscape(for byte: UInt8) {
         switch byte {

@@ -47,27 +47,44 @@ public struct JSONWriter: @unchecked Sendable {
             capacity = max(newValue.count, 64)
             storage = JSONWriterStorage(firstChunk: capacity)
             base = storage.current
+            // Unsafe: the fresh chunk holds `capacity` bytes, at least `newValue.count`; it starts
+            // uninitialized, so the bytes are initialized into it.
             base.initialize(from: newValue, count: newValue.count)
             count = newValue.count
         }
     }
     /// The memory the output is written into (see ``JSONWriterStorage``).
+    // @usableFromInline: checked for uniqueness by the inlinable reserve(_:) before every write
+    // (copy on write).
     @usableFromInline var storage: JSONWriterStorage
     /// The chunk of `storage` being written.
+    // @usableFromInline: the inlinable reserve(_:) hands out addresses in it for every write.
+    // Unsafe: the current chunk of `storage`, alive as long as the writer holds `storage`; values
+    // are stored through it without an array's checks and generic appends (see JSONWriterStorage).
     @usableFromInline var base: UnsafeMutablePointer<UInt8>
     /// How many bytes the chunk holds.
+    // @usableFromInline: the bound the inlinable reserve(_:) checks before every write.
     @usableFromInline var capacity: Int
     /// How many bytes of the chunk are written.
+    // @usableFromInline: advanced by every inlinable write.
     @usableFromInline var count = 0
     /// The layout options.
     public let options: Options
     /// Whether `options` contains `.prettyPrinted`.
+    // @usableFromInline: read by the inlinable separator methods (prepareForValue(),
+    // prepareForKey(), finishKey(), appendKey(quoted:)) and reserveValue(_:).
     @usableFromInline let isPretty: Bool
     /// How many objects and arrays are open.
+    // @usableFromInline: counted by the inlinable beginObject(), beginArray() and
+    // closeContainer(_:).
     @usableFromInline var depth: Int = 0
     /// Whether the innermost open container already has a member or element.
+    // @usableFromInline: read and set by the inlinable separator methods before every value and
+    // key.
     @usableFromInline var hasElements: Bool = false
     /// Whether a key was just written, so the next value needs no separator.
+    // @usableFromInline: set by the inlinable finishKey(), read by prepareForValue() and
+    // reserveValue(_:).
     @usableFromInline var afterKey: Bool = false
 
     /// Creates a writer with an empty buffer that can grow to `capacity` bytes without reallocating.
@@ -93,6 +110,8 @@ public struct JSONWriter: @unchecked Sendable {
 
     /// Writes what goes before a value: nothing after a key, else a comma (when the container
     /// already has an element) and, when pretty, a line break and indentation.
+    // @inlinable: runs before every value the inlinable writers write; compiled into them (see
+    // Performance in the type's documentation).
     @inlinable @inline(__always)
     mutating func prepareForValue() {
         if afterKey {
@@ -107,6 +126,8 @@ public struct JSONWriter: @unchecked Sendable {
 
     /// Writes what goes before a key: a comma after earlier members and, when pretty, a line
     /// break and indentation.
+    // @inlinable: runs before every key the inlinable writeKey methods write; compiled into them
+    // (see Performance in the type's documentation).
     @inlinable @inline(__always)
     mutating func prepareForKey() {
         if hasElements { append(UInt8(ascii: ",")) }
@@ -115,6 +136,8 @@ public struct JSONWriter: @unchecked Sendable {
     }
 
     /// Writes the `:` after a key (`": "` when pretty).
+    // @inlinable: runs after every key the inlinable writeKey methods write; compiled into them
+    // (see Performance in the type's documentation).
     @inlinable @inline(__always)
     mutating func finishKey() {
         if isPretty {
@@ -127,6 +150,10 @@ public struct JSONWriter: @unchecked Sendable {
 
     /// Writes a key already in its JSON form (quotes included) with what goes around it: the
     /// comma before it and the `:` after it, in compact output in one reservation.
+    // @inlinable: the body of the inlinable writeKey(preEscaped:) overloads, which JSONBytesWriter
+    // calls for every member of a model: the comma, key and colon go out in one reservation.
+    // Unsafe: copies the key from wherever its caller keeps it (an array, a static string, the
+    // caller's buffer) without making a String.
     @inlinable @inline(__always)
     mutating func appendKey(quoted key: UnsafeRawBufferPointer) {
         guard !isPretty, let source = key.baseAddress else {
@@ -136,6 +163,8 @@ public struct JSONWriter: @unchecked Sendable {
             return
         }
         let length = key.count
+        // Unsafe: room for a comma, the key and a colon, `length + 2` bytes, which the stores below
+        // stay within (the comma is stored only when one is due).
         var target = reserve(length &+ 2)
         if hasElements {
             target.pointee = UInt8(ascii: ",")
@@ -150,9 +179,12 @@ public struct JSONWriter: @unchecked Sendable {
     }
 
     /// A line feed and two spaces per open container.
+    // @usableFromInline: called by the inlinable prepareForValue(), prepareForKey() and
+    // closeContainer(_:) in pretty output only, so it stays out of line, off the compact path.
     @usableFromInline
     mutating func appendLineBreak() {
         let width = 2 * depth
+        // Unsafe: the line feed and `width` spaces go into the `width + 1` bytes reserved here.
         let target = reserve(width &+ 1)
         target.pointee = 0x0A
         (target + 1).initialize(repeating: UInt8(ascii: " "), count: width)
@@ -162,6 +194,8 @@ public struct JSONWriter: @unchecked Sendable {
     // MARK: - Structure
 
     /// Writes `{` and opens an object; follow with ``writeKey(_:)`` and a value per member.
+    // @inlinable: called for every object written (JSONBytesWriter.encodeObject); see Performance
+    // in the type's documentation.
     @inlinable
     public mutating func beginObject() {
         prepareForValue()
@@ -171,12 +205,15 @@ public struct JSONWriter: @unchecked Sendable {
     }
 
     /// Writes `}` and closes the innermost object.
+    // @inlinable: called for every object written; see Performance in the type's documentation.
     @inlinable
     public mutating func endObject() {
         closeContainer(UInt8(ascii: "}"))
     }
 
     /// Writes `[` and opens an array; follow with a value per element.
+    // @inlinable: called for every array written (JSONBytesWriter.encodeArray); see Performance in
+    // the type's documentation.
     @inlinable
     public mutating func beginArray() {
         prepareForValue()
@@ -186,12 +223,14 @@ public struct JSONWriter: @unchecked Sendable {
     }
 
     /// Writes `]` and closes the innermost array.
+    // @inlinable: called for every array written; see Performance in the type's documentation.
     @inlinable
     public mutating func endArray() {
         closeContainer(UInt8(ascii: "]"))
     }
 
     /// Closes the innermost container with `closer`, on its own line when pretty and non-empty.
+    // @inlinable: the body of the inlinable endObject() and endArray(), compiled into them.
     @inlinable @inline(__always)
     mutating func closeContainer(_ closer: UInt8) {
         if depth > 0 { depth &-= 1 }
@@ -209,6 +248,8 @@ public struct JSONWriter: @unchecked Sendable {
     /// writer.writeKey("created_at")
     /// writer.writeString("Sun Aug 31 00:29:15 +0000 2014")
     /// ```
+    // @inlinable: called for every dictionary key and for model keys that need escaping
+    // (JSONBytesWriter.encodeMember); see Performance in the type's documentation.
     @inlinable
     public mutating func writeKey(_ key: String) {
         prepareForKey()
@@ -222,12 +263,18 @@ public struct JSONWriter: @unchecked Sendable {
     /// static let idKey = JSONWriter.escapedKey("id")
     /// writer.writeKey(preEscaped: Self.idKey)
     /// ```
+    // @inlinable: called for every model key that needs no escaping, with the bytes the schema made
+    // once per type (JSONBytesWriter.writeKey(_:)); see Performance in the type's documentation.
     @inlinable
     public mutating func writeKey(preEscaped key: [UInt8]) {
+        // Unsafe: the array's storage is read in place during the call, not copied first.
         key.withUnsafeBytes { appendKey(quoted: $0) }
     }
 
     /// Writes a key escaped ahead of time (quotes included), from memory the caller owns.
+    // @inlinable: for keys the caller escaped into its own memory; see Performance in the type's
+    // documentation.
+    // Unsafe: the caller's bytes are read in place; they only need to live during the call.
     @inlinable
     public mutating func writeKey(preEscaped key: UnsafeRawBufferPointer) {
         appendKey(quoted: key)
@@ -235,6 +282,8 @@ public struct JSONWriter: @unchecked Sendable {
 
     /// Writes a key given as a JSON string literal in source, quotes included, such as
     /// `#""id""#`; it is written as is, so it must already be valid JSON.
+    // @inlinable: for keys written as literals in source; see Performance in the type's
+    // documentation.
     @inlinable
     public mutating func writeKey(preEscaped key: StaticString) {
         guard key.hasPointerRepresentation else {
@@ -243,6 +292,8 @@ public struct JSONWriter: @unchecked Sendable {
             finishKey()
             return
         }
+        // Unsafe: a static string with a pointer representation is UTF-8 in the binary, alive for
+        // the whole run, `utf8CodeUnitCount` bytes long.
         appendKey(quoted: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
     }
 
