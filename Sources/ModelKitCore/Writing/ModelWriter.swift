@@ -67,6 +67,8 @@ extension ModelWriter {
     }
 
     /// Writes an integer of any width.
+    // Inlinable: every integer property is written through it (`ModelInteger.write`), per value; specialised for the
+    // width, the signedness test folds to a constant.
     @inlinable
     public mutating func encodeInteger<T: FixedWidthInteger>(_ value: T) throws {
         if T.isSigned {
@@ -77,6 +79,8 @@ extension ModelWriter {
     }
 
     /// Writes the field of `leaf` of `model`, naming the model and property in errors.
+    // Inlinable: the key-tree walk writes every field through it, per field; specialised with the walk for the concrete
+    // writer and model, the generated `encodeModelField` is a direct call.
     @inlinable
     public mutating func encodeField<M: ModelFieldEncoder>(_ field: Int, of model: M, schema: ModelSchema) throws {
         do {
