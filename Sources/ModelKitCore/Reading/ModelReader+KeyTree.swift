@@ -28,7 +28,7 @@ extension ModelReader {
     }
 
     /// The default of ``readMembersOrNull(of:expected:reportingUnknownKeys:_:unknown:)``.
-    // Inlinable: the default for the JSON bytes, JSONValue and store row readers, per nested object the walk opens;
+    // Inlinable: the default for every reader the walk runs over but JSONObjectReader, per nested object it opens;
     // specialised with the walk.
     @inlinable
     public mutating func readMembersOrNull(

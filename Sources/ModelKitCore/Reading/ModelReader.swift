@@ -130,8 +130,8 @@ extension ModelReader {
     /// No context: formats that never map through one (archives, `Decoder`).
     public var context: ModelContext? { nil }
 
-    // Inlinable: the default for readers without a byte form (the tree readers, CodableReader), called per date a date
-    // transformer reads (`readDate`); specialised there with the reader's `decodeString`.
+    // Inlinable: the default for every reader but the JSON bytes reader, called per date a date transformer reads
+    // (`readDate`); specialised there with the reader's `decodeString`.
     @inlinable
     public mutating func decodeStringBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
         var string = try decodeString()
