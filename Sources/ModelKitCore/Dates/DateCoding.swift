@@ -1,6 +1,7 @@
 import Foundation
 
 /// The native text form of dates in JSON: ISO 8601 in UTC, with or without fractional seconds.
+// Usable from inline: the inlinable `ISO8601Transformer.read` parses through it.
 @usableFromInline
 package enum DateCoding {
     /// Parses `2024-03-01T12:34:56Z`, `2024-03-01T12:34:56.789+01:00` and the like.
@@ -9,6 +10,8 @@ package enum DateCoding {
     }
 
     /// Parses ISO 8601 text from UTF-8 bytes.
+    // Usable from inline: called per date by the inlinable `ISO8601Transformer.read`, on the bytes a reader hands it in
+    // place (`decodeStringBytes`), so no String is made.
     @usableFromInline
     package static func parseISO8601(_ bytes: UnsafeRawBufferPointer) -> Date? {
         ISO8601DateFormat.internetDateTime.date(from: bytes)

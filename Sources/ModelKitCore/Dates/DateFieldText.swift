@@ -19,9 +19,11 @@ enum DateFieldText {
 
     /// The number of bytes at `index` that match `name` case-insensitively, counting from
     /// the start of `name`.
+    // The input's bytes in place; each index is checked against `text.count` before it is read.
     @inline(__always)
     static func commonPrefix(_ text: UnsafeRawBufferPointer, _ index: Int, _ name: StaticString) -> Int {
         let length = name.utf8CodeUnitCount
+        // The name's static bytes, read in place; `matched` stays below their count.
         let start = name.utf8Start
         var matched = 0
         while matched < length, index + matched < text.count,
@@ -67,6 +69,7 @@ enum DateFieldText {
     }
 
     /// The three lowercased bytes at `index` packed big-endian, or 0 when fewer remain.
+    // Reads three bytes in place after checking `index + 2` against the count.
     @inline(__always)
     private static func key(_ text: UnsafeRawBufferPointer, _ index: Int) -> UInt32 {
         guard index + 2 < text.count else { return 0 }
@@ -77,6 +80,7 @@ enum DateFieldText {
     /// Advances past the full name (`name(value)`) when the text continues with it after the
     /// three letters at `index`, else past the three letters. The name is only looked up
     /// when a letter follows, which DateFormatter's own output never has.
+    // Reads in place after checking `index + 3`; `commonPrefix` checks its own indexes.
     @inline(__always)
     private static func advance(_ text: UnsafeRawBufferPointer, _ index: inout Int, value: Int,
                                 name: (Int) -> StaticString) {
@@ -93,6 +97,7 @@ enum DateFieldText {
 
     /// Reads a month name (full or three-letter) at `index`, preferring the longest match.
     /// Returns the month, 1–12, and advances `index`; returns `nil` without advancing otherwise.
+    // Reads in place through `key` and `advance`, which check the bounds.
     @inline(__always)
     static func readMonth(_ text: UnsafeRawBufferPointer, _ index: inout Int) -> Int? {
         // A perfect hash of the twelve abbreviations; entries are `key << 8 | month`.
@@ -108,6 +113,7 @@ enum DateFieldText {
     /// longest that matches. Advances `index` and returns whether a name was found. The
     /// weekday itself is not returned: like `DateFormatter`, the date comes from the year,
     /// month and day fields.
+    // Reads in place through `key` and `advance`, which check the bounds.
     @inline(__always)
     static func readWeekday(_ text: UnsafeRawBufferPointer, _ index: inout Int) -> Bool {
         // A perfect hash of the seven abbreviations; entries are `key << 8 | weekday`.
@@ -119,6 +125,7 @@ enum DateFieldText {
     }
 
     /// The two- and one-letter weekday forms ("Su", "M").
+    // Reads in place through `commonPrefix`, which checks the bounds.
     private static func readShortWeekday(_ text: UnsafeRawBufferPointer, _ index: inout Int) -> Bool {
         var best = 0
         for weekday in 0...6 {
@@ -129,6 +136,7 @@ enum DateFieldText {
     }
 
     /// Reads "AM"/"PM" or "A"/"P" at `index`; returns whether it was PM.
+    // Reads in place, each index checked against the count.
     @inline(__always)
     static func readAmPm(_ text: UnsafeRawBufferPointer, _ index: inout Int) -> Bool? {
         guard index < text.count else { return nil }
@@ -140,6 +148,7 @@ enum DateFieldText {
     }
 
     /// Reads "AD" or "BC"; returns whether it was AD.
+    // Reads in place after checking `index + 1` against the count.
     @inline(__always)
     static func readEra(_ text: UnsafeRawBufferPointer, _ index: inout Int) -> Bool? {
         guard index + 1 < text.count else { return nil }
@@ -156,6 +165,7 @@ enum DateFieldText {
     /// `UTC` or `UT` optionally followed by `+1`, `+01:30`, `-5:30:15`. With
     /// `abbreviations`, the North American names `DateFormatter` knows in English (`EST`,
     /// `PDT`, `AKST`, `HST`, …) are read as their fixed offsets. Returns seconds east of GMT.
+    // Reads in place; it and the readers it calls check each index against the count.
     static func readZone(_ text: UnsafeRawBufferPointer, _ index: inout Int, abbreviations: Bool) -> Int? {
         guard index < text.count else { return nil }
         let first = text[index]
@@ -177,6 +187,7 @@ enum DateFieldText {
 
     /// An ISO 8601 offset after its sign: `HH:mm[:ss]`, or 1–6 digits (`H`, `HH`, `Hmm`,
     /// `HHmm`, `Hmmss`, `HHmmss`). Hours 0–23, minutes and seconds 0–59.
+    // Reads in place: `readZone` saw the sign at `index`; each later index is checked against the count.
     private static func readISOOffset(_ text: UnsafeRawBufferPointer, _ index: inout Int) -> Int? {
         let sign = text[index] == UInt8(ascii: "-") ? -1 : 1
         var i = index + 1
@@ -214,6 +225,7 @@ enum DateFieldText {
 
     /// The offset after `GMT`: sign, 1–2 digit hours, then optionally `:mm` and `:ss`.
     /// Returns `nil` without advancing when there is no signed hour.
+    // Reads in place, each index checked against the count.
     private static func readLocalizedOffset(_ text: UnsafeRawBufferPointer, _ index: inout Int) -> Int? {
         var i = index
         guard i + 1 < text.count, text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-"),
@@ -243,6 +255,7 @@ enum DateFieldText {
     }
 
     /// North American zone abbreviations known to the English locale, as fixed offsets.
+    // Reads in place through `commonPrefix`, which checks the bounds.
     private static func readAbbreviation(_ text: UnsafeRawBufferPointer, _ index: inout Int) -> Int? {
         for entry in 0..<14 {
             let (name, hours): (StaticString, Int)
@@ -294,14 +307,18 @@ private let weekdayAbbreviationBytes: [UInt32] = [0x6E_7553, 0x6E_6F4D, 0x65_755
 /// Appends bytes to a fixed-capacity buffer whose size was computed from the pattern.
 /// Writes past the capacity are dropped (never out of bounds).
 struct DateTextWriter {
+    // The caller's temporary buffer, sized from the pattern (`maxOutputLength`): formatting writes into it without
+    // allocating, each write checked against its count.
     private let buffer: UnsafeMutableBufferPointer<UInt8>
     private(set) var count = 0
 
+    // Borrows the caller's buffer for one formatting call (inside its `withUnsafeTemporaryAllocation`).
     init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         self.buffer = buffer
     }
 
     /// The bytes written so far.
+    // A view of the bytes written, valid while the caller's buffer is.
     var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: buffer[0..<count]) }
 
     @inline(__always)
@@ -333,6 +350,7 @@ struct DateTextWriter {
     @inline(__always)
     mutating func text(_ value: StaticString, limit: Int = .max) {
         let length = min(value.utf8CodeUnitCount, limit)
+        // A static string's bytes, read in place; `offset` stays below its length.
         for offset in 0..<length { byte(value.utf8Start[offset]) }
     }
 

@@ -51,11 +51,17 @@ struct DatePatternStep: Sendable {
 /// (returns `nil`) for anything the native code does not reproduce exactly;
 /// ``DateFormatPattern`` then uses a Foundation `DateFormatter` instead.
 final class CompiledDatePattern: @unchecked Sendable {
+    // The steps, in memory of their own (as the three tables below), so that the program can point into them: the hot
+    // paths read plain pointers, with no array to retain.
     private let steps: UnsafeMutableBufferPointer<DatePatternStep>
+    // The literal bytes, in memory of their own like `steps`.
     private let literals: UnsafeMutableBufferPointer<UInt8>
+    // The fixed layout's literal bytes, in memory of their own like `steps` (`FixedDateLayout.bytes` points here).
     private let fixedBytes: UnsafeMutableBufferPointer<FixedDateLayout.Byte>
+    // The fixed layout's numbers, in memory of their own like `steps` (`FixedDateLayout.numbers` points here).
     private let fixedNumbers: UnsafeMutableBufferPointer<FixedDateLayout.Number>
     /// A view of the steps, valid while this object is alive.
+    // One allocation with a stable address, which `DateFormatPattern` hands to the parser and formatter.
     let program: UnsafeMutablePointer<NativeDateProgram>
 
     /// Compiles `pattern`, or returns `nil` when the native code cannot reproduce
@@ -63,6 +69,7 @@ final class CompiledDatePattern: @unchecked Sendable {
     /// general path.
     init?(_ pattern: String, zone: DateZoneRule, usesFixedLayout: Bool = true) {
         guard let builder = Builder(pattern, zone: zone) else { return nil }
+        // Copied once from the builder's arrays into the memory above, freed in `deinit`.
         steps = .allocate(capacity: builder.steps.count)
         _ = steps.initialize(from: builder.steps)
         literals = .allocate(capacity: builder.literals.count)
@@ -73,8 +80,10 @@ final class CompiledDatePattern: @unchecked Sendable {
         fixedNumbers = .allocate(capacity: plan.numbers.count)
         _ = fixedNumbers.initialize(from: plan.numbers)
         var layout = plan.layout
+        // The layout points into the tables this object owns, like the program.
         layout.bytes = UnsafeBufferPointer(fixedBytes)
         layout.numbers = UnsafeBufferPointer(fixedNumbers)
+        // The program views the tables above; valid while this object lives.
         program = .allocate(capacity: 1)
         program.initialize(to: NativeDateProgram(
             steps: UnsafeBufferPointer(steps), literals: UnsafeBufferPointer(literals),
@@ -95,6 +104,7 @@ final class CompiledDatePattern: @unchecked Sendable {
 /// alive (``DateFormatPattern`` keeps both together). Passing this pointer, rather than
 /// the program or its owner, keeps the hot paths free of copies and reference counting.
 struct NativeDateProgramPointer: @unchecked Sendable {
+    // See the type: valid while the owning `CompiledDatePattern` lives, which `DateFormatPattern` keeps beside it.
     let pointer: UnsafePointer<NativeDateProgram>
 }
 
@@ -102,8 +112,10 @@ struct NativeDateProgramPointer: @unchecked Sendable {
 struct NativeDateProgram: @unchecked Sendable {
     typealias Step = DatePatternStep
 
+    // Plain pointers into the owner's memory (see the type), read per date parsed or formatted without a retain.
     let steps: UnsafeBufferPointer<Step>
     /// The bytes of all literal and whitespace steps.
+    // A plain pointer into the owner's memory, like `steps`.
     let literals: UnsafeBufferPointer<UInt8>
     /// An upper bound on the formatted length in bytes.
     let maxOutputLength: Int

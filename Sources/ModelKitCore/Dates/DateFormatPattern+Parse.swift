@@ -52,6 +52,8 @@ extension DateFormatPattern {
     }
 
     /// Parses `text` with the compiled steps.
+    // The text's bytes in place and the program by pointer (see `NativeDateProgramPointer`): parsing copies and
+    // retains nothing. Every read of `text` is bounded by its count (the fixed layout checks it once, up front).
     func parse(_ text: UnsafeRawBufferPointer, _ program: UnsafePointer<NativeDateProgram>) -> ParseOutcome {
         var fields = ParsedFields()
         var index = 0
@@ -72,6 +74,7 @@ extension DateFormatPattern {
     }
 
     /// Reads the steps from `first` on, with DateFormatter's leniency; `false` on a mismatch.
+    // As `parse`: the bytes in place, each index checked against `end` before it is read.
     private static func parseGeneral(_ text: UnsafeRawBufferPointer, _ program: UnsafePointer<NativeDateProgram>, from first: Int,
                                      _ index: inout Int, _ fields: inout ParsedFields) -> Bool {
         let end = text.count
@@ -123,6 +126,7 @@ extension DateFormatPattern {
 
     /// Reads the digits of a numeric field: all of them, or the widths a run of abutting
     /// fields dictates. Fails on no digits and on values above `Int32.max` (as DateFormatter).
+    // Reads the digits in place, each index checked against `end`.
     @inline(__always)
     private static func readNumber(_ text: UnsafeRawBufferPointer, _ index: inout Int, _ step: DatePatternStep) -> Int? {
         let end = text.count

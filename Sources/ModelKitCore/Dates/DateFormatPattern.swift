@@ -92,6 +92,8 @@ public struct DateFormatPattern: Sendable {
         self.timeZone = timeZone
         self.zone = DateZoneRule(timeZone)
         self.storage = CompiledDatePattern(pattern, zone: zone, usesFixedLayout: usesFixedLayout)
+        // A view of the program `storage` owns; the two are kept together in this value, so the view is valid as long
+        // as it is.
         self.compiled = storage.map { NativeDateProgramPointer(pointer: UnsafePointer($0.program)) }
         self.fallback = FoundationDateFormatterBox(pattern: pattern, timeZone: timeZone)
     }
@@ -106,6 +108,7 @@ public struct DateFormatPattern: Sendable {
     /// let day = DateFormatPattern("yyyy-MM-dd")
     /// let date = Array("2024-03-01".utf8).withUnsafeBytes { day.date(from: $0) }
     /// ```
+    // Raw bytes, so a reader parses a date where it lies in its input (`decodeStringBytes`), with no String made.
     public func date(from bytes: UnsafeRawBufferPointer) -> Date? {
         guard let compiled else { return fallback.date(from: String(decoding: bytes, as: UTF8.self)) }
         switch parse(bytes, compiled.pointer) {
@@ -122,6 +125,8 @@ public struct DateFormatPattern: Sendable {
     /// DateFormatPattern("MM-dd-yyyy").date(from: "13-01-2024")  // nil
     /// ```
     public func date(from string: String) -> Date? {
+        // A native string's UTF-8 where it is, with no copy; one without contiguous UTF-8 (bridged) is copied into an
+        // array below.
         if let date = string.utf8.withContiguousStorageIfAvailable({ date(from: UnsafeRawBufferPointer($0)) }) {
             return date
         }
@@ -136,6 +141,8 @@ public struct DateFormatPattern: Sendable {
     /// ```
     public func string(from date: Date) -> String {
         guard let compiled, let fields = localFields(of: date) else { return fallback.string(from: date) }
+        // A stack buffer of the pattern's longest output (`maxOutputLength`, from compiling): formatting allocates only
+        // the String.
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: compiled.pointer.pointee.maxOutputLength + 1) { buffer in
             var writer = DateTextWriter(buffer)
             write(fields, compiled.pointer, to: &writer)
@@ -154,6 +161,8 @@ public struct DateFormatPattern: Sendable {
             bytes.append(contentsOf: fallback.string(from: date).utf8)
             return
         }
+        // A stack buffer of the pattern's longest output, as in `string(from:)`: nothing is allocated but the bytes
+        // appended.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: compiled.pointer.pointee.maxOutputLength + 1) { buffer in
             var writer = DateTextWriter(buffer)
             write(fields, compiled.pointer, to: &writer)
@@ -188,6 +197,8 @@ extension DateFormatPattern {
     }
 
     /// Writes `fields` with the compiled steps.
+    // The program by pointer (see `NativeDateProgramPointer`): no copy of it and no reference counting per date
+    // formatted.
     func write(_ fields: LocalFields, _ program: UnsafePointer<NativeDateProgram>, to writer: inout DateTextWriter) {
         let literals = program.pointee.literals
         for step in program.pointee.steps {

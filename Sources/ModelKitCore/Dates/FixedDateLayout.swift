@@ -30,7 +30,10 @@ struct FixedDateLayout: @unchecked Sendable {
         static let year = 0, month = 1, day = 2, hour = 3, minute = 4, second = 5, fraction = 6
     }
 
+    // Points into memory the compiled pattern owns (see `CompiledDatePattern`), with `numbers`: the fast path loops
+    // over both per date parsed, with no array to retain.
     var bytes: UnsafeBufferPointer<Byte>
+    // Points into the compiled pattern's memory, like `bytes`.
     var numbers: UnsafeBufferPointer<Number>
     /// How many leading steps the layout covers, and their total width in bytes.
     var stepCount = 0
@@ -47,11 +50,15 @@ struct FixedDateLayout: @unchecked Sendable {
 
     /// Reads the layout's prefix of `text` into `fields`; `false` when the text differs
     /// from the layout in any way.
+    // The input's bytes in place: `text.count >= length` is checked first, and every offset the layout reads lies below
+    // `length`, so the loops read without further checks.
     @inline(__always)
     func read(_ text: UnsafeRawBufferPointer, into fields: inout DateFormatPattern.ParsedFields) -> Bool {
         guard text.count >= length else { return false }
         for byte in bytes where text[byte.offset] != byte.value { return false }
         var slots: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+        // The eight `Int` slots as raw bytes, so each number is stored at its slot's offset without a switch per
+        // number: `slot * 8`, a homogeneous tuple's element offset where `Int` is 8 bytes (64-bit platforms).
         let complete = withUnsafeMutableBytes(of: &slots) { slotBytes -> Bool in
             for number in numbers {
                 var value = 0
@@ -106,6 +113,7 @@ struct FixedDateLayout: @unchecked Sendable {
     }
 
     /// Reads the named fields at their offsets: exactly the short forms DateFormatter writes.
+    // The same bytes, read at the named fields' offsets, which lie below `length` (checked in `read`).
     @inline(__always)
     private func readNames(_ text: UnsafeRawBufferPointer, into fields: inout DateFormatPattern.ParsedFields) -> Bool {
         if monthNameAt >= 0 {
@@ -143,6 +151,7 @@ struct FixedDateLayout: @unchecked Sendable {
     }
 
     /// Two ASCII digits at `index`, or `nil`.
+    // Reads in place after checking `index + 1` against the count.
     @inline(__always)
     private func twoDigits(_ text: UnsafeRawBufferPointer, _ index: Int) -> Int? {
         guard index &+ 1 < text.count else { return nil }
@@ -155,6 +164,7 @@ extension FixedDateLayout {
     /// The layout of a compiled pattern, with its tables as arrays (the caller copies them
     /// into memory it owns and points ``bytes`` and ``numbers`` at them).
     struct Plan {
+        // Empty until `CompiledDatePattern` points them at its own copies of `bytes` and `numbers`.
         var layout = FixedDateLayout(bytes: UnsafeBufferPointer(start: nil, count: 0),
                                      numbers: UnsafeBufferPointer(start: nil, count: 0))
         var bytes: [Byte] = []

@@ -56,6 +56,7 @@ public struct ISO8601DateFormat: Sendable, Hashable {
     ///     ISO8601DateFormat.internetDateTime.date(from: $0)
     /// }
     /// ```
+    // Raw bytes, so a reader parses a date where it lies in its input (`decodeStringBytes`), with no String made.
     public func date(from bytes: UnsafeRawBufferPointer) -> Date? {
         switch Self.parse(bytes) {
         case .success(let date): return date
@@ -72,6 +73,8 @@ public struct ISO8601DateFormat: Sendable, Hashable {
     /// ISO8601DateFormat.internetDateTime.date(from: "2024-02-30T12:34:56Z")  // nil
     /// ```
     public func date(from string: String) -> Date? {
+        // A native string's UTF-8 where it is, with no copy; one without contiguous UTF-8 (bridged) is copied into an
+        // array below.
         if let date = string.utf8.withContiguousStorageIfAvailable({ date(from: UnsafeRawBufferPointer($0)) }) {
             return date
         }
@@ -85,6 +88,8 @@ public struct ISO8601DateFormat: Sendable, Hashable {
     /// // "1970-01-01T00:00:00Z"
     /// ```
     public func string(from date: Date) -> String {
+        // A stack buffer longer than any text written (38 bytes at most: 17 fraction digits and `Z`): formatting
+        // allocates only the String.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
             var writer = DateTextWriter(buffer)
             guard write(date, to: &writer) else {
@@ -101,6 +106,8 @@ public struct ISO8601DateFormat: Sendable, Hashable {
     /// ISO8601DateFormat.internetDateTime.append(Date(timeIntervalSince1970: 0), to: &out)
     /// ```
     public func append(_ date: Date, to bytes: inout [UInt8]) {
+        // A stack buffer longer than any text written, as in `string(from:)`: nothing is allocated but the bytes
+        // appended.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
             var writer = DateTextWriter(buffer)
             if write(date, to: &writer) {
@@ -121,6 +128,8 @@ public struct ISO8601DateFormat: Sendable, Hashable {
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH[[:]MM])`.
+    // The bytes in place: `end >= 20` is checked first, so the fixed fields in bytes 0 to 19 are read without further
+    // checks; every later index is checked against `end`.
     static func parse(_ text: UnsafeRawBufferPointer) -> ParseOutcome {
         let end = text.count
         guard end >= 20 else { return .failure }
@@ -196,6 +205,7 @@ public struct ISO8601DateFormat: Sendable, Hashable {
     /// The text of `date` in UTC with the fraction `style` says and `zone` for UTC (`Z`, or
     /// `+00:00`, which sorts below every digit); nil outside years 1583–9999.
     func string(from date: Date, fraction style: FractionStyle, zone: StaticString) -> String? {
+        // A stack buffer with room for the longest text and its zone (`+00:00`): nothing is allocated but the String.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
             var writer = DateTextWriter(buffer)
             guard write(date, to: &writer, fraction: style, zone: zone) else { return nil }

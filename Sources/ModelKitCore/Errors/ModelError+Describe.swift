@@ -2,6 +2,8 @@ import Foundation
 
 extension ModelError {
     /// This error with `value` as what was found, unless it already says.
+    // Usable from inline: the transformers' inlinable `read` and `write` and the inlinable `validateField` describe the
+    // rejected value through it.
     @usableFromInline
     func describingFound(_ value: Any) -> ModelError {
         guard found == nil, kind != .multiple else { return self }

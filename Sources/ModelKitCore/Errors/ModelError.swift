@@ -156,6 +156,8 @@ public struct ModelError: Error, CustomStringConvertible, Sendable {
 
 extension ModelError {
     /// Fills in the model and property where they are not known yet (the innermost one wins).
+    // Usable from inline: the inlinable reading and writing paths name the model and property in their errors through
+    // it (`decodeNamedField`, `validateModel`, `walkObject`, `encodeField`).
     @usableFromInline
     package func naming(model: String, property: String?) -> ModelError {
         var copy = self
@@ -179,6 +181,8 @@ extension ModelError {
     }
 
     /// Puts `outer` in front of this error's path (and of every problem's).
+    // Usable from inline: the JSON bytes reader's inlinable `decode(_:from:at:...)` (ModelKitJSON) puts a whole key
+    // path in front of an error through it.
     @usableFromInline
     package func prefixed(by outer: [ModelPath.Component]) -> ModelError {
         guard !outer.isEmpty else { return self }
@@ -196,12 +200,16 @@ extension ModelError {
     }
 
     /// Puts one component in front of this error's path.
+    // Usable from inline: the inlinable walks, `withPathComponent` and `prefixingErrors` put a key or an index in front
+    // of an error's path through it.
     @usableFromInline
     package func prefixed(by outer: ModelPath.Component) -> ModelError {
         prefixed(by: [outer])
     }
 
     /// A type mismatch: `expected a string, found 42`.
+    // Usable from inline: the tree readers' inlinable `mismatch(_:)` and the JSON bytes reader's inlinable reads build
+    // their type mismatches with it.
     @usableFromInline
     package static func mismatch(expected: String, found: String) -> ModelError {
         ModelError(found == "null" ? .nullValue : .typeMismatch, expected: expected, found: found)

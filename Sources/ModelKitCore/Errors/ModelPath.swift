@@ -74,6 +74,8 @@ extension String {
 ///     try prefixingErrors(with: .index(index)) { try writer.encodeValue(element) }
 /// }
 /// ```
+// Inlinable: the writers' containers run each element and member through it (`encodeArray`, `encodeDictionary` of the
+// JSON, JSON object, JSONValue, Codable, archive and store writers), per value; inlined, `body` runs directly.
 @inlinable
 public func prefixingErrors<T>(with component: @autoclosure () -> ModelPath.Component, _ body: () throws -> T) rethrows
     -> T

@@ -6,6 +6,7 @@ import Foundation
 /// `AnyHashable`'s hashing and equality go through dynamic casts (integers of different widths
 /// compare equal), which made them most of the cost of a lookup; integers, strings and UUIDs skip
 /// that, and integers of any width still meet (`Int64(12)` finds what `12` registered).
+// Usable from inline: the inlinable `ModelContext.register(_:id:)` makes keys.
 @usableFromInline
 enum IdentityKey: Hashable {
     case integer(Int64)
@@ -14,6 +15,8 @@ enum IdentityKey: Hashable {
     case other(AnyHashable)
 
     /// The key of an identifier of a known type: a comparison of metatypes, not a dynamic cast.
+    // Inlinable: made per identifier by the inlinable `register(_:id:)` and the identity paths; specialised for `ID`,
+    // the metatype comparisons fold to one case.
     @inlinable
     init<ID: Hashable>(_ id: ID) {
         if ID.self == Int.self {
@@ -29,12 +32,15 @@ enum IdentityKey: Hashable {
     }
 
     /// `value` as `T`, which is its own type (checked by the caller).
+    // Inlinable: used by the inlinable generic `init` above and `register(_:id:)`. The value's bytes read as `T`: the
+    // caller checked that `ID` is `T`, so the layout is `T`'s own, and no dynamic cast is paid.
     @inlinable @inline(__always)
     static func reinterpret<ID, T>(_ value: ID, as type: T.Type) -> T {
         withUnsafePointer(to: value) { $0.withMemoryRebound(to: T.self, capacity: 1) { $0.pointee } }
     }
 
     /// The key of a type-erased identifier.
+    // Usable from inline: the inlinable generic `init` falls back to it for other identifier types.
     @usableFromInline
     init(_ id: AnyHashable) {
         switch id.base {

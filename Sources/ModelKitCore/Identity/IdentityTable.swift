@@ -15,16 +15,25 @@ import Foundation
 final class IdentityTable {
     /// The references, `used` of `capacity` initialized; manual memory so that a lookup loads a
     /// reference where it is, and a non-copyable reference needs no box.
+    // Unchecked (see the type): every lookup loads its reference from here (`object(for:)`, `object(forInteger:)`).
     @exclusivity(unchecked) private var slots: UnsafeMutablePointer<InstanceReference>
+    // Unchecked (see the type): read by every `append`, that is every insert of a new identifier.
     @exclusivity(unchecked) private var capacity = 16
+    // Unchecked (see the type): read by every `append` and by each insert's sweep test.
     @exclusivity(unchecked) private var used = 0
+    // Unchecked (see the type): every integer lookup probes it, the common case of `object(forInteger:)`.
     @exclusivity(unchecked) private var integers = IntegerSlotMap()
+    // Unchecked (see the type): every lookup of a string identifier reads it.
     @exclusivity(unchecked) private var strings: [String: Int] = [:]
+    // Unchecked (see the type): every lookup of a UUID identifier reads it.
     @exclusivity(unchecked) private var uuids: [UUID: Int] = [:]
+    // Unchecked (see the type): every lookup of another identifier type reads it.
     @exclusivity(unchecked) private var others: [AnyHashable: Int] = [:]
+    // Unchecked (see the type): read by every insert.
     @exclusivity(unchecked) private var sweepAt = 64
 
     init() {
+        // The slots' memory (see `slots`), grown by `append` and freed in `deinit`.
         slots = .allocate(capacity: capacity)
     }
 
@@ -92,6 +101,7 @@ final class IdentityTable {
 
     private func append(_ reference: consuming InstanceReference) -> Int {
         if used == capacity {
+            // Grown by hand: the non-copyable references are moved into memory twice the size, not copied.
             let grown = UnsafeMutablePointer<InstanceReference>.allocate(capacity: capacity * 2)
             grown.moveInitialize(from: slots, count: used)
             slots.deallocate()

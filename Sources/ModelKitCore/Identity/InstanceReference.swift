@@ -17,12 +17,15 @@ import Foundation
 /// Objective-C classes (on Apple platforms) are held weakly.
 struct InstanceReference: ~Copyable {
     /// The object, for a native object: one unowned reference, released in `deinit`.
+    // A raw pointer, so the runtime's unowned-count functions take it directly: loading a Swift `unowned` reference to
+    // an instance being deinitialized traps, where `swift_tryRetain` answers nil.
     private let unowned: UnsafeMutableRawPointer?
     /// The object, for an Objective-C object.
     private weak var foreign: AnyObject?
 
     init(_ object: AnyObject) {
         if Self.isNative(object) {
+            // The object's address without a strong retain: the reference adds only an unowned count (next line).
             let pointer = Unmanaged.passUnretained(object).toOpaque()
             _ = swift_unownedRetain(pointer)
             unowned = pointer
@@ -42,6 +45,7 @@ struct InstanceReference: ~Copyable {
     func load() -> AnyObject? {
         guard let unowned else { return foreign }
         guard swift_tryRetain(unowned) != nil else { return nil }
+        // `swift_tryRetain` took one strong retain; `takeRetainedValue` hands exactly that one to the caller.
         return Unmanaged<AnyObject>.fromOpaque(unowned).takeRetainedValue()
     }
 

@@ -11,7 +11,10 @@ package struct IntegerSlotMap {
     private static let empty = -1
     private static let removed = -2
 
+    // Raw memory, with `slots`: probed on every lookup (the identity table's integer identifiers, the keyed
+    // archiver's objects) with no array to retain or bounds to check; the owner frees it (`deallocate()`).
     private var keys: UnsafeMutablePointer<Int64>
+    // Raw memory like `keys`.
     private var slots: UnsafeMutablePointer<Int>
     private var capacity: Int
     /// 64 minus log2 of the capacity: a hash's top bits pick the bucket.
@@ -22,6 +25,7 @@ package struct IntegerSlotMap {
     package init(capacity: Int = 16) {
         self.capacity = capacity
         shift = 64 - capacity.trailingZeroBitCount
+        // Both tables in memory of their own (see `keys`); the owner frees them.
         keys = .allocate(capacity: capacity)
         slots = .allocate(capacity: capacity)
         slots.initialize(repeating: Self.empty, count: capacity)

@@ -27,6 +27,8 @@ public final class ModelContext {
     /// The live instances, by model hierarchy and identifier. Reached only by the context's own
     /// methods, which never re-enter one another while they hold it: no access overlaps
     /// another, so none pays the runtime's exclusivity check.
+    // Unchecked: every `register(_:id:)` and every identified model a reader maps looks up through it, and would
+    // otherwise begin and end a dynamic access each time.
     @exclusivity(unchecked) private var tables = IdentityTables()
     /// The store the context's models live in, if any.
     public let store: (any ModelContextStore)?
@@ -126,13 +128,16 @@ public final class ModelContext {
         // Returning the loaded reference itself (not `model`) saves a retain and a release.
         // Integer identifiers skip the key enum, whose copies cost more than the lookup.
         if ID.self == Int.self {
+            // `ID` is `Int` here (checked above), so its bytes are an `Int`'s.
             let value = Int64(IdentityKey.reinterpret(id, as: Int.self))
             let live = liveObject(inserting: model, integer: value, type: M.self)
+            // `live` is `model` itself (just compared), so it is an `M`: the downcast skips a dynamic cast.
             if live === model { return unsafeDowncast(live, to: M.self) }
             return register(model, as: model, key: .integer(value))
         }
         let key = IdentityKey(id)
         let live = liveObject(inserting: model, key: key, type: M.self)
+        // As above: `live` is `model`, an `M`.
         if live === model { return unsafeDowncast(live, to: M.self) }
         return register(model, as: model, key: key)
     }
@@ -140,6 +145,7 @@ public final class ModelContext {
     /// Forgets `object` as the live instance for `identifier`, if it still is (a rolled-back
     /// insert, a saved delete).
     package func unregister(_ object: AnyObject, type: any Model.Type, identifier: AnyHashable) {
+        // `tables` keeps the table alive; taken as a strong reference for this call.
         tables.table(for: type, creating: false)?.takeUnretainedValue().remove(object, for: IdentityKey(identifier))
     }
 
@@ -167,12 +173,14 @@ public final class ModelContext {
     }
 
     /// Lookup-or-insert of `model` (which is `object`): the generic part is only the final cast.
+    // Usable from inline: the inlinable `register(_:id:)` falls back to it when another instance is live.
     @usableFromInline
     func register<M: Model>(_ model: M, as object: AnyObject, key: IdentityKey) -> M {
         let live = liveObject(inserting: object, key: key, type: M.self)
         if live === object { return model }
         if let live = Self.cast(live, to: M.self) { return live }
         // The live instance is of another class of the hierarchy: the new one takes its place.
+        // `tables` keeps the table; taken as a strong reference, which the undo closure holds.
         guard let table = tables.table(for: M.self, creating: true)?.takeUnretainedValue() else { return model }
         table.insert(object, for: key)
         recordUndo {
@@ -183,8 +191,11 @@ public final class ModelContext {
     }
 
     /// The live object for `key` in `type`'s table, or `object` after inserting it.
+    // Usable from inline: the inlinable `register(_:id:)` looks up or inserts every identifier that is not an `Int`
+    // through it.
     @usableFromInline
     func liveObject(inserting object: AnyObject, key: IdentityKey, type: any Model.Type) -> AnyObject {
+        // `tables` keeps the table; taken as a strong reference, which the undo closure holds.
         guard let table = tables.table(for: type, creating: true)?.takeUnretainedValue() else { return object }
         if let live = table.object(for: key) { return live }
         table.insert(object, for: key)
@@ -195,6 +206,7 @@ public final class ModelContext {
 
     /// ``liveObject(inserting:key:type:)`` for an integer identifier, the common case: the
     /// table is used without a retain (``tables`` keeps it, and nothing here changes them).
+    // Usable from inline: the inlinable `register(_:id:)` looks up every `Int` identifier through it.
     @usableFromInline
     func liveObject(inserting object: AnyObject, integer: Int64, type: any Model.Type) -> AnyObject {
         guard journal == nil, let table = tables.table(for: type, creating: true) else {
@@ -209,6 +221,7 @@ public final class ModelContext {
 
     /// The live object for `key` in `type`'s table, if any.
     func liveObject(for key: IdentityKey, type: any Model.Type) -> AnyObject? {
+        // `tables` keeps the table alive; taken as a strong reference for this call.
         tables.table(for: type, creating: false)?.takeUnretainedValue().object(for: key)
     }
 
@@ -218,6 +231,8 @@ public final class ModelContext {
     private static func cast<M>(_ object: AnyObject?, to type: M.Type) -> M? {
         guard let object else { return nil }
         if ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(M.self) {
+            // `M` is the object's own class (checked above), so the reference is an `M` as it is, without a dynamic
+            // cast.
             return unsafeBitCast(object, to: M.self)
         }
         return object as? M

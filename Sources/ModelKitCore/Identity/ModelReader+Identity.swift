@@ -39,6 +39,8 @@ extension ModelReader {
     }
 
     /// Reads a model without identity: its initializer, then validation.
+    // Inlinable: every model without identity is read through it (the default `decodeModel`, the store's readers), per
+    // model; specialised for the reader and model type, the generated initializer is a direct call.
     @inlinable
     public mutating func decodeUnidentified<M: Model>(_ type: M.Type) throws -> M {
         let model = try M(modelReader: &self)

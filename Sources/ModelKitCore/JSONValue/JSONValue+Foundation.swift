@@ -61,6 +61,8 @@ extension JSONValue {
 }
 
 /// A number as Foundation holds it, told apart exactly: a `Bool` is never taken for 1.
+// Usable from inline, though no inlinable body refers to it: JSONObjectReader's number reads, which do, are not
+// inlinable.
 @usableFromInline
 package enum FoundationNumber {
     case bool(Bool)
@@ -72,6 +74,7 @@ package enum FoundationNumber {
     case decimal(Decimal)
 
     /// Classifies Swift numbers and `NSNumber`s by their dynamic type; nil for anything else.
+    // Usable from inline, though no inlinable body calls it (see the enum).
     @usableFromInline
     package init?(_ value: Any) {
         let type = Swift.type(of: value)
@@ -115,12 +118,15 @@ package enum FoundationNumber {
         }
     }
 
+    // Usable from inline, though no inlinable body calls it (see the enum).
     @usableFromInline
     package init?(number: NSNumber) {
         if type(of: number) == booleanNumberType {
             self = .bool(number.boolValue)
             return
         }
+        // `objCType` is a C string Foundation keeps valid at least as long as the number, which lives through this
+        // read; only its first character, which names the stored type, is read.
         switch UInt8(bitPattern: number.objCType.pointee) {
         case UInt8(ascii: "d"), UInt8(ascii: "f"):
             self = .double(number.doubleValue)
@@ -136,6 +142,8 @@ package enum FoundationNumber {
 let booleanNumberType: AnyClass = type(of: NSNumber(value: true))
 
 /// Whether a Foundation-style value is null: `NSNull` or an optional holding nothing.
+// Usable from inline: the inlinable `encodeValue` (Encodable) and JSONObjectReader's inlinable `decodeNil` and
+// `lookUpMembers` call it.
 @usableFromInline
 package func isNullValue(_ value: Any) -> Bool {
     if value is NSNull { return true }

@@ -23,6 +23,8 @@ public struct MappingFlags: Hashable, Sendable {
     public var readsPlainFieldsDirectly: Bool
 
     /// The flags of `options`, for a reader with a context or without.
+    // Inlinable: the default `ModelReader.flags` builds flags on every use for readers that keep none (JSONValueReader,
+    // CodableReader), per field and per object; inlined there, five copies from the options.
     @inlinable
     public init(_ options: MappingOptions, hasContext: Bool = false) {
         collectsAllErrors = options.collectsAllErrors

@@ -47,6 +47,8 @@ public struct MappingOptions: Sendable {
 
     /// Whether readers may decode a plain property without pushing its key onto the error path:
     /// only when nothing (collected errors, a report of dropped elements) needs the path mid-read.
+    // Inlinable: the inlinable `MappingFlags.init` reads it, so it must be usable from inline; inlined there, two
+    // loads.
     @inlinable package var readsPlainFieldsDirectly: Bool {
         !collectsAllErrors && report == nil
     }

@@ -8,6 +8,8 @@ extension Model {
     /// let object = try JSONSerialization.jsonObject(with: data)
     /// let user = try User(json: object)
     /// ```
+    // Inlinable: the entry point of JSON-object mapping; in the caller's module the whole read (`decodeTopLevel`, the
+    // walk, the generated decoder) specialises for JSONObjectReader and the model type.
     @inlinable
     public init(json: Any, options: MappingOptions = .default) throws {
         var reader = JSONObjectReader(value: json, mapping: .remote, options: options)
@@ -20,6 +22,8 @@ extension Model {
     /// ```swift
     /// let object = try user.jsonObject()
     /// ```
+    // Inlinable: the entry point of writing a JSON object; in the caller's module the write specialises for
+    // JSONObjectWriter and the model type.
     @inlinable
     public func jsonObject(options: MappingOptions = .default) throws -> Any {
         var writer = JSONObjectWriter(mapping: .remote, options: options)
@@ -34,6 +38,7 @@ extension Array where Element: Model {
     /// ```swift
     /// let users = try [User](json: object["users"] as Any)
     /// ```
+    // Inlinable: the array form of `init(json:)`, specialised for the element type in the caller's module likewise.
     @inlinable
     public init(json: Any, options: MappingOptions = .default) throws {
         var reader = JSONObjectReader(value: json, mapping: .remote, options: options)
@@ -41,6 +46,8 @@ extension Array where Element: Model {
     }
 
     /// The models as a JSON array.
+    // Inlinable: the array form of `jsonObject(options:)`, specialised for the element type in the caller's module
+    // likewise.
     @inlinable
     public func jsonObject(options: MappingOptions = .default) throws -> Any {
         var writer = JSONObjectWriter(mapping: .remote, options: options)
@@ -55,12 +62,15 @@ extension ModelReader {
     ///
     /// Through an identity context (``ModelReader/context``), the whole read is one mapping
     /// run: all or nothing (see ``ModelContext/performMapping(_:)``).
+    // Inlinable: every format's entry point reads its payload through it (JSON objects and bytes, dictionaries, the
+    // store, preferences); visible there, the read specialises for the reader and the value type.
     @inlinable
     public mutating func decodeTopLevel<T: ModelValue>(_ type: T.Type) throws -> T {
         guard let context else { return try decodeWholeValue(T.self) }
         return try context.performMapping { try decodeWholeValue(T.self) }
     }
 
+    // Inlinable: the body of `decodeTopLevel`, once per payload; internal, and inlinable so that it can call it.
     @inlinable
     mutating func decodeWholeValue<T: ModelValue>(_ type: T.Type) throws -> T {
         var name: String?
@@ -85,6 +95,7 @@ extension Model {
     /// ```swift
     /// let status = try Status(json: object, context: context)
     /// ```
+    // Inlinable: the identity-context form of `init(json:)`, specialised in the caller's module likewise.
     @inlinable
     public init(json: Any, context: ModelContext, options: MappingOptions = .default) throws {
         var reader = JSONObjectReader(value: json, mapping: .remote, options: options, context: context)

@@ -4,6 +4,8 @@
 // overload resolution picks `==` wherever the property's type has one.
 
 /// Whether two property values are equal: `==` for `Equatable` types.
+// Inlinable: the generated `==` calls it for each property, in the user's module; inlined there it is the property
+// type's own `==`.
 @inlinable
 public func modelValuesEqual<T: Equatable>(_ lhs: T, _ rhs: T) -> Bool {
     lhs == rhs
@@ -11,6 +13,8 @@ public func modelValuesEqual<T: Equatable>(_ lhs: T, _ rhs: T) -> Bool {
 
 /// Whether two property values are equal, for types without `==`: class instances by identity,
 /// other values by their reflected description.
+// Inlinable: the generated `==` calls it for each property whose type has no `==`; specialised for that type, the class
+// check folds to a constant.
 @inlinable
 public func modelValuesEqual<T>(_ lhs: T, _ rhs: T) -> Bool {
     if T.self is AnyClass { return (lhs as AnyObject) === (rhs as AnyObject) }
@@ -18,12 +22,14 @@ public func modelValuesEqual<T>(_ lhs: T, _ rhs: T) -> Bool {
 }
 
 /// Whether two weak references point to the same instance.
+// Inlinable: the generated `==` calls it for each weak reference; inlined, it is one identity comparison.
 @inlinable
 public func modelReferencesIdentical<T: AnyObject>(_ lhs: T?, _ rhs: T?) -> Bool {
     lhs === rhs
 }
 
 /// Feeds a property value to a hasher: `Hashable` types only.
+// Inlinable: the generated `hash(into:)` calls it for each property; inlined there it is the type's own `combine`.
 @inlinable
 public func modelHashValue<T: Hashable>(_ value: T, into hasher: inout Hasher) {
     hasher.combine(value)
@@ -31,6 +37,8 @@ public func modelHashValue<T: Hashable>(_ value: T, into hasher: inout Hasher) {
 
 /// Feeds a property value that is not `Hashable` to a hasher: nothing (equal values still hash
 /// equal).
+// Inlinable: the generated `hash(into:)` calls it for each property that is not Hashable; inlined, the empty body
+// leaves no call behind.
 @inlinable
 public func modelHashValue<T>(_ value: T, into hasher: inout Hasher) {}
 

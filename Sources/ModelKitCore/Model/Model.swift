@@ -75,12 +75,17 @@ extension Model {
     public static var propertyKeys: [String] { modelSchema.propertyKeys }
 
     /// Reads a model through its reader's ``ModelReader/decodeModel(_:)``.
+    // Inlinable: every nested model value (a property, an element) is read through this from generic code
+    // (`decodeValue`, the collections' `read`); visible there, it specialises to the concrete reader's `decodeModel`
+    // for the model type.
     @inlinable
     public static func read<R: ModelReader>(from reader: inout R) throws -> Self {
         try reader.decodeModel(Self.self)
     }
 
     /// Writes a model through its writer's ``ModelWriter/encodeModel(_:)``.
+    // Inlinable: every nested model value is written through this from generic code (`encodeValue`, the collections'
+    // `write`); visible there, it specialises to the concrete writer's `encodeModel`.
     @inlinable
     public func write<W: ModelWriter>(to writer: inout W) throws {
         try writer.encodeModel(self)
@@ -121,16 +126,22 @@ public protocol ModelFieldEncoder {
 public struct ErasedModelFields: ModelFieldEncoder {
     public let model: any Model
 
+    // Inlinable: the store's row writer wraps each model it writes (`StoreRowWriter.encodeErased`); a one-field
+    // wrapper, built in place rather than through a call into this module.
     @inlinable
     public init(_ model: any Model) {
         self.model = model
     }
 
+    // Inlinable: called per field by the key-tree walk, which the store's module specialises for its row writer;
+    // inlined there, only the existential call into the model is left.
     @inlinable
     public func encodeModelField<W: ModelWriter>(_ index: Int, to writer: inout W) throws {
         try model.encodeModelField(index, to: &writer)
     }
 
+    // Inlinable: called by that same specialised walk for each nested key path when nils are omitted; a forwarding
+    // call, inlined into it.
     @inlinable
     public func hasValues(below edge: ModelKeyEdge) -> Bool {
         model.hasValues(below: edge)
@@ -140,6 +151,8 @@ public struct ErasedModelFields: ModelFieldEncoder {
 extension Model {
     /// The model as an object when it is a class instance (the identity a cycle check tracks);
     /// nil for a value type.
+    // Inlinable: the store's row writer asks it of every model it writes (`StoreRowWriter.writeRow`, `encodeErased`);
+    // where the model type is known, the class check folds to a constant.
     @inlinable
     package var classInstance: AnyObject? {
         Self.self is AnyObject.Type ? self as AnyObject : nil

@@ -26,24 +26,32 @@ extension ModelValue {
 
 extension ModelReader {
     /// Decodes a value of a known type: the direct path for ``ModelValue`` types.
+    // Inlinable: what the code `@Model` generates calls for each property it reads (`reader.decodeValue(T.self)`); in
+    // the user's module it specialises to the concrete reader and `T.read`, with no witness call per value.
     @inlinable
     public mutating func decodeValue<T: ModelValue>(_ type: T.Type) throws -> T {
         try T.read(from: &self)
     }
 
     /// Decodes a value of a known type through its `Decodable` implementation.
+    // Inlinable: what generated code resolves to for a property of a Codable type, per value; specialised there, it
+    // calls the concrete reader's `decodeCodable` directly.
     @inlinable
     public mutating func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
         try decodeCodable(T.self)
     }
 
     /// Decodes a value into `target`, taking the type from it.
+    // Inlinable: generated code calls it, per value, for a property declared without a type annotation; specialised
+    // like `decodeValue(_:)` above.
     @inlinable
     public mutating func decodeValue<T: ModelValue>(into target: inout T) throws {
         target = try T.read(from: &self)
     }
 
     /// Decodes a value into `target` through its `Decodable` implementation.
+    // Inlinable: the Codable path of a property without a type annotation, per value from generated code; specialised
+    // to the concrete reader's `decodeCodable`.
     @inlinable
     public mutating func decodeValue<T: Decodable>(into target: inout T) throws {
         target = try decodeCodable(T.self)
@@ -60,12 +68,16 @@ extension ModelReader {
 
 extension ModelWriter {
     /// Encodes a value of a known type: the direct path for ``ModelValue`` types.
+    // Inlinable: the call the generated `encodeModelField` makes for each property it writes; in the user's module it
+    // specialises to the concrete writer and `T.write`.
     @inlinable
     public mutating func encodeValue<T: ModelValue>(_ value: T) throws {
         try value.write(to: &self)
     }
 
     /// Encodes a value through its `Encodable` implementation.
+    // Inlinable: generated code's path for a property of an Encodable type, per value; specialised to the concrete
+    // writer's `encodeNil` and `encodeCodable`.
     @inlinable
     public mutating func encodeValue<T: Encodable>(_ value: T) throws {
         if isNullValue(value) { try encodeNil() } else { try encodeCodable(value) }

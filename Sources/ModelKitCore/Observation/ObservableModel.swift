@@ -28,12 +28,16 @@ public typealias ModelObservationRegistrar = ObservationRegistrar
 
 extension ObservableModel {
     /// Registers a read of the property at `keyPath` (generated getters call it).
+    // Inlinable: every generated getter of an observable property calls it, per read, in the user's module; inlined, it
+    // is the registrar's `access` with no generic call in between.
     @inlinable
     public func _modelKitAccess<Member>(_ keyPath: KeyPath<Self, Member>) {
         _modelKitRegistrar.access(self, keyPath: keyPath)
     }
 
     /// Runs a write of the property at `keyPath`, notifying its observers (generated setters call it).
+    // Inlinable: every generated setter calls it, per write; inlined, the setter's mutation closure is inlined too
+    // instead of passed to a generic function here.
     @inlinable
     public func _modelKitMutate<Member, Result>(
         _ keyPath: KeyPath<Self, Member>, _ mutation: () throws -> Result
@@ -42,12 +46,14 @@ extension ObservableModel {
     }
 
     /// Announces an in-place modification of the property at `keyPath` (generated `_modify`).
+    // Inlinable: the generated `_modify` accessor calls it before each in-place change; inlined like `_modelKitAccess`.
     @inlinable
     public func _modelKitWillModify<Member>(_ keyPath: KeyPath<Self, Member>) {
         _modelKitRegistrar.willSet(self, keyPath: keyPath)
     }
 
     /// Ends an in-place modification of the property at `keyPath` (generated `_modify`).
+    // Inlinable: the generated `_modify` accessor calls it after each in-place change; inlined like `_modelKitAccess`.
     @inlinable
     public func _modelKitDidModify<Member>(_ keyPath: KeyPath<Self, Member>) {
         _modelKitRegistrar.didSet(self, keyPath: keyPath)
@@ -58,12 +64,15 @@ extension ObservableModel {
 // decides): `==` for equatable values, identity for class instances, always otherwise.
 
 /// Whether `newValue` differs from `oldValue`, by `==`.
+// Inlinable: a generated setter calls one of these overloads on every write, chosen at compile time in the user's
+// module; inlined, this one is the type's own `!=`.
 @inlinable
 public func modelValueChanges<T: Equatable>(_ oldValue: T, _ newValue: T) -> Bool {
     oldValue != newValue
 }
 
 /// Whether `newValue` is another instance than `oldValue`.
+// Inlinable: as the overload above, per write of a class-typed property; inlined, one identity comparison.
 @inlinable
 public func modelValueChanges<T: AnyObject>(_ oldValue: T, _ newValue: T) -> Bool {
     oldValue !== newValue
@@ -71,12 +80,15 @@ public func modelValueChanges<T: AnyObject>(_ oldValue: T, _ newValue: T) -> Boo
 
 /// Whether `newValue` is another instance than `oldValue`, for class instances that are also
 /// equatable (`@Model` classes): identity decides, as for any reference.
+// Inlinable: as the overloads above, per write of a `@Model` class reference; inlined, one identity comparison.
 @inlinable
 public func modelValueChanges<T: AnyObject & Equatable>(_ oldValue: T, _ newValue: T) -> Bool {
     oldValue !== newValue
 }
 
 /// Whether `newValue` differs from `oldValue`, for types without `==`: always.
+// Inlinable: as the overloads above, per write of a property without `==`; inlined, the constant `true` leaves no
+// check.
 @inlinable
 public func modelValueChanges<T>(_ oldValue: T, _ newValue: T) -> Bool {
     true

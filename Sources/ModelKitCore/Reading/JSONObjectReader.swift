@@ -35,6 +35,7 @@ public struct JSONObjectReader: ModelTreeReader {
     }
 
     /// The value the reader is at.
+    // Usable from inline: the inlinable `decodeNil`, `decodeString` and `decodeModel` read the node through it.
     @usableFromInline var value: Any {
         get { node }
         set { node = newValue }
@@ -64,6 +65,8 @@ public struct JSONObjectReader: ModelTreeReader {
 
     // MARK: Scalars
 
+    // Inlinable: per optional value and per field whose null means its default; specialised in `init(json:)`'s caller,
+    // one null test on the node.
     @inlinable
     public mutating func decodeNil() throws -> Bool {
         isNullValue(value)
@@ -74,6 +77,7 @@ public struct JSONObjectReader: ModelTreeReader {
         throw mismatch("a boolean")
     }
 
+    // Inlinable: per String value read (`String.read`), specialised in `init(json:)`'s caller; one dynamic cast.
     @inlinable
     public mutating func decodeString() throws -> String {
         if let string = value as? String { return string }
@@ -153,6 +157,8 @@ public struct JSONObjectReader: ModelTreeReader {
 
     /// Looks up each key of `keys` in the dictionary (cheaper than matching every member when a
     /// payload has many keys no property wants).
+    // Inlinable: the walk calls it per object read from a JSON object, in the module that calls `init(json:)`;
+    // specialised there with the walk's member closure for the model's fields.
     @inlinable
     public mutating func readMembers(
         of keys: ModelKeyNode, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
@@ -164,6 +170,7 @@ public struct JSONObjectReader: ModelTreeReader {
     }
 
     /// Checks for `null` only when the value is not a dictionary: one cast for the common case.
+    // Inlinable: as `readMembers`, per nested object the walk opens.
     @inlinable
     public mutating func readMembersOrNull(
         of keys: ModelKeyNode, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
@@ -174,6 +181,7 @@ public struct JSONObjectReader: ModelTreeReader {
             unknown: unknown)
     }
 
+    // Inlinable: the body of both methods above, per object; internal, and inlinable so that they can call it.
     @inlinable
     mutating func lookUpMembers(
         of keys: ModelKeyNode, orNull: Bool, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
@@ -196,6 +204,7 @@ public struct JSONObjectReader: ModelTreeReader {
         }
     }
 
+    // Inlinable: per nested model read (`Model.read`); specialised for the model type in the caller of `init(json:)`.
     @inlinable
     public mutating func decodeModel<M: Model>(_ type: M.Type) throws -> M {
         if mapping == .propertyKeys, let model = value as? M { return model }

@@ -5,6 +5,8 @@ extension ModelReader {
     ///
     /// Returns false when the value was not consumed (a better fallback key already supplied
     /// the field, or `null` counts as missing), so a streaming reader skips it.
+    // Inlinable: the key-tree walk calls it for every field it finds, and the archive and store readers for theirs;
+    // specialised with them for the concrete reader and fields struct, the generated `decodeField` is a direct call.
     @inlinable
     public mutating func decodeLeaf<F: ModelFieldDecoder>(
         _ leaf: ModelKeyLeaf, of schema: ModelSchema, into fields: inout F, priorities: inout FieldPriorities
@@ -27,9 +29,11 @@ extension ModelReader {
     /// Runs the generated decoder of property `field`, naming the model and property in what it
     /// throws (through ``fieldError(_:field:of:)`` for errors that are not ``ModelError``s).
     //
-    // Always inlined: a reader's own loop that does not know the field decoder's type (the
-    // archive's plain fields, reached through a type found at run time) would otherwise call the
-    // copy generic over the reader too, every read through the reader's witnesses.
+    // Inlinable: runs every field's generated decoder (from `decodeLeaf` and the archive reader),
+    // per field; specialised with its caller. Always inlined: a reader's own loop that does not
+    // know the field decoder's type (the archive's plain fields, reached through a type found at
+    // run time) would otherwise call the copy generic over the reader too, every read through
+    // the reader's witnesses.
     @inlinable @inline(__always)
     public mutating func decodeNamedField<F: ModelFieldDecoder>(
         _ field: Int, of schema: ModelSchema, into fields: inout F
@@ -40,6 +44,8 @@ extension ModelReader {
     /// Runs `body`, which decodes property `field` of `schema`, naming the model and property in
     /// what it throws: the one place readers name a field's errors (``decodeNamedField(_:of:into:)``
     /// for a field decoder, a format's own loops for a model set in place).
+    // Inlinable and always inlined: it wraps every field's decode (through `decodeNamedField`),
+    // so its closure folds into the caller's specialisation.
     @inlinable @inline(__always)
     public mutating func namingFieldErrors<T>(
         _ field: Int, of schema: ModelSchema, _ body: (inout Self) throws -> T
@@ -63,6 +69,8 @@ extension ModelReader {
 
     /// Runs `body` one level down the payload: errors thrown or collected inside get
     /// `component` in front of their path.
+    // Inlinable: the walk and the readers' containers go one level down through it per key path segment, element or
+    // member; specialised with them, `body` is inlined rather than called through a closure.
     @inlinable
     public mutating func withPathComponent<T>(
         _ component: @autoclosure () -> ModelPath.Component, _ body: (inout Self) throws -> T
@@ -128,15 +136,20 @@ extension ModelReader {
 /// Which fallback key supplied each field so far, for models whose properties have several
 /// remote key paths (the first present path wins, whatever the order in the payload).
 public struct FieldPriorities {
+    // Usable from inline: read and written by the inlinable `init` and `accepts(_:)` below.
     @usableFromInline var best: [Int]?
 
     /// Priorities for reading an object of `schema` with the key tree `keys`.
+    // Inlinable: made once per object read by the walk (`decodeFieldsByKeyTree`) and the archive and store readers;
+    // inlined, a tree without fallbacks costs one nil.
     @inlinable
     public init(schema: ModelSchema, keys: ModelKeyNode) {
         best = keys.hasFallbacks ? Array(repeating: Int.max, count: schema.properties.count) : nil
     }
 
     /// Whether `leaf` should be decoded: no value from a better path has been seen.
+    // Inlinable: asked by `decodeLeaf` for every field, per object; inlined, a schema without fallbacks costs one nil
+    // test.
     @inlinable
     public mutating func accepts(_ leaf: ModelKeyLeaf) -> Bool {
         guard best != nil else { return true }
@@ -149,12 +162,15 @@ public struct FieldPriorities {
 extension ModelReader {
     /// Reads one array element one level down the path; in collect-all mode a failing element
     /// is recorded and skipped (nil).
+    // Inlinable: the tree and Codable readers' `decodeArray` and the JSON bytes and archive readers call it per
+    // element; specialised with them, `body` is inlined.
     @inlinable
     public mutating func decodeElement<T>(at index: Int, _ body: (inout Self) throws -> T) throws -> T? {
         try decodeNested(.index(index), body)
     }
 
     /// Reads one dictionary member one level down the path (see ``decodeElement(at:_:)``).
+    // Inlinable: the readers' `decodeDictionary` call it per member; specialised with them like `decodeElement`.
     @inlinable
     public mutating func decodeMember<T>(_ key: String, _ body: (inout Self) throws -> T) throws -> T? {
         try decodeNested(.key(key), body)
@@ -162,6 +178,7 @@ extension ModelReader {
 
     /// Reads the value at `component`, one level down the path; in collect-all mode a failure
     /// is recorded and the value skipped (nil).
+    // Inlinable: the shared body of `decodeElement` and `decodeMember` (inlinable), per element or member.
     @inlinable
     mutating func decodeNested<T>(_ component: ModelPath.Component, _ body: (inout Self) throws -> T) throws -> T? {
         try withPathComponent(component) { reader in
@@ -177,6 +194,8 @@ extension ModelReader {
 }
 
 /// The error for an array index in a key path past the end of the array.
+// Usable from inline: the error the inlinable `walkNested` throws for an index past the end of an array, left out of
+// line.
 @usableFromInline
 package func outOfRange(_ index: Int, count: Int, _ edge: ModelKeyEdge, _ schema: ModelSchema) -> ModelError {
     var field: Int?

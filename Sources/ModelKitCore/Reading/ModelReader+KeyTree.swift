@@ -8,6 +8,9 @@
 /// end at an edge are decoded through ``ModelReader/decodeLeaf(_:of:into:priorities:)``, which
 /// applies the null policy, fallback priorities, collect-all mode and error naming.
 extension ModelReader {
+    // Inlinable: generated `__ModelKitFields.init(reading:)` calls it once per object, in the user's module; the
+    // default for the JSON bytes, JSONValue and JSON object readers, it specialises there with the walk for the
+    // concrete reader and fields struct.
     @inlinable
     public mutating func decodeFields<F: ModelFieldDecoder>(of schema: ModelSchema, into fields: inout F) throws {
         try decodeFieldsByKeyTree(of: schema, into: &fields)
@@ -15,6 +18,8 @@ extension ModelReader {
 
     /// Reads the object at the current position into `fields` by the schema's key tree for this
     /// reader's mapping: the walk every format shares, and the default of ``decodeFields(of:into:)``.
+    // Inlinable: the walk every reader shares, per object (the default `decodeFields`, and the Codable, archive and
+    // store readers' own); specialised with its caller.
     @inlinable
     public mutating func decodeFieldsByKeyTree<F: ModelFieldDecoder>(of schema: ModelSchema, into fields: inout F) throws {
         let keys = schema.readingKeys(mapping)
@@ -23,6 +28,8 @@ extension ModelReader {
     }
 
     /// The default of ``readMembersOrNull(of:expected:reportingUnknownKeys:_:unknown:)``.
+    // Inlinable: the default for every reader the walk runs over but JSONObjectReader, per nested object it opens;
+    // specialised with the walk.
     @inlinable
     public mutating func readMembersOrNull(
         of node: ModelKeyNode, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
@@ -38,6 +45,8 @@ extension ModelReader {
 
     /// Reads the members of the object at the current position that `node` names; with
     /// `orNull`, `null` there reads none.
+    // Inlinable: the walk's body for one object, per object read; internal, so `@inlinable` also makes it usable from
+    // the public inlinable walk above.
     @inlinable
     mutating func walkObject<F: ModelFieldDecoder>(
         _ node: ModelKeyNode, schema: ModelSchema, fields: inout F, priorities: inout FieldPriorities,
@@ -81,6 +90,8 @@ extension ModelReader {
     }
 
     /// Reads the value an edge leads to: the fields that end there, then the keys below it.
+    // Inlinable: per key of a nested path the walk meets; internal and inlinable so the public inlinable walk can call
+    // it.
     @inlinable
     mutating func walkEdge<F: ModelFieldDecoder>(
         _ edge: ModelKeyEdge, schema: ModelSchema, fields: inout F, priorities: inout FieldPriorities
@@ -103,6 +114,8 @@ extension ModelReader {
 
     /// Reads the keys or array indexes below a key path segment; `null` there means every field
     /// below is missing.
+    // Inlinable: per nested key path segment the walk opens; internal and inlinable so the public inlinable walk can
+    // call it.
     @inlinable
     mutating func walkNested<F: ModelFieldDecoder>(
         _ node: ModelKeyNode, schema: ModelSchema, fields: inout F, priorities: inout FieldPriorities

@@ -38,6 +38,8 @@ public protocol ModelReader {
     mutating func decodeString() throws -> String
     /// Reads a string and hands its UTF-8 bytes to `body`, without making a `String` where the
     /// format allows (date parsers read the bytes directly).
+    // The bytes as a raw buffer, valid only inside `body`: a byte reader (JSON) passes the string where it lies in its
+    // input, so a date parser reads it with no String made (`readDate`).
     mutating func decodeStringBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T
     /// Reads an integer that fits in `Int64`.
     mutating func decodeInt64() throws -> Int64
@@ -120,18 +122,25 @@ public protocol ModelReader {
 
 extension ModelReader {
     /// The options' switches, derived from ``options`` (readers on hot paths store them).
+    // Inlinable: the default for readers that keep no flags (JSONValueReader, CodableReader), read per field and per
+    // object by the key-tree walk; inlined there, the flags are built from the options in place.
     @inlinable
     public var flags: MappingFlags { MappingFlags(options, hasContext: context != nil) }
 
     /// No context: formats that never map through one (archives, `Decoder`).
     public var context: ModelContext? { nil }
 
+    // Inlinable: the default for every reader but the JSON bytes reader, called per date a date transformer reads
+    // (`readDate`); specialised there with the reader's `decodeString`.
     @inlinable
     public mutating func decodeStringBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
         var string = try decodeString()
+        // The string's own UTF-8, borrowed for `body` only, so the parser reads it without another copy.
         return try string.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
     }
 
+    // Inlinable: the default for the JSON bytes, JSONValue and Codable readers, called per nested model from
+    // `Model.read`; specialised there for the concrete reader and model type.
     @inlinable
     public mutating func decodeModel<M: Model>(_ type: M.Type) throws -> M {
         try decodeModelThroughHooksAndIdentity(M.self)
@@ -139,6 +148,8 @@ extension ModelReader {
 
     /// The default of ``decodeModel(_:)``: the hooks' slow path, identity through the options'
     /// context for identified classes, or the model's initializer; then validation.
+    // Inlinable: the body of the default `decodeModel` (and of JSONObjectReader's), per model read; specialised with
+    // it, the hook and identity checks fold for the model type.
     @inlinable
     public mutating func decodeModelThroughHooksAndIdentity<M: Model>(_ type: M.Type) throws -> M {
         let schema = M.modelSchema
@@ -156,6 +167,8 @@ extension ModelReader {
     }
 
     /// Runs a model's `validate()`, turning what it throws into an `invalidModel` error.
+    // Inlinable: called per model read when validation is on (`decodeUnidentified`, generated `init(from:)`);
+    // specialised there, `validate()` is called directly.
     @inlinable
     public func validateModel<M: Model>(_ model: M) throws {
         do {
@@ -189,6 +202,8 @@ extension ModelReader {
     }
 
     /// Reads an integer of any width, with a range error when it does not fit.
+    // Inlinable: every integer property is read through it (`ModelInteger.read`, per value); specialised for the width,
+    // the range check is a pair of constant comparisons.
     @inlinable
     public mutating func decodeInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         // The range by comparison, then a truncating conversion: `T(exactly:)` returns a `T?`,
@@ -211,6 +226,8 @@ extension ModelReader {
     }
 }
 
+// Usable from inline: the error `decodeInteger` (inlinable) throws for a value out of range, left out of line so the
+// inlined check stays small.
 @usableFromInline
 func integerRange<T>(_ type: T.Type, _ found: String) -> ModelError {
     ModelError(.numberOutOfRange, expected: "a number that fits '\(T.self)'", found: found)

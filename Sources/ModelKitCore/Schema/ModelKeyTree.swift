@@ -8,6 +8,7 @@ public final class ModelKeyNode: Sendable {
     /// The edges leaving this node, in declaration order.
     public let edges: [ModelKeyEdge]
     /// Matches key bytes to an edge index.
+    // Usable from inline: the inlinable `edgeIndex(forKeyBytes:)` below matches through it.
     @usableFromInline
     package let matcher: KeyMatcher
     /// Whether some edge's key is an array index, so an array here is walked element by element.
@@ -46,10 +47,13 @@ public final class ModelKeyNode: Sendable {
     /// The position in ``edges`` of the edge for a key, if any.
     public func edgeIndex(forKey key: String) -> Int? {
         var key = key
+        // The key's own UTF-8, borrowed for the lookup: the matcher reads raw bytes, and a String key is not copied.
         return key.withUTF8 { matcher.index(of: UnsafeRawBufferPointer($0)) }
     }
 
     /// The edge index for raw UTF-8 key bytes, if any.
+    // Inlinable for byte readers of other modules, as the `expected:` form below (no reader in this package calls this
+    // one). Raw bytes, so a reader passes a key where it lies in its input, with no String made.
     @inlinable
     public func edgeIndex(forKeyBytes bytes: UnsafeRawBufferPointer) -> Int? {
         matcher.index(of: bytes)
@@ -57,6 +61,9 @@ public final class ModelKeyNode: Sendable {
 
     /// The edge index for raw UTF-8 key bytes, trying position `expected` first: readers pass
     /// the position after the last key matched, since payloads mostly keep a model's order.
+    // Inlinable: the JSON bytes reader's inlinable `readMembers` (ModelKitJSON) matches every key through it in strict
+    // mode, per key; inlined there, one call into the matcher. Raw bytes, so the key is matched where it lies in the
+    // document.
     @inlinable
     public func edgeIndex(forKeyBytes bytes: UnsafeRawBufferPointer, expected: Int) -> Int? {
         matcher.index(of: bytes, expected: expected)
@@ -162,18 +169,27 @@ extension ModelKeyNode {
 /// of its own (a lookup touches no array, so it retains nothing). Payloads mostly list keys in
 /// the order a model declares them, so a reader passes the position it expects next and a
 /// match there skips the hash.
+// Usable from inline: the inlinable `edgeIndex(forKeyBytes:)` calls into it, and its inlinable lookups below read its
+// tables.
 @usableFromInline
 package final class KeyMatcher: @unchecked Sendable {
     // @unchecked: the memory is written once, in `init`, and only read afterwards.
+    // Usable from inline: read by the inlinable `isKey`. Memory of its own, as all four tables (see above): written
+    // once in `init`, a lookup then reads them with no array to retain or bounds to check.
     @usableFromInline let bytes: UnsafeMutablePointer<UInt8>
     /// Where each key starts in `bytes`, and one more: where the last one ends.
+    // Usable from inline: read by the inlinable `isKey` and `keyStart(at:)`; memory of its own like `bytes`.
     @usableFromInline let starts: UnsafeMutablePointer<Int>
+    // Usable from inline: probed by the inlinable `index(of:)`; memory of its own like `bytes`.
     @usableFromInline let table: UnsafeMutablePointer<Int32>
     /// Each key's length when JSON writes it between quotes as it is (printable ASCII, no quote
     /// or backslash), else -1: a JSON reader that finds those bytes, quoted, has found the key.
+    // Usable from inline: read by the inlinable `verbatimLength(at:)`; memory of its own like `bytes`.
     @usableFromInline let verbatimLengths: UnsafeMutablePointer<Int>
+    // Usable from inline: read by the inlinable `index(of:)`.
     @usableFromInline let mask: Int
     /// How many keys.
+    // Usable from inline: read by the inlinable `index(of:expected:)` and `keyCount`.
     @usableFromInline let count: Int
 
     init(keys: [String]) {
@@ -187,6 +203,7 @@ package final class KeyMatcher: @unchecked Sendable {
         while size < keys.count * 2 { size *= 2 }
         var slots = [Int32](repeating: -1, count: size)
         for index in keys.indices {
+            // Each key hashed where it lies in `allBytes`, through the raw-bytes hash every lookup uses.
             let hash = allBytes.withUnsafeBytes { raw in
                 KeyMatcher.hash(UnsafeRawBufferPointer(rebasing: raw[allStarts[index]..<allStarts[index + 1]]))
             }
@@ -200,6 +217,7 @@ package final class KeyMatcher: @unchecked Sendable {
             }
             if slots[slot] < 0 { slots[slot] = Int32(index) }
         }
+        // The four tables are copied once into memory of their own, freed in `deinit` (see the stored properties).
         bytes = .allocate(capacity: max(allBytes.count, 1))
         bytes.initialize(from: allBytes, count: allBytes.count)
         starts = .allocate(capacity: allStarts.count)
@@ -221,6 +239,8 @@ package final class KeyMatcher: @unchecked Sendable {
         verbatimLengths.deallocate()
     }
 
+    // Inlinable: `index(of:)` hashes every key it looks up with it, per key; inlined there, the loop runs over the
+    // key's bytes where they lie.
     @inlinable
     package static func hash(_ key: UnsafeRawBufferPointer) -> Int {
         var hash: UInt32 = 2_166_136_261
@@ -231,6 +251,8 @@ package final class KeyMatcher: @unchecked Sendable {
     }
 
     /// Whether key number `index` is spelled by `key`.
+    // Inlinable: the lookups below compare every candidate key through it; internal, and inlinable so that they can
+    // call it where they are inlined (ModelKitJSON).
     @inlinable @inline(__always)
     func isKey(_ index: Int, spelledBy key: UnsafeRawBufferPointer) -> Bool {
         let start = starts[index]
@@ -239,6 +261,9 @@ package final class KeyMatcher: @unchecked Sendable {
     }
 
     /// The index of the key spelled by `key`, if it is one of the keys.
+    // Inlinable: `index(of:expected:)` falls back to it for each key that is not the one expected, in the JSON
+    // scanner's key matching (ModelKitJSON, another module) and `edgeIndex(forKeyBytes:)`; inlined there, the probe
+    // loop makes no call into this module.
     @inlinable
     package func index(of key: UnsafeRawBufferPointer) -> Int? {
         var slot = KeyMatcher.hash(key) & mask
@@ -252,6 +277,9 @@ package final class KeyMatcher: @unchecked Sendable {
 
     /// The index of the key spelled by `key`, trying `expected` first (the key after the last
     /// one matched, in a payload that follows the declaration's order).
+    // Inlinable: the JSON scanner's key matching (`nextKeyIndexByScanning`, `nextKeyIndexGenerally`: ModelKitJSON,
+    // another module) and the strict-mode `readMembers` call it per key; inlined there, the expected key is tried
+    // with no call into this module.
     @inlinable
     package func index(of key: UnsafeRawBufferPointer, expected: Int) -> Int? {
         if expected < count && isKey(expected, spelledBy: key) { return expected }
@@ -259,6 +287,8 @@ package final class KeyMatcher: @unchecked Sendable {
     }
 }
 
+// Inlinable: `isKey` compares every candidate key with it; internal, and inlinable so that `isKey` can call it where
+// it is inlined. Raw pointers: the matcher's memory and the reader's input, both in place; `isKey` checked the length.
 @inlinable
 func memcmpBytes(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ count: Int) -> Bool {
     var index = 0

@@ -155,18 +155,24 @@ public final class ModelSchema: Sendable {
     }
 
     /// The key tree readers use for a mapping.
+    // Inlinable: the key-tree walk asks it once per object read (`decodeFieldsByKeyTree`); inlined there, a choice
+    // between two stored trees.
     @inlinable
     public func readingKeys(_ mapping: Mapping) -> ModelKeyNode {
         mapping == .remote ? remoteReadingKeys : propertyReadingKeys
     }
 
     /// The key tree writers use for a mapping.
+    // Inlinable: the writers' walk asks it once per object written (`encodeModelObject`); inlined there, a choice
+    // between stored trees.
     @inlinable
     public func writingKeys(_ mapping: Mapping, sorted: Bool = false) -> ModelKeyNode {
         mapping == .remote ? (sorted ? sortedRemoteWritingKeys : remoteWritingKeys) : propertyWritingKeys
     }
 
     /// The name used in error messages for the property at `index`.
+    // Usable from inline: the inlinable `decodeNamedField` and `encodeField` name the property in their errors through
+    // it.
     @usableFromInline
     package func propertyName(at index: Int) -> String? {
         properties.indices.contains(index) ? properties[index].name : nil

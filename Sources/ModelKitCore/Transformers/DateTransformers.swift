@@ -27,6 +27,9 @@ public struct DateFormatTransformer: ModelTransformer {
     }
 
     /// Parses the string's bytes where it lies, without making a `String` first.
+    // Inlinable: runs per date read by `decodeValue(_:transformer:)` for a `@Transform(.dateFormat)` property; with
+    // `readDate` it specialises for the concrete reader, whose `decodeStringBytes` then hands the pattern the string's
+    // bytes where they lie.
     @inlinable
     public func read<R: ModelReader>(from reader: inout R) throws -> Date {
         try readDate(from: &reader, expectation: expectation) { pattern.date(from: $0) }
@@ -57,6 +60,8 @@ public struct ISO8601Transformer: ModelTransformer {
     }
 
     /// Parses the string's bytes where it lies, without making a `String` first.
+    // Inlinable: runs per date read for a `@Transform(.iso8601)` property; specialised with `readDate` like
+    // `DateFormatTransformer.read`.
     @inlinable
     public func read<R: ModelReader>(from reader: inout R) throws -> Date {
         try readDate(from: &reader, expectation: expectation) { DateCoding.parseISO8601($0) }

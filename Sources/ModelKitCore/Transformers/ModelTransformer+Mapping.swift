@@ -6,6 +6,9 @@ import Foundation
 
 extension ModelReader {
     /// Reads a transformed property whose type is a ``ModelValue``.
+    // Inlinable, as are the five overloads after it: generated code calls `decodeValue(_:transformer:)` for each
+    // transformed property it reads; in the user's module the overload chosen specialises for the concrete reader and
+    // transformer.
     @inlinable
     public mutating func decodeValue<T: ModelTransformer>(_ type: T.Value.Type, transformer: T) throws -> T.Value
     where T.Value: ModelValue {
@@ -13,6 +16,7 @@ extension ModelReader {
     }
 
     /// Reads a transformed property whose type is only `Decodable`.
+    // Inlinable: see the first overload (per transformed value read by generated code).
     @inlinable
     public mutating func decodeValue<T: ModelTransformer>(_ type: T.Value.Type, transformer: T) throws -> T.Value
     where T.Value: Decodable {
@@ -20,12 +24,14 @@ extension ModelReader {
     }
 
     /// Reads a transformed property of any other type: always through the transformer.
+    // Inlinable: see the first overload (per transformed value read by generated code).
     @inlinable
     public mutating func decodeValue<T: ModelTransformer>(_ type: T.Value.Type, transformer: T) throws -> T.Value {
         try transformer.read(from: &self)
     }
 
     /// Reads an optional transformed property (`null` is nil) whose type is a ``ModelValue``.
+    // Inlinable: see the first overload (per transformed value read by generated code).
     @inlinable
     public mutating func decodeValue<T: ModelTransformer>(_ type: T.Value?.Type, transformer: T) throws -> T.Value?
     where T.Value: ModelValue {
@@ -33,6 +39,7 @@ extension ModelReader {
     }
 
     /// Reads an optional transformed property whose type is only `Decodable`.
+    // Inlinable: see the first overload (per transformed value read by generated code).
     @inlinable
     public mutating func decodeValue<T: ModelTransformer>(_ type: T.Value?.Type, transformer: T) throws -> T.Value?
     where T.Value: Decodable {
@@ -40,6 +47,7 @@ extension ModelReader {
     }
 
     /// Reads an optional transformed property of any other type.
+    // Inlinable: see the first overload (per transformed value read by generated code).
     @inlinable
     public mutating func decodeValue<T: ModelTransformer>(_ type: T.Value?.Type, transformer: T) throws -> T.Value? {
         try decodeNil() ? nil : transformer.read(from: &self)
@@ -48,6 +56,9 @@ extension ModelReader {
 
 extension ModelWriter {
     /// Writes a transformed property whose type is a ``ModelValue``.
+    // Inlinable, as are the five overloads after it: the generated `encodeModelField` calls
+    // `encodeValue(_:transformer:)` for each transformed property it writes; in the user's module the overload chosen
+    // specialises for the concrete writer and transformer.
     @inlinable
     public mutating func encodeValue<T: ModelTransformer>(_ value: T.Value, transformer: T) throws
     where T.Value: ModelValue {
@@ -55,6 +66,7 @@ extension ModelWriter {
     }
 
     /// Writes a transformed property whose type is only `Encodable`.
+    // Inlinable: see the first `encodeValue` overload (per transformed value written by generated code).
     @inlinable
     public mutating func encodeValue<T: ModelTransformer>(_ value: T.Value, transformer: T) throws
     where T.Value: Encodable {
@@ -62,12 +74,14 @@ extension ModelWriter {
     }
 
     /// Writes a transformed property of any other type: always through the transformer.
+    // Inlinable: see the first `encodeValue` overload (per transformed value written by generated code).
     @inlinable
     public mutating func encodeValue<T: ModelTransformer>(_ value: T.Value, transformer: T) throws {
         try transformer.write(value, to: &self)
     }
 
     /// Writes an optional transformed property whose type is a ``ModelValue``.
+    // Inlinable: see the first `encodeValue` overload (per transformed value written by generated code).
     @inlinable
     public mutating func encodeValue<T: ModelTransformer>(_ value: T.Value?, transformer: T) throws
     where T.Value: ModelValue {
@@ -75,6 +89,7 @@ extension ModelWriter {
     }
 
     /// Writes an optional transformed property whose type is only `Encodable`.
+    // Inlinable: see the first `encodeValue` overload (per transformed value written by generated code).
     @inlinable
     public mutating func encodeValue<T: ModelTransformer>(_ value: T.Value?, transformer: T) throws
     where T.Value: Encodable {
@@ -82,6 +97,7 @@ extension ModelWriter {
     }
 
     /// Writes an optional transformed property of any other type.
+    // Inlinable: see the first `encodeValue` overload (per transformed value written by generated code).
     @inlinable
     public mutating func encodeValue<T: ModelTransformer>(_ value: T.Value?, transformer: T) throws {
         if let value { try transformer.write(value, to: &self) } else { try encodeNil() }
@@ -91,6 +107,8 @@ extension ModelWriter {
 extension ModelReader {
     /// Runs a property's validation method on a decoded value (PSPDFModel's KVC validation),
     /// naming the value in what it throws.
+    // Inlinable: generated code calls it after reading each property that has a `validate<Name>` method; specialised
+    // there, the validation function is called directly.
     @inlinable
     public func validateField<V>(_ value: V, _ validate: (V) throws -> Void) throws {
         guard flags.validates else { return }

@@ -43,6 +43,9 @@ public protocol ModelTransformer<Value>: Sendable {
 extension ModelTransformer {
     public var expectation: String { "a value '\(Self.self)' accepts" }
 
+    // Inlinable: the default `read` of every transformer, run per transformed value from `decodeValue(_:transformer:)`,
+    // which generated code calls; visible there, it specialises for the concrete transformer and reader, `Encoded.read`
+    // included.
     @inlinable
     public func read<R: ModelReader>(from reader: inout R) throws -> Value {
         let encoded = try Encoded.read(from: &reader)
@@ -56,6 +59,8 @@ extension ModelTransformer {
         }
     }
 
+    // Inlinable: the default `write` of every transformer, run per transformed value from `encodeValue(_:transformer:)`
+    // in generated code; specialised there like `read`.
     @inlinable
     public func write<W: ModelWriter>(_ value: Value, to writer: inout W) throws {
         let encoded: Encoded
@@ -72,6 +77,8 @@ extension ModelTransformer {
 
 /// Gives a transformer expression its property type, so `.dateFormat(...)` resolves; used by
 /// the code `@Model` generates.
+// Inlinable: generated code calls it once per transformed property, in the initializer of the transformer's static
+// constant; an identity function, inlined away there.
 @inlinable
 public func modelTransformer<V, T: ModelTransformer>(for type: V.Type, _ transformer: T) -> T where T.Value == V {
     transformer
@@ -88,6 +95,7 @@ public func modelTransformer<V, T: ModelTransformer>(for type: V.Type, _ transfo
 
 /// Same as ``modelTransformer(for:_:)-(_,T)`` for an optional property whose transformer
 /// handles the wrapped type.
+// Inlinable: the optional-property form of the identity function above, inlined away in generated code likewise.
 @inlinable
 public func modelTransformer<V, T: ModelTransformer>(for type: V?.Type, _ transformer: T) -> T where T.Value == V {
     transformer

@@ -5,6 +5,8 @@ import Foundation
 // its kind here, once.
 
 extension String: ModelValue {
+    // Inlinable, with `write`: run per String value by generated model code and the collections below; specialised
+    // there to the concrete reader's `decodeString` and writer's `encodeString`.
     @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> String {
         try reader.decodeString()
     }
@@ -13,6 +15,7 @@ extension String: ModelValue {
 }
 
 extension Bool: ModelValue {
+    // Inlinable, with `write`: per Bool value from generated code, specialised to `decodeBool` / `encodeBool`.
     @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> Bool {
         try reader.decodeBool()
     }
@@ -21,6 +24,7 @@ extension Bool: ModelValue {
 }
 
 extension Double: ModelValue {
+    // Inlinable, with `write`: per Double value from generated code, specialised to `decodeDouble` / `encodeDouble`.
     @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> Double {
         try reader.decodeDouble()
     }
@@ -29,6 +33,8 @@ extension Double: ModelValue {
 }
 
 extension Float: ModelValue {
+    // Inlinable, with `write`: per Float value from generated code; inlined there, one call to the reader's
+    // `decodeFloat` or the writer's `encodeFloat`.
     @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> Float {
         try reader.decodeFloat()
     }
@@ -41,6 +47,8 @@ extension Float: ModelValue {
 public protocol ModelInteger: FixedWidthInteger, ModelValue {}
 
 extension ModelInteger {
+    // Inlinable, with `write`: per integer value of any width; specialised for the width, `decodeInteger`'s range check
+    // needs no generic metadata.
     @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> Self {
         try reader.decodeInteger(Self.self)
     }
@@ -60,6 +68,7 @@ extension UInt32: ModelInteger {}
 extension UInt64: ModelInteger {}
 
 extension Decimal: ModelValue {
+    // Inlinable, with `write`: per Decimal value from generated code, specialised to `decodeDecimal` / `encodeDecimal`.
     @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> Decimal {
         try reader.decodeDecimal()
     }
@@ -68,6 +77,8 @@ extension Decimal: ModelValue {
 }
 
 extension Date: ModelValue {
+    // Inlinable, with `write`: per Date value from generated code, specialised to the format's `decodeDate` /
+    // `encodeDate`.
     @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> Date {
         try reader.decodeDate()
     }
@@ -76,6 +87,7 @@ extension Date: ModelValue {
 }
 
 extension Data: ModelValue {
+    // Inlinable, with `write`: per Data value from generated code, specialised to `decodeData` / `encodeData`.
     @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> Data {
         try reader.decodeData()
     }
@@ -84,6 +96,7 @@ extension Data: ModelValue {
 }
 
 extension URL: ModelValue {
+    // Inlinable, with `write`: per URL value from generated code, specialised to `decodeURL` / `encodeURL`.
     @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> URL {
         try reader.decodeURL()
     }
@@ -92,6 +105,7 @@ extension URL: ModelValue {
 }
 
 extension UUID: ModelValue {
+    // Inlinable, with `write`: per UUID value from generated code, specialised to `decodeUUID` / `encodeUUID`.
     @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> UUID {
         try reader.decodeUUID()
     }
@@ -100,6 +114,7 @@ extension UUID: ModelValue {
 }
 
 extension JSONValue: ModelValue {
+    // Inlinable, with `write`: per JSONValue property value, specialised to `decodeJSONValue` / `encodeJSONValue`.
     @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> JSONValue {
         try reader.decodeJSONValue()
     }
@@ -108,6 +123,8 @@ extension JSONValue: ModelValue {
 }
 
 extension Optional: ModelValue where Wrapped: ModelValue {
+    // Inlinable, with `write`: per optional value; specialised, the null check and the wrapped type's `read`/`write`
+    // are inlined together.
     @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> Wrapped? {
         try reader.decodeNil() ? nil : Wrapped.read(from: &reader)
     }
@@ -118,6 +135,8 @@ extension Optional: ModelValue where Wrapped: ModelValue {
 }
 
 extension Array: ModelValue where Element: ModelValue {
+    // Inlinable, with `write`: per array; specialised, the element closure calls the element type's `read`/`write`
+    // directly, once per element.
     @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> [Element] {
         try reader.decodeArray { try Element.read(from: &$0) }
     }
@@ -128,6 +147,7 @@ extension Array: ModelValue where Element: ModelValue {
 }
 
 extension Set: ModelValue where Element: ModelValue {
+    // Inlinable, with `write`: per set, specialised for the element type like the array's.
     @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> Set<Element> {
         Set(try reader.decodeArray { try Element.read(from: &$0) })
     }
@@ -138,6 +158,7 @@ extension Set: ModelValue where Element: ModelValue {
 }
 
 extension Dictionary: ModelValue where Key == String, Value: ModelValue {
+    // Inlinable, with `write`: per dictionary, specialised for the value type like the array's.
     @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> [String: Value] {
         try reader.decodeDictionary { try Value.read(from: &$0) }
     }
@@ -149,6 +170,8 @@ extension Dictionary: ModelValue where Key == String, Value: ModelValue {
 
 extension RawRepresentable where Self: ModelValue, RawValue: ModelValue {
     /// Reads the raw value and makes the case from it; an unknown raw value is an error.
+    // Inlinable: per value of a raw-value enum that joins the fast path; specialised, it is the raw value's `read` and
+    // `init(rawValue:)`.
     @inlinable public static func read<R: ModelReader>(from reader: inout R) throws -> Self {
         let raw = try RawValue.read(from: &reader)
         guard let value = Self(rawValue: raw) else {
@@ -157,6 +180,7 @@ extension RawRepresentable where Self: ModelValue, RawValue: ModelValue {
         return value
     }
     /// Writes the raw value.
+    // Inlinable: the writing side of the above, per value: the raw value's `write`, specialised.
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws { try rawValue.write(to: &writer) }
     /// The raw value's kind: the case is kept as its raw value.
     public static var modelValueKind: ModelValueKind { RawValue.modelValueKind }

@@ -13,8 +13,10 @@ public struct JSONObjectWriter: ModelWriter {
     public let options: MappingOptions
     /// What was written; nil when an omitted nil was the only thing written.
     public var result: Any?
+    // Usable from inline, though only `child()`, which is not inlinable, reads it: no inlinable body needs it.
     @usableFromInline var depth = 0
     /// The object whose members are being written.
+    // Usable from inline: the inlinable `encodeObject` and `encodeMember` collect the open object's members here.
     @usableFromInline var object: [String: Any]?
 
     /// A writer for a mapping.
@@ -23,6 +25,7 @@ public struct JSONObjectWriter: ModelWriter {
         self.options = options
     }
 
+    // Usable from inline: the inlinable container methods below make each element's and member's writer with it.
     @usableFromInline
     func child() throws -> JSONObjectWriter {
         try checkNesting(depth, options.maxDepth)
@@ -76,6 +79,8 @@ public struct JSONObjectWriter: ModelWriter {
         result = mapping == .propertyKeys ? value : try CodableBridge.foundationObject(encoding: value)
     }
 
+    // Inlinable: per array written to a JSON object (`Array.write`, `Set.write`), in the module that calls
+    // `jsonObject(options:)`; specialised there, the element's `write` is called directly.
     @inlinable
     public mutating func encodeArray<C: Collection>(
         _ elements: C, _ element: (inout JSONObjectWriter, C.Element) throws -> Void
@@ -90,6 +95,7 @@ public struct JSONObjectWriter: ModelWriter {
         result = array
     }
 
+    // Inlinable: per dictionary written to a JSON object; specialised like `encodeArray`.
     @inlinable
     public mutating func encodeDictionary<V>(
         _ dictionary: [String: V], _ body: (inout JSONObjectWriter, V) throws -> Void
@@ -106,6 +112,8 @@ public struct JSONObjectWriter: ModelWriter {
 
     // MARK: Sink for the key-tree walk
 
+    // Inlinable: the key-tree walk opens every object through it, per model written; specialised with the walk,
+    // `members` is inlined.
     @inlinable
     public mutating func encodeObject(_ members: (inout JSONObjectWriter) throws -> Void) throws {
         let enclosing = object
@@ -115,6 +123,8 @@ public struct JSONObjectWriter: ModelWriter {
         result = object ?? [String: Any]()
     }
 
+    // Inlinable: the key-tree walk writes every key through it, per member; specialised with the walk, `value` is
+    // inlined.
     @inlinable
     public mutating func encodeMember(_ edge: ModelKeyEdge, _ value: (inout JSONObjectWriter) throws -> Void) throws {
         var writer = try child()

@@ -13,9 +13,12 @@ public struct JSONValueWriter: ModelWriter {
     public let options: MappingOptions
     /// What was written; nil when an omitted nil was the only thing written.
     public var written: JSONValue? { storage }
+    // Usable from inline: the inlinable container methods below store and read what was written here.
     @usableFromInline var storage: JSONValue?
+    // Usable from inline, though only `child()`, which is not inlinable, reads it: no inlinable body needs it.
     @usableFromInline var depth = 0
     /// The members of the object being written.
+    // Usable from inline: the inlinable `encodeObject` and `encodeMember` collect the open object's members here.
     @usableFromInline var members: [JSONMember]?
 
     /// What was written, `null` when nothing was.
@@ -26,6 +29,7 @@ public struct JSONValueWriter: ModelWriter {
         self.options = options
     }
 
+    // Usable from inline: the inlinable container methods below make each element's and member's writer with it.
     @usableFromInline
     func child() throws -> JSONValueWriter {
         try checkNesting(depth, options.maxDepth)
@@ -62,6 +66,8 @@ public struct JSONValueWriter: ModelWriter {
         storage = try CodableBridge.jsonValue(encoding: value)
     }
 
+    // Inlinable: per array written into a JSONValue (`Array.write`, `Set.write`) by the modules that write one
+    // (preferences, transformers); specialised there, the element's `write` is called directly.
     @inlinable
     public mutating func encodeArray<C: Collection>(
         _ elements: C, _ element: (inout JSONValueWriter, C.Element) throws -> Void
@@ -77,6 +83,7 @@ public struct JSONValueWriter: ModelWriter {
     }
 
     /// Writes the dictionary's members sorted by key, so the same dictionary is the same value.
+    // Inlinable: per dictionary written into a JSONValue; specialised like `encodeArray`.
     @inlinable
     public mutating func encodeDictionary<V>(
         _ dictionary: [String: V], _ body: (inout JSONValueWriter, V) throws -> Void
@@ -94,6 +101,8 @@ public struct JSONValueWriter: ModelWriter {
 
     // MARK: Sink for the key-tree walk
 
+    // Inlinable: the key-tree walk opens every object through it, per model written; specialised with the walk, `body`
+    // is inlined.
     @inlinable
     public mutating func encodeObject(_ body: (inout JSONValueWriter) throws -> Void) throws {
         let enclosing = members
@@ -103,6 +112,8 @@ public struct JSONValueWriter: ModelWriter {
         storage = .object(members ?? [])
     }
 
+    // Inlinable: the key-tree walk writes every key through it, per member; specialised with the walk, `value` is
+    // inlined.
     @inlinable
     public mutating func encodeMember(_ edge: ModelKeyEdge, _ value: (inout JSONValueWriter) throws -> Void) throws {
         var writer = try child()

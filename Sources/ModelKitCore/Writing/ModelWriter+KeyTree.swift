@@ -4,6 +4,8 @@
 /// ``ModelWriter/encodeObject(_:)``, ``ModelWriter/encodeMember(_:_:)`` and
 /// ``ModelWriter/encodeArray(_:_:)``.
 extension ModelWriter {
+    // Inlinable: the default for the JSON bytes, JSON object, JSONValue and Codable writers, called per model written
+    // (`Model.write`, generated `encode(to:)`); specialised there for the writer and model type.
     @inlinable
     public mutating func encodeModel<M: Model>(_ model: M) throws {
         try encodeModelObject(model)
@@ -14,6 +16,8 @@ extension ModelWriter {
     ///
     /// A class instance that contains itself (a cycle) is an error naming it, where the walk
     /// would go on without end.
+    // Inlinable: the body of the default `encodeModel`, per model written; specialised with it, the schema and the
+    // cycle check's class test are the model type's.
     @inlinable
     public mutating func encodeModelObject<M: Model>(_ model: M) throws {
         try encodeModelObject(model, schema: model.dynamicModelSchema, instance: model.instanceForCycleCheck)
@@ -22,6 +26,8 @@ extension ModelWriter {
     /// Writes the fields of a model of `schema` as an object; `instance` is the model when it is
     /// a class instance, for the cycle check. A writer whose callers are generic passes
     /// ``ErasedModelFields`` so the walk is compiled for the writer.
+    // Inlinable: the walk every writer shares, per object written (the store's through `ErasedModelFields`);
+    // specialised for the writer and the fields' type, each field's write is a direct call.
     @inlinable
     public mutating func encodeModelObject<M: ModelFieldEncoder>(_ model: M, schema: ModelSchema, instance: AnyObject?)
         throws
@@ -34,6 +40,8 @@ extension ModelWriter {
     }
 
     /// Writes the members `node` names.
+    // Inlinable: the walk's loop over one object's keys, per object; internal, and inlinable so that the public walk
+    // can call it.
     @inlinable
     mutating func walkMembers<M: ModelFieldEncoder>(_ node: ModelKeyNode, of model: M, schema: ModelSchema) throws {
         let omitsNils = options.nilEncoding == .omit
@@ -53,6 +61,7 @@ extension ModelWriter {
 
     /// Writes what a key path segment opens: an array when every key below is an array index,
     /// an object otherwise.
+    // Inlinable: per nested key path segment the walk writes; internal, and inlinable so that the walk can call it.
     @inlinable
     mutating func walkNested<M: ModelFieldEncoder>(_ node: ModelKeyNode, of model: M, schema: ModelSchema) throws {
         guard !node.edges.isEmpty, node.edges.allSatisfy({ $0.index != nil }) else {
@@ -79,6 +88,8 @@ extension Model {
     /// ``ModelWriter/encodeModelObject(_:)`` tracks), nil for a value type: the reference
     /// `classInstance` gives, without `as AnyObject`, which on a generic value goes through the
     /// runtime's bridging cast and its conformance lookups on every model written.
+    // Inlinable: the public inlinable `encodeModelObject` reads it per model written; specialised for the model type,
+    // the class test folds to a constant.
     @inlinable
     package var instanceForCycleCheck: AnyObject? {
         // A class's value is its reference, so the bits are the same.

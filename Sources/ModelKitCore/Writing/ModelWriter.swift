@@ -72,6 +72,8 @@ extension ModelWriter {
     }
 
     /// Writes an integer of any width.
+    // Inlinable: every integer property is written through it (`ModelInteger.write`), per value; specialised for the
+    // width, the signedness test folds to a constant.
     @inlinable
     public mutating func encodeInteger<T: FixedWidthInteger>(_ value: T) throws {
         if T.isSigned {
@@ -84,6 +86,9 @@ extension ModelWriter {
     /// Writes property `field` of `model`, naming the model and property in errors (through
     /// ``fieldError(_:field:of:)`` for errors that are not ``ModelError``s): the one place
     /// writers name a field's errors.
+    // Inlinable: the key-tree walk and the archive and store writers write every field through
+    // it, per field; specialised with its caller for the concrete writer and model, the generated
+    // `encodeModelField` is a direct call.
     @inlinable
     public mutating func encodeField<M: ModelFieldEncoder>(_ field: Int, of model: M, schema: ModelSchema) throws {
         do {

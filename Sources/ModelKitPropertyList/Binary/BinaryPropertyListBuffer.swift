@@ -10,6 +10,8 @@
 /// references[1] = 3
 /// ```
 struct BinaryPropertyListBuffer<Element: BitwiseCopyable>: ~Copyable {
+    // Memory of its own (see the type): an append is one capacity check and a store, with no array uniqueness check;
+    // freed in `deinit`.
     private var base: UnsafeMutablePointer<Element>
     private var capacity: Int
     /// The number of elements so far.
@@ -17,6 +19,7 @@ struct BinaryPropertyListBuffer<Element: BitwiseCopyable>: ~Copyable {
 
     init() {
         capacity = 1_024
+        // The first block, grown by `reserve`.
         base = .allocate(capacity: capacity)
     }
 
@@ -29,14 +32,18 @@ struct BinaryPropertyListBuffer<Element: BitwiseCopyable>: ~Copyable {
     @inline(__always)
     mutating func append(_ element: Element) {
         if count == capacity { reserve(1) }
+        // Within capacity: checked on the line above.
         (base + count).initialize(to: element)
         count += 1
     }
 
     /// Adds `elements` after those so far.
+    // A run copied in one go from the caller's memory in place (an array's storage, another buffer), after one capacity
+    // check.
     mutating func append(_ elements: UnsafeBufferPointer<Element>) {
         guard let source = elements.baseAddress, !elements.isEmpty else { return }
         reserve(elements.count)
+        // `reserve` made room for all of them.
         (base + count).initialize(from: source, count: elements.count)
         count += elements.count
     }
@@ -45,6 +52,7 @@ struct BinaryPropertyListBuffer<Element: BitwiseCopyable>: ~Copyable {
     mutating func append(repeating element: Element, count extra: Int) {
         guard extra > 0 else { return }
         reserve(extra)
+        // `reserve` made room for all of them.
         (base + count).initialize(repeating: element, count: extra)
         count += extra
     }
@@ -62,6 +70,8 @@ struct BinaryPropertyListBuffer<Element: BitwiseCopyable>: ~Copyable {
     }
 
     /// Calls `body` with every element so far.
+    // Lends the elements in place (`finish` writes the containers and the offset table from them), without copying them
+    // out.
     func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
         try body(UnsafeBufferPointer(start: base, count: count))
     }
@@ -70,6 +80,7 @@ struct BinaryPropertyListBuffer<Element: BitwiseCopyable>: ~Copyable {
     private mutating func reserve(_ extra: Int) {
         guard count + extra > capacity else { return }
         let newCapacity = max(count + extra, capacity * 2)
+        // Grown by hand: the plain numbers are copied into a larger block before the old one is freed.
         let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
         newBase.initialize(from: base, count: count)
         base.deallocate()

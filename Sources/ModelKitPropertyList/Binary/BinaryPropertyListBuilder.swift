@@ -64,8 +64,10 @@ package struct BinaryPropertyListBuilder: ~Copyable {
     /// Open addressing over `entries`: per bucket, the hash's high 32 bits, then the entry
     /// number + 1 in the low 32 bits; 0 is empty. At most half full. Both in memory of their
     /// own, read for every scalar written (arrays checked uniqueness and bounds on each access).
+    // See above: probed for every scalar written, with no array uniqueness or bounds check; freed in `deinit`.
     private var buckets: UnsafeMutablePointer<UInt64>
     private var bucketMask = 63
+    // Memory of its own like `buckets`: read for every candidate a probe meets.
     private var entries: UnsafeMutablePointer<Entry>
     private var entryCount = 0
     private var entryCapacity = 64
@@ -81,6 +83,7 @@ package struct BinaryPropertyListBuilder: ~Copyable {
 
     /// An empty property list (the header only).
     package init() {
+        // Both tables, freed in `deinit`; the buckets start empty (zero), the entries uninitialized until made.
         buckets = .allocate(capacity: bucketMask + 1)
         buckets.initialize(repeating: 0, count: bucketMask + 1)
         entries = .allocate(capacity: entryCapacity)
@@ -111,10 +114,13 @@ package struct BinaryPropertyListBuilder: ~Copyable {
     /// Writes a scalar for an object numbered by ``reserveObject()``, not uniqued.
     package mutating func writeScalar(_ head: BinaryScalarHead, as object: Int32) {
         offsets[Int(object)] = output.count
+        // No content: an empty buffer, so no array is made.
         output.append(head, content: UnsafeRawBufferPointer(start: nil, count: 0))
     }
 
     /// The scalar `head` + `content`, written and numbered the first time it is seen.
+    // The content in place (a string's UTF-8, data's bytes), borrowed for the call: hashed, compared and copied into
+    // the output with no array made.
     package mutating func uniqueScalar(_ head: BinaryScalarHead, content: UnsafeRawBufferPointer) -> Scalar {
         let length = head.count + content.count
         // Numbers, booleans, UIDs and short strings (most of an archive's scalars) are compared
@@ -129,6 +135,7 @@ package struct BinaryPropertyListBuilder: ~Copyable {
             if stored & 0xFFFF_FFFF_0000_0000 == tag {
                 // A bucket holds only numbers of entries already made.
                 let index = Int(truncatingIfNeeded: stored & 0xFFFF_FFFF) - 1
+                // A bucket holds only numbers of entries already made (see above), so `index < entryCount`.
                 let entry = entries + index
                 if entry.pointee.length == length
                     && (length <= 16
@@ -142,6 +149,7 @@ package struct BinaryPropertyListBuilder: ~Copyable {
         let object = Int32(truncatingIfNeeded: offsets.count)
         offsets.append(output.count)
         if entryCount == entryCapacity { growEntries() }
+        // Room was made on the line above (`growEntries`).
         (entries + entryCount).initialize(
             to: Entry(hash: hash, offset: output.count, length: length, object: object, short: short))
         entryCount += 1
@@ -153,6 +161,7 @@ package struct BinaryPropertyListBuilder: ~Copyable {
 
     /// A scalar without content (a number, a boolean, a date, a UID), written once.
     package mutating func uniqueScalar(_ head: BinaryScalarHead) -> Scalar {
+        // No content: an empty buffer, so no array is made.
         uniqueScalar(head, content: UnsafeRawBufferPointer(start: nil, count: 0))
     }
 
@@ -195,6 +204,7 @@ package struct BinaryPropertyListBuilder: ~Copyable {
     }
 
     /// Gives the container `object` its references (a dictionary's keys, then its values).
+    // The references in place in the caller's memory (its array's storage or a buffer), copied in one go.
     package mutating func setContainer(_ object: Int32, isDictionary: Bool, references: UnsafeBufferPointer<Int32>) {
         let start = self.references.count
         containers.append(Container(object: object, isDictionary: isDictionary, start: start, count: references.count))
@@ -203,6 +213,7 @@ package struct BinaryPropertyListBuilder: ~Copyable {
 
     /// Gives the dictionary `object` its keys and values (each side's references in order),
     /// copied in place without joining them first.
+    // Both sides in place in the caller's memory, each copied in one go, without joining them first.
     @inline(__always)
     package mutating func setDictionary(_ object: Int32, keys: UnsafeBufferPointer<Int32>, values: UnsafeBufferPointer<Int32>) {
         let start = references.count
@@ -212,6 +223,7 @@ package struct BinaryPropertyListBuilder: ~Copyable {
     }
 
     /// Numbers a container whose references are known.
+    // The references in place in the caller's memory, as `setContainer`.
     package mutating func addContainer(isDictionary: Bool, references: UnsafeBufferPointer<Int32>) -> Int32 {
         let object = reserveObject()
         setContainer(object, isDictionary: isDictionary, references: references)
@@ -224,17 +236,20 @@ package struct BinaryPropertyListBuilder: ~Copyable {
     package mutating func finish(topObject: Int32) -> [UInt8] {
         let referenceSize = BinaryPropertyListFormat.byteWidth(UInt64(offsets.count))
         output.reserveCapacity(containers.count * 3 + references.count * referenceSize + offsets.count * 4 + 40)
+        // The references and the containers lent in place for the one pass that writes every container.
         references.withUnsafeBufferPointer { references in
             containers.withUnsafeBufferPointer { containers in
                 for container in containers {
                     offsets[Int(container.object)] = output.count
                     output.appendContainer(
                         isDictionary: container.isDictionary,
+                        // The container's references: a slice of the buffer lent above, passed without a copy.
                         references: UnsafeBufferPointer(rebasing: references[container.start..<(container.start + container.count)]),
                         referenceSize: referenceSize)
                 }
             }
         }
+        // The offsets lent in place for the offset table.
         offsets.withUnsafeBufferPointer { offsets in
             output.appendTrailer(offsets: offsets, topObject: Int(topObject), referenceSize: referenceSize)
         }
@@ -247,6 +262,7 @@ package struct BinaryPropertyListBuilder: ~Copyable {
     private mutating func grow() {
         let count = (bucketMask + 1) * 2
         buckets.deallocate()
+        // Twice the buckets, refilled from the entries' stored hashes: the old ones held nothing else.
         buckets = .allocate(capacity: count)
         buckets.initialize(repeating: 0, count: count)
         bucketMask = count - 1
@@ -261,6 +277,7 @@ package struct BinaryPropertyListBuilder: ~Copyable {
     /// Doubles the room for entries.
     private mutating func growEntries() {
         let newCapacity = entryCapacity * 2
+        // Grown by hand: the plain entries are moved into a block twice the size.
         let newEntries = UnsafeMutablePointer<Entry>.allocate(capacity: newCapacity)
         newEntries.moveInitialize(from: entries, count: entryCount)
         entries.deallocate()
@@ -276,6 +293,8 @@ package struct BinaryPropertyListBuilder: ~Copyable {
     }
 
     /// The encoded bytes of a scalar of at most 16 bytes, zero-padded, as two words.
+    // The two words as raw bytes, the content copied in after the head's bytes: the caller checked that head and
+    // content fit in 16 bytes.
     @inline(__always)
     private static func shortBytes(_ head: BinaryScalarHead, _ content: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
         let words = head.words
@@ -295,6 +314,7 @@ package struct BinaryPropertyListBuilder: ~Copyable {
     }
 
     /// A seeded hash of the encoded bytes, eight at a time.
+    // The content in place, read eight bytes at a time with unaligned loads: it may start at any offset.
     private static func hash(_ head: BinaryScalarHead, _ content: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
         let words = head.words
         var hash = mix(words.0 ^ seed, 0xA076_1D64_78BD_642F) ^ mix(words.1 ^ 0xE703_7ED1_A0B4_28DB, words.2 ^ seed)

@@ -15,6 +15,8 @@ extension BinaryPropertyListReader {
     }
 
     /// Reads a big-endian unsigned integer of 1 to 8 bytes; the caller has checked the range.
+    // Unaligned loads in place: the format's integers are big-endian at any offset, and the caller checked that `size`
+    // bytes lie at `offset`.
     @inline(__always)
     static func readUInt(_ bytes: UnsafeRawBufferPointer, at offset: Int, size: Int) -> UInt64 {
         switch size {
@@ -152,6 +154,8 @@ extension BinaryPropertyListReader {
             let seconds = Double(bitPattern: Self.readUInt(bytes, at: start + 1, size: 8))
             return .scalar(.date(Date(timeIntervalSinceReferenceDate: seconds)), length: 0)
         case let .data(count, contentStart):
+            // The data's bytes in place (checked by `readCount` to lie before the offset table), copied once: into the
+            // Data.
             let content = UnsafeRawBufferPointer(rebasing: bytes[contentStart..<(contentStart + count)])
             return .scalar(.data(Data(content)), length: count)
         case let .ascii(count, contentStart):
@@ -288,6 +292,8 @@ extension BinaryPropertyListReader {
 
     /// Checks that `count` bytes are ASCII, eight at a time.
     private func checkASCII(at start: Int, count: Int) throws(PropertyListError) {
+        // The string's bytes in place (checked by `readCount`), tested eight at a time with unaligned loads: a string
+        // may start at any offset.
         let content = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
         var index = 0
         while index + 8 <= count {
@@ -305,6 +311,7 @@ extension BinaryPropertyListReader {
     private func decodeASCII(at start: Int, count: Int) throws(PropertyListError) -> String {
         if count == 0 { return "" }
         try checkASCII(at: start, count: count)
+        // The same bytes, checked ASCII above, copied straight into the new String's storage with no array in between.
         let content = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
         return String(unsafeUninitializedCapacity: count) { buffer in
             UnsafeMutableRawBufferPointer(buffer).copyMemory(from: content)
@@ -313,6 +320,8 @@ extension BinaryPropertyListReader {
     }
 
     /// The first unpaired surrogate among `count` big-endian UTF-16 code units, with its offset.
+    // Reads the big-endian code units in place with unaligned loads (a string may start at any offset); `readCount`
+    // checked that `2 * count` bytes lie at `start`.
     private func firstUnpairedSurrogate(at start: Int, count: Int) -> (unit: UInt16, offset: Int)? {
         var index = 0
         while index < count {
@@ -335,6 +344,8 @@ extension BinaryPropertyListReader {
             throw Self.error(.invalidUTF16(codeUnit: failure.unit), at: failure.offset)
         }
         let bytes = self.bytes
+        // UTF-8 written straight into the new String's storage, read from the bytes in place: a code unit makes at most
+        // 3 bytes (a pair of them, 4), so `count * 3` is room enough.
         return String(unsafeUninitializedCapacity: count * 3) { output in
             var written = 0
             var index = 0
@@ -359,6 +370,8 @@ extension BinaryPropertyListReader {
 enum UTF8Encoding {
     /// Writes `scalar` (a valid Unicode scalar value) at `offset` and returns the bytes written
     /// (1 to 4); the buffer must have room for 4 bytes at `offset` when `scalar >= 0x10000`.
+    // Writes into storage being initialized in place (a new String's, an array's), whose size the caller computed for
+    // the worst case.
     @inline(__always)
     static func encode(_ scalar: UInt32, into output: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
         if scalar < 0x80 {

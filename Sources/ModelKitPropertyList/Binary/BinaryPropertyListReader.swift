@@ -98,6 +98,7 @@ package enum BinaryPropertyListFormat {
 /// ```
 struct BinaryPropertyListReader {
     /// Decodes a whole binary property list.
+    // The caller's bytes in place (its `withUnsafeBytes`), read without a copy for the length of the call.
     static func read(
         _ bytes: UnsafeRawBufferPointer,
         limits: PropertyListLimits
@@ -107,6 +108,8 @@ struct BinaryPropertyListReader {
     }
 
     /// The whole input.
+    // The input, borrowed for the reader's life: every offset, count and reference is checked against the bytes before
+    // it is read (see the type), so reads then go straight to them.
     let bytes: UnsafeRawBufferPointer
     let limits: PropertyListLimits
     /// Bytes per offset-table entry (1...8).
@@ -164,6 +167,8 @@ struct BinaryPropertyListReader {
     var stack: [Frame] = []
 
     /// Validates the header and the trailer.
+    // Keeps the caller's bytes (see `bytes`); the header and trailer are read at offsets within `minimumSize`, checked
+    // first.
     init(bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) throws(PropertyListError) {
         self.bytes = bytes
         self.limits = limits

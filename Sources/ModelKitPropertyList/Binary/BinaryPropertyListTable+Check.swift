@@ -13,9 +13,13 @@ struct TableCheck {
     typealias ObjectKind = BinaryPropertyListTable.ObjectKind
 
     let reader: BinaryPropertyListReader
+    // The table's index (the memory of its `Storage`), filled here once per object; the three below likewise.
     let kinds: UnsafeMutableBufferPointer<ObjectKind>
+    // Part of the table's index, like `kinds`.
     let starts: UnsafeMutableBufferPointer<Int>
+    // Part of the table's index, like `kinds`.
     let counts: UnsafeMutableBufferPointer<Int>
+    // Part of the table's index, like `kinds`.
     let keyShapes: UnsafeMutableBufferPointer<Int32>
     /// Whether strings' contents and the tree (cycles, limits) are checked: not for bytes written
     /// from a value.
@@ -29,6 +33,8 @@ struct TableCheck {
     /// The key references of the last few dictionaries checked (the most recent first), with
     /// their key shape: dictionaries of one kind share them, and an archive's objects come in a
     /// few kinds.
+    // Views of key references in the table's own bytes, which outlive the check: compared with each next dictionary's
+    // in place, without copies.
     private var checkedKeys: [(bytes: UnsafeRawBufferPointer, shape: Int32)] = []
     /// The number of key shapes given so far.
     var keyShapeCount: Int32 = 0
@@ -107,6 +113,7 @@ struct TableCheck {
         let width = reader.referenceSize
         let start = starts[object]
         let count = counts[object]
+        // The dictionary's key references in place (in the object area, checked when it was indexed).
         let keys = UnsafeRawBufferPointer(rebasing: reader.bytes[start..<(start + count * width)])
         for checked in checkedKeys where checked.bytes.count == keys.count && ExactString.bytesEqual(checked.bytes, keys) {
             keyShapes[object] = checked.shape
@@ -177,6 +184,8 @@ struct TableCheck {
     /// whose top is kept in `frame`.
     private func walk() throws {
         let limits = reader.limits
+        // One entry per object for the walk, freed below: updated per container and passed to `open` without an array's
+        // copy-on-write checks.
         let totals = UnsafeMutableBufferPointer<Totals>.allocate(capacity: reader.objectCount)
         totals.initialize(repeating: Totals())
         defer { totals.deallocate() }
@@ -237,6 +246,7 @@ struct TableCheck {
         // In locals, without overflow checks: the container's references were checked to lie
         // within the bytes when it was indexed, and its counts are far from overflowing.
         guard let bytes = reader.bytes.baseAddress else { throw Rejected() }
+        // The references in place, read a width at a time with unaligned loads (big-endian, at any offset).
         let references = bytes + starts[frame.object]
         let objectCount = UInt64(reader.objectCount)
         let total = frame.total
@@ -282,6 +292,7 @@ struct TableCheck {
     /// Opens container `object` for the walk. A dictionary with a key shape starts past its keys,
     /// their totals added at once: its keys are strings (checked when they were numbered), leaves
     /// the walk would only count, and the same for every dictionary of the shape.
+    // The walk's table (see `walk()`), passed without a copy.
     private func open(_ object: Int, totals: UnsafeMutableBufferPointer<Totals>, limits: PropertyListLimits) throws -> Frame {
         totals[object].state = .active
         guard kinds[object] == .dictionary else { return Frame(object: object, total: counts[object]) }

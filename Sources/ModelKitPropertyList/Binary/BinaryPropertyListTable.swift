@@ -34,19 +34,29 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
     /// marker for numbers, dates, UIDs and booleans), and its count (elements or entries, code
     /// units, bytes; a UID's value; a number's byte width).
     final class Storage {
+        // A copy of the input in memory of its own, kept for the table's life: objects are read from it in place
+        // whenever asked for, long after the caller's bytes are gone.
         let bytes: UnsafeMutableRawBufferPointer
+        // The index, one entry per object in memory of its own (as the three below): read for every object looked up,
+        // with no array to retain or check.
         let kinds: UnsafeMutableBufferPointer<ObjectKind>
+        // Part of the index, like `kinds`.
         let starts: UnsafeMutableBufferPointer<Int>
+        // Part of the index, like `kinds`.
         let counts: UnsafeMutableBufferPointer<Int>
         /// The key shape of each dictionary (see ``Container/keyShape``); unset for other objects.
+        // Part of the index, like `kinds`.
         let keyShapes: UnsafeMutableBufferPointer<Int32>
 
         /// The index is left unset: the check sets every object's entry before anything reads
         /// one, and a table whose check fails is never used (the kinds are trivial values, so
         /// memory set this way needs no deinitializing either).
+        // The caller's bytes, in place for this copy only: the table outlives them.
         init(copying source: UnsafeRawBufferPointer, objectCount: Int) {
+            // One copy of the input (at least one byte, so that an empty input has an address too).
             bytes = .allocate(byteCount: max(source.count, 1), alignment: 8)
             if let base = source.baseAddress { bytes.baseAddress!.copyMemory(from: base, byteCount: source.count) }
+            // Left unset on purpose: see above.
             kinds = .allocate(capacity: objectCount)
             starts = .allocate(capacity: objectCount)
             counts = .allocate(capacity: objectCount)
@@ -101,6 +111,7 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
 
     /// Checks `bytes` and keeps a copy; nil when they are not a binary property list whose every
     /// object the tree reader reads with `limits`, or when a dictionary repeats a key.
+    // The caller's bytes in place, checked there once and then copied (`Storage`).
     package convenience init?(validating bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) {
         self.init(bytes, limits: limits, checksContent: true)
     }
@@ -108,6 +119,7 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
     /// Indexes the bytes ``PropertyListValue/binaryData()`` wrote for a value (within no limit:
     /// the value is in memory already), keeping a copy; their strings were Swift strings and
     /// their containers a tree, so only their layout is checked.
+    // The bytes just written, in place, indexed and copied (`Storage`).
     package convenience init?(writtenFrom bytes: UnsafeRawBufferPointer) {
         let unlimited = PropertyListLimits(
             maxDepth: .max, maxObjectCount: .max, maxCollectionCount: .max, maxStringLength: .max, maxDataLength: .max,
@@ -115,9 +127,11 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
         self.init(bytes, limits: unlimited, checksContent: false)
     }
 
+    // Reads the header from the caller's bytes in place, then everything else from the table's own copy.
     private init?(_ bytes: UnsafeRawBufferPointer, limits: PropertyListLimits, checksContent: Bool) {
         guard let header = try? BinaryPropertyListReader(bytes: bytes, limits: limits) else { return nil }
         let storage = Storage(copying: bytes, objectCount: header.objectCount)
+        // The table's own copy, which lives as long as the table: the reader kept for later reads points here.
         let stored = UnsafeRawBufferPointer(start: storage.bytes.baseAddress, count: bytes.count)
         guard let reader = try? BinaryPropertyListReader(bytes: stored, limits: limits) else { return nil }
         var check = TableCheck(reader: reader, storage: storage, checksContent: checksContent)
@@ -215,6 +229,8 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
         {
             return string
         }
+        // The string's bytes in place (checked ASCII when the table was made), copied straight into the new String's
+        // storage.
         let content = UnsafeRawBufferPointer(rebasing: reader.bytes[start..<(start + count)])
         return String(unsafeUninitializedCapacity: count) { buffer in
             UnsafeMutableRawBufferPointer(buffer).copyMemory(from: content)
@@ -257,6 +273,8 @@ package final class BinaryPropertyListTable: @unchecked Sendable {
     }
 
     /// Reference `index` of `container` (for a dictionary, its keys come first, then its values).
+    // Reads in place: the container's references were checked to lie in the object area when it was indexed, and the
+    // caller passes an index below its reference count (a dictionary's: twice its entries).
     @inline(__always)
     package func reference(_ container: Container, _ index: Int) -> Int {
         let offset = container.referencesStart + index * reader.referenceSize

@@ -31,13 +31,16 @@ package struct BinaryScalarHead {
     package var words: (UInt64, UInt64, UInt64) { storage }
 
     /// Calls `body` with the bytes.
+    // Lends the head's bytes in place (its words), for one copy or comparison, with no array made.
     package func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let count = self.count
+        // The three words' bytes in memory order: the head is their first `count`.
         return try Swift.withUnsafeBytes(of: storage) { try body(UnsafeRawBufferPointer(start: $0.baseAddress, count: count)) }
     }
 
     private mutating func append(_ byte: UInt8) {
         let position = count
+        // One byte stored at `position` of the words' memory (a head is at most 17 of its 24 bytes).
         Swift.withUnsafeMutableBytes(of: &storage) { $0[position] = byte }
         count += 1
     }
@@ -49,6 +52,8 @@ package struct BinaryScalarHead {
     private mutating func appendBigEndian(_ value: UInt64, size: Int) {
         let bytes = (value << UInt64(64 - 8 * size)).byteSwapped
         let position = count
+        // One 8-byte store at `position`, which stays within the 24 bytes (see above). `byteSwapped` puts the most
+        // significant byte first in memory on a little-endian host.
         Swift.withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: bytes, toByteOffset: position, as: UInt64.self) }
         count += size
     }
@@ -139,10 +144,12 @@ package struct BinaryScalarHead {
 
     /// Calls `body` with the head and content of a string: ASCII (`0x5n`) when every byte is below
     /// `0x80`, otherwise UTF-16BE (`0x6n`).
+    // Hands `body` the string's own UTF-8 in place when it is ASCII (no copy), else its UTF-16BE units from one array.
     package static func withString<R>(_ string: String, _ body: (BinaryScalarHead, UnsafeRawBufferPointer) throws -> R)
         rethrows -> R
     {
         var string = string
+        // The string's UTF-8 in place (`withUTF8` makes a bridged string contiguous first).
         let ascii: R? = try string.withUTF8 { utf8 in
             let bytes = UnsafeRawBufferPointer(utf8)
             guard BinaryPropertyListOutput.isASCII(bytes) else { return nil }
@@ -156,19 +163,23 @@ package struct BinaryScalarHead {
             units.append(UInt8(truncatingIfNeeded: unit))
         }
         let head = marker(BinaryPropertyListFormat.TypeNibble.utf16String, count: units.count / 2)
+        // The UTF-16BE units lent in place.
         return try units.withUnsafeBytes { try body(head, $0) }
     }
 
     /// Calls `body` with the head and content of data.
+    // Hands `body` the data's bytes in place, for one copy into the output.
     package static func withData<R>(_ data: Data, _ body: (BinaryScalarHead, UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try data.withUnsafeBytes { try body(marker(BinaryPropertyListFormat.TypeNibble.data, count: $0.count), $0) }
     }
 
     /// Calls `body` with the head and content of a scalar value; nil for arrays and dictionaries,
     /// which are objects of references, not scalars.
+    // The content in place, as `withString` and `withData` lend it; an empty buffer for values without content.
     package static func withScalar<R>(_ value: PropertyListValue, _ body: (BinaryScalarHead, UnsafeRawBufferPointer) throws -> R)
         rethrows -> R?
     {
+        // No content: an empty buffer, so no array is made.
         let none = UnsafeRawBufferPointer(start: nil, count: 0)
         switch value {
         case .string(let string): return try withString(string, body)

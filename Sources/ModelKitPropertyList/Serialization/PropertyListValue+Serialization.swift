@@ -134,6 +134,7 @@ extension PropertyListValue {
     }
 
     /// Runs `body` over the contiguous bytes of `bytes`, passing typed errors through.
+    // The caller's bytes in place (its `Data` or array), for readers that read them without a copy.
     private static func withBytes<Bytes: ContiguousBytes>(
         of bytes: Bytes,
         _ body: (UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue

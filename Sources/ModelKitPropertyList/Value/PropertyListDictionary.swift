@@ -313,6 +313,7 @@ package enum ExactString {
         if lhs.utf8.count != rhs.utf8.count { return false }
         var lhs = lhs
         var rhs = rhs
+        // Both strings' UTF-8 in place, compared byte for byte without copies.
         return lhs.withUTF8 { left in
             rhs.withUTF8 { right in
                 bytesEqual(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right))
@@ -323,10 +324,12 @@ package enum ExactString {
     /// Feeds the UTF-8 bytes of a string to a hasher; consistent with `equal(_:_:)`.
     package static func hash(_ string: String, into hasher: inout Hasher) {
         var string = string
+        // The UTF-8 in place, fed to the hasher in one call.
         string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     /// Whether two byte buffers hold the same bytes, compared eight at a time.
+    // Compared in place, eight bytes at a time with unaligned loads: the buffers may start at any offset.
     package static func bytesEqual(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
         let count = lhs.count
         guard count == rhs.count else { return false }
@@ -355,6 +358,7 @@ package enum ExactString {
         var lhs = lhs
         var rhs = rhs
         // ASCII-only strings order the same in UTF-8 and UTF-16; compare their bytes directly.
+        // Both strings' UTF-8 in place, compared without copies.
         let bytewise: Bool? = lhs.withUTF8 { left in
             rhs.withUTF8 { right -> Bool? in
                 let shared = min(left.count, right.count)

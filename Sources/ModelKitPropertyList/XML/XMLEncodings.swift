@@ -7,6 +7,8 @@ enum XMLTextDecoding {
     /// [0x61, 0xC3, 0xA9].withUnsafeBytes { XMLTextDecoding.firstInvalidUTF8Offset($0) }   // nil
     /// [0x61, 0xC3].withUnsafeBytes { XMLTextDecoding.firstInvalidUTF8Offset($0) }         // 1
     /// ```
+    // The document's bytes in place: ASCII skipped eight bytes at a time with unaligned loads, each index checked
+    // against the count.
     static func firstInvalidUTF8Offset(_ bytes: UnsafeRawBufferPointer) -> Int? {
         let count = bytes.count
         var index = 0
@@ -49,6 +51,7 @@ enum XMLTextDecoding {
 
     /// Converts UTF-16 text that starts with a byte-order mark to UTF-8 (dropping the mark), or
     /// returns `nil` for an odd length or an unpaired surrogate.
+    // The document's bytes in place; every index read is below the count, which is checked to be even first.
     static func utf8(fromUTF16WithByteOrderMark bytes: UnsafeRawBufferPointer) -> [UInt8]? {
         guard bytes.count % 2 == 0, bytes.count >= 2 else { return nil }
         let bigEndian = bytes[0] == 0xFE
@@ -60,6 +63,8 @@ enum XMLTextDecoding {
         var output = [UInt8](repeating: 0, count: bytes.count / 2 * 3)
         var written = 0
         var index = 2
+        // The output array's storage in place, sized for the worst case (3 bytes per code unit), so each scalar is
+        // written without an append.
         let valid = output.withUnsafeMutableBufferPointer { buffer -> Bool in
             while index < bytes.count {
                 let first = unit(at: index)

@@ -76,6 +76,7 @@ extension XMLPropertyListReader {
     }
 
     /// Calls `body` with the content of an element.
+    // Lends the element's text in place (see `XMLScanner.withBytes`).
     private mutating func withContent<R>(of tag: XMLScanner.Tag, _ body: (UnsafeRawBufferPointer) throws(Failure) -> R)
         throws(Failure) -> R
     {
@@ -85,6 +86,7 @@ extension XMLPropertyListReader {
 
     /// Parses `[whitespace][+|-][whitespace](digits | 0x hexdigits)[whitespace]` in the range
     /// `Int64.min ... UInt64.max`.
+    // Parses the element's text in place.
     static func parseInteger(_ text: UnsafeRawBufferPointer) -> PropertyListInteger? {
         var bytes = trimmed(text)[...]
         guard let first = bytes.first else { return nil }
@@ -126,6 +128,7 @@ extension XMLPropertyListReader {
 
     /// Parses a decimal real (`[+|-]digits[.digits][e[+|-]digits]`, or starting with `.`) or one
     /// of Apple's special spellings (`nan`, `inf`, `infinity`, signed, any case).
+    // The element's text in place; a String is made of it for the special spellings.
     static func parseReal(_ text: UnsafeRawBufferPointer) -> Double? {
         let bytes = trimmed(text)
         guard !bytes.isEmpty, bytes.count <= 1_000 else { return nil }
@@ -163,6 +166,7 @@ extension XMLPropertyListReader {
     }
 
     /// The bytes without leading and trailing XML whitespace.
+    // A view of the same bytes without the whitespace, not a copy; valid as long as they are.
     static func trimmed(_ text: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         guard let first = text.firstIndex(where: { !XMLScanner.isWhitespace($0) }),
               let last = text.lastIndex(where: { !XMLScanner.isWhitespace($0) })
@@ -171,6 +175,7 @@ extension XMLPropertyListReader {
     }
 
     /// Up to 40 characters of element text, for error messages.
+    // Decodes the bytes in place, for an error message.
     static func quote(_ text: UnsafeRawBufferPointer) -> String {
         XMLScanner.clip(String(decoding: trimmed(text), as: UTF8.self))
     }

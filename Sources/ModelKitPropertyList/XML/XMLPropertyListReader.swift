@@ -17,6 +17,7 @@
 /// ```
 struct XMLPropertyListReader {
     /// Decodes a whole XML property list.
+    // The caller's bytes in place, read without a copy (a UTF-16 document is converted to UTF-8 first).
     static func read(
         _ bytes: UnsafeRawBufferPointer, limits: PropertyListLimits
     ) throws(PropertyListError) -> PropertyListValue {
@@ -24,6 +25,7 @@ struct XMLPropertyListReader {
             guard let utf8 = XMLTextDecoding.utf8(fromUTF16WithByteOrderMark: bytes) else {
                 throw PropertyListError(.invalidUTF8, at: .lineColumn(line: 1, column: 1), while: .readingXML)
             }
+            // The converted UTF-8 lent in place for the read.
             let result: Result<PropertyListValue, PropertyListError> = utf8.withUnsafeBytes { buffer in
                 do throws(PropertyListError) {
                     return .success(try readUTF8(buffer, limits: limits, fromUTF16: true))
@@ -36,6 +38,7 @@ struct XMLPropertyListReader {
         return try readUTF8(bytes, limits: limits, fromUTF16: false)
     }
 
+    // The UTF-8 bytes in place: validated first, then scanned without copies.
     private static func readUTF8(
         _ bytes: UnsafeRawBufferPointer, limits: PropertyListLimits, fromUTF16: Bool
     ) throws(PropertyListError) -> PropertyListValue {
@@ -52,6 +55,7 @@ struct XMLPropertyListReader {
 
     /// Turns a byte offset into a line and column: lines end at `\n`, `\r\n` or `\r`; columns
     /// count Unicode scalars from 1.
+    // The bytes in place, read up to the failure's offset, clamped to the count.
     static func locate(_ failure: Failure, in text: UnsafeRawBufferPointer) -> PropertyListError {
         var line = 1
         var column = 1
@@ -95,6 +99,7 @@ struct XMLPropertyListReader {
     /// String bytes and data bytes read so far, for `maxTotalLength`.
     var totalLength = 0
 
+    // Borrows the document for one read (see `XMLScanner.text`).
     init(text: UnsafeRawBufferPointer, limits: PropertyListLimits, fromUTF16: Bool) {
         scanner = XMLScanner(text: text)
         self.limits = limits
@@ -165,6 +170,7 @@ struct XMLPropertyListReader {
 
     /// Accepts UTF-8 and ASCII declarations, and UTF-16 ones for text that had a UTF-16 mark.
     private func checkEncoding(declaration: Range<Int>) throws(Failure) {
+        // The declaration's bytes, copied out of the document to search them.
         let text = Array(UnsafeRawBufferPointer(rebasing: scanner.text[declaration]))
         let attribute = Array("encoding".utf8)
         guard var index = (0..<text.count).first(where: { text[$0...].starts(with: attribute) }) else { return }

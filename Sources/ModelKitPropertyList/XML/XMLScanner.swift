@@ -7,6 +7,8 @@
 /// numeric character references, and CDATA sections. Errors carry byte offsets; the reader turns
 /// them into lines and columns.
 struct XMLScanner {
+    // The document's bytes, borrowed for the read: every access checks `position < text.count` (see above), and names
+    // and text are taken from them in place, without copies.
     let text: UnsafeRawBufferPointer
     var position = 0
 
@@ -30,11 +32,13 @@ struct XMLScanner {
         /// Any other name.
         case other
 
+        // The name where it lies in the document: elements are told apart with no String made per tag.
         init(_ name: UnsafeRawBufferPointer) {
             // By the first byte, then the rest.
             @inline(__always)
             func spells(_ literal: StaticString) -> Bool {
                 guard name.count == literal.utf8CodeUnitCount else { return false }
+                // The literal's static bytes; `index` stays below `name.count`, which equals their count.
                 let bytes = literal.utf8Start
                 for index in 1..<name.count where name[index] != bytes[index] { return false }
                 return true
@@ -68,6 +72,7 @@ struct XMLScanner {
     }
 
     /// Calls `body` with the bytes of `content`.
+    // Lends an element's text in place: a range of the document, or the decoded array's storage; neither is copied.
     func withBytes<R>(of content: Content, _ body: (UnsafeRawBufferPointer) throws(Failure) -> R) throws(Failure) -> R {
         switch content {
         case .plain(let range): return try body(UnsafeRawBufferPointer(rebasing: text[range]))
@@ -81,11 +86,13 @@ struct XMLScanner {
 
     /// The name of `tag`, for messages and names outside property lists.
     func name(of tag: Tag) -> String {
+        // The name's bytes in place, decoded once into the String.
         String(decoding: UnsafeRawBufferPointer(rebasing: text[tag.nameRange]), as: UTF8.self)
     }
 
     /// Whether `tag` has the name `name` (a name it read from the same document).
     func tag(_ tag: Tag, isNamed name: Range<Int>) -> Bool {
+        // Both names compared in place in the document.
         ExactString.bytesEqual(UnsafeRawBufferPointer(rebasing: text[tag.nameRange]), UnsafeRawBufferPointer(rebasing: text[name]))
     }
 
@@ -100,6 +107,7 @@ struct XMLScanner {
         }
     }
 
+    // Borrows the document's bytes for the scanner's life, which is one read.
     init(text: UnsafeRawBufferPointer) {
         self.text = text
     }
@@ -111,6 +119,7 @@ struct XMLScanner {
     func hasPrefix(_ literal: StaticString) -> Bool {
         let count = literal.utf8CodeUnitCount
         guard position + count <= text.count else { return false }
+        // The literal's static bytes; `index` stays below their count.
         let bytes = literal.utf8Start
         for index in 0..<count where text[position + index] != bytes[index] {
             return false
@@ -228,17 +237,20 @@ struct XMLScanner {
             }
             guard !isClosing, Self.isNameByte(byte) else {
                 let slash = isClosing ? "/" : ""
+                // The name decoded from the document in place, for the message.
                 let name = String(decoding: UnsafeRawBufferPointer(rebasing: text[nameRange]), as: UTF8.self)
                 throw Failure(.malformedMarkup("malformed tag '<\(slash)\(Self.clip(name))'"), at: start)
             }
             try skipAttribute(tagStart: start, nameRange: nameRange)
         }
+        // The name in place, matched without a String.
         let element = Element(UnsafeRawBufferPointer(rebasing: text[nameRange]))
         return Tag(element: element, nameRange: nameRange, offset: start, isClosing: isClosing, isSelfClosing: isSelfClosing)
     }
 
     /// Skips `name = "value"` (or single quotes) inside a start tag.
     private mutating func skipAttribute(tagStart: Int, nameRange: Range<Int>) throws(Failure) {
+        // Made only for an error message, from the name in place.
         var name: String { String(decoding: UnsafeRawBufferPointer(rebasing: text[nameRange]), as: UTF8.self) }
         while position < text.count, Self.isNameByte(text[position]) { position += 1 }
         skipWhitespace()
@@ -278,6 +290,7 @@ struct XMLScanner {
             }
             let byte = text[position]
             if byte == UInt8(ascii: "&") {
+                // The plain run so far, copied in one go from the document.
                 decoded.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[runStart..<position]))
                 isPlain = false
                 try appendEntity(to: &decoded)
@@ -288,6 +301,7 @@ struct XMLScanner {
                 let isCDATA = isMarkup && hasPrefix("<![CDATA[")
                 let isComment = isMarkup && !isCDATA && hasPrefix("<!--")
                 if isCDATA || isComment {
+                    // The plain run so far, copied in one go from the document.
                     decoded.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[runStart..<position]))
                     isPlain = false
                 }
@@ -295,6 +309,7 @@ struct XMLScanner {
                     position += 9
                     let dataStart = position
                     try skip(past: "]]>", expected: "]]>")
+                    // The CDATA section's bytes, copied in one go from the document.
                     decoded.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[dataStart..<(position - 3)]))
                 } else if isComment {
                     position += 4
@@ -309,6 +324,7 @@ struct XMLScanner {
                         throw Failure(.mismatchedTag(expected: name, found: Self.clip(self.name(of: tag))), at: tag.offset)
                     }
                     if isPlain { return .plain(contentStart..<textEnd) }
+                    // The last plain run, copied in one go from the document.
                     decoded.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[runStart..<textEnd]))
                     return .decoded(decoded)
                 }
@@ -330,11 +346,14 @@ struct XMLScanner {
             end += 1
         }
         guard end < text.count, text[end] == UInt8(ascii: ";") else {
+            // Made only for the error, from the bytes in place.
             let snippet = String(decoding: UnsafeRawBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
             throw Failure(.invalidEntity(snippet), at: start)
         }
+        // The entity's name in place, between the `&` and the `;` checked above.
         let body = UnsafeRawBufferPointer(rebasing: text[(start + 1)..<end])
         position = end + 1
+        // The whole reference, decoded in place for a possible error.
         let entity = String(decoding: UnsafeRawBufferPointer(rebasing: text[start...end]), as: UTF8.self)
         let invalid = Failure(.invalidEntity(entity), at: start)
         switch String(decoding: body, as: UTF8.self) {
@@ -356,6 +375,7 @@ struct XMLScanner {
             guard scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else { throw invalid }
             let codePoint = UInt32(scalar)
             var encoded: [UInt8] = [0, 0, 0, 0]
+            // The array's storage in place, with room for the 4 bytes a scalar takes at most.
             let count = encoded.withUnsafeMutableBufferPointer { UTF8Encoding.encode(codePoint, into: $0, at: 0) }
             output.append(contentsOf: encoded[..<count])
         }
@@ -382,6 +402,7 @@ struct XMLScanner {
             end += 1
         }
         while end < text.count, text[end] & 0xC0 == 0x80 { end += 1 }
+        // The snippet, decoded from the bytes in place.
         return String(decoding: UnsafeRawBufferPointer(rebasing: text[offset..<end]), as: UTF8.self)
     }
 
