@@ -152,7 +152,7 @@ final class IdentityLookups: @unchecked Sendable {
 
     /// ModelKit's side: registers (looks up) every instance.
     func lookups() {
-        for index in 0..<count { _ = context.register(entities[index], for: index) }
+        for index in 0..<count { _ = context.register(entities[index], id: index) }
     }
 
     /// The baseline's side: the same through a dictionary of weak references.

@@ -1,0 +1,205 @@
+import SwiftDiagnostics
+import SwiftSyntax
+
+/// A `@Model` type as the macro reads it: kind, access, options, stored properties and hooks.
+struct ModelDeclaration {
+    enum Kind {
+        case structure
+        case finalClass
+        case openableClass
+    }
+
+    var kind: Kind
+    var name: String
+    /// `public `, `package ` or empty: the access generated members need.
+    var access: String
+    /// `open ` for members subclasses outside the module may override, else `access`.
+    var overridableAccess: String
+    /// The class is a subclass of a `@Model` class (it already conforms to `Model`).
+    var isSubclass: Bool
+    /// The superclass, for subclasses.
+    var superclassName: String?
+    /// `@Model(keys:)`, as written.
+    var keyStrategy: String?
+    /// `@Model(version:)`, as written.
+    var version: String?
+    /// `@Model(table:)`, as written.
+    var table: String?
+    /// `@Model(nulls: .useDefault)`.
+    var nullsUseDefaults = false
+    /// `@Model(unknownKeys:)`, as written.
+    var unknownKeys: String?
+    /// `@Model(observable: false)` turns observation off for a class.
+    var observableArgument = true
+    /// The global actor the type is isolated to (`@MainActor`): its conformances are isolated too.
+    var globalActor: String?
+    var properties: [StoredProperty] = []
+    /// `.rewritesJSON`, `.choosesType`, `.validates`.
+    var hooks: [String] = []
+    /// Protocols from the macro's list the type does not conform to yet.
+    var missingConformances: Set<String> = []
+    var declaresEquals = false
+    var declaresHash = false
+    var declaresDescription = false
+    var declaresDecodingInit = false
+    var declaresEncode = false
+    var declaresInitializer = false
+    var mentionsEquatable = false
+
+    var isClass: Bool { kind != .structure }
+    /// A class whose properties are observable (`ObservableModel`): every class, unless opted out.
+    var isObservable: Bool { isClass && observableArgument }
+    var isIdentified: Bool { properties.contains(where: \.isIdentifier) }
+    /// The type `Equatable` is generated for: needs `==`.
+    var generatesEquality: Bool {
+        missingConformances.contains("Hashable") && !declaresEquals && !mentionsEquatable && !isSubclass
+    }
+    var generatesHash: Bool { (missingConformances.contains("Hashable") || isSubclass) && !declaresHash }
+    var generatesDescription: Bool { missingConformances.contains("CustomStringConvertible") && !declaresDescription }
+    /// A stored property is named `description` (Twitter's users have one): the type keeps it
+    /// as data and is not made `CustomStringConvertible` (`modelDescription` still describes it).
+    var storesDescription: Bool { properties.contains { $0.name == "description" } }
+    var generatesCodable: Bool { !declaresDecodingInit }
+}
+
+/// Reads a declaration into a ``ModelDeclaration``, collecting diagnostics for misuse.
+struct ModelDeclarationParser {
+    var diagnostics: [Diagnostic] = []
+    /// The `#sourceLocation(file:line:)` directive for a node of the user's source, or nil where
+    /// the compiler gave no location.
+    var locate: (Syntax) -> String? = { _ in nil }
+
+    mutating func diagnose(_ node: some SyntaxProtocol, _ message: ModelDiagnostic, fixIts: [FixIt] = []) {
+        diagnostics.append(Diagnostic(node: Syntax(node), message: message, fixIts: fixIts))
+    }
+
+    var hasErrors: Bool { diagnostics.contains { $0.diagMessage.severity == .error } }
+
+    /// Parses `declaration`; nil (with diagnostics) when it cannot be a model at all.
+    mutating func parse(
+        _ declaration: some DeclGroupSyntax, attribute: AttributeSyntax, missingConformances: [TypeSyntax]
+    ) -> ModelDeclaration? {
+        let missing = Set(missingConformances.map { $0.trimmedDescription.split(separator: ".").last.map(String.init) ?? "" })
+        var model: ModelDeclaration
+        let modifiers = declaration.modifiers.map(\.name.text)
+        let access = Self.access(modifiers)
+        if let structure = declaration.as(StructDeclSyntax.self) {
+            if structure.genericParameterClause != nil {
+                diagnose(structure.name, .genericModel(name: structure.name.text))
+                return nil
+            }
+            model = ModelDeclaration(
+                kind: .structure, name: structure.name.text, access: access, overridableAccess: access,
+                isSubclass: false)
+        } else if let type = declaration.as(ClassDeclSyntax.self) {
+            if type.genericParameterClause != nil {
+                diagnose(type.name, .genericModel(name: type.name.text))
+                return nil
+            }
+            let isFinal = modifiers.contains("final")
+            let isSubclass = !missing.contains("Model")
+            model = ModelDeclaration(
+                kind: isFinal ? .finalClass : .openableClass, name: type.name.text, access: access,
+                overridableAccess: modifiers.contains("open") ? "open " : access, isSubclass: isSubclass,
+                superclassName: isSubclass
+                    ? type.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription : nil)
+        } else {
+            diagnose(attribute, .notAStructOrClass(kind: Self.kindName(declaration)))
+            return nil
+        }
+        model.missingConformances = missing
+        model.globalActor = Self.globalActor(declaration.attributes)
+        readArguments(attribute, into: &model)
+        model.mentionsEquatable =
+            declaration.inheritanceClause?.inheritedTypes.contains {
+                $0.type.trimmedDescription.hasSuffix("Equatable")
+            } ?? false
+        readMembers(declaration.memberBlock, into: &model)
+        return model
+    }
+
+    /// `@MainActor` or another global actor attribute (a name ending in `Actor`), if any.
+    private static func globalActor(_ attributes: AttributeListSyntax) -> String? {
+        for element in attributes {
+            guard let attribute = element.as(AttributeSyntax.self), attribute.arguments == nil else { continue }
+            let name = attribute.attributeName.trimmedDescription
+            if name.hasSuffix("Actor") { return "@" + name }
+        }
+        return nil
+    }
+
+    private static func access(_ modifiers: [String]) -> String {
+        if modifiers.contains("public") || modifiers.contains("open") { return "public " }
+        if modifiers.contains("package") { return "package " }
+        return ""
+    }
+
+    private static func kindName(_ declaration: some DeclGroupSyntax) -> String {
+        if declaration.is(EnumDeclSyntax.self) { return "enum" }
+        if declaration.is(ActorDeclSyntax.self) { return "actor" }
+        if declaration.is(ProtocolDeclSyntax.self) { return "protocol" }
+        if declaration.is(ExtensionDeclSyntax.self) { return "extension" }
+        return "these"
+    }
+
+    private func readArguments(_ attribute: AttributeSyntax, into model: inout ModelDeclaration) {
+        guard let arguments = attribute.arguments?.as(LabeledExprListSyntax.self) else { return }
+        for argument in arguments {
+            let value = argument.expression.trimmedDescription
+            switch argument.label?.text {
+            case "keys": model.keyStrategy = value
+            case "version": model.version = value
+            case "table": model.table = value
+            case "nulls": model.nullsUseDefaults = value.hasSuffix("useDefault")
+            case "unknownKeys": model.unknownKeys = value
+            case "observable": model.observableArgument = value != "false"
+            default: break
+            }
+        }
+    }
+
+    private mutating func readMembers(_ members: MemberBlockSyntax, into model: inout ModelDeclaration) {
+        var validationMethods: Set<String> = []
+        for member in members.members {
+            let decl = member.decl
+            if let function = decl.as(FunctionDeclSyntax.self) {
+                readFunction(function, into: &model, validationMethods: &validationMethods)
+            } else if let initializer = decl.as(InitializerDeclSyntax.self) {
+                let labels = initializer.signature.parameterClause.parameters.map(\.firstName.text)
+                if labels == ["from"] { model.declaresDecodingInit = true }
+                if !initializer.modifiers.contains(where: { $0.name.text == "convenience" }) {
+                    model.declaresInitializer = true
+                }
+            } else if let variable = decl.as(VariableDeclSyntax.self) {
+                if variable.bindings.contains(where: { $0.pattern.trimmedDescription == "description" }) {
+                    model.declaresDescription = true
+                }
+                readVariable(variable, into: &model)
+            }
+        }
+        for index in model.properties.indices where validationMethods.contains(model.properties[index].capitalizedName) {
+            model.properties[index].hasValidationMethod = true
+        }
+        checkIdentity(of: model)
+    }
+
+    private func readFunction(
+        _ function: FunctionDeclSyntax, into model: inout ModelDeclaration, validationMethods: inout Set<String>
+    ) {
+        let name = function.name.text
+        let isStatic = function.modifiers.contains { $0.name.text == "static" || $0.name.text == "class" }
+        let labels = function.signature.parameterClause.parameters.map(\.firstName.text)
+        switch (name, isStatic) {
+        case ("==", true): model.declaresEquals = true
+        case ("hash", false) where labels == ["into"]: model.declaresHash = true
+        case ("encode", false) where labels == ["to"]: model.declaresEncode = true
+        case ("rewriteJSON", true): model.hooks.append(".rewritesJSON")
+        case ("modelType", true) where labels == ["for"]: model.hooks.append(".choosesType")
+        case ("validate", false) where labels.isEmpty: model.hooks.append(".validates")
+        default:
+            if isStatic, name.hasPrefix("validate"), name.count > "validate".count, labels.count == 1 {
+                validationMethods.insert(String(name.dropFirst("validate".count)))
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import SwiftDiagnostics
+import SwiftSyntax
+
+/// Every problem `@Model` can find in a declaration, as compiler diagnostics.
+public enum ModelDiagnostic: DiagnosticMessage, Equatable {
+    case notAStructOrClass(kind: String)
+    case genericModel(name: String)
+    case duplicateIdentifier(name: String, first: String)
+    case attributeOnComputedProperty(attribute: String, property: String)
+    case attributeOnStaticProperty(attribute: String, property: String)
+    case missingTypeAnnotation(property: String)
+    case unfillableProperty(property: String)
+    case constantInIdentifiedClass(property: String, model: String)
+    case invalidKeyPath(path: String, reason: String)
+    case lazyProperty(property: String)
+    case transformOnTransient(property: String)
+    case unownedProperty(property: String)
+    case conflictingAttributes(property: String, first: String, second: String)
+    case localType(name: String, function: String)
+
+    public var message: String {
+        switch self {
+        case .notAStructOrClass(let kind):
+            return "'@Model' applies to structs and classes, not to \(kind) declarations"
+        case .genericModel(let name):
+            return "'@Model' does not support generic types yet: '\(name)' has generic parameters"
+        case .duplicateIdentifier(let name, let first):
+            return "a model has one '@Identifier': '\(name)' is a second one after '\(first)'"
+        case .attributeOnComputedProperty(let attribute, let property):
+            return "'@\(attribute)' applies to stored properties; '\(property)' is computed"
+        case .attributeOnStaticProperty(let attribute, let property):
+            return "'@\(attribute)' applies to instance properties; '\(property)' is static"
+        case .missingTypeAnnotation(let property):
+            return "'\(property)' needs an explicit type for '@Model' to map it"
+        case .unfillableProperty(let property):
+            return "'\(property)' is not mapped, so no generated initializer can set it: give it a default value or make it optional"
+        case .constantInIdentifiedClass(let property, let model):
+            return "'\(property)' must be a 'var': '\(model)' has an '@Identifier', so its live instance is updated in place"
+        case .invalidKeyPath(let path, let reason):
+            return "invalid remote key path '\(path)': \(reason)"
+        case .lazyProperty(let property):
+            return "lazy property '\(property)' cannot be mapped; mark it '@Transient'"
+        case .transformOnTransient(let property):
+            return "'@Transform' has no effect on '\(property)': transient properties are not mapped"
+        case .unownedProperty(let property):
+            return "unowned property '\(property)' cannot be mapped; use 'weak' or mark it '@Transient'"
+        case .conflictingAttributes(let property, let first, let second):
+            return "'\(property)' cannot be both '@\(first)' and '@\(second)'"
+        case .localType(let name, let function):
+            return "'@Model' cannot apply to '\(name)', a type declared inside \(function): Swift gives local types no "
+                + "extension macros; declare '\(name)' at file scope or inside another type"
+        }
+    }
+
+    public var diagnosticID: MessageID {
+        let name: String
+        switch self {
+        case .notAStructOrClass: name = "notAStructOrClass"
+        case .genericModel: name = "genericModel"
+        case .duplicateIdentifier: name = "duplicateIdentifier"
+        case .attributeOnComputedProperty: name = "attributeOnComputedProperty"
+        case .attributeOnStaticProperty: name = "attributeOnStaticProperty"
+        case .missingTypeAnnotation: name = "missingTypeAnnotation"
+        case .unfillableProperty: name = "unfillableProperty"
+        case .constantInIdentifiedClass: name = "constantInIdentifiedClass"
+        case .invalidKeyPath: name = "invalidKeyPath"
+        case .lazyProperty: name = "lazyProperty"
+        case .transformOnTransient: name = "transformOnTransient"
+        case .unownedProperty: name = "unownedProperty"
+        case .conflictingAttributes: name = "conflictingAttributes"
+        case .localType: name = "localType"
+        }
+        return MessageID(domain: "ModelKit", id: name)
+    }
+
+    public var severity: DiagnosticSeverity {
+        switch self {
+        case .transformOnTransient: return .warning
+        default: return .error
+        }
+    }
+}
+
+/// The fix-its `@Model` offers with its diagnostics.
+public enum ModelFixIt: FixItMessage, Equatable {
+    case removeAttribute(String)
+    case makeOptional(String)
+    case makeVariable(String)
+    case markTransient(String)
+
+    public var message: String {
+        switch self {
+        case .removeAttribute(let attribute): return "remove '@\(attribute)'"
+        case .makeOptional(let property): return "make '\(property)' optional"
+        case .makeVariable(let property): return "make '\(property)' a 'var'"
+        case .markTransient(let property): return "mark '\(property)' '@Transient'"
+        }
+    }
+
+    public var fixItID: MessageID {
+        switch self {
+        case .removeAttribute: return MessageID(domain: "ModelKit", id: "removeAttribute")
+        case .makeOptional: return MessageID(domain: "ModelKit", id: "makeOptional")
+        case .makeVariable: return MessageID(domain: "ModelKit", id: "makeVariable")
+        case .markTransient: return MessageID(domain: "ModelKit", id: "markTransient")
+        }
+    }
+}

@@ -1,0 +1,198 @@
+/// Generates the code of a `@Model` type from its ``ModelDeclaration``.
+///
+/// Structs get everything in an extension (their memberwise initializer survives); classes get
+/// initializers and overridable members in their body (a subclass overrides them) and the
+/// conformances in an extension.
+struct ModelExpansion {
+    let model: ModelDeclaration
+    /// How generated code names the type: qualified in an extension of a nested type
+    /// (`Outer.Inner`), where the bare name would not resolve.
+    let typeName: String
+
+    init(model: ModelDeclaration, typeName: String? = nil) {
+        self.model = model
+        self.typeName = typeName ?? model.name
+    }
+
+    /// `Core.` prefix for runtime names, so user types never shadow them.
+    let core = "ModelKitCore."
+
+    var name: String { model.name }
+    var access: String { model.access }
+    var properties: [StoredProperty] { model.properties }
+
+    /// The first schema index of this type's own properties, as an expression.
+    var base: String { model.isSubclass ? "\(typeName).__modelKitBase" : "0" }
+
+    /// The index expression of an own property.
+    func index(_ position: Int) -> String {
+        model.isSubclass ? "\(base) + \(position)" : "\(position)"
+    }
+
+    /// `text` with each non-empty line indented by `levels` steps of four spaces.
+    ///
+    /// The plugin hands its expansions to the compiler unformatted (`ModelMacro.formatMode`), so
+    /// generated code is indented as it is assembled: a block placed inside braces goes through
+    /// here. Shifting every line alike keeps a user's multi-line string literal (in a default
+    /// value) the same string, as its closing delimiter moves with it.
+    func indented(_ text: String, _ levels: Int = 1) -> String {
+        let prefix = String(repeating: "    ", count: levels)
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.isEmpty ? "" : prefix + $0 }
+            .joined(separator: "\n")
+    }
+
+    /// Where generated code reads a property to write, compare or hash it: an observable
+    /// class's tracked property by its storage (`_name`), so these reads neither register with
+    /// an observation nor pay for it; any other property by its name.
+    func storage(_ property: StoredProperty) -> String {
+        model.isObservable && TrackedProperty.isTrackable(property.declaration) ? "_\(property.name)" : property.name
+    }
+
+    /// The static constant holding a property's transformer.
+    func transformerName(_ property: StoredProperty) -> String {
+        "__modelKitTransformer_\(property.name)"
+    }
+
+    // MARK: Declarations, grouped by where they go
+
+    /// Members for the type's body (classes) or its extension (structs).
+    func members() -> [String] {
+        var members = [schema(), fieldsStruct(), initFromFields(), initFromReader(), encodeField(), decodeModelField()]
+        members += transformers()
+        members += hookStubs()
+        if let identifier = properties.first(where: \.isIdentifier), !model.isSubclass {
+            members.append(
+                """
+                \(access)static func decodeModelIdentifier<R: \(core)ModelReader>(from reader: inout R) throws -> AnyHashable {
+                    AnyHashable(\(readExpression(identifier)))
+                }
+                """)
+        }
+        if model.isSubclass { members.append("static let __modelKitBase = \(model.superclassName ?? "").modelSchema.properties.count") }
+        if model.isObservable && !model.isSubclass {
+            members.append(
+                """
+                /// Where reads and writes of the observable properties are reported (not a property of the schema).
+                \(access)let _modelKitRegistrar = \(core)ModelObservationRegistrar()
+                """)
+        }
+        if model.isClass {
+            members += classEquality()
+            if model.generatesCodable { members += codable() }
+            if model.kind != .structure && !model.isSubclass && !model.declaresInitializer { members += memberwiseInit() }
+        }
+        return members
+    }
+
+    /// Members for the conformance extension.
+    func extensionMembers() -> [String] {
+        var members: [String] = []
+        if !model.isClass {
+            members += self.members()
+            if model.generatesEquality { members.append(structEquals()) }
+            if model.generatesHash { members.append(hash(override: false)) }
+            if model.generatesCodable { members += codable() }
+        } else if model.generatesEquality {
+            members.append(
+                """
+                \(access)static func == (lhs: \(typeName), rhs: \(typeName)) -> Bool {
+                    lhs === rhs || (type(of: lhs) == type(of: rhs) && lhs.isModelEqual(to: rhs))
+                }
+                """)
+        }
+        if model.generatesDescription && !model.isSubclass {
+            members.append("\(access)var description: String { modelDescription }")
+        }
+        return members
+    }
+
+    /// The protocols the extension adds; isolated conformances for a global-actor type.
+    func conformances() -> [String] {
+        var list: [String] = []
+        if model.missingConformances.contains("Model") { list.append(isolated("\(core)Model")) }
+        if model.isObservable && !model.isSubclass && model.missingConformances.contains("ObservableModel") {
+            list.append(isolated("\(core)ObservableModel"))
+        }
+        var names = ["Hashable", "CustomStringConvertible"]
+        if model.storesDescription { names.removeLast() }
+        for name in names where model.missingConformances.contains(name) {
+            list.append(isolated(name))
+        }
+        return list
+    }
+
+    /// `@MainActor P` for a type isolated to the main actor, else `P`.
+    func isolated(_ conformance: String) -> String {
+        model.globalActor.map { "\($0) \(conformance)" } ?? conformance
+    }
+
+    // MARK: Schema
+
+    func schema() -> String {
+        var arguments = ["name: \"\(name)\"", "type: \(typeName).self"]
+        if model.isSubclass, let superclass = model.superclassName {
+            arguments.append("inheriting: \(superclass).modelSchema")
+        }
+        if let keys = model.keyStrategy { arguments.append("keyStrategy: \(keys)") }
+        if model.nullsUseDefaults { arguments.append("nullsUseDefaults: true") }
+        if let unknownKeys = model.unknownKeys { arguments.append("unknownKeys: \(unknownKeys)") }
+        if let version = model.version { arguments.append("version: \(version)") }
+        if let table = model.table { arguments.append("tableName: \(table)") }
+        if !model.hooks.isEmpty { arguments.append("hooks: [\(model.hooks.joined(separator: ", "))]") }
+        let list = properties.map(propertyLiteral).joined(separator: ",\n")
+        arguments.append("properties: [\n\(indented(list))\n]")
+        let value = "\(core)ModelSchema(\n\(indented(arguments.joined(separator: ",\n")))\n)"
+        if model.kind == .structure || (model.kind == .finalClass && !model.isSubclass) {
+            return "\(access)static let modelSchema: \(core)ModelSchema = \(value)"
+        }
+        let modifier = model.isSubclass ? "override " : ""
+        return """
+            \(modifier)\(model.overridableAccess)class var modelSchema: \(core)ModelSchema { __modelKitSchema_\(name) }
+            private static let __modelKitSchema_\(name): \(core)ModelSchema = \(value)
+            """
+    }
+
+    func propertyLiteral(_ property: StoredProperty) -> String {
+        var arguments = ["\"\(property.name)\"", "keyPath: \\\(typeName).\(property.name)"]
+        if let typeText = property.typeText { arguments.append("typeName: \(stringLiteral(typeText))") }
+        arguments.append("declaredIn: \"\(name)\"")
+        if let paths = property.remoteKeyPaths {
+            let literal = paths.map { "[" + $0.map(stringLiteral).joined(separator: ", ") + "]" }
+            arguments.append("remote: [\(literal.joined(separator: ", "))]")
+        }
+        arguments.append("flags: \(property.flagsLiteral)")
+        if let initializer = property.initializer {
+            arguments.append("defaultExpression: \(stringLiteral(initializer))")
+        }
+        if let transformer = property.mappedTransformer {
+            arguments.append("transformer: \(typeName).\(transformerName(property))")
+            arguments.append("transformerDescription: \(stringLiteral(transformer))")
+        }
+        if let behavior = property.archiveBehavior { arguments.append("archive: \(behavior)") }
+        return "\(core)ModelProperty(\(arguments.joined(separator: ", ")))"
+    }
+
+    func transformers() -> [String] {
+        properties.compactMap { property in
+            guard let transformer = property.mappedTransformer else { return nil }
+            return located(
+                property,
+                "static let \(transformerName(property)) = \(core)modelTransformer(for: (\(property.typeText ?? "_")).self, \(transformer))")
+        }
+    }
+
+    /// A Swift string literal for `text`.
+    func stringLiteral(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "\\": escaped += "\\\\"
+            case "\"": escaped += "\\\""
+            case "\n": escaped += "\\n"
+            default: escaped.append(character)
+            }
+        }
+        return "\"\(escaped)\""
+    }
+}

@@ -1,0 +1,114 @@
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+/// `@_ModelTracked`, which `@Model` puts on each stored `var` of an observable class: moves the
+/// value to a private `_name` peer and gives the property accessors that report reads and writes
+/// to the class's registrar (`ObservableModel`), as `@Observable`'s tracked properties do.
+///
+/// ```swift
+/// @_ModelTracked var name: String
+/// // becomes
+/// var name: String {
+///     @storageRestrictions(initializes: _name) init(initialValue) { _name = initialValue }
+///     get { _modelKitAccess(\.name); return _name }
+///     set { ... _modelKitMutate(\.name) { _name = newValue } }
+///     _modify { ... yield &_name }
+/// }
+/// private var _name: String
+/// ```
+public enum TrackedPropertyMacro: AccessorMacro, PeerMacro {
+    /// Accessors go to the compiler as written (see `ModelMacro.formatMode`).
+    public static var formatMode: FormatMode { .disabled }
+
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingAccessorsOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [AccessorDeclSyntax] {
+        guard let property = TrackedProperty(declaration) else { return [] }
+        let name = property.name
+        let storage = "_\(name)"
+        let keyPath = "\\.\(name)"
+        return [
+            GeneratedSyntax.accessor(
+                .`init`, parameter: "initialValue", attribute: "storageRestrictions(initializes: \(storage))",
+                body: "\(storage) = initialValue"),
+            GeneratedSyntax.accessor(
+                .get,
+                body: """
+                    _modelKitAccess(\(keyPath))
+                    return \(storage)
+                    """),
+            GeneratedSyntax.accessor(
+                .set,
+                body: """
+                    guard ModelKitCore.modelValueChanges(\(storage), newValue) else {
+                        \(storage) = newValue
+                        return
+                    }
+                    _modelKitMutate(\(keyPath)) {
+                        \(storage) = newValue
+                    }
+                    """),
+            GeneratedSyntax.accessor(
+                ._modify,
+                body: """
+                    _modelKitAccess(\(keyPath))
+                    _modelKitWillModify(\(keyPath))
+                    defer {
+                        _modelKitDidModify(\(keyPath))
+                    }
+                    yield &\(storage)
+                    """),
+        ]
+    }
+
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let property = TrackedProperty(declaration) else { return [] }
+        let initializer = property.initializer.map { " = \($0)" } ?? ""
+        return [GeneratedSyntax.declaration("private var _\(property.name): \(property.type)\(initializer)")]
+    }
+}
+
+/// The parts of a tracked property the expansion needs: one binding, a name, a declared type.
+struct TrackedProperty {
+    let name: String
+    let type: String
+    let initializer: String?
+
+    init?(_ declaration: some DeclSyntaxProtocol) {
+        guard let variable = declaration.as(VariableDeclSyntax.self), variable.bindings.count == 1,
+            let binding = variable.bindings.first,
+            let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+            let type = binding.typeAnnotation?.type
+        else { return nil }
+        self.name = name
+        self.type = type.trimmedDescription
+        self.initializer = binding.initializer?.value.trimmedDescription
+    }
+
+    /// Whether `@Model` tracks a member: a single stored instance `var` with a declared type, no
+    /// accessors or observers, and no attribute but ModelKit's markers (a property wrapper or
+    /// another macro owns its storage); not `lazy`, `weak` or `unowned`.
+    static func isTrackable(_ member: some DeclSyntaxProtocol) -> Bool {
+        guard let variable = member.as(VariableDeclSyntax.self),
+            variable.bindingSpecifier.tokenKind == .keyword(.var),
+            variable.bindings.count == 1, let binding = variable.bindings.first,
+            binding.pattern.is(IdentifierPatternSyntax.self), binding.typeAnnotation != nil,
+            binding.accessorBlock == nil
+        else { return false }
+        let excluded: Set = ["static", "class", "lazy", "weak", "unowned", "override"]
+        if variable.modifiers.contains(where: { excluded.contains($0.name.text) }) { return false }
+        for element in variable.attributes {
+            guard let attribute = element.as(AttributeSyntax.self) else { return false }
+            let name = attribute.attributeName.trimmedDescription
+            let marker = PropertyAttribute.allCases.contains { name == $0.rawValue || name.hasSuffix("." + $0.rawValue) }
+            if !marker { return false }
+        }
+        return true
+    }
+}
