@@ -58,7 +58,7 @@ struct FixedDateLayout: @unchecked Sendable {
         for byte in bytes where text[byte.offset] != byte.value { return false }
         var slots: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
         // The eight `Int` slots as raw bytes, so each number is stored at its slot's offset without a switch per
-        // number: `slot * 8`, a homogeneous tuple's element offset where `Int` is 8 bytes (64-bit platforms).
+        // number: `slot * MemoryLayout<Int>.stride`, a homogeneous tuple's element offset (4 bytes on arm64_32).
         let complete = withUnsafeMutableBytes(of: &slots) { slotBytes -> Bool in
             for number in numbers {
                 var value = 0
@@ -69,7 +69,7 @@ struct FixedDateLayout: @unchecked Sendable {
                 }
                 let next = number.offset &+ number.width
                 if number.checkNext, next < text.count, DateFieldText.isDigit(text[next]) { return false }
-                slotBytes.storeBytes(of: value, toByteOffset: number.slot &* 8, as: Int.self)
+                slotBytes.storeBytes(of: value, toByteOffset: number.slot &* MemoryLayout<Int>.stride, as: Int.self)
             }
             return true
         }

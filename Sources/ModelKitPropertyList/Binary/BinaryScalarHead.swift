@@ -50,10 +50,10 @@ package struct BinaryScalarHead {
     /// the storage's 24.
     @inline(__always)
     private mutating func appendBigEndian(_ value: UInt64, size: Int) {
-        let bytes = (value << UInt64(64 - 8 * size)).byteSwapped
+        let bytes = (value << UInt64(64 - 8 * size)).bigEndian
         let position = count
-        // One 8-byte store at `position`, which stays within the 24 bytes (see above). `byteSwapped` puts the most
-        // significant byte first in memory on a little-endian host.
+        // One 8-byte store at `position`, which stays within the 24 bytes (see above). `bigEndian` puts the most
+        // significant byte first in memory on any host (a byte swap on a little-endian one).
         Swift.withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: bytes, toByteOffset: position, as: UInt64.self) }
         count += size
     }
