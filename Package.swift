@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // Built only with the `PostgreSQL` trait.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // The macro tests' `assertMacro`.
+        .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
         // `swift package generate-documentation --target ModelKit`: the DocC catalogue, built by CI.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -43,17 +45,26 @@ let package = Package(
         // syntax, and short ASCII strings in the small form.
         .target(name: "ModelKitShared"),
 
-        // The compiler plugin: `@Model` and its markers, their expansion and diagnostics. Only the
-        // compiler loads it, so swift-syntax is built once, for the host; the tests run the built
-        // plugin over the compiler plugin protocol, as swiftc does.
-        .macro(
-            name: "ModelKitMacros",
+        // `@Model` and its markers: their expansion and diagnostics, a library the compiler plugin
+        // calls and the macro tests expand through (swift-macro-testing's `assertMacro`).
+        .target(
+            name: "ModelKitMacroExpansion",
             dependencies: [
                 "ModelKitShared",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ]
+        ),
+        // The compiler plugin: the macros `ModelKit` declares, expanded by ModelKitMacroExpansion.
+        // Only the compiler loads it, so swift-syntax is built once, for the host.
+        .macro(
+            name: "ModelKitMacros",
+            dependencies: [
+                "ModelKitMacroExpansion",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             ]
         ),
@@ -150,9 +161,16 @@ let package = Package(
         .testTarget(
             name: "ModelKitToolTests",
             dependencies: ["ModelKitTool", "ModelKit", "ModelKitGenerator", "ModelKitPreferences", "ModelKitTestSupport"]),
-        // The macros' expansions and diagnostics, through the built ModelKitMacros plugin over the
-        // compiler plugin protocol: no swift-syntax is built for the tests.
-        .testTarget(name: "ModelKitMacrosTests", dependencies: ["ModelKitTestSupport"]),
+        // The macros' expansions and diagnostics (`assertMacro`), and what the type checker says
+        // of models and contexts, compiled with swiftc against this build's modules and plugin.
+        .testTarget(
+            name: "ModelKitMacrosTests",
+            dependencies: [
+                "ModelKitMacroExpansion", "ModelKitTestSupport",
+                .product(name: "MacroTesting", package: "swift-macro-testing"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

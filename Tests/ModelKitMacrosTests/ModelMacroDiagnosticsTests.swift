@@ -1,248 +1,1085 @@
+import MacroTesting
 import Testing
 
 /// Misuse of `@Model` is a compiler diagnostic, with a fix-it where one is obvious. Erroneous
 /// declarations expand to nothing (no members, no extension), so the only errors are these.
-@Suite struct ModelMacroDiagnosticsTests {
-    @Test(arguments: Misuse.all)
-    func misuseIsDiagnosedAndExpandsToNothing(_ misuse: Misuse) {
-        expectModelExpansion(of: misuse.source, diagnostics: misuse.diagnostics, fixedSource: misuse.fixedSource)
+@Suite(.macros(ModelKitMacros.specs(tracking: false)))
+struct ModelMacroDiagnosticsTests {
+    @Test func twoIdentifiers() {
+        assertMacro {
+            """
+            @Model
+            struct User {
+                @Identifier var id: Int
+                @Identifier var uuid: String
+            }
+            """
+        } diagnostics: {
+            """
+            @Model
+            struct User {
+                @Identifier var id: Int
+                @Identifier var uuid: String
+                ┬──────────
+                ╰─ 🛑 a model has one '@Identifier': 'uuid' is a second one after 'id'
+                   ✏️ remove '@Identifier'
+            }
+            """
+        } fixes: {
+            """
+            @Model
+            struct User {
+                @Identifier var id: Int
+                var uuid: String
+            }
+            """
+        } expansion: {
+            #"""
+            struct User {
+                var id: Int
+                var uuid: String
+            }
+
+            extension User: ModelKitCore.Model, Hashable, CustomStringConvertible {
+                static let modelSchema: ModelKitCore.ModelSchema = ModelKitCore.ModelSchema(
+                    name: "User",
+                    type: User.self,
+                    properties: [
+                        ModelKitCore.ModelProperty("id", keyPath: \User.id, typeName: "Int", declaredIn: "User", flags: [.identifier]),
+                        ModelKitCore.ModelProperty("uuid", keyPath: \User.uuid, typeName: "String", declaredIn: "User", flags: [])
+                    ]
+                )
+
+                struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
+                    fileprivate var values: (Optional<Int>, Optional<String>) = (nil, nil)
+                    init() {}
+                    init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
+                        try reader.decodeFields(of: User.modelSchema, into: &self)
+                    }
+                    @_specialize(where R == ModelKit.ModelRuntimeTypeReader)
+                    mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                        switch index {
+                        case 0:
+                            #sourceLocation(file: "Test.swift", line: 3)
+                            self.values.0 = try reader.decodeValue((Int).self)
+                            #sourceLocation()
+                        case 1:
+                            #sourceLocation(file: "Test.swift", line: 4)
+                            self.values.1 = try reader.decodeValue((String).self)
+                            #sourceLocation()
+                        default:
+                            break
+                        }
+                    }
+                }
+
+                init(modelFields fields: consuming __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
+                    let (__modelKitSlot0, __modelKitSlot1) = fields.values
+                    guard let __id = __modelKitSlot0, let __uuid = __modelKitSlot1 else {
+                        var missing: [Int] = []
+                        if __modelKitSlot0 == nil { missing.append(0) }
+                        if __modelKitSlot1 == nil { missing.append(1) }
+                        throw ModelKitCore.ModelError.missingValues(missing, in: User.modelSchema, mapping: mapping)
+                    }
+                    self.id = __id
+                    self.uuid = __uuid
+                }
+
+                init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
+                    try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
+                }
+
+                @_specialize(where W == ModelKit.ModelRuntimeTypeWriter)
+                func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
+                    switch index {
+                    case 0:
+                        #sourceLocation(file: "Test.swift", line: 3)
+                        try writer.encodeValue(self.id)
+                        #sourceLocation()
+                    case 1:
+                        #sourceLocation(file: "Test.swift", line: 4)
+                        try writer.encodeValue(self.uuid)
+                        #sourceLocation()
+                    default:
+                        break
+                    }
+                }
+
+                mutating func decodeModelField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                    switch index {
+                    case 0:
+                        #sourceLocation(file: "Test.swift", line: 3)
+                        self.id = try reader.decodeValue((Int).self)
+                        #sourceLocation()
+                    case 1:
+                        #sourceLocation(file: "Test.swift", line: 4)
+                        self.uuid = try reader.decodeValue((String).self)
+                        #sourceLocation()
+                    default:
+                        throw ModelKitCore.ModelError.readOnly(index, in: User.modelSchema)
+                    }
+                }
+
+                // '@Model' found no 'rewriteJSON(_:)' in the body of 'User': hooks are declared in the type's body.
+                static func rewriteJSON(_ json: inout ModelKitCore.JSONValue) throws {}
+
+                // '@Model' found no 'modelType(for:)' in the body of 'User': hooks are declared in the type's body.
+                static func modelType(for json: ModelKitCore.JSONValue) throws -> (any ModelKitCore.Model.Type)? { nil }
+
+                // '@Model' found no 'validate()' in the body of 'User': hooks are declared in the type's body.
+                func validate() throws {}
+
+                static func decodeModelIdentifier<R: ModelKitCore.ModelReader>(from reader: inout R) throws -> AnyHashable {
+                    AnyHashable(try reader.decodeValue((Int).self))
+                }
+
+                static func == (lhs: User, rhs: User) -> Bool {
+                    guard ModelKitCore.modelValuesEqual(lhs.id, rhs.id) else { return false }
+                    guard ModelKitCore.modelValuesEqual(lhs.uuid, rhs.uuid) else { return false }
+                    return true
+                }
+
+                func hash(into hasher: inout Hasher) {
+                    ModelKitCore.modelHashValue(self.id, into: &hasher)
+                    ModelKitCore.modelHashValue(self.uuid, into: &hasher)
+                }
+
+                init(from decoder: any Decoder) throws {
+                    var reader = ModelKitCore.CodableReader(decoder: decoder)
+                    try self.init(modelReader: &reader)
+                    try reader.validateModel(self)
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var writer = ModelKitCore.CodableWriter(encoder: encoder)
+                    try writer.encodeModel(self)
+                }
+
+                var description: String { modelDescription }
+            }
+            """#
+        }
     }
 
-    @Test(arguments: [
-        ("enum", "enum Kind {\n    case a\n}"), ("actor", "actor Cache {\n    var a: Int = 0\n}"),
-        ("protocol", "protocol Named {\n    var name: String { get }\n}"),
-    ])
-    func onlyStructsAndClasses(kind: String, declaration: String) {
-        expectModelExpansion(
-            of: "@Model\n\(declaration)",
-            diagnostics: [
-                ExpectedDiagnostic(
-                    "'@Model' applies to structs and classes, not to \(kind) declarations", line: 1, column: 1)
-            ])
+    @Test func aKeyOnAComputedProperty() {
+        assertMacro {
+            """
+            @Model
+            struct User {
+                var name: String
+                @Key("display_name") var displayName: String { name }
+            }
+            """
+        } diagnostics: {
+            """
+            @Model
+            struct User {
+                var name: String
+                @Key("display_name") var displayName: String { name }
+                ┬───────────────────
+                ╰─ 🛑 '@Key' applies to stored properties; 'displayName' is computed
+                   ✏️ remove '@Key'
+            }
+            """
+        } fixes: {
+            """
+            @Model
+            struct User {
+                var name: String
+                var displayName: String { name }
+            }
+            """
+        } expansion: {
+            #"""
+            struct User {
+                var name: String
+                var displayName: String { name }
+            }
+
+            extension User: ModelKitCore.Model, Hashable, CustomStringConvertible {
+                static let modelSchema: ModelKitCore.ModelSchema = ModelKitCore.ModelSchema(
+                    name: "User",
+                    type: User.self,
+                    properties: [
+                        ModelKitCore.ModelProperty("name", keyPath: \User.name, typeName: "String", declaredIn: "User", flags: [])
+                    ]
+                )
+
+                struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
+                    fileprivate var values: (Optional<String>, Void) = (nil, ())
+                    init() {}
+                    init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
+                        try reader.decodeFields(of: User.modelSchema, into: &self)
+                    }
+                    @_specialize(where R == ModelKit.ModelRuntimeTypeReader)
+                    mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                        switch index {
+                        case 0:
+                            #sourceLocation(file: "Test.swift", line: 3)
+                            self.values.0 = try reader.decodeValue((String).self)
+                            #sourceLocation()
+                        default:
+                            break
+                        }
+                    }
+                }
+
+                init(modelFields fields: consuming __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
+                    let (__modelKitSlot0, _) = fields.values
+                    guard let __name = __modelKitSlot0 else {
+                        var missing: [Int] = []
+                        if __modelKitSlot0 == nil { missing.append(0) }
+                        throw ModelKitCore.ModelError.missingValues(missing, in: User.modelSchema, mapping: mapping)
+                    }
+                    self.name = __name
+                }
+
+                init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
+                    try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
+                }
+
+                @_specialize(where W == ModelKit.ModelRuntimeTypeWriter)
+                func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
+                    switch index {
+                    case 0:
+                        #sourceLocation(file: "Test.swift", line: 3)
+                        try writer.encodeValue(self.name)
+                        #sourceLocation()
+                    default:
+                        break
+                    }
+                }
+
+                mutating func decodeModelField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                    switch index {
+                    case 0:
+                        #sourceLocation(file: "Test.swift", line: 3)
+                        self.name = try reader.decodeValue((String).self)
+                        #sourceLocation()
+                    default:
+                        throw ModelKitCore.ModelError.readOnly(index, in: User.modelSchema)
+                    }
+                }
+
+                // '@Model' found no 'rewriteJSON(_:)' in the body of 'User': hooks are declared in the type's body.
+                static func rewriteJSON(_ json: inout ModelKitCore.JSONValue) throws {}
+
+                // '@Model' found no 'modelType(for:)' in the body of 'User': hooks are declared in the type's body.
+                static func modelType(for json: ModelKitCore.JSONValue) throws -> (any ModelKitCore.Model.Type)? { nil }
+
+                // '@Model' found no 'validate()' in the body of 'User': hooks are declared in the type's body.
+                func validate() throws {}
+
+                static func == (lhs: User, rhs: User) -> Bool {
+                    guard ModelKitCore.modelValuesEqual(lhs.name, rhs.name) else { return false }
+                    return true
+                }
+
+                func hash(into hasher: inout Hasher) {
+                    ModelKitCore.modelHashValue(self.name, into: &hasher)
+                }
+
+                init(from decoder: any Decoder) throws {
+                    var reader = ModelKitCore.CodableReader(decoder: decoder)
+                    try self.init(modelReader: &reader)
+                    try reader.validateModel(self)
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var writer = ModelKitCore.CodableWriter(encoder: encoder)
+                    try writer.encodeModel(self)
+                }
+
+                var description: String { modelDescription }
+            }
+            """#
+        }
     }
 
-    /// A warning does not stop the expansion: the property stays transient, its transform unused.
+    @Test func aPropertyNoInitializerCanFill() {
+        assertMacro {
+            """
+            @Model
+            final class Session {
+                var token: String
+                @Transient var cache: Data
+            }
+            """
+        } diagnostics: {
+            """
+            @Model
+            final class Session {
+                var token: String
+                @Transient var cache: Data
+                               ┬────
+                               ╰─ 🛑 'cache' is not mapped, so no generated initializer can set it: give it a default value or make it optional
+                                  ✏️ make 'cache' optional
+            }
+            """
+        } fixes: {
+            """
+            @Model
+            final class Session {
+                var token: String
+                @Transient var cache: Data?
+            }
+            """
+        } expansion: {
+            #"""
+            final class Session {
+                @_ModelTracked
+                var token: String
+                @_ModelTracked var cache: Data?
+
+                static let modelSchema: ModelKitCore.ModelSchema = ModelKitCore.ModelSchema(
+                    name: "Session",
+                    type: Session.self,
+                    properties: [
+                        ModelKitCore.ModelProperty("token", keyPath: \Session.token, typeName: "String", declaredIn: "Session", flags: []),
+                        ModelKitCore.ModelProperty("cache", keyPath: \Session.cache, typeName: "Data?", declaredIn: "Session", flags: [.optional, .transient])
+                    ]
+                )
+
+                struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
+                    fileprivate var values: (Optional<String>, Void) = (nil, ())
+                    init() {}
+                    init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
+                        try reader.decodeFields(of: Session.modelSchema, into: &self)
+                    }
+                    @_specialize(where R == ModelKit.ModelRuntimeTypeReader)
+                    mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                        switch index {
+                        case 0:
+                            #sourceLocation(file: "Test.swift", line: 3)
+                            self.values.0 = try reader.decodeValue((String).self)
+                            #sourceLocation()
+                        default:
+                            break
+                        }
+                    }
+                }
+
+                init(modelFields fields: consuming __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
+                    let (__modelKitSlot0, _) = fields.values
+                    guard let __token = __modelKitSlot0 else {
+                        var missing: [Int] = []
+                        if __modelKitSlot0 == nil { missing.append(0) }
+                        throw ModelKitCore.ModelError.missingValues(missing, in: Session.modelSchema, mapping: mapping)
+                    }
+                    self.token = __token
+                }
+
+                required convenience init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
+                    try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
+                }
+
+                @_specialize(where W == ModelKit.ModelRuntimeTypeWriter)
+                func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
+                    switch index {
+                    case 0:
+                        #sourceLocation(file: "Test.swift", line: 3)
+                        try writer.encodeValue(self._token)
+                        #sourceLocation()
+                    default:
+                        break
+                    }
+                }
+
+                func decodeModelField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                    switch index {
+                    case 0:
+                        #sourceLocation(file: "Test.swift", line: 3)
+                        self.token = try reader.decodeValue((String).self)
+                        #sourceLocation()
+                    case 1:
+                        #sourceLocation(file: "Test.swift", line: 4)
+                        self.cache = try reader.decodeValue((Data?).self)
+                        #sourceLocation()
+                    default:
+                        throw ModelKitCore.ModelError.readOnly(index, in: Session.modelSchema)
+                    }
+                }
+
+                // '@Model' found no 'rewriteJSON(_:)' in the body of 'Session': hooks are declared in the type's body.
+                static func rewriteJSON(_ json: inout ModelKitCore.JSONValue) throws {}
+
+                // '@Model' found no 'modelType(for:)' in the body of 'Session': hooks are declared in the type's body.
+                static func modelType(for json: ModelKitCore.JSONValue) throws -> (any ModelKitCore.Model.Type)? { nil }
+
+                // '@Model' found no 'validate()' in the body of 'Session': hooks are declared in the type's body.
+                func validate() throws {}
+
+                /// Where reads and writes of the observable properties are reported (not a property of the schema).
+                let _modelKitRegistrar = ModelKitCore.ModelObservationRegistrar()
+
+                func isModelEqual(to other: AnyObject) -> Bool {
+                    guard let other = other as? Session else { return false }
+                    guard ModelKitCore.modelValuesEqual(self._token, other._token) else { return false }
+                    return true
+                }
+
+                func hash(into hasher: inout Hasher) {
+                    ModelKitCore.modelHashValue(self._token, into: &hasher)
+                }
+
+                required convenience init(from decoder: any Decoder) throws {
+                    var reader = ModelKitCore.CodableReader(decoder: decoder)
+                    try self.init(modelReader: &reader)
+                    try reader.validateModel(self)
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var writer = ModelKitCore.CodableWriter(encoder: encoder)
+                    try writer.encodeModel(self)
+                }
+
+                init(token: String, cache: Data? = nil) {
+                    self.token = token
+                    self.cache = cache
+                }
+            }
+
+            extension Session: ModelKitCore.Model, ModelKitCore.ObservableModel, Hashable, CustomStringConvertible {
+                static func == (lhs: Session, rhs: Session) -> Bool {
+                    lhs === rhs || (type(of: lhs) == type(of: rhs) && lhs.isModelEqual(to: rhs))
+                }
+
+                var description: String { modelDescription }
+            }
+            """#
+        }
+    }
+
+    @Test func aConstantInAnIdentifiedClass() {
+        assertMacro {
+            """
+            @Model
+            final class Account {
+                @Identifier let id: String
+                let owner: String
+            }
+            """
+        } diagnostics: {
+            """
+            @Model
+            final class Account {
+                @Identifier let id: String
+                let owner: String
+                ┬──
+                ╰─ 🛑 'owner' must be a 'var': 'Account' has an '@Identifier', so its live instance is updated in place
+                   ✏️ make 'owner' a 'var'
+            }
+            """
+        } fixes: {
+            """
+            @Model
+            final class Account {
+                @Identifier let id: String
+                var owner: String
+            }
+            """
+        } expansion: {
+            #"""
+            final class Account {
+                let id: String
+                @_ModelTracked
+                var owner: String
+
+                static let modelSchema: ModelKitCore.ModelSchema = ModelKitCore.ModelSchema(
+                    name: "Account",
+                    type: Account.self,
+                    properties: [
+                        ModelKitCore.ModelProperty("id", keyPath: \Account.id, typeName: "String", declaredIn: "Account", flags: [.identifier, .constant]),
+                        ModelKitCore.ModelProperty("owner", keyPath: \Account.owner, typeName: "String", declaredIn: "Account", flags: [])
+                    ]
+                )
+
+                struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
+                    fileprivate var values: (Optional<String>, Optional<String>) = (nil, nil)
+                    init() {}
+                    init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
+                        try reader.decodeFields(of: Account.modelSchema, into: &self)
+                    }
+                    @_specialize(where R == ModelKit.ModelRuntimeTypeReader)
+                    mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                        switch index {
+                        case 0:
+                            #sourceLocation(file: "Test.swift", line: 3)
+                            self.values.0 = try reader.decodeValue((String).self)
+                            #sourceLocation()
+                        case 1:
+                            #sourceLocation(file: "Test.swift", line: 4)
+                            self.values.1 = try reader.decodeValue((String).self)
+                            #sourceLocation()
+                        default:
+                            break
+                        }
+                    }
+                }
+
+                init(modelFields fields: consuming __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
+                    let (__modelKitSlot0, __modelKitSlot1) = fields.values
+                    guard let __id = __modelKitSlot0, let __owner = __modelKitSlot1 else {
+                        var missing: [Int] = []
+                        if __modelKitSlot0 == nil { missing.append(0) }
+                        if __modelKitSlot1 == nil { missing.append(1) }
+                        throw ModelKitCore.ModelError.missingValues(missing, in: Account.modelSchema, mapping: mapping)
+                    }
+                    self.id = __id
+                    self.owner = __owner
+                }
+
+                required convenience init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
+                    try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
+                }
+
+                @_specialize(where W == ModelKit.ModelRuntimeTypeWriter)
+                func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
+                    switch index {
+                    case 0:
+                        #sourceLocation(file: "Test.swift", line: 3)
+                        try writer.encodeValue(self.id)
+                        #sourceLocation()
+                    case 1:
+                        #sourceLocation(file: "Test.swift", line: 4)
+                        try writer.encodeValue(self._owner)
+                        #sourceLocation()
+                    default:
+                        break
+                    }
+                }
+
+                func decodeModelField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                    switch index {
+                    case 0:
+                        throw ModelKitCore.ModelError.readOnly(0, in: Account.modelSchema)
+                    case 1:
+                        #sourceLocation(file: "Test.swift", line: 4)
+                        self.owner = try reader.decodeValue((String).self)
+                        #sourceLocation()
+                    default:
+                        throw ModelKitCore.ModelError.readOnly(index, in: Account.modelSchema)
+                    }
+                }
+
+                // '@Model' found no 'rewriteJSON(_:)' in the body of 'Account': hooks are declared in the type's body.
+                static func rewriteJSON(_ json: inout ModelKitCore.JSONValue) throws {}
+
+                // '@Model' found no 'modelType(for:)' in the body of 'Account': hooks are declared in the type's body.
+                static func modelType(for json: ModelKitCore.JSONValue) throws -> (any ModelKitCore.Model.Type)? { nil }
+
+                // '@Model' found no 'validate()' in the body of 'Account': hooks are declared in the type's body.
+                func validate() throws {}
+
+                static func decodeModelIdentifier<R: ModelKitCore.ModelReader>(from reader: inout R) throws -> AnyHashable {
+                    AnyHashable(try reader.decodeValue((String).self))
+                }
+
+                /// Where reads and writes of the observable properties are reported (not a property of the schema).
+                let _modelKitRegistrar = ModelKitCore.ModelObservationRegistrar()
+
+                func isModelEqual(to other: AnyObject) -> Bool {
+                    guard let other = other as? Account else { return false }
+                    guard ModelKitCore.modelValuesEqual(self.id, other.id) else { return false }
+                    guard ModelKitCore.modelValuesEqual(self._owner, other._owner) else { return false }
+                    return true
+                }
+
+                func hash(into hasher: inout Hasher) {
+                    ModelKitCore.modelHashValue(self.id, into: &hasher)
+                    ModelKitCore.modelHashValue(self._owner, into: &hasher)
+                }
+
+                required convenience init(from decoder: any Decoder) throws {
+                    var reader = ModelKitCore.CodableReader(decoder: decoder)
+                    try self.init(modelReader: &reader)
+                    try reader.validateModel(self)
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var writer = ModelKitCore.CodableWriter(encoder: encoder)
+                    try writer.encodeModel(self)
+                }
+
+                init(id: String, owner: String) {
+                    self.id = id
+                    self.owner = owner
+                }
+            }
+
+            extension Account: ModelKitCore.Model, ModelKitCore.ObservableModel, Hashable, CustomStringConvertible {
+                static func == (lhs: Account, rhs: Account) -> Bool {
+                    lhs === rhs || (type(of: lhs) == type(of: rhs) && lhs.isModelEqual(to: rhs))
+                }
+
+                var description: String { modelDescription }
+            }
+            """#
+        }
+    }
+
+    @Test func aLazyProperty() {
+        assertMacro {
+            """
+            @Model
+            struct Page {
+                lazy var words: [String] = []
+            }
+            """
+        } diagnostics: {
+            """
+            @Model
+            struct Page {
+                lazy var words: [String] = []
+                ┬────────────────────────────
+                ╰─ 🛑 lazy property 'words' cannot be mapped; mark it '@Transient'
+                   ✏️ mark 'words' '@Transient'
+            }
+            """
+        } fixes: {
+            """
+            @Model
+            struct Page {
+                @Transient lazy var words: [String] = []
+            }
+            """
+        } expansion: {
+            #"""
+            struct Page {
+                lazy var words: [String] = []
+            }
+
+            extension Page: ModelKitCore.Model, Hashable, CustomStringConvertible {
+                static let modelSchema: ModelKitCore.ModelSchema = ModelKitCore.ModelSchema(
+                    name: "Page",
+                    type: Page.self,
+                    properties: [
+                        ModelKitCore.ModelProperty("words", keyPath: \Page.words, typeName: "[String]", declaredIn: "Page", flags: [.transient, .hasDefault], defaultExpression: "[]")
+                    ]
+                )
+
+                struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
+
+                    init() {}
+                    init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
+                        try reader.decodeFields(of: Page.modelSchema, into: &self)
+                    }
+                    @_specialize(where R == ModelKit.ModelRuntimeTypeReader)
+                    mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                        switch index {
+                        default:
+                            break
+                        }
+                    }
+                }
+
+                init(modelFields fields: consuming __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
+
+                }
+
+                init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
+                    try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
+                }
+
+                @_specialize(where W == ModelKit.ModelRuntimeTypeWriter)
+                func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
+                    switch index {
+                    default:
+                        break
+                    }
+                }
+
+                mutating func decodeModelField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                    switch index {
+                    case 0:
+                        #sourceLocation(file: "Test.swift", line: 3)
+                        self.words = try reader.decodeValue(([String]).self)
+                        #sourceLocation()
+                    default:
+                        throw ModelKitCore.ModelError.readOnly(index, in: Page.modelSchema)
+                    }
+                }
+
+                // '@Model' found no 'rewriteJSON(_:)' in the body of 'Page': hooks are declared in the type's body.
+                static func rewriteJSON(_ json: inout ModelKitCore.JSONValue) throws {}
+
+                // '@Model' found no 'modelType(for:)' in the body of 'Page': hooks are declared in the type's body.
+                static func modelType(for json: ModelKitCore.JSONValue) throws -> (any ModelKitCore.Model.Type)? { nil }
+
+                // '@Model' found no 'validate()' in the body of 'Page': hooks are declared in the type's body.
+                func validate() throws {}
+
+                static func == (lhs: Page, rhs: Page) -> Bool {
+                    return true
+                }
+
+                func hash(into hasher: inout Hasher) {
+
+                }
+
+                init(from decoder: any Decoder) throws {
+                    var reader = ModelKitCore.CodableReader(decoder: decoder)
+                    try self.init(modelReader: &reader)
+                    try reader.validateModel(self)
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var writer = ModelKitCore.CodableWriter(encoder: encoder)
+                    try writer.encodeModel(self)
+                }
+
+                var description: String { modelDescription }
+            }
+            """#
+        }
+    }
+
+    @Test func malformedKeysAndAMissingType() {
+        assertMacro {
+            """
+            @Model
+            struct Row {
+                @Key("a..b") var a: Int
+                var b = makeB()
+                @Key(name) var c: Int
+            }
+            """
+        } diagnostics: {
+            """
+            @Model
+            struct Row {
+                @Key("a..b") var a: Int
+                     ┬─────
+                     ╰─ 🛑 invalid remote key path 'a..b': a segment is empty
+                var b = makeB()
+                    ┬
+                    ╰─ 🛑 'b' needs an explicit type for '@Model' to map it
+                @Key(name) var c: Int
+                     ┬───
+                     ╰─ 🛑 invalid remote key path 'name': write it as a string literal
+            }
+            """
+        }
+    }
+
+    @Test func aGenericModel() {
+        assertMacro {
+            """
+            @Model
+            struct Page<Item> {
+                var items: [Item]
+            }
+            """
+        } diagnostics: {
+            """
+            @Model
+            struct Page<Item> {
+                   ┬───
+                   ╰─ 🛑 '@Model' does not support generic types yet: 'Page' has generic parameters
+                var items: [Item]
+            }
+            """
+        }
+    }
+
+    @Test func anEnum() {
+        assertMacro {
+            """
+            @Model
+            enum Kind {
+                case a
+            }
+            """
+        } diagnostics: {
+            """
+            @Model
+            ┬─────
+            ╰─ 🛑 '@Model' applies to structs and classes, not to enum declarations
+            enum Kind {
+                case a
+            }
+            """
+        }
+    }
+
+    @Test func anActor() {
+        assertMacro {
+            """
+            @Model
+            actor Cache {
+                var a: Int = 0
+            }
+            """
+        } diagnostics: {
+            """
+            @Model
+            ┬─────
+            ╰─ 🛑 '@Model' applies to structs and classes, not to actor declarations
+            actor Cache {
+                var a: Int = 0
+            }
+            """
+        }
+    }
+
+    @Test func aProtocol() {
+        assertMacro {
+            """
+            @Model
+            protocol Named {
+                var name: String { get }
+            }
+            """
+        } diagnostics: {
+            """
+            @Model
+            ┬─────
+            ╰─ 🛑 '@Model' applies to structs and classes, not to protocol declarations
+            protocol Named {
+                var name: String { get }
+            }
+            """
+        }
+    }
+
+    /// A warning does not stop the expansion: the property stays transient, its transform unused
+    /// (the schema names no transformer for it).
     @Test func aTransformOnATransientPropertyIsAWarning() {
-        let source = """
+        assertMacro {
+            """
             @Model
             struct Visit {
                 var place: String
                 @Transient @Transform(.iso8601) var seen: Date? = nil
             }
             """
-        guard let expansion = expandModelKitMacros(in: source) else { return }
-        let file = expansion.outline.file
-        expectDiagnostics(
-            expansion.diagnostics, in: file,
-            toBe: [
-                ExpectedDiagnostic(
-                    "'@Transform' has no effect on 'seen': transient properties are not mapped", line: 4, column: 16,
-                    severity: .warning, fixIts: ["remove '@Transform'"])
-            ])
-        expectFixedSource(
-            expansion.diagnostics, in: file,
-            toBe: """
-                @Model
-                struct Visit {
-                    var place: String
-                    @Transient var seen: Date? = nil
+        } diagnostics: {
+            """
+            @Model
+            struct Visit {
+                var place: String
+                @Transient @Transform(.iso8601) var seen: Date? = nil
+                           ┬───────────────────
+                           ╰─ ⚠️ '@Transform' has no effect on 'seen': transient properties are not mapped
+                              ✏️ remove '@Transform'
+            }
+            """
+        } fixes: {
+            """
+            @Model
+            struct Visit {
+                var place: String
+                @Transient var seen: Date? = nil
+            }
+            """
+        } expansion: {
+            #"""
+            struct Visit {
+                var place: String
+                var seen: Date? = nil
+            }
+
+            extension Visit: ModelKitCore.Model, Hashable, CustomStringConvertible {
+                static let modelSchema: ModelKitCore.ModelSchema = ModelKitCore.ModelSchema(
+                    name: "Visit",
+                    type: Visit.self,
+                    properties: [
+                        ModelKitCore.ModelProperty("place", keyPath: \Visit.place, typeName: "String", declaredIn: "Visit", flags: []),
+                        ModelKitCore.ModelProperty("seen", keyPath: \Visit.seen, typeName: "Date?", declaredIn: "Visit", flags: [.optional, .transient, .hasDefault], defaultExpression: "nil")
+                    ]
+                )
+
+                struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
+                    fileprivate var values: (Optional<String>, Void) = (nil, ())
+                    init() {}
+                    init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
+                        try reader.decodeFields(of: Visit.modelSchema, into: &self)
+                    }
+                    @_specialize(where R == ModelKit.ModelRuntimeTypeReader)
+                    mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                        switch index {
+                        case 0:
+                            #sourceLocation(file: "Test.swift", line: 3)
+                            self.values.0 = try reader.decodeValue((String).self)
+                            #sourceLocation()
+                        default:
+                            break
+                        }
+                    }
                 }
-                """)
-        let generated = expansion.roles.filter { $0.macro == "Model" }.compactMap(\.result.expandedSource).joined()
-        #expect(generated.contains(#"ModelProperty("seen", keyPath: \Visit.seen, typeName: "Date?", declaredIn: "Visit", flags: [.optional, .transient, .hasDefault]"#))
-        // The warning's property is not mapped, so the schema names no transformer for it.
-        #expect(!generated.contains("__modelKitTransformer_seen"))
+
+                init(modelFields fields: consuming __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
+                    let (__modelKitSlot0, _) = fields.values
+                    guard let __place = __modelKitSlot0 else {
+                        var missing: [Int] = []
+                        if __modelKitSlot0 == nil { missing.append(0) }
+                        throw ModelKitCore.ModelError.missingValues(missing, in: Visit.modelSchema, mapping: mapping)
+                    }
+                    self.place = __place
+                }
+
+                init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
+                    try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
+                }
+
+                @_specialize(where W == ModelKit.ModelRuntimeTypeWriter)
+                func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
+                    switch index {
+                    case 0:
+                        #sourceLocation(file: "Test.swift", line: 3)
+                        try writer.encodeValue(self.place)
+                        #sourceLocation()
+                    default:
+                        break
+                    }
+                }
+
+                mutating func decodeModelField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                    switch index {
+                    case 0:
+                        #sourceLocation(file: "Test.swift", line: 3)
+                        self.place = try reader.decodeValue((String).self)
+                        #sourceLocation()
+                    case 1:
+                        #sourceLocation(file: "Test.swift", line: 4)
+                        self.seen = try reader.decodeValue((Date?).self)
+                        #sourceLocation()
+                    default:
+                        throw ModelKitCore.ModelError.readOnly(index, in: Visit.modelSchema)
+                    }
+                }
+
+                // '@Model' found no 'rewriteJSON(_:)' in the body of 'Visit': hooks are declared in the type's body.
+                static func rewriteJSON(_ json: inout ModelKitCore.JSONValue) throws {}
+
+                // '@Model' found no 'modelType(for:)' in the body of 'Visit': hooks are declared in the type's body.
+                static func modelType(for json: ModelKitCore.JSONValue) throws -> (any ModelKitCore.Model.Type)? { nil }
+
+                // '@Model' found no 'validate()' in the body of 'Visit': hooks are declared in the type's body.
+                func validate() throws {}
+
+                static func == (lhs: Visit, rhs: Visit) -> Bool {
+                    guard ModelKitCore.modelValuesEqual(lhs.place, rhs.place) else { return false }
+                    return true
+                }
+
+                func hash(into hasher: inout Hasher) {
+                    ModelKitCore.modelHashValue(self.place, into: &hasher)
+                }
+
+                init(from decoder: any Decoder) throws {
+                    var reader = ModelKitCore.CodableReader(decoder: decoder)
+                    try self.init(modelReader: &reader)
+                    try reader.validateModel(self)
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var writer = ModelKitCore.CodableWriter(encoder: encoder)
+                    try writer.encodeModel(self)
+                }
+
+                var description: String { modelDescription }
+            }
+            """#
+        }
     }
 
     /// swiftc refuses extension macros on a local type ("local type cannot have attached
     /// extension macro", on the type's name); `@Model` says why and what to do, on the attribute.
-    @Test(arguments: [
-        ("func makeNote() {", "'makeNote()'"),
-        ("func render(_ title: String, into lines: inout [String]) {", "'render(_:into:)'"),
-        ("init() {", "an initializer"),
-    ])
-    func aLocalTypeIsDiagnosed(scope: String, named: String) {
-        expectModelExpansion(
-            of: """
-                struct Screen {
-                    \(scope)
-                        @Model struct Note {
-                            var text: String
-                        }
+    @Test func aLocalTypeInAFunction() {
+        assertMacro {
+            """
+            struct Screen {
+                func makeNote() {
+                    @Model struct Note {
+                        var text: String
                     }
                 }
-                """,
-            diagnostics: [
-                ExpectedDiagnostic(
-                    "'@Model' cannot apply to 'Note', a type declared inside \(named): Swift gives local types no extension macros; declare 'Note' at file scope or inside another type",
-                    line: 3, column: 9)
-            ])
-    }
-
-    /// The macro sees hooks only in the type's body, so it gives the type empty ones for the
-    /// rest: a hook declared in an extension is then swiftc's "invalid redeclaration" error on
-    /// that line (swiftc 6.3 reports `invalid redeclaration of 'rewriteJSON'` at the extension's declaration)
-    /// instead of a hook that is never called.
-    @Test func hooksNotInTheBodyGetEmptyOnesSoAnExtensionsHookIsAnError() {
-        let source = """
-            @Model
-            struct Checked {
-                var value: Int
-                func validate() throws {}
             }
             """
-        guard let expansion = expandModelKitMacros(in: source) else { return }
-        #expect(expansion.diagnostics.isEmpty)
-        let generated = expansion.roles.filter { $0.macro == "Model" }.compactMap(\.result.expandedSource).joined()
-        #expect(generated.contains("static func rewriteJSON(_ json: inout ModelKitCore.JSONValue) throws {}"))
-        #expect(generated.contains("static func modelType(for json: ModelKitCore.JSONValue) throws"))
-        #expect(!generated.contains("func validate() throws {}"))
-        #expect(generated.contains("hooks: [.validates]"))
+        } diagnostics: {
+            """
+            struct Screen {
+                func makeNote() {
+                    @Model struct Note {
+                    ┬─────
+                    ╰─ 🛑 '@Model' cannot apply to 'Note', a type declared inside 'makeNote()': Swift gives local types no extension macros; declare 'Note' at file scope or inside another type
+                        var text: String
+                    }
+                }
+            }
+            """
+        }
+    }
+
+    @Test func aLocalTypeInAFunctionWithLabels() {
+        assertMacro {
+            """
+            struct Screen {
+                func render(_ title: String, into lines: inout [String]) {
+                    @Model struct Note {
+                        var text: String
+                    }
+                }
+            }
+            """
+        } diagnostics: {
+            """
+            struct Screen {
+                func render(_ title: String, into lines: inout [String]) {
+                    @Model struct Note {
+                    ┬─────
+                    ╰─ 🛑 '@Model' cannot apply to 'Note', a type declared inside 'render(_:into:)': Swift gives local types no extension macros; declare 'Note' at file scope or inside another type
+                        var text: String
+                    }
+                }
+            }
+            """
+        }
+    }
+
+    @Test func aLocalTypeInAnInitializer() {
+        assertMacro {
+            """
+            struct Screen {
+                init() {
+                    @Model struct Note {
+                        var text: String
+                    }
+                }
+            }
+            """
+        } diagnostics: {
+            """
+            struct Screen {
+                init() {
+                    @Model struct Note {
+                    ┬─────
+                    ╰─ 🛑 '@Model' cannot apply to 'Note', a type declared inside an initializer: Swift gives local types no extension macros; declare 'Note' at file scope or inside another type
+                        var text: String
+                    }
+                }
+            }
+            """
+        }
     }
 }
 
-/// A declaration `@Model` rejects, the diagnostics it gets, and the source once every fix-it is
-/// applied (nil where there is no fix-it).
-struct Misuse: Sendable, CustomTestStringConvertible {
-    let name: String
-    let source: String
-    let diagnostics: [ExpectedDiagnostic]
-    let fixedSource: String?
-
-    var testDescription: String { name }
-
-    static let all: [Misuse] = [
-        Misuse(
-            name: "two identifiers",
-            source: """
-                @Model
-                struct User {
-                    @Identifier var id: Int
-                    @Identifier var uuid: String
-                }
-                """,
-            diagnostics: [
-                ExpectedDiagnostic(
-                    "a model has one '@Identifier': 'uuid' is a second one after 'id'", line: 4, column: 5,
-                    fixIts: ["remove '@Identifier'"])
-            ],
-            fixedSource: """
-                @Model
-                struct User {
-                    @Identifier var id: Int
-                    var uuid: String
-                }
-                """),
-        Misuse(
-            name: "a key on a computed property",
-            source: """
-                @Model
-                struct User {
-                    var name: String
-                    @Key("display_name") var displayName: String { name }
-                }
-                """,
-            diagnostics: [
-                ExpectedDiagnostic(
-                    "'@Key' applies to stored properties; 'displayName' is computed", line: 4, column: 5,
-                    fixIts: ["remove '@Key'"])
-            ],
-            fixedSource: """
-                @Model
-                struct User {
-                    var name: String
-                    var displayName: String { name }
-                }
-                """),
-        Misuse(
-            name: "a property no initializer can fill",
-            source: """
-                @Model
-                final class Session {
-                    var token: String
-                    @Transient var cache: Data
-                }
-                """,
-            diagnostics: [
-                ExpectedDiagnostic(
-                    "'cache' is not mapped, so no generated initializer can set it: give it a default value or make it optional",
-                    line: 4, column: 20, fixIts: ["make 'cache' optional"])
-            ],
-            fixedSource: """
-                @Model
-                final class Session {
-                    var token: String
-                    @Transient var cache: Data?
-                }
-                """),
-        Misuse(
-            name: "a constant in an identified class",
-            source: """
-                @Model
-                final class Account {
-                    @Identifier let id: String
-                    let owner: String
-                }
-                """,
-            diagnostics: [
-                ExpectedDiagnostic(
-                    "'owner' must be a 'var': 'Account' has an '@Identifier', so its live instance is updated in place",
-                    line: 4, column: 5, fixIts: ["make 'owner' a 'var'"])
-            ],
-            fixedSource: """
-                @Model
-                final class Account {
-                    @Identifier let id: String
-                    var owner: String
-                }
-                """),
-        Misuse(
-            name: "a lazy property",
-            source: """
-                @Model
-                struct Page {
-                    lazy var words: [String] = []
-                }
-                """,
-            diagnostics: [
-                ExpectedDiagnostic(
-                    "lazy property 'words' cannot be mapped; mark it '@Transient'", line: 3, column: 5,
-                    fixIts: ["mark 'words' '@Transient'"])
-            ],
-            fixedSource: """
-                @Model
-                struct Page {
-                    @Transient lazy var words: [String] = []
-                }
-                """),
-        Misuse(
-            name: "malformed keys and a missing type",
-            source: """
-                @Model
-                struct Row {
-                    @Key("a..b") var a: Int
-                    var b = makeB()
-                    @Key(name) var c: Int
-                }
-                """,
-            diagnostics: [
-                ExpectedDiagnostic("invalid remote key path 'a..b': a segment is empty", line: 3, column: 10),
-                ExpectedDiagnostic("'b' needs an explicit type for '@Model' to map it", line: 4, column: 9),
-                ExpectedDiagnostic("invalid remote key path 'name': write it as a string literal", line: 5, column: 10),
-            ],
-            fixedSource: nil),
-        Misuse(
-            name: "a generic model",
-            source: """
-                @Model
-                struct Page<Item> {
-                    var items: [Item]
-                }
-                """,
-            diagnostics: [
-                ExpectedDiagnostic(
-                    "'@Model' does not support generic types yet: 'Page' has generic parameters", line: 2, column: 8)
-            ],
-            fixedSource: nil),
-    ]
+/// An erroneous declaration expands to nothing, so the compiler shows only its diagnostics: no
+/// members, no extension (the expansions above show each misuse once its fix-its are applied).
+@Suite struct ErroneousDeclarationTests {
+    @Test(arguments: [
+        "@Model\nstruct User {\n    @Identifier var id: Int\n    @Identifier var uuid: String\n}",
+        "@Model\nstruct User {\n    var name: String\n    @Key(\"display_name\") var displayName: String { name }\n}",
+        "@Model\nfinal class Session {\n    var token: String\n    @Transient var cache: Data\n}",
+        "@Model\nfinal class Account {\n    @Identifier let id: String\n    let owner: String\n}",
+        "@Model\nstruct Page {\n    lazy var words: [String] = []\n}",
+        "@Model\nstruct Row {\n    @Key(\"a..b\") var a: Int\n    var b = makeB()\n}",
+        "@Model\nstruct Page<Item> {\n    var items: [Item]\n}",
+    ])
+    func expandsToNothing(_ source: String) {
+        let (expanded, diagnostics) = ModelKitMacros.expand(source)
+        #expect(!diagnostics.isEmpty)
+        #expect(!expanded.contains("extension") && !expanded.contains("modelSchema"), "\(expanded)")
+    }
 }

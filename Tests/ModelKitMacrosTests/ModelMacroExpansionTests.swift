@@ -1,313 +1,337 @@
+import MacroTesting
 import Testing
 
-/// What `@Model` generates, role by role, as the built plugin expands it: a struct gets nothing in
-/// its body and everything in an extension (so that its memberwise initializer survives); a class
-/// gets its required initializers and overridable members in its body.
-@Suite struct ModelMacroExpansionTests {
+/// What `@Model` generates, role by role, expanded in process by swift-syntax's macro system
+/// (`assertMacro`): a struct gets nothing in its body and everything in an extension (so that its
+/// memberwise initializer survives); a class gets its required initializers and overridable
+/// members in its body. Markers (`@Key`, `@Identifier`, ...) expand to nothing: `@Model` reads them.
+@Suite(.macros(ModelKitMacros.specs(tracking: false)))
+struct ModelMacroExpansionTests {
     @Test func aStructGetsItsSchemaAndFunctionsInAnExtension() {
-        expectModelExpansion(
-            of: """
-                @Model(keys: .snakeCase)
-                struct Tag {
-                    @Identifier var id: Int
-                    @Key("meta.label", "label") var label: String
-                    @Transform(.iso8601) var createdAt: Date?
-                    var count: Int = 0
-                    @Transient var cache: String? = nil
-                }
-                """,
-            members: "",
-            extensions: #"""
-                extension Tag: ModelKitCore.Model, Hashable, CustomStringConvertible {
-                    static let modelSchema: ModelKitCore.ModelSchema = ModelKitCore.ModelSchema(
-                        name: "Tag",
-                        type: Tag.self,
-                        keyStrategy: .snakeCase,
-                        properties: [
-                            ModelKitCore.ModelProperty("id", keyPath: \Tag.id, typeName: "Int", declaredIn: "Tag", flags: [.identifier]),
-                            ModelKitCore.ModelProperty("label", keyPath: \Tag.label, typeName: "String", declaredIn: "Tag", remote: [["meta", "label"], ["label"]], flags: []),
-                            ModelKitCore.ModelProperty("createdAt", keyPath: \Tag.createdAt, typeName: "Date?", declaredIn: "Tag", flags: [.optional], transformer: Tag.__modelKitTransformer_createdAt, transformerDescription: ".iso8601"),
-                            ModelKitCore.ModelProperty("count", keyPath: \Tag.count, typeName: "Int", declaredIn: "Tag", flags: [.hasDefault], defaultExpression: "0"),
-                            ModelKitCore.ModelProperty("cache", keyPath: \Tag.cache, typeName: "String?", declaredIn: "Tag", flags: [.optional, .transient, .hasDefault], defaultExpression: "nil")
-                        ]
-                    )
+        assertMacro {
+            """
+            @Model(keys: .snakeCase)
+            struct Tag {
+                @Identifier var id: Int
+                @Key("meta.label", "label") var label: String
+                @Transform(.iso8601) var createdAt: Date?
+                var count: Int = 0
+                @Transient var cache: String? = nil
+            }
+            """
+        } expansion: {
+            #"""
+            struct Tag {
+                var id: Int
+                var label: String
+                var createdAt: Date?
+                var count: Int = 0
+                var cache: String? = nil
+            }
 
-                    struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
-                        fileprivate var values: (Optional<Int>, Optional<String>, Optional<Date?>, Optional<Int>) = (nil, nil, nil, nil)
-                        init() {}
-                        init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
-                            try reader.decodeFields(of: Tag.modelSchema, into: &self)
-                        }
-                        @_specialize(where R == ModelKit.ModelRuntimeTypeReader)
-                        mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
-                            switch index {
-                            case 0:
-                                #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
-                                self.values.0 = try reader.decodeValue((Int).self)
-                                #sourceLocation()
-                            case 1:
-                                #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
-                                self.values.1 = try reader.decodeValue((String).self)
-                                #sourceLocation()
-                            case 2:
-                                #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 5)
-                                self.values.2 = try reader.decodeValue((Date?).self, transformer: Tag.__modelKitTransformer_createdAt)
-                                #sourceLocation()
-                            case 3:
-                                #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 6)
-                                self.values.3 = try reader.decodeValue((Int).self)
-                                #sourceLocation()
-                            default:
-                                break
-                            }
-                        }
+            extension Tag: ModelKitCore.Model, Hashable, CustomStringConvertible {
+                static let modelSchema: ModelKitCore.ModelSchema = ModelKitCore.ModelSchema(
+                    name: "Tag",
+                    type: Tag.self,
+                    keyStrategy: .snakeCase,
+                    properties: [
+                        ModelKitCore.ModelProperty("id", keyPath: \Tag.id, typeName: "Int", declaredIn: "Tag", flags: [.identifier]),
+                        ModelKitCore.ModelProperty("label", keyPath: \Tag.label, typeName: "String", declaredIn: "Tag", remote: [["meta", "label"], ["label"]], flags: []),
+                        ModelKitCore.ModelProperty("createdAt", keyPath: \Tag.createdAt, typeName: "Date?", declaredIn: "Tag", flags: [.optional], transformer: Tag.__modelKitTransformer_createdAt, transformerDescription: ".iso8601"),
+                        ModelKitCore.ModelProperty("count", keyPath: \Tag.count, typeName: "Int", declaredIn: "Tag", flags: [.hasDefault], defaultExpression: "0"),
+                        ModelKitCore.ModelProperty("cache", keyPath: \Tag.cache, typeName: "String?", declaredIn: "Tag", flags: [.optional, .transient, .hasDefault], defaultExpression: "nil")
+                    ]
+                )
+
+                struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
+                    fileprivate var values: (Optional<Int>, Optional<String>, Optional<Date?>, Optional<Int>) = (nil, nil, nil, nil)
+                    init() {}
+                    init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
+                        try reader.decodeFields(of: Tag.modelSchema, into: &self)
                     }
-
-                    init(modelFields fields: consuming __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
-                        let (__modelKitSlot0, __modelKitSlot1, __modelKitSlot2, __modelKitSlot3) = fields.values
-                        guard let __id = __modelKitSlot0, let __label = __modelKitSlot1 else {
-                            var missing: [Int] = []
-                            if __modelKitSlot0 == nil { missing.append(0) }
-                            if __modelKitSlot1 == nil { missing.append(1) }
-                            throw ModelKitCore.ModelError.missingValues(missing, in: Tag.modelSchema, mapping: mapping)
-                        }
-                        self.id = __id
-                        self.label = __label
-                        if let __value = __modelKitSlot2 { self.createdAt = __value } else { self.createdAt = nil }
-                        if let __value = __modelKitSlot3 { self.count = __value } else { self.count = (0) }
-                    }
-
-                    init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
-                        try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
-                    }
-
-                    @_specialize(where W == ModelKit.ModelRuntimeTypeWriter)
-                    func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
+                    @_specialize(where R == ModelKit.ModelRuntimeTypeReader)
+                    mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                         switch index {
                         case 0:
-                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
-                            try writer.encodeValue(self.id)
+                            #sourceLocation(file: "Test.swift", line: 3)
+                            self.values.0 = try reader.decodeValue((Int).self)
                             #sourceLocation()
                         case 1:
-                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
-                            try writer.encodeValue(self.label)
+                            #sourceLocation(file: "Test.swift", line: 4)
+                            self.values.1 = try reader.decodeValue((String).self)
                             #sourceLocation()
                         case 2:
-                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 5)
-                            try writer.encodeValue(self.createdAt, transformer: Tag.__modelKitTransformer_createdAt)
+                            #sourceLocation(file: "Test.swift", line: 5)
+                            self.values.2 = try reader.decodeValue((Date?).self, transformer: Tag.__modelKitTransformer_createdAt)
                             #sourceLocation()
                         case 3:
-                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 6)
-                            try writer.encodeValue(self.count)
+                            #sourceLocation(file: "Test.swift", line: 6)
+                            self.values.3 = try reader.decodeValue((Int).self)
                             #sourceLocation()
                         default:
                             break
                         }
                     }
-
-                    mutating func decodeModelField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
-                        switch index {
-                        case 0:
-                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
-                            self.id = try reader.decodeValue((Int).self)
-                            #sourceLocation()
-                        case 1:
-                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
-                            self.label = try reader.decodeValue((String).self)
-                            #sourceLocation()
-                        case 2:
-                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 5)
-                            self.createdAt = try reader.decodeValue((Date?).self, transformer: Tag.__modelKitTransformer_createdAt)
-                            #sourceLocation()
-                        case 3:
-                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 6)
-                            self.count = try reader.decodeValue((Int).self)
-                            #sourceLocation()
-                        case 4:
-                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 7)
-                            self.cache = try reader.decodeValue((String?).self)
-                            #sourceLocation()
-                        default:
-                            throw ModelKitCore.ModelError.readOnly(index, in: Tag.modelSchema)
-                        }
-                    }
-
-                    #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 5)
-                    static let __modelKitTransformer_createdAt = ModelKitCore.modelTransformer(for: (Date?).self, .iso8601)
-                    #sourceLocation()
-
-                    // '@Model' found no 'rewriteJSON(_:)' in the body of 'Tag': hooks are declared in the type's body.
-                    static func rewriteJSON(_ json: inout ModelKitCore.JSONValue) throws {}
-
-                    // '@Model' found no 'modelType(for:)' in the body of 'Tag': hooks are declared in the type's body.
-                    static func modelType(for json: ModelKitCore.JSONValue) throws -> (any ModelKitCore.Model.Type)? { nil }
-
-                    // '@Model' found no 'validate()' in the body of 'Tag': hooks are declared in the type's body.
-                    func validate() throws {}
-
-                    static func decodeModelIdentifier<R: ModelKitCore.ModelReader>(from reader: inout R) throws -> AnyHashable {
-                        AnyHashable(try reader.decodeValue((Int).self))
-                    }
-
-                    static func == (lhs: Tag, rhs: Tag) -> Bool {
-                        guard ModelKitCore.modelValuesEqual(lhs.id, rhs.id) else { return false }
-                        guard ModelKitCore.modelValuesEqual(lhs.label, rhs.label) else { return false }
-                        guard ModelKitCore.modelValuesEqual(lhs.createdAt, rhs.createdAt) else { return false }
-                        guard ModelKitCore.modelValuesEqual(lhs.count, rhs.count) else { return false }
-                        return true
-                    }
-
-                    func hash(into hasher: inout Hasher) {
-                        ModelKitCore.modelHashValue(self.id, into: &hasher)
-                        ModelKitCore.modelHashValue(self.label, into: &hasher)
-                        ModelKitCore.modelHashValue(self.createdAt, into: &hasher)
-                        ModelKitCore.modelHashValue(self.count, into: &hasher)
-                    }
-
-                    init(from decoder: any Decoder) throws {
-                        var reader = ModelKitCore.CodableReader(decoder: decoder)
-                        try self.init(modelReader: &reader)
-                        try reader.validateModel(self)
-                    }
-
-                    func encode(to encoder: any Encoder) throws {
-                        var writer = ModelKitCore.CodableWriter(encoder: encoder)
-                        try writer.encodeModel(self)
-                    }
-
-                    var description: String { modelDescription }
                 }
-                """#)
+
+                init(modelFields fields: consuming __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
+                    let (__modelKitSlot0, __modelKitSlot1, __modelKitSlot2, __modelKitSlot3) = fields.values
+                    guard let __id = __modelKitSlot0, let __label = __modelKitSlot1 else {
+                        var missing: [Int] = []
+                        if __modelKitSlot0 == nil { missing.append(0) }
+                        if __modelKitSlot1 == nil { missing.append(1) }
+                        throw ModelKitCore.ModelError.missingValues(missing, in: Tag.modelSchema, mapping: mapping)
+                    }
+                    self.id = __id
+                    self.label = __label
+                    if let __value = __modelKitSlot2 { self.createdAt = __value } else { self.createdAt = nil }
+                    if let __value = __modelKitSlot3 { self.count = __value } else { self.count = (0) }
+                }
+
+                init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
+                    try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
+                }
+
+                @_specialize(where W == ModelKit.ModelRuntimeTypeWriter)
+                func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
+                    switch index {
+                    case 0:
+                        #sourceLocation(file: "Test.swift", line: 3)
+                        try writer.encodeValue(self.id)
+                        #sourceLocation()
+                    case 1:
+                        #sourceLocation(file: "Test.swift", line: 4)
+                        try writer.encodeValue(self.label)
+                        #sourceLocation()
+                    case 2:
+                        #sourceLocation(file: "Test.swift", line: 5)
+                        try writer.encodeValue(self.createdAt, transformer: Tag.__modelKitTransformer_createdAt)
+                        #sourceLocation()
+                    case 3:
+                        #sourceLocation(file: "Test.swift", line: 6)
+                        try writer.encodeValue(self.count)
+                        #sourceLocation()
+                    default:
+                        break
+                    }
+                }
+
+                mutating func decodeModelField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                    switch index {
+                    case 0:
+                        #sourceLocation(file: "Test.swift", line: 3)
+                        self.id = try reader.decodeValue((Int).self)
+                        #sourceLocation()
+                    case 1:
+                        #sourceLocation(file: "Test.swift", line: 4)
+                        self.label = try reader.decodeValue((String).self)
+                        #sourceLocation()
+                    case 2:
+                        #sourceLocation(file: "Test.swift", line: 5)
+                        self.createdAt = try reader.decodeValue((Date?).self, transformer: Tag.__modelKitTransformer_createdAt)
+                        #sourceLocation()
+                    case 3:
+                        #sourceLocation(file: "Test.swift", line: 6)
+                        self.count = try reader.decodeValue((Int).self)
+                        #sourceLocation()
+                    case 4:
+                        #sourceLocation(file: "Test.swift", line: 7)
+                        self.cache = try reader.decodeValue((String?).self)
+                        #sourceLocation()
+                    default:
+                        throw ModelKitCore.ModelError.readOnly(index, in: Tag.modelSchema)
+                    }
+                }
+
+                #sourceLocation(file: "Test.swift", line: 5)
+                static let __modelKitTransformer_createdAt = ModelKitCore.modelTransformer(for: (Date?).self, .iso8601)
+                #sourceLocation()
+
+                // '@Model' found no 'rewriteJSON(_:)' in the body of 'Tag': hooks are declared in the type's body.
+                static func rewriteJSON(_ json: inout ModelKitCore.JSONValue) throws {}
+
+                // '@Model' found no 'modelType(for:)' in the body of 'Tag': hooks are declared in the type's body.
+                static func modelType(for json: ModelKitCore.JSONValue) throws -> (any ModelKitCore.Model.Type)? { nil }
+
+                // '@Model' found no 'validate()' in the body of 'Tag': hooks are declared in the type's body.
+                func validate() throws {}
+
+                static func decodeModelIdentifier<R: ModelKitCore.ModelReader>(from reader: inout R) throws -> AnyHashable {
+                    AnyHashable(try reader.decodeValue((Int).self))
+                }
+
+                static func == (lhs: Tag, rhs: Tag) -> Bool {
+                    guard ModelKitCore.modelValuesEqual(lhs.id, rhs.id) else { return false }
+                    guard ModelKitCore.modelValuesEqual(lhs.label, rhs.label) else { return false }
+                    guard ModelKitCore.modelValuesEqual(lhs.createdAt, rhs.createdAt) else { return false }
+                    guard ModelKitCore.modelValuesEqual(lhs.count, rhs.count) else { return false }
+                    return true
+                }
+
+                func hash(into hasher: inout Hasher) {
+                    ModelKitCore.modelHashValue(self.id, into: &hasher)
+                    ModelKitCore.modelHashValue(self.label, into: &hasher)
+                    ModelKitCore.modelHashValue(self.createdAt, into: &hasher)
+                    ModelKitCore.modelHashValue(self.count, into: &hasher)
+                }
+
+                init(from decoder: any Decoder) throws {
+                    var reader = ModelKitCore.CodableReader(decoder: decoder)
+                    try self.init(modelReader: &reader)
+                    try reader.validateModel(self)
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var writer = ModelKitCore.CodableWriter(encoder: encoder)
+                    try writer.encodeModel(self)
+                }
+
+                var description: String { modelDescription }
+            }
+            """#
+        }
     }
 
-    /// An extension of `Outer.Inner` does not see `Outer`'s members, so generated code must say
-    /// `Outer.Inner` (swiftc passes the qualified name as the extended type); the schema keeps
-    /// the declared name.
     @Test func aNestedTypeIsNamedQualifiedWhereTheBareNameWouldNotResolve() {
-        expectModelExpansion(
-            of: """
-                enum Outer {
-                    @Model
-                    struct Inner {
-                        @Transform(.iso8601) var at: Date
-                    }
+        assertMacro {
+            """
+            enum Outer {
+                @Model
+                struct Inner {
+                    @Transform(.iso8601) var at: Date
                 }
-                """,
-            members: "",
-            extensions: #"""
-                extension Outer.Inner: ModelKitCore.Model, Hashable, CustomStringConvertible {
-                    static let modelSchema: ModelKitCore.ModelSchema = ModelKitCore.ModelSchema(
-                        name: "Inner",
-                        type: Outer.Inner.self,
-                        properties: [
-                            ModelKitCore.ModelProperty("at", keyPath: \Outer.Inner.at, typeName: "Date", declaredIn: "Inner", flags: [], transformer: Outer.Inner.__modelKitTransformer_at, transformerDescription: ".iso8601")
-                        ]
-                    )
+            }
+            """
+        } expansion: {
+            #"""
+            enum Outer {
+                struct Inner {
+                    var at: Date
+                }
+            }
 
-                    struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
-                        fileprivate var values: (Optional<Date>, Void) = (nil, ())
-                        init() {}
-                        init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
-                            try reader.decodeFields(of: Outer.Inner.modelSchema, into: &self)
-                        }
-                        @_specialize(where R == ModelKit.ModelRuntimeTypeReader)
-                        mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
-                            switch index {
-                            case 0:
-                                #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
-                                self.values.0 = try reader.decodeValue((Date).self, transformer: Outer.Inner.__modelKitTransformer_at)
-                                #sourceLocation()
-                            default:
-                                break
-                            }
-                        }
+            extension Outer.Inner: ModelKitCore.Model, Hashable, CustomStringConvertible {
+                static let modelSchema: ModelKitCore.ModelSchema = ModelKitCore.ModelSchema(
+                    name: "Inner",
+                    type: Outer.Inner.self,
+                    properties: [
+                        ModelKitCore.ModelProperty("at", keyPath: \Outer.Inner.at, typeName: "Date", declaredIn: "Inner", flags: [], transformer: Outer.Inner.__modelKitTransformer_at, transformerDescription: ".iso8601")
+                    ]
+                )
+
+                struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
+                    fileprivate var values: (Optional<Date>, Void) = (nil, ())
+                    init() {}
+                    init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
+                        try reader.decodeFields(of: Outer.Inner.modelSchema, into: &self)
                     }
-
-                    init(modelFields fields: consuming __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
-                        let (__modelKitSlot0, _) = fields.values
-                        guard let __at = __modelKitSlot0 else {
-                            var missing: [Int] = []
-                            if __modelKitSlot0 == nil { missing.append(0) }
-                            throw ModelKitCore.ModelError.missingValues(missing, in: Outer.Inner.modelSchema, mapping: mapping)
-                        }
-                        self.at = __at
-                    }
-
-                    init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
-                        try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
-                    }
-
-                    @_specialize(where W == ModelKit.ModelRuntimeTypeWriter)
-                    func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
+                    @_specialize(where R == ModelKit.ModelRuntimeTypeReader)
+                    mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                         switch index {
                         case 0:
-                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
-                            try writer.encodeValue(self.at, transformer: Outer.Inner.__modelKitTransformer_at)
+                            #sourceLocation(file: "Test.swift", line: 4)
+                            self.values.0 = try reader.decodeValue((Date).self, transformer: Outer.Inner.__modelKitTransformer_at)
                             #sourceLocation()
                         default:
                             break
                         }
                     }
-
-                    mutating func decodeModelField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
-                        switch index {
-                        case 0:
-                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
-                            self.at = try reader.decodeValue((Date).self, transformer: Outer.Inner.__modelKitTransformer_at)
-                            #sourceLocation()
-                        default:
-                            throw ModelKitCore.ModelError.readOnly(index, in: Outer.Inner.modelSchema)
-                        }
-                    }
-
-                    #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
-                    static let __modelKitTransformer_at = ModelKitCore.modelTransformer(for: (Date).self, .iso8601)
-                    #sourceLocation()
-
-                    // '@Model' found no 'rewriteJSON(_:)' in the body of 'Inner': hooks are declared in the type's body.
-                    static func rewriteJSON(_ json: inout ModelKitCore.JSONValue) throws {}
-
-                    // '@Model' found no 'modelType(for:)' in the body of 'Inner': hooks are declared in the type's body.
-                    static func modelType(for json: ModelKitCore.JSONValue) throws -> (any ModelKitCore.Model.Type)? { nil }
-
-                    // '@Model' found no 'validate()' in the body of 'Inner': hooks are declared in the type's body.
-                    func validate() throws {}
-
-                    static func == (lhs: Outer.Inner, rhs: Outer.Inner) -> Bool {
-                        guard ModelKitCore.modelValuesEqual(lhs.at, rhs.at) else { return false }
-                        return true
-                    }
-
-                    func hash(into hasher: inout Hasher) {
-                        ModelKitCore.modelHashValue(self.at, into: &hasher)
-                    }
-
-                    init(from decoder: any Decoder) throws {
-                        var reader = ModelKitCore.CodableReader(decoder: decoder)
-                        try self.init(modelReader: &reader)
-                        try reader.validateModel(self)
-                    }
-
-                    func encode(to encoder: any Encoder) throws {
-                        var writer = ModelKitCore.CodableWriter(encoder: encoder)
-                        try writer.encodeModel(self)
-                    }
-
-                    var description: String { modelDescription }
                 }
-                """#)
+
+                init(modelFields fields: consuming __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
+                    let (__modelKitSlot0, _) = fields.values
+                    guard let __at = __modelKitSlot0 else {
+                        var missing: [Int] = []
+                        if __modelKitSlot0 == nil { missing.append(0) }
+                        throw ModelKitCore.ModelError.missingValues(missing, in: Outer.Inner.modelSchema, mapping: mapping)
+                    }
+                    self.at = __at
+                }
+
+                init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
+                    try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
+                }
+
+                @_specialize(where W == ModelKit.ModelRuntimeTypeWriter)
+                func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
+                    switch index {
+                    case 0:
+                        #sourceLocation(file: "Test.swift", line: 4)
+                        try writer.encodeValue(self.at, transformer: Outer.Inner.__modelKitTransformer_at)
+                        #sourceLocation()
+                    default:
+                        break
+                    }
+                }
+
+                mutating func decodeModelField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                    switch index {
+                    case 0:
+                        #sourceLocation(file: "Test.swift", line: 4)
+                        self.at = try reader.decodeValue((Date).self, transformer: Outer.Inner.__modelKitTransformer_at)
+                        #sourceLocation()
+                    default:
+                        throw ModelKitCore.ModelError.readOnly(index, in: Outer.Inner.modelSchema)
+                    }
+                }
+
+                #sourceLocation(file: "Test.swift", line: 4)
+                static let __modelKitTransformer_at = ModelKitCore.modelTransformer(for: (Date).self, .iso8601)
+                #sourceLocation()
+
+                // '@Model' found no 'rewriteJSON(_:)' in the body of 'Inner': hooks are declared in the type's body.
+                static func rewriteJSON(_ json: inout ModelKitCore.JSONValue) throws {}
+
+                // '@Model' found no 'modelType(for:)' in the body of 'Inner': hooks are declared in the type's body.
+                static func modelType(for json: ModelKitCore.JSONValue) throws -> (any ModelKitCore.Model.Type)? { nil }
+
+                // '@Model' found no 'validate()' in the body of 'Inner': hooks are declared in the type's body.
+                func validate() throws {}
+
+                static func == (lhs: Outer.Inner, rhs: Outer.Inner) -> Bool {
+                    guard ModelKitCore.modelValuesEqual(lhs.at, rhs.at) else { return false }
+                    return true
+                }
+
+                func hash(into hasher: inout Hasher) {
+                    ModelKitCore.modelHashValue(self.at, into: &hasher)
+                }
+
+                init(from decoder: any Decoder) throws {
+                    var reader = ModelKitCore.CodableReader(decoder: decoder)
+                    try self.init(modelReader: &reader)
+                    try reader.validateModel(self)
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var writer = ModelKitCore.CodableWriter(encoder: encoder)
+                    try writer.encodeModel(self)
+                }
+
+                var description: String { modelDescription }
+            }
+            """#
+        }
     }
 
+    /// The class's stored `var`s get `@_ModelTracked` (observation; expanded in
+    /// ObservationExpansionTests), and its body the members subclasses override.
     @Test func aClassGetsRequiredInitializersInItsBody() {
-        expectModelExpansion(
-            of: """
-                @Model
-                class Shape {
-                    var name: String
-                    weak var parent: Shape?
-                }
-                """,
-            members: #"""
+        assertMacro {
+            """
+            @Model
+            class Shape {
+                var name: String
+                weak var parent: Shape?
+            }
+            """
+        } expansion: {
+            #"""
+            class Shape {
+                @_ModelTracked
+                var name: String
+                weak var parent: Shape?
+
                 class var modelSchema: ModelKitCore.ModelSchema { __modelKitSchema_Shape }
                 private static let __modelKitSchema_Shape: ModelKitCore.ModelSchema = ModelKitCore.ModelSchema(
                     name: "Shape",
@@ -328,11 +352,11 @@ import Testing
                     mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                         switch index {
                         case 0:
-                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
+                            #sourceLocation(file: "Test.swift", line: 3)
                             self.values.0 = try reader.decodeValue((String).self)
                             #sourceLocation()
                         case 1:
-                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
+                            #sourceLocation(file: "Test.swift", line: 4)
                             self.values.1 = try reader.decodeValue((Shape?).self)
                             #sourceLocation()
                         default:
@@ -360,11 +384,11 @@ import Testing
                 func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
                     switch index {
                     case 0:
-                        #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
+                        #sourceLocation(file: "Test.swift", line: 3)
                         try writer.encodeValue(self._name)
                         #sourceLocation()
                     case 1:
-                        #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
+                        #sourceLocation(file: "Test.swift", line: 4)
                         try writer.encodeValue(self.parent)
                         #sourceLocation()
                     default:
@@ -375,11 +399,11 @@ import Testing
                 func decodeModelField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                     switch index {
                     case 0:
-                        #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
+                        #sourceLocation(file: "Test.swift", line: 3)
                         self.name = try reader.decodeValue((String).self)
                         #sourceLocation()
                     case 1:
-                        #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
+                        #sourceLocation(file: "Test.swift", line: 4)
                         self.parent = try reader.decodeValue((Shape?).self)
                         #sourceLocation()
                     default:
@@ -425,29 +449,34 @@ import Testing
                     self.name = name
                     self.parent = parent
                 }
-                """#,
-            extensions: #"""
-                extension Shape: ModelKitCore.Model, ModelKitCore.ObservableModel, Hashable, CustomStringConvertible {
-                    static func == (lhs: Shape, rhs: Shape) -> Bool {
-                        lhs === rhs || (type(of: lhs) == type(of: rhs) && lhs.isModelEqual(to: rhs))
-                    }
+            }
 
-                    var description: String { modelDescription }
+            extension Shape: ModelKitCore.Model, ModelKitCore.ObservableModel, Hashable, CustomStringConvertible {
+                static func == (lhs: Shape, rhs: Shape) -> Bool {
+                    lhs === rhs || (type(of: lhs) == type(of: rhs) && lhs.isModelEqual(to: rhs))
                 }
-                """#)
+
+                var description: String { modelDescription }
+            }
+            """#
+        }
     }
 
-    /// A subclass of a `@Model` class: its own properties after its parent's, everything the
-    /// parent generated overridden.
+    /// A subclass of a `@Model` class: swiftc asks only for the conformance its parent lacks.
     @Test func aSubclassExtendsItsParentsSchema() {
-        expectModelExpansion(
-            of: """
-                @Model
-                final class Circle: Shape {
-                    var radius: Double
-                }
-                """,
-            members: #"""
+        assertMacro(ModelKitMacros.specs(conformances: ["ObservableModel"], tracking: false)) {
+            """
+            @Model
+            final class Circle: Shape {
+                var radius: Double
+            }
+            """
+        } expansion: {
+            #"""
+            final class Circle: Shape {
+                @_ModelTracked
+                var radius: Double
+
                 override class var modelSchema: ModelKitCore.ModelSchema { __modelKitSchema_Circle }
                 private static let __modelKitSchema_Circle: ModelKitCore.ModelSchema = ModelKitCore.ModelSchema(
                     name: "Circle",
@@ -474,7 +503,7 @@ import Testing
                         }
                         switch own {
                         case 0:
-                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
+                            #sourceLocation(file: "Test.swift", line: 3)
                             self.values.0 = try reader.decodeValue((Double).self)
                             #sourceLocation()
                         default:
@@ -507,7 +536,7 @@ import Testing
                     }
                     switch own {
                     case 0:
-                        #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
+                        #sourceLocation(file: "Test.swift", line: 3)
                         try writer.encodeValue(self._radius)
                         #sourceLocation()
                     default:
@@ -523,7 +552,7 @@ import Testing
                     }
                     switch own {
                     case 0:
-                        #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
+                        #sourceLocation(file: "Test.swift", line: 3)
                         self.radius = try reader.decodeValue((Double).self)
                         #sourceLocation()
                     default:
@@ -549,149 +578,274 @@ import Testing
                     try self.init(modelReader: &reader)
                     try reader.validateModel(self)
                 }
-                """#,
-            extensions: "",
-            conformancesOfOtherTypes: ["Shape": ["Model", "Hashable", "CustomStringConvertible"]])
+            }
+            """#
+        }
     }
 
     /// `@Archive` sets a property's archive behaviour; `@Key(null:)` and
     /// `@Model(unknownKeys:)` go to the schema.
     @Test func archiveNullAndUnknownKeyPoliciesGoToTheSchema() {
-        expectModelExpansion(
-            of: """
-                @Model(unknownKeys: .reject)
-                struct Note {
-                    @Archive(.conditional) var link: String?
-                    @Key("vol", null: .useDefault) var volume: Double = 1
-                    @Key(null: .useDefault) var title: String = ""
-                }
-                """,
-            members: "",
-            extensions: #"""
-                extension Note: ModelKitCore.Model, Hashable, CustomStringConvertible {
-                    static let modelSchema: ModelKitCore.ModelSchema = ModelKitCore.ModelSchema(
-                        name: "Note",
-                        type: Note.self,
-                        unknownKeys: .reject,
-                        properties: [
-                            ModelKitCore.ModelProperty("link", keyPath: \Note.link, typeName: "String?", declaredIn: "Note", flags: [.optional], archive: .conditional),
-                            ModelKitCore.ModelProperty("volume", keyPath: \Note.volume, typeName: "Double", declaredIn: "Note", remote: [["vol"]], flags: [.hasDefault, .nullUsesDefault], defaultExpression: "1"),
-                            ModelKitCore.ModelProperty("title", keyPath: \Note.title, typeName: "String", declaredIn: "Note", flags: [.hasDefault, .nullUsesDefault], defaultExpression: "\"\"")
-                        ]
-                    )
+        assertMacro {
+            """
+            @Model(unknownKeys: .reject)
+            struct Note {
+                @Archive(.conditional) var link: String?
+                @Key("vol", null: .useDefault) var volume: Double = 1
+                @Key(null: .useDefault) var title: String = ""
+            }
+            """
+        } expansion: {
+            #"""
+            struct Note {
+                var link: String?
+                var volume: Double = 1
+                var title: String = ""
+            }
 
-                    struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
-                        fileprivate var values: (Optional<String?>, Optional<Double>, Optional<String>) = (nil, nil, nil)
-                        init() {}
-                        init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
-                            try reader.decodeFields(of: Note.modelSchema, into: &self)
-                        }
-                        @_specialize(where R == ModelKit.ModelRuntimeTypeReader)
-                        mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
-                            switch index {
-                            case 0:
-                                #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
-                                self.values.0 = try reader.decodeValue((String?).self)
-                                #sourceLocation()
-                            case 1:
-                                #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
-                                self.values.1 = try reader.decodeValue((Double).self)
-                                #sourceLocation()
-                            case 2:
-                                #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 5)
-                                self.values.2 = try reader.decodeValue((String).self)
-                                #sourceLocation()
-                            default:
-                                break
-                            }
-                        }
+            extension Note: ModelKitCore.Model, Hashable, CustomStringConvertible {
+                static let modelSchema: ModelKitCore.ModelSchema = ModelKitCore.ModelSchema(
+                    name: "Note",
+                    type: Note.self,
+                    unknownKeys: .reject,
+                    properties: [
+                        ModelKitCore.ModelProperty("link", keyPath: \Note.link, typeName: "String?", declaredIn: "Note", flags: [.optional], archive: .conditional),
+                        ModelKitCore.ModelProperty("volume", keyPath: \Note.volume, typeName: "Double", declaredIn: "Note", remote: [["vol"]], flags: [.hasDefault, .nullUsesDefault], defaultExpression: "1"),
+                        ModelKitCore.ModelProperty("title", keyPath: \Note.title, typeName: "String", declaredIn: "Note", flags: [.hasDefault, .nullUsesDefault], defaultExpression: "\"\"")
+                    ]
+                )
+
+                struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
+                    fileprivate var values: (Optional<String?>, Optional<Double>, Optional<String>) = (nil, nil, nil)
+                    init() {}
+                    init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
+                        try reader.decodeFields(of: Note.modelSchema, into: &self)
                     }
-
-                    init(modelFields fields: consuming __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
-                        let (__modelKitSlot0, __modelKitSlot1, __modelKitSlot2) = fields.values
-                        if let __value = __modelKitSlot0 { self.link = __value } else { self.link = nil }
-                        if let __value = __modelKitSlot1 { self.volume = __value } else { self.volume = (1) }
-                        if let __value = __modelKitSlot2 { self.title = __value } else { self.title = ("") }
-                    }
-
-                    init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
-                        try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
-                    }
-
-                    @_specialize(where W == ModelKit.ModelRuntimeTypeWriter)
-                    func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
+                    @_specialize(where R == ModelKit.ModelRuntimeTypeReader)
+                    mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                         switch index {
                         case 0:
-                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
-                            try writer.encodeValue(self.link)
+                            #sourceLocation(file: "Test.swift", line: 3)
+                            self.values.0 = try reader.decodeValue((String?).self)
                             #sourceLocation()
                         case 1:
-                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
-                            try writer.encodeValue(self.volume)
+                            #sourceLocation(file: "Test.swift", line: 4)
+                            self.values.1 = try reader.decodeValue((Double).self)
                             #sourceLocation()
                         case 2:
-                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 5)
-                            try writer.encodeValue(self.title)
+                            #sourceLocation(file: "Test.swift", line: 5)
+                            self.values.2 = try reader.decodeValue((String).self)
                             #sourceLocation()
                         default:
                             break
                         }
                     }
+                }
 
-                    mutating func decodeModelField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                init(modelFields fields: consuming __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
+                    let (__modelKitSlot0, __modelKitSlot1, __modelKitSlot2) = fields.values
+                    if let __value = __modelKitSlot0 { self.link = __value } else { self.link = nil }
+                    if let __value = __modelKitSlot1 { self.volume = __value } else { self.volume = (1) }
+                    if let __value = __modelKitSlot2 { self.title = __value } else { self.title = ("") }
+                }
+
+                init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
+                    try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
+                }
+
+                @_specialize(where W == ModelKit.ModelRuntimeTypeWriter)
+                func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
+                    switch index {
+                    case 0:
+                        #sourceLocation(file: "Test.swift", line: 3)
+                        try writer.encodeValue(self.link)
+                        #sourceLocation()
+                    case 1:
+                        #sourceLocation(file: "Test.swift", line: 4)
+                        try writer.encodeValue(self.volume)
+                        #sourceLocation()
+                    case 2:
+                        #sourceLocation(file: "Test.swift", line: 5)
+                        try writer.encodeValue(self.title)
+                        #sourceLocation()
+                    default:
+                        break
+                    }
+                }
+
+                mutating func decodeModelField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                    switch index {
+                    case 0:
+                        #sourceLocation(file: "Test.swift", line: 3)
+                        self.link = try reader.decodeValue((String?).self)
+                        #sourceLocation()
+                    case 1:
+                        #sourceLocation(file: "Test.swift", line: 4)
+                        self.volume = try reader.decodeValue((Double).self)
+                        #sourceLocation()
+                    case 2:
+                        #sourceLocation(file: "Test.swift", line: 5)
+                        self.title = try reader.decodeValue((String).self)
+                        #sourceLocation()
+                    default:
+                        throw ModelKitCore.ModelError.readOnly(index, in: Note.modelSchema)
+                    }
+                }
+
+                // '@Model' found no 'rewriteJSON(_:)' in the body of 'Note': hooks are declared in the type's body.
+                static func rewriteJSON(_ json: inout ModelKitCore.JSONValue) throws {}
+
+                // '@Model' found no 'modelType(for:)' in the body of 'Note': hooks are declared in the type's body.
+                static func modelType(for json: ModelKitCore.JSONValue) throws -> (any ModelKitCore.Model.Type)? { nil }
+
+                // '@Model' found no 'validate()' in the body of 'Note': hooks are declared in the type's body.
+                func validate() throws {}
+
+                static func == (lhs: Note, rhs: Note) -> Bool {
+                    guard ModelKitCore.modelValuesEqual(lhs.link, rhs.link) else { return false }
+                    guard ModelKitCore.modelValuesEqual(lhs.volume, rhs.volume) else { return false }
+                    guard ModelKitCore.modelValuesEqual(lhs.title, rhs.title) else { return false }
+                    return true
+                }
+
+                func hash(into hasher: inout Hasher) {
+                    ModelKitCore.modelHashValue(self.link, into: &hasher)
+                    ModelKitCore.modelHashValue(self.volume, into: &hasher)
+                    ModelKitCore.modelHashValue(self.title, into: &hasher)
+                }
+
+                init(from decoder: any Decoder) throws {
+                    var reader = ModelKitCore.CodableReader(decoder: decoder)
+                    try self.init(modelReader: &reader)
+                    try reader.validateModel(self)
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var writer = ModelKitCore.CodableWriter(encoder: encoder)
+                    try writer.encodeModel(self)
+                }
+
+                var description: String { modelDescription }
+            }
+            """#
+        }
+    }
+
+    /// The macro sees hooks only in the type's body, so it gives the type empty ones for the
+    /// rest: a hook declared in an extension is then swiftc's "invalid redeclaration" error on
+    /// that line instead of a hook that is never called. `validate()`, declared here, is not
+    /// generated again, and the schema says the model validates.
+    @Test func hooksNotInTheBodyGetEmptyOnesSoAnExtensionsHookIsAnError() {
+        assertMacro {
+            """
+            @Model
+            struct Checked {
+                var value: Int
+                func validate() throws {}
+            }
+            """
+        } expansion: {
+            #"""
+            struct Checked {
+                var value: Int
+                func validate() throws {}
+            }
+
+            extension Checked: ModelKitCore.Model, Hashable, CustomStringConvertible {
+                static let modelSchema: ModelKitCore.ModelSchema = ModelKitCore.ModelSchema(
+                    name: "Checked",
+                    type: Checked.self,
+                    hooks: [.validates],
+                    properties: [
+                        ModelKitCore.ModelProperty("value", keyPath: \Checked.value, typeName: "Int", declaredIn: "Checked", flags: [])
+                    ]
+                )
+
+                struct __ModelKitFields: ModelKitCore.ModelFieldDecoder {
+                    fileprivate var values: (Optional<Int>, Void) = (nil, ())
+                    init() {}
+                    init<R: ModelKitCore.ModelReader>(reading reader: inout R) throws {
+                        try reader.decodeFields(of: Checked.modelSchema, into: &self)
+                    }
+                    @_specialize(where R == ModelKit.ModelRuntimeTypeReader)
+                    mutating func decodeField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
                         switch index {
                         case 0:
-                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 3)
-                            self.link = try reader.decodeValue((String?).self)
-                            #sourceLocation()
-                        case 1:
-                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 4)
-                            self.volume = try reader.decodeValue((Double).self)
-                            #sourceLocation()
-                        case 2:
-                            #sourceLocation(file: "/ModelKitMacrosTests/MacroTestSource.swift", line: 5)
-                            self.title = try reader.decodeValue((String).self)
+                            #sourceLocation(file: "Test.swift", line: 3)
+                            self.values.0 = try reader.decodeValue((Int).self)
                             #sourceLocation()
                         default:
-                            throw ModelKitCore.ModelError.readOnly(index, in: Note.modelSchema)
+                            break
                         }
                     }
-
-                    // '@Model' found no 'rewriteJSON(_:)' in the body of 'Note': hooks are declared in the type's body.
-                    static func rewriteJSON(_ json: inout ModelKitCore.JSONValue) throws {}
-
-                    // '@Model' found no 'modelType(for:)' in the body of 'Note': hooks are declared in the type's body.
-                    static func modelType(for json: ModelKitCore.JSONValue) throws -> (any ModelKitCore.Model.Type)? { nil }
-
-                    // '@Model' found no 'validate()' in the body of 'Note': hooks are declared in the type's body.
-                    func validate() throws {}
-
-                    static func == (lhs: Note, rhs: Note) -> Bool {
-                        guard ModelKitCore.modelValuesEqual(lhs.link, rhs.link) else { return false }
-                        guard ModelKitCore.modelValuesEqual(lhs.volume, rhs.volume) else { return false }
-                        guard ModelKitCore.modelValuesEqual(lhs.title, rhs.title) else { return false }
-                        return true
-                    }
-
-                    func hash(into hasher: inout Hasher) {
-                        ModelKitCore.modelHashValue(self.link, into: &hasher)
-                        ModelKitCore.modelHashValue(self.volume, into: &hasher)
-                        ModelKitCore.modelHashValue(self.title, into: &hasher)
-                    }
-
-                    init(from decoder: any Decoder) throws {
-                        var reader = ModelKitCore.CodableReader(decoder: decoder)
-                        try self.init(modelReader: &reader)
-                        try reader.validateModel(self)
-                    }
-
-                    func encode(to encoder: any Encoder) throws {
-                        var writer = ModelKitCore.CodableWriter(encoder: encoder)
-                        try writer.encodeModel(self)
-                    }
-
-                    var description: String { modelDescription }
                 }
-                """#)
+
+                init(modelFields fields: consuming __ModelKitFields, mapping: ModelKitCore.ModelSchema.Mapping) throws {
+                    let (__modelKitSlot0, _) = fields.values
+                    guard let __value = __modelKitSlot0 else {
+                        var missing: [Int] = []
+                        if __modelKitSlot0 == nil { missing.append(0) }
+                        throw ModelKitCore.ModelError.missingValues(missing, in: Checked.modelSchema, mapping: mapping)
+                    }
+                    self.value = __value
+                }
+
+                init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
+                    try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
+                }
+
+                @_specialize(where W == ModelKit.ModelRuntimeTypeWriter)
+                func encodeModelField<W: ModelKitCore.ModelWriter>(_ index: Int, to writer: inout W) throws {
+                    switch index {
+                    case 0:
+                        #sourceLocation(file: "Test.swift", line: 3)
+                        try writer.encodeValue(self.value)
+                        #sourceLocation()
+                    default:
+                        break
+                    }
+                }
+
+                mutating func decodeModelField<R: ModelKitCore.ModelReader>(_ index: Int, from reader: inout R) throws {
+                    switch index {
+                    case 0:
+                        #sourceLocation(file: "Test.swift", line: 3)
+                        self.value = try reader.decodeValue((Int).self)
+                        #sourceLocation()
+                    default:
+                        throw ModelKitCore.ModelError.readOnly(index, in: Checked.modelSchema)
+                    }
+                }
+
+                // '@Model' found no 'rewriteJSON(_:)' in the body of 'Checked': hooks are declared in the type's body.
+                static func rewriteJSON(_ json: inout ModelKitCore.JSONValue) throws {}
+
+                // '@Model' found no 'modelType(for:)' in the body of 'Checked': hooks are declared in the type's body.
+                static func modelType(for json: ModelKitCore.JSONValue) throws -> (any ModelKitCore.Model.Type)? { nil }
+
+                static func == (lhs: Checked, rhs: Checked) -> Bool {
+                    guard ModelKitCore.modelValuesEqual(lhs.value, rhs.value) else { return false }
+                    return true
+                }
+
+                func hash(into hasher: inout Hasher) {
+                    ModelKitCore.modelHashValue(self.value, into: &hasher)
+                }
+
+                init(from decoder: any Decoder) throws {
+                    var reader = ModelKitCore.CodableReader(decoder: decoder)
+                    try self.init(modelReader: &reader)
+                    try reader.validateModel(self)
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var writer = ModelKitCore.CodableWriter(encoder: encoder)
+                    try writer.encodeModel(self)
+                }
+
+                var description: String { modelDescription }
+            }
+            """#
+        }
     }
 }

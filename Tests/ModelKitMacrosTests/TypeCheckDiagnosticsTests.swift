@@ -96,7 +96,7 @@ import Testing
     /// and the macro plugin of this build; `arguments` go to swiftc too (`-swift-version 6`).
     /// `mode` `-emit-sil` goes on to the checks that run on SIL (data-race safety's regions).
     static func typeCheck(_ source: String, mode: String = "-typecheck", arguments: [String] = []) throws -> String {
-        let plugin = try MacroPluginClient.plugin.location.get()
+        let plugin = try modelKitMacrosPlugin.location.get()
         let build = plugin.deletingLastPathComponent()
         let directory = try TemporaryDirectory()
         let file = directory.url.appendingPathComponent("place.swift")
