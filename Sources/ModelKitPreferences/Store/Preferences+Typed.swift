@@ -37,7 +37,7 @@ extension Preferences {
         return try PreferenceCoding.decode(Value.self, from: json, key: key.name, path: path)
     }
 
-    /// Stores a typed key's value. `@Model` and other ``ModelValue`` types are stored as their
+    /// Stores a typed key's value. `@Model` and other `ModelValue` types are stored as their
     /// JSON mapping, other `Codable` types through their `Codable` implementation; nil optionals
     /// are stored as `null`.
     ///

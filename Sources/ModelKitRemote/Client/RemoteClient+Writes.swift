@@ -4,7 +4,7 @@ import ModelKitJSON
 import ModelKitStore
 
 extension RemoteClient {
-    /// How ``update(_:method:)`` sends a model.
+    /// How ``RemoteClient/update(_:method:context:)`` sends a model.
     ///
     /// ```swift
     /// try await client.update(user, method: .patch)   // PATCH /users/42

@@ -4,14 +4,14 @@ import ModelKitJSON
 import ModelKitStore
 
 /// Fetches, creates, updates and deletes ``RemoteModel``s at a base URL, mapping every response
-/// through the fast JSON path into a ``ModelContext`` and, when it has a store, saving what it
+/// through the fast JSON path into a `ModelContext` and, when it has a store, saving what it
 /// mapped in one transaction per response.
 ///
 /// Identity: pass the context of the isolation domain you work in (`context:`), and it holds
 /// one live instance per identifier, so fetching a page twice, or a user that also appears in a
 /// page, returns the same instance, updated in place. Without one, each call maps through a
 /// context of its own. With a store, an identifier that is not live is loaded from the store
-/// before the payload applies (see ``ModelContext``).
+/// before the payload applies (see `ModelContext`).
 ///
 /// The client is `Sendable`: share one across tasks and actors; each passes its own context, and
 /// a call maps in its caller's isolation domain.
@@ -47,8 +47,12 @@ public struct RemoteClient: Sendable {
     /// ```
     ///
     /// - Parameters:
+    ///   - baseURL: Where endpoints are resolved: `https://api.example.com/v1` + `/users`.
     ///   - store: Where mapped responses are saved; nil to keep them in memory only.
     ///   - timeout: How long one exchange may take.
+    ///   - headers: Header fields sent with every request (`Accept: application/json` is added
+    ///     unless set).
+    ///   - options: The options responses are mapped and bodies written with.
     ///   - transport: What sends the requests; `URLSession.shared` by default.
     public init(
         baseURL: URL, store: (any ModelStore)? = nil, timeout: Duration = .seconds(60),

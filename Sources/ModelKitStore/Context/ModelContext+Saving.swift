@@ -8,11 +8,10 @@ extension ModelContext {
     /// nothing: the inserted models (and new models they refer to), the changed ones, the deletes.
     ///
     /// An edited model whose row changed in the store since the context loaded it is a conflict
-    /// the context's ``ModelContext/mergePolicy`` resolves: the store's values win, the edits
-    /// win, or (``ModelMergePolicy/error``, the default) nothing is saved and a
-    /// ``StoreError/Kind-swift.enum/conflict`` names the model, identifier and properties. A
-    /// model whose identifier was changed after it was registered is refused
-    /// (``StoreError/Kind-swift.enum/identifierChanged``).
+    /// the context's `mergePolicy` resolves: the store's values win, the edits win, or
+    /// (`ModelMergePolicy.error`, the default) nothing is saved and a ``StoreError/Kind/conflict``
+    /// names the model, identifier and properties. A model whose identifier was changed after it
+    /// was registered is refused (``StoreError/Kind/identifierChanged``).
     ///
     /// ```swift
     /// let user = try context.model(User.self, id: 42)
@@ -30,7 +29,7 @@ extension ModelContext {
 
     /// Reads `model`'s row again: an instance not edited takes the stored values; an edited one
     /// follows the context's merge policy (the store's values, the edits kept over the new row,
-    /// or a ``StoreError/Kind-swift.enum/conflict``). Returns false when the row is no longer stored.
+    /// or a ``StoreError/Kind/conflict``). Returns false when the row is no longer stored.
     ///
     /// ```swift
     /// try await context.refresh(user)

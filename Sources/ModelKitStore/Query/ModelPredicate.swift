@@ -6,8 +6,8 @@ import ModelKitCore
 ///
 /// Key paths name stored properties of the model (`\Status.lang`, not `\Status.user.name`);
 /// values are encoded as the store encodes the property (an identified model as its identifier,
-/// a date as ISO 8601 text). `==`, `!=`, `<`, `<=`, `>`, `>=`, ``in(_:)``, ``contains(_:)``
-/// for strings, `&&`, `||` and `!` combine.
+/// a date as ISO 8601 text). `==`, `!=`, `<`, `<=`, `>`, `>=`, ``Swift/KeyPath/in(_:)``,
+/// `contains(_:)` for strings, `&&`, `||` and `!` combine.
 ///
 /// ```swift
 /// let popular = \Status.retweetCount > 10 && \Status.lang == "ja"

@@ -51,7 +51,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         /// Two model types claim one table (the same name from two modules or two outer types).
         public static let tableClash = Kind(rawValue: "tableClash")
         /// A context's save met an edited model whose row changed in the store since the context
-        /// loaded it, under the ``ModelMergePolicy/error`` policy: nothing was saved.
+        /// loaded it, under the `ModelMergePolicy.error` policy: nothing was saved.
         public static let conflict = Kind(rawValue: "conflict")
         /// A model's identifier was changed while a context holds it under the old one.
         public static let identifierChanged = Kind(rawValue: "identifierChanged")
@@ -74,8 +74,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     public let reason: String
     /// The error that caused this one: a `ModelError`, a GRDB `DatabaseError`, ...
     public let underlying: (any Error)?
-    /// The properties involved: for a ``Kind-swift.enum/conflict``, those changed in the store
-    /// and in memory.
+    /// The properties involved: for a ``Kind/conflict``, those changed in the store and in memory.
     public var properties: [String] = []
 
     /// Creates an error; the library makes these, tests and tools may too.
