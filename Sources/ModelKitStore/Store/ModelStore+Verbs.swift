@@ -8,7 +8,7 @@ import ModelKitCore
 
 extension ModelStore {
     /// Runs the store's own fetch `body`, which may run twice, as cheaply as the store can: in
-    /// one statement without a transaction where the store can (``OnceReading``).
+    /// one statement without a transaction where the store can (`OnceReading`).
     @usableFromInline
     func fetching<T>(_ body: (StoreTransaction) async throws -> T) async throws -> T {
         if let store = self as? any OnceReading { return try await store.readOnce(body) }
@@ -44,7 +44,7 @@ extension ModelStore {
     }
 
     /// The default of ``ModelStore/fetchOne(_:id:context:)``: a read of one statement where the
-    /// store can (``OnceReading``), else a read transaction.
+    /// store can (`OnceReading`), else a read transaction.
     @inlinable
     public func fetchOne<M: Model, ID: Hashable & Sendable>(
         _ type: M.Type, id: ID, context: ModelContext?
@@ -74,7 +74,7 @@ extension ModelStore {
     }
 
     /// The default of ``ModelStore/fetchAll(_:context:)``: a read of one statement where the
-    /// store can (``OnceReading``), else a read transaction.
+    /// store can (`OnceReading`), else a read transaction.
     @inlinable
     public func fetchAll<M: Model>(_ query: ModelQuery<M>, context: ModelContext?) async throws -> [M] {
         let decoder = StoreModelDecoder<M>()
