@@ -34,10 +34,15 @@ final class ArchiveDecodingState {
     let objects: BinaryPropertyListTable.Container
     let keys: ArchiveKeys
     let objectCount: Int
+    // Unsafe: this pair is copied from the document in `init` and freed in `deinit`; readers index them with an
+    // entry checked against `objectCount` (`foundationKind(of:)`, `decodeModel(_:)`), and a class index the
+    // document recorded, which lies below `classKinds.count`.
     let classIndexes: UnsafeMutableBufferPointer<Int32>
     let classKinds: UnsafeMutableBufferPointer<FoundationClass?>
     /// Per class description: whether its objects are `NSNull`s (see ``isNull(_:)``), read for
     /// every optional value.
+    // Unsafe: a flag per class description, in memory of its own like `classIndexes`, filled in `init`; `isNull(_:)`
+    // indexes it with the class index of an entry it checked against `objectCount`.
     let nullClasses: UnsafeMutableBufferPointer<Bool>
     let limits: KeyedArchiveLimits
     let options: MappingOptions
@@ -50,6 +55,8 @@ final class ArchiveDecodingState {
     /// decodings ran: in memory of their own, read and written for every object (a class's
     /// properties would pay a dynamic exclusivity check on each access, arrays a uniqueness
     /// check on each write).
+    // Unsafe: this pair has a slot per entry, initialized in `init` (`instances` is deinitialized in `deinit`, as it
+    // holds references); indexed by entries the document checked to be in range, or checked against `objectCount`.
     let status: UnsafeMutableBufferPointer<Status>
     let instances: UnsafeMutableBufferPointer<AnyObject?>
     /// The strings of plain string entries read so far, when longer than the small form: an
@@ -57,18 +64,30 @@ final class ArchiveDecodingState {
     /// string is retained, where a string made again is allocated, copied and checked). Per
     /// entry, 1 + the string's index in `sharedStrings` (0: none), numbers that need no
     /// deinitializing.
+    // Unsafe: a slot per entry like `status`, zeroed in `init`; `string(_:)` checks the entry against `objectCount`
+    // first.
     private let stringNumbers: UnsafeMutableBufferPointer<Int32>
+    // @exclusivity(unchecked): read by `string(_:)` for every reference to a long string read before, appended to
+    // there once per such string; nothing is called inside an access (see `fixups` for why none overlap).
     @exclusivity(unchecked) private var sharedStrings: [String] = []
+    // Unsafe: one counter in memory of its own, allocated in `init`, freed in `deinit`: `countDecoding()` bumps it
+    // for every object entered, without the dynamic exclusivity check of a class's stored property.
     private let decodings: UnsafeMutablePointer<Int>
     /// Unchecked, like the other mutable properties read per object: one unarchiving run uses
     /// them, from one thread, and no access to one of them overlaps another (a dynamic
     /// exclusivity check costs tens of instructions an access).
+    // @exclusivity(unchecked): appended to by `decodeNil()` for every reference it defers (and by generic objects'
+    // deep references), emptied by `drainFixups()`, which works on a copy, so its own appends overlap nothing.
     @exclusivity(unchecked) var fixups: [Fixup] = []
+    // @exclusivity(unchecked): looked up for every model object decoded (`readInfo(for:)`, from `decodeModel(_:)`
+    // and `decodeFields(of:into:)`); a lookup and an insert are separate accesses, the info computed between them.
     @exclusivity(unchecked) var readInfo = SchemaInfoCache<ModelReadInfo>()
     var genericCache: [Int: Any] = [:]
     /// Objects' dictionaries read whole (for hand-written types, migration and generic objects).
     private var dictionaries: [Int: PropertyListDictionary] = [:]
     /// Whether the unarchiver has a delegate (kept by the unarchiver, read per object).
+    // @exclusivity(unchecked): read for every model decoded (`decodeNewModel`); written only by the unarchiver's
+    // `delegate` observer, never inside a read of it.
     @exclusivity(unchecked) var hasDelegate = false
     /// Generic objects created or referred to so far: a collection whose decoding changed it
     /// holds some, and is not cached.
@@ -89,6 +108,8 @@ final class ArchiveDecodingState {
         self.objects = document.objectsArray
         self.keys = document.keys
         self.objectCount = document.objectCount
+        // Unsafe: the tables above, each allocated here for the document's counts and initialized whole; freed in
+        // `deinit`.
         self.classIndexes = .allocate(capacity: document.classIndexes.count)
         _ = self.classIndexes.initialize(from: document.classIndexes)
         self.classKinds = .allocate(capacity: document.classKinds.count)
@@ -110,6 +131,8 @@ final class ArchiveDecodingState {
     }
 
     deinit {
+        // Unsafe: the memory `init` allocated; only `instances` holds references and is deinitialized first, the
+        // other tables hold trivial values.
         classIndexes.deallocate()
         classKinds.deallocate()
         nullClasses.deallocate()
@@ -284,15 +307,23 @@ final class ModelReadInfo: SchemaInfo {
     /// which the table numbers once, so comparing shapes is cheaper than reading each key. (The
     /// info belongs to one decoding state, and so to one table.)
     /// (Unchecked, as the decoding state's per-object properties are.)
+    // @exclusivity(unchecked): this pair is read by `fieldIndexes(of:in:)` for every model object read, and written
+    // there when the shape changes.
     @exclusivity(unchecked) private var lastShape: Int32 = -1
     @exclusivity(unchecked) private var lastIndexes: [Int] = []
     /// Per property and class description: whether the property allows the class (1), not (0),
     /// or not known yet (-1); empty for archives of very many classes. In memory of its own:
     /// read for every reference to an object.
+    // Unsafe: allocated in `init` with a slot per property and class description (or none, which `allows` checks),
+    // set to -1, freed in `deinit`; `allows` indexes it with a property's index and a class index the document
+    // recorded, below `classCount`.
     private let allowedByClass: UnsafeMutableBufferPointer<Int8>
     private let classCount: Int
     /// The field decoder type read for this schema, and the function that decodes a field into
     /// one behind a pointer (see ``erasedDecoder(for:)``).
+    // @exclusivity(unchecked): read by `erasedDecoder(for:)` for every model object read through the key-tree walk
+    // (`decodeFields(of:into:)`), written once per schema and decoder type; one decoding state uses the info (see
+    // `lastShape`).
     @exclusivity(unchecked) private var erasedDecoder: (type: ObjectIdentifier, decode: ErasedFieldDecoder.Decode)?
 
     /// The function that decodes a field into an `F` behind a pointer: made once per schema (and
@@ -300,6 +331,8 @@ final class ModelReadInfo: SchemaInfo {
     func erasedDecoder<F: ModelFieldDecoder>(for type: F.Type) -> ErasedFieldDecoder.Decode {
         if let known = erasedDecoder, known.type == ObjectIdentifier(F.self) { return known.decode }
         let decode: ErasedFieldDecoder.Decode = { fields, index, reader in
+            // Unsafe: `fields` points at an `F`: `decodeFields(of:into:)` passes the address of its `inout F`, with
+            // the function made for that same `F` (cached by its identity).
             try fields.assumingMemoryBound(to: F.self).pointee.decodeField(index, from: &reader)
         }
         erasedDecoder = (ObjectIdentifier(F.self), decode)
@@ -319,9 +352,14 @@ final class ModelReadInfo: SchemaInfo {
         case notAllowed(String)
     }
 
+    // @exclusivity(unchecked): looked up by `resolution(ofClass:in:)` for every model object decoded whose class is
+    // not `declaredClass`, and written there once the chain is resolved, after the lookup ended; one decoding state
+    // uses the info (see `lastShape`).
     @exclusivity(unchecked) private var resolutions: [Int32: Resolution] = [:]
     /// The last class description found to read as the declared type (`Int32.min`, no class
     /// index: none yet): the common case, answered without hashing.
+    // @exclusivity(unchecked): compared by `resolution(ofClass:in:)` for every model object decoded
+    // (`decodeModel(_:)`), as `resolutions`.
     @exclusivity(unchecked) private var declaredClass = Int32.min
 
     /// How objects of the class description `classIndex` read as this type: the first name of
