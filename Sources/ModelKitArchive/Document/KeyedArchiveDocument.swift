@@ -69,6 +69,8 @@ public struct KeyedArchiveDocument: Sendable {
     public init(data: Data, limits: KeyedArchiveLimits = .default) throws(KeyedArchiveError) {
         let format = PropertyListFormat.detect(data)
         if format == .binary,
+           // Unsafe: the data's bytes, checked in place during the call with no copy made first; the table copies
+           // them once they pass.
            let table = data.withUnsafeBytes({ BinaryPropertyListTable(validating: $0, limits: limits.propertyList) })
         {
             try self.init(table: table, format: format, limits: limits)
@@ -93,6 +95,7 @@ public struct KeyedArchiveDocument: Sendable {
     /// the table reads in place (distinct keys, valid strings, no cycles), within no limit: the
     /// value is in memory already.
     private static func table(of value: PropertyListValue) throws(KeyedArchiveError) -> BinaryPropertyListTable {
+        // Unsafe: the bytes just written, indexed in place during the call; the table keeps a copy.
         guard let table = value.binaryBytes().withUnsafeBytes({ BinaryPropertyListTable(writtenFrom: $0) }) else {
             throw KeyedArchiveError(.invalidObjects(detail: "the property list cannot be read as an archive"))
         }

@@ -19,6 +19,7 @@ extension KeyedArchiveReader {
             var strings: [String] = []
             strings.reserveCapacity(references.count)
             try insideCollection(uid) { reader in
+                // Unsafe: `T` is `String` (checked above), so both casts change no type and no layout.
                 try reader.readElements(references, element) { strings.append(unsafeBitCast($0, to: String.self)) }
             }
             return unsafeBitCast(strings, to: [T].self)
@@ -26,6 +27,8 @@ extension KeyedArchiveReader {
         // Elements go straight into the array's memory: appended to an array of `T`, each looked
         // the array's type metadata up again.
         return try insideCollection(uid) { reader in
+            // Unsafe: `readElements` appends at most one element per reference, so `initialized` stays within the
+            // capacity; on a throw the array keeps, and releases, the elements initialized so far.
             try [T](unsafeUninitializedCapacity: references.count) { buffer, initialized in
                 try reader.readElements(references, element) { value in
                     buffer.initializeElement(at: initialized, to: value)

@@ -16,6 +16,7 @@ extension KeyedArchiveReader {
         if case .uid(let reference) = position, reference > 0, let instance = state.instances[Int(truncatingIfNeeded: reference)],
            ObjectIdentifier(Swift.type(of: instance)) == ObjectIdentifier(M.self)
         {
+            // Unsafe: the instance's dynamic type is exactly `M`, a class, so its reference is an `M` as it is.
             return unsafeBitCast(instance, to: M.self)
         }
         let info = state.readInfo(for: M.modelSchema)
@@ -90,6 +91,8 @@ extension KeyedArchiveReader {
         guard let uid = referencedEntry else { throw mismatch("an object") }
         if let instance = state.instances[uid] {
             if ObjectIdentifier(Swift.type(of: instance)) == ObjectIdentifier(M.self) {
+                // Unsafe: as in `decodeModel(_:)`: the instance's dynamic type is exactly `M`; no cast through the
+                // runtime.
                 return unsafeBitCast(instance, to: M.self)
             }
             return try decodeUnlessShared(instance, as: M.self, uid: uid)
@@ -117,6 +120,7 @@ extension KeyedArchiveReader {
         }
         // A class's value is its reference, which `as AnyObject` would look up through the
         // runtime's bridging cast.
+        // Unsafe: only when `M` is a class, whose value is one reference, the same as an `AnyObject`'s.
         leave(uid, instance: M.self is AnyClass ? unsafeBitCast(model, to: AnyObject.self) : nil)
         return model
     }
@@ -206,6 +210,8 @@ extension KeyedArchiveReader {
             // and out of an existential, no cast back), through a function the schema's info
             // makes once (a closure over `fields` allocated its context for every object).
             let decode = info.erasedDecoder(for: F.self)
+            // Unsafe: the pointer to `fields` is used only inside this call, and the walk finishes inside it
+            // (references deferred past it are set later through the model, not through the pointer).
             try withUnsafeMutablePointer(to: &fields) { fields in
                 var erased = ErasedFieldDecoder(fields: UnsafeMutableRawPointer(fields), decode: decode)
                 try decodeFieldsByKeyTree(of: schema, into: &erased)
@@ -317,15 +323,21 @@ extension KeyedArchiveReader {
 /// slower on archives).
 struct ErasedFieldDecoder: ModelFieldDecoder {
     /// Decodes field `index` into the model's own decoder behind the pointer.
+    // Unsafe: the decoder as a raw pointer, so one function type serves every decoder type (`ModelReadInfo` makes the
+    // function for the one type it is called with).
     typealias Decode = (UnsafeMutableRawPointer, Int, inout KeyedArchiveReader) throws -> Void
 
     /// The model's field decoder, of the type `decode` was made for.
+    // Unsafe: points at the `inout` field decoder of `decodeFields(of:into:)`, valid while its
+    // `withUnsafeMutablePointer` runs, which this value does not outlive.
     let fields: UnsafeMutableRawPointer
     let decode: Decode
 
     mutating func decodeField<R: ModelReader>(_ index: Int, from reader: inout R) throws {
         // The walk runs only over the archive's reader.
         guard R.self == KeyedArchiveReader.self else { return }
+        // Unsafe: `R` is `KeyedArchiveReader` (checked above), so the rebinding changes no type: the reader is
+        // passed on in place, where a cast would copy it out and back.
         try withUnsafeMutablePointer(to: &reader) { reader in
             try reader.withMemoryRebound(to: KeyedArchiveReader.self, capacity: 1) { try decode(fields, index, &$0.pointee) }
         }

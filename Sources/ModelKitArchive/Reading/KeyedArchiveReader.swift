@@ -293,6 +293,8 @@ public struct KeyedArchiveReader: ModelReader {
                 throw invalid(uid, "'NS.uuidbytes' is missing or not 16 bytes")
             }
             var uuid = UUID().uuid
+            // Unsafe: `uuid_t` is sixteen bytes, and `bytes` was checked to hold sixteen: copied in one go, not
+            // byte by byte into the tuple's fields.
             withUnsafeMutableBytes(of: &uuid) { $0.copyBytes(from: bytes) }
             return UUID(uuid: uuid)
         }
