@@ -154,9 +154,12 @@ struct ArchiveBinaryBuilder: ~Copyable {
             return uidObject(Int(truncatingIfNeeded: slot))
         case .array(let elements):
             let objects = elements.map { object(for: $0) }
+            // Unsafe: the array's storage in place for `addContainer`, which takes a buffer (so that stack buffers
+            // pass too) and copies it during the call.
             return objects.withUnsafeBufferPointer { plist.addContainer(isDictionary: false, references: $0) }
         case .dictionary(let dictionary):
             let objects = dictionary.keys.map { keyObject($0) } + dictionary.values.map { object(for: $0) }
+            // Unsafe: the keys' and values' objects in place, as for an array.
             return objects.withUnsafeBufferPointer { plist.addContainer(isDictionary: true, references: $0) }
         default:
             return plist.uniqueScalar(value)?.object ?? 0
@@ -164,6 +167,8 @@ struct ArchiveBinaryBuilder: ~Copyable {
     }
 
     /// A dictionary object of keys and values already numbered.
+    // Unsafe: the caller's keys and values in place (a type's shared keys, a stack buffer or tuple), copied by the
+    // property-list builder during the call, without joining them into an array first.
     mutating func dictionary(keys: UnsafeBufferPointer<Int32>, values: UnsafeBufferPointer<Int32>) -> Int32 {
         let object = plist.reserveObject()
         plist.setDictionary(object, keys: keys, values: values)
@@ -171,6 +176,7 @@ struct ArchiveBinaryBuilder: ~Copyable {
     }
 
     /// An array object of elements already numbered.
+    // Unsafe: the caller's temporary buffer of element references (`encodeArray`), in place, copied during the call.
     mutating func array(_ elements: UnsafeBufferPointer<Int32>) -> Int32 {
         plist.addContainer(isDictionary: false, references: elements)
     }
@@ -181,6 +187,7 @@ struct ArchiveBinaryBuilder: ~Copyable {
     /// when conditional-only entries are dropped, which then read as `$null`), `$objects` and the
     /// root dictionary.
     mutating func finish(topKeys: [String], topValues: [PropertyListValue]) -> [UInt8] {
+        // Unsafe: the joined array's storage in place, copied by `addContainer` during the call.
         let top = (topKeys.map { keyObject($0) } + topValues.map { object(for: $0) })
             .withUnsafeBufferPointer { plist.addContainer(isDictionary: true, references: $0) }
         // Every reference is numbered now: write them, renumbered past dropped entries.
@@ -204,11 +211,13 @@ struct ArchiveBinaryBuilder: ~Copyable {
             // A slot reserved by an encoding that then failed holds null, as it did before.
             entries.append(slots[slot].object >= 0 ? slots[slot].object : plist.uniqueScalar(.null).object)
         }
+        // Unsafe: the entries' storage in place, copied by `addContainer` during the call.
         let objects = entries.withUnsafeBufferPointer { plist.addContainer(isDictionary: false, references: $0) }
         let rootReferences = ["$archiver", "$objects", "$top", "$version"].map { keyObject($0) } + [
             keyObject(KeyedArchiveDocument.archiverName), objects, top,
             plist.uniqueScalar(.integer(PropertyListInteger(KeyedArchiveDocument.formatVersion))).object,
         ]
+        // Unsafe: the root's keys and values in place, copied by `setContainer` during the call.
         rootReferences.withUnsafeBufferPointer { plist.setContainer(root, isDictionary: true, references: $0) }
         return plist.finish(topObject: root)
     }

@@ -21,6 +21,8 @@ final class ArchiveEncodingState {
 
     /// The archive being written. Behind a pointer: the writers reach it through this state on
     /// every value, and a class's stored property would pay a dynamic exclusivity check on each.
+    // Unsafe: one builder (never copied: `~Copyable`), initialized in `init`, deinitialized and freed in `deinit`;
+    // every writer and pending body holds this state, so no `output.pointee`, here or in the writers, outlives it.
     let output: UnsafeMutablePointer<ArchiveBinaryBuilder>
     /// Slots of class instances, by identity; `retained` keeps the instances alive so that an
     /// identifier is never reused during the run.
@@ -28,29 +30,45 @@ final class ArchiveEncodingState {
     /// The state's mutable properties skip the dynamic exclusivity check (tens of instructions
     /// per access, several accesses per object): one archiving run uses them, from one thread,
     /// and no access to one of them overlaps another (nothing runs inside an access to them).
+    // @exclusivity(unchecked): probed by `slot(of:)` for every class instance written, set by `assignSlot(to:_:)`.
     @exclusivity(unchecked) private var objectSlots = IntegerSlotMap()
+    // @exclusivity(unchecked): appended to by `assignSlot(to:_:)` for every class instance given a slot.
     @exclusivity(unchecked) private var retained: [AnyObject] = []
+    // @exclusivity(unchecked): read by `nullObjectSlot()` for every nil inside a collection and every `NSNull`.
     @exclusivity(unchecked) var nullSlot = 0
     /// Class descriptions by class name (a name is written with the first chain it comes with),
     /// and the last few looked up, compared before hashing.
+    // @exclusivity(unchecked): this pair is read by `classSlot(_:)` for every dictionary, UUID, URL and other
+    // Foundation object and every hand-written archivable value written: `recentClasses` first, then `classSlots`.
     @exclusivity(unchecked) private var classSlots: [String: Int] = [:]
     @exclusivity(unchecked) private var recentClasses: [(name: String, slot: Int)] = []
     /// The class slots of the Foundation classes Swift values are written as, one per date or
     /// collection, found once (-1 until then): ``classSlot(_:)`` compares names on every call.
+    // @exclusivity(unchecked): read by `dateClassSlot()` and `collectionClassSlot(isSet:)` for every date, array and
+    // set written.
     @exclusivity(unchecked) private var valueClassSlots = (date: -1, array: -1, set: -1)
+    // @exclusivity(unchecked): appended to for every object nested deeper than `deferralDepth`; `drainPending()`
+    // copies each one out before running it, so the appends it causes overlap no access of its own.
     @exclusivity(unchecked) var pending: [Pending] = []
+    // @exclusivity(unchecked): looked up by `writeInfo(for:)` for every model object written; a lookup and an insert
+    // are separate accesses, the info computed between them (see `SchemaInfoCache`).
     @exclusivity(unchecked) var modelInfo = SchemaInfoCache<ModelWriteInfo>()
     /// Replacements a delegate chose, by the identity of the replaced instance.
     var replacements: [ObjectIdentifier: Any] = [:]
     /// Whether the archiver has a delegate (kept by the archiver, read per object).
+    // @exclusivity(unchecked): read for every model, archivable value and Foundation object written (`slotToWrite`,
+    // `encodeObjectInstance`); written only by the archiver's `delegate` observer, never inside a read of it.
     @exclusivity(unchecked) var hasDelegate = false
     /// The collection type written last and whether it is archived as a set: arrays of one type
     /// check their conformance once.
+    // @exclusivity(unchecked): read by `isArchivedAsSet(_:)` for every array and set written.
     @exclusivity(unchecked) private var lastCollection: (type: ObjectIdentifier, isSet: Bool)?
     /// Shared keys of Foundation objects, numbered the first time an object of the kind is
     /// written.
     var timeKeys: [Int32] { timeKeyObjects ?? sharedKeys(&timeKeyObjects, ["$class", "NS.time"]) }
     var objectsKeys: [Int32] { objectsKeyObjects ?? sharedKeys(&objectsKeyObjects, ["$class", "NS.objects"]) }
+    // @exclusivity(unchecked): this pair is read by `timeKeys` and `objectsKeys` for every date, array and set
+    // written; filled once through `sharedKeys(_:_:)`, whose `inout` access calls only `keyObjects(_:)`.
     @exclusivity(unchecked) private var timeKeyObjects: [Int32]?
     @exclusivity(unchecked) private var objectsKeyObjects: [Int32]?
 
@@ -65,11 +83,13 @@ final class ArchiveEncodingState {
     init(options: MappingOptions, registry: ArchiveClassRegistry) {
         self.options = options
         self.registry = registry
+        // Unsafe: the builder's memory (see `output`), freed in `deinit`.
         output = .allocate(capacity: 1)
         output.initialize(to: ArchiveBinaryBuilder())
     }
 
     deinit {
+        // Unsafe: the builder `init` made; no writer is left to reach it.
         output.deinitialize(count: 1)
         output.deallocate()
         objectSlots.deallocate()
@@ -180,6 +200,8 @@ final class ArchiveEncodingState {
         // The values in a tuple on the stack, not an array allocated for every date and array.
         var values = (output.pointee.uidObject(classSlot), first, second)
         let count = second < 0 ? 2 : 3
+        // Unsafe: the shared keys' array in place, and the tuple as three `Int32`s (a homogeneous tuple lies as
+        // contiguous elements), of which the first `count` are passed; `dictionary` copies both during the call.
         let object = keys.withUnsafeBufferPointer { keys in
             withUnsafePointer(to: &values) { tuple in
                 tuple.withMemoryRebound(to: Int32.self, capacity: 3) { values in
@@ -298,6 +320,8 @@ final class ModelWriteInfo: SchemaInfo {
     let version: Int32
     /// The object of the reference to the class description, once written (unchecked: see
     /// the encoding state's properties).
+    // @exclusivity(unchecked): read by `writeModelBody` for every model object written, set once per model type;
+    // one encoding state uses the info (its `modelInfo`).
     @exclusivity(unchecked) var classReference: Int32 = -1
 
     init(schema: ModelSchema, registry: ArchiveClassRegistry, state: ArchiveEncodingState) {

@@ -44,6 +44,8 @@ extension KeyedArchiveWriter {
         }
         // `T` is a class: its value is the reference, which `as AnyObject` would look up through
         // the runtime's bridging cast (a fifth of an archive's writing time).
+        // Unsafe: `isClass` is the caller's `T.self is AnyClass`, so `T` is a class and its value one reference, as
+        // an `AnyObject` is.
         let object = unsafeBitCast(value, to: AnyObject.self)
         if let existing = state.slot(of: object) {
             result = .reference(existing)
@@ -65,6 +67,9 @@ extension KeyedArchiveWriter {
         // `$class`, the properties, then the model version; every object of the type shares the
         // keys.
         let count = info.keys.count
+        // Unsafe: the object's values on the stack where they fit, not an array per object; `Int32` needs no
+        // deinitializing, and every slot is written before `dictionary` reads them (`$class` at 0, field `position`
+        // at `position + 1`, the version last: `keys` is `$class`, the fields, the version).
         try withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { values in
             // One writer for every property, reset for each (a writer per property retained and
             // released the state, and destroyed its optional members, every time).
@@ -84,6 +89,8 @@ extension KeyedArchiveWriter {
             }
             values[0] = info.classReference
             values[count - 1] = info.version
+            // Unsafe: the type's shared keys in place and the values' buffer, both `count` long; `dictionary`
+            // copies them during the call.
             let object = info.keys.withUnsafeBufferPointer { keys in
                 state.output.pointee.dictionary(keys: keys, values: UnsafeBufferPointer(values))
             }

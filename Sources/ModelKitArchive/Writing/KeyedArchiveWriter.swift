@@ -107,6 +107,7 @@ public struct KeyedArchiveWriter: ModelWriter {
 
     /// An `NSUUID` object: the 16 bytes (`NS.uuidbytes`).
     func uuidEntry(_ value: UUID) -> PropertyListValue {
+        // Unsafe: the sixteen bytes of `uuid_t` (sixteen `UInt8`s, no padding), copied into the data in one go.
         let bytes = withUnsafeBytes(of: value.uuid) { Data($0) }
         return state.objectEntry(sharedKeys: ArchiveEncodingState.uuidKeys, classSlot: state.classSlot(.nsUUID), .data(bytes))
     }
@@ -152,9 +153,14 @@ public struct KeyedArchiveWriter: ModelWriter {
     {
         let slot = state.reserveSlot()
         let count = elements.count
+        // Unsafe: the elements' references on the stack where they fit, not an array per collection; `Int32` needs no
+        // deinitializing, and only the first `inPlace` or `index` slots, each written, are handed to `array`, which
+        // copies them during the call.
         let array = try withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { references in
             // An array's elements in place: unspecialised, each step of a generic collection's
             // index is a witness call, and each element read a coroutine.
+            // Unsafe: `written` is at most both counts, so every read of `buffer` and write of `references` is in
+            // range.
             let inPlace = try elements.withContiguousStorageIfAvailable { buffer in
                 let written = min(count, buffer.count)
                 for index in 0..<written { references[index] = try writeElement(buffer[index], at: index, element) }
