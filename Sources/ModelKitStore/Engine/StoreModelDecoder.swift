@@ -11,9 +11,11 @@ import ModelKitCore
 /// each reader call through a witness table and each generic type's metadata looked up at run
 /// time. Built from generic code (references a model holds, a context's loads), it is the same
 /// decoder, unspecialized.
+// @usableFromInline: named and built by the inlinable fetch entry points, for the reason above.
 @usableFromInline
 struct StoreModelDecoder<M: Model> {
     /// Reads the model at the reader's row (no identity: the loader resolves that around it).
+    // @usableFromInline: this and the two below are set by the inlinable init(); the loader reads them out of line.
     @usableFromInline let decode: (inout StoreRowReader) throws -> M
     /// Appends a model to a fetch's results: the generic loop that collects them would look the
     /// array type's metadata up at run time for every row.
@@ -23,6 +25,8 @@ struct StoreModelDecoder<M: Model> {
     /// specialized, with no call through the loader for each row.
     @usableFromInline let decodeRows: (inout StoreRowReader, _ next: () throws -> StoreRowColumns?) throws -> [M]
 
+    // @inlinable: the point of this type (see above): run in the caller's module, where `M` is concrete, so the three
+    // closures hold the model's decoder specialised for StoreRowReader.
     @inlinable
     init() {
         decode = { reader in try reader.decodeUnidentified(M.self) }

@@ -185,6 +185,8 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
     /// ``ModelStore/fetchOne(_:id:context:)`` reading the row in place: nothing but taking the
     /// store's gate may suspend, so a point read is not a chain of asynchronous calls around one
     /// synchronous access.
+    // @inlinable: builds StoreModelDecoder<M> in the caller's module, where the model's type is concrete, so that
+    // the row is read in place by the model's decoder specialised for StoreRowReader (see StoreModelDecoder).
     @inlinable
     public func fetchOne<M: Model, ID: Hashable & Sendable>(
         _ type: M.Type, id: ID, context: ModelContext?
@@ -200,6 +202,8 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
     }
 
     /// ``ModelStore/fetchAll(_:context:)`` reading the rows in place, as ``fetchOne(_:id:context:)``.
+    // @inlinable: builds StoreModelDecoder<M> in the caller's module, as fetchOne(_:id:context:) does: every row is
+    // read in place by the specialised decoder.
     @inlinable
     public func fetchAll<M: Model>(_ query: ModelQuery<M>, context: ModelContext?) async throws -> [M] {
         let decoder = StoreModelDecoder<M>()
@@ -211,6 +215,7 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
     /// `BEGIN`, run again in a read transaction if it needs a second one), with nothing but
     /// taking the store's gate that may suspend, so a point read is not a chain of asynchronous
     /// calls around one synchronous access.
+    // @usableFromInline: called by the inlinable fetchOne(_:id:context:) and fetchAll(_:context:) above.
     @usableFromInline
     func readNow<T>(_ body: (StoreTransaction) throws -> T) async throws -> T {
         try refuseNesting()

@@ -9,6 +9,8 @@ import ModelKitCore
 extension ModelStore {
     /// Runs the store's own fetch `body`, which may run twice, as cheaply as the store can: in
     /// one statement without a transaction where the store can (`OnceReading`).
+    // @usableFromInline: called by the inlinable default fetchOne(_:id:context:) and fetchAll(_:context:), with the
+    // fetch their specialised decoder runs in.
     @usableFromInline
     func fetching<T>(_ body: (StoreTransaction) async throws -> T) async throws -> T {
         if let store = self as? any OnceReading { return try await store.readOnce(body) }
@@ -38,6 +40,8 @@ extension ModelStore {
     /// ```swift
     /// let user = try await store.fetchOne(User.self, id: "42")
     /// ```
+    // @inlinable: forwards to fetchOne(_:id:context:); inlined where the store's type is known, that call goes
+    // straight to the store's inlinable fetch (or the default below), specialised for the model.
     @inlinable
     public func fetchOne<M: Model, ID: Hashable & Sendable>(_ type: M.Type, id: ID) async throws -> M? {
         try await fetchOne(M.self, id: id, context: nil)
@@ -45,6 +49,8 @@ extension ModelStore {
 
     /// The default of ``ModelStore/fetchOne(_:id:context:)``: a read of one statement where the
     /// store can (`OnceReading`), else a read transaction.
+    // @inlinable: builds StoreModelDecoder<M> in the caller's module, where the model's type is concrete (see
+    // StoreModelDecoder): the default for stores without a fetch of their own (memory, PostgreSQL).
     @inlinable
     public func fetchOne<M: Model, ID: Hashable & Sendable>(
         _ type: M.Type, id: ID, context: ModelContext?
@@ -58,6 +64,7 @@ extension ModelStore {
     /// ```swift
     /// let newest = try await store.fetchOne(ModelQuery(Status.self).order(by: \Status.createdAt, .descending))
     /// ```
+    // @inlinable: forwards to fetchAll(_:context:), so that the caller's module specialises that fetch for `M`.
     @inlinable
     public func fetchOne<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) async throws -> M? {
         try await fetchAll(query.limit(1, offset: query.offset), context: context).first
@@ -68,6 +75,7 @@ extension ModelStore {
     /// ```swift
     /// let japanese = try await store.fetchAll(ModelQuery(Status.self).filter(\Status.lang == "ja"))
     /// ```
+    // @inlinable: forwards to fetchAll(_:context:), as fetchOne(_:context:) does.
     @inlinable
     public func fetchAll<M: Model>(_ query: ModelQuery<M>) async throws -> [M] {
         try await fetchAll(query, context: nil)
@@ -75,6 +83,7 @@ extension ModelStore {
 
     /// The default of ``ModelStore/fetchAll(_:context:)``: a read of one statement where the
     /// store can (`OnceReading`), else a read transaction.
+    // @inlinable: builds StoreModelDecoder<M> in the caller's module, as the default fetchOne(_:id:context:) does.
     @inlinable
     public func fetchAll<M: Model>(_ query: ModelQuery<M>, context: ModelContext?) async throws -> [M] {
         let decoder = StoreModelDecoder<M>()
@@ -86,6 +95,7 @@ extension ModelStore {
     /// ```swift
     /// let users = try await store.fetchAll(User.self, context: context)
     /// ```
+    // @inlinable: forwards to fetchAll(_:context:), as fetchOne(_:context:) does.
     @inlinable
     public func fetchAll<M: Model>(_ type: M.Type, context: ModelContext? = nil) async throws -> [M] {
         try await fetchAll(ModelQuery(M.self), context: context)

@@ -97,6 +97,8 @@ public final class StoreTransaction {
     /// ```swift
     /// let user = try await tx.fetchOne(User.self, id: "42", context: context)
     /// ```
+    // @inlinable: builds StoreModelDecoder<M> in the caller's module, where the model's type is concrete, so that
+    // each row is read by the model's decoder specialised for StoreRowReader (see StoreModelDecoder).
     @inlinable
     public func fetchOne<M: Model, ID: Hashable & Sendable>(
         _ type: M.Type, id: ID, context: ModelContext? = nil
@@ -104,6 +106,8 @@ public final class StoreTransaction {
         try await fetchOne(M.self, id: id, context: context, decoder: StoreModelDecoder())
     }
 
+    // @usableFromInline: called with the decoder by the inlinable fetchOne(_:id:context:) here and the default
+    // ModelStore.fetchOne(_:id:context:).
     @usableFromInline
     func fetchOne<M: Model, ID: Hashable & Sendable>(
         _ type: M.Type, id: ID, context: ModelContext?, decoder: StoreModelDecoder<M>
@@ -122,6 +126,8 @@ public final class StoreTransaction {
 
     /// Whether fetches read their rows without suspending (SQLite, memory): ``fetchOneNow(_:id:context:decoder:)``
     /// and ``fetchAllNow(_:context:decoder:)`` serve them.
+    // @usableFromInline: no inlinable body uses this (only fetchOne(_:id:context:decoder:), out of line, does): a
+    // candidate for removal.
     @usableFromInline
     var readsWithoutSuspending: Bool { synchronous != nil }
 
@@ -139,6 +145,8 @@ public final class StoreTransaction {
     /// model to `found` when there is one: no optional of the model's type is made on this
     /// generic path (each would look its metadata up at run time), so the caller, specialized
     /// for the model, keeps the result.
+    // @usableFromInline: called by the inlinable SQLiteStore.fetchOne(_:id:context:), which keeps the model where
+    // its type is concrete.
     @usableFromInline
     func fetchOneNow<M: Model, ID: Hashable & Sendable>(
         _ type: M.Type, id: ID, context: ModelContext?, decoder: StoreModelDecoder<M>, found: (M) -> Void
@@ -192,11 +200,14 @@ public final class StoreTransaction {
     /// ```swift
     /// let recent = try await tx.fetchAll(ModelQuery(Status.self).order(by: \Status.createdAt, .descending).limit(20))
     /// ```
+    // @inlinable: builds StoreModelDecoder<M> in the caller's module, as fetchOne(_:id:context:) does.
     @inlinable
     public func fetchAll<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) async throws -> [M] {
         try await fetchAll(query, context: context, decoder: StoreModelDecoder())
     }
 
+    // @usableFromInline: called with the decoder by the inlinable fetchAll overloads and fetchOne(_:context:) here,
+    // and the default ModelStore.fetchAll(_:context:).
     @usableFromInline
     func fetchAll<M: Model>(_ query: ModelQuery<M>, context: ModelContext?, decoder: StoreModelDecoder<M>) async throws -> [M] {
         if inPlace != nil { return try fetchAllNow(query, context: context, decoder: decoder) }
@@ -210,6 +221,7 @@ public final class StoreTransaction {
 
     /// ``fetchAll(_:context:)`` on a connection that reads rows in place (SQLite): without
     /// suspending.
+    // @usableFromInline: called by the inlinable SQLiteStore.fetchAll(_:context:).
     @usableFromInline
     func fetchAllNow<M: Model>(_ query: ModelQuery<M>, context: ModelContext?, decoder: StoreModelDecoder<M>) throws -> [M] {
         let resolved = try query.resolved()
@@ -225,6 +237,7 @@ public final class StoreTransaction {
     /// ```swift
     /// let users = try await tx.fetchAll(User.self, context: context)
     /// ```
+    // @inlinable: builds StoreModelDecoder<M> in the caller's module, as fetchOne(_:id:context:) does.
     @inlinable
     public func fetchAll<M: Model>(_ type: M.Type, context: ModelContext? = nil) async throws -> [M] {
         try await fetchAll(ModelQuery(M.self), context: context, decoder: StoreModelDecoder())
@@ -235,6 +248,7 @@ public final class StoreTransaction {
     /// ```swift
     /// let newest = try await tx.fetchOne(ModelQuery(Status.self).order(by: \Status.createdAt, .descending))
     /// ```
+    // @inlinable: builds StoreModelDecoder<M> in the caller's module, as fetchOne(_:id:context:) does.
     @inlinable
     public func fetchOne<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) async throws -> M? {
         try await fetchAll(query.limit(1, offset: query.offset), context: context, decoder: StoreModelDecoder()).first
