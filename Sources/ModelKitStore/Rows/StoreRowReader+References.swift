@@ -4,6 +4,9 @@ import ModelKitCore
 extension StoreRowReader {
     /// An identified class model is a reference: its identifier, resolved through the context.
     /// Anything else is read in place.
+    // @usableFromInline: the ModelReader witness the inlinable Model.read(from:) (ModelKitCore) calls per nested
+    // model; specialised for this reader in the caller's module, the call is direct. Identity and loading, so out of
+    // line.
     @usableFromInline
     mutating func decodeModel<M: Model>(_ type: M.Type) throws -> M {
         guard M.modelSchema.identifierIndex != nil, M.self is AnyObject.Type else {

@@ -10,9 +10,13 @@ import ModelKitJSON
 /// is parsed once and read by the library's JSON value reader, so nested values follow the same
 /// rules as JSON everywhere. An identified class model is read as its identifier and resolved
 /// through the context: the live instance, or the stored one, loaded.
+// @usableFromInline: the reader StoreModelDecoder's inlinable closures run the model's decoder over, in the
+// caller's module, and whose inlinable members below read the row column by column.
 @usableFromInline
 struct StoreRowReader: ModelTreeReader {
     /// Where the reader is.
+    // @usableFromInline: the type of `node`, which the inlinable decodeFields, readMembers and scalar reads set and
+    // match.
     @usableFromInline
     enum Position {
         /// At the whole row, before the model's fields.
@@ -23,21 +27,36 @@ struct StoreRowReader: ModelTreeReader {
         case json(JSONValue)
     }
 
+    // @usableFromInline: the ModelReader witness ModelKitCore's inlinable decodeFieldsByKeyTree reads per object;
+    // specialised for this reader in the caller's module, the call is direct.
     @usableFromInline var mapping: ModelSchema.Mapping { .propertyKeys }
     /// The default options: a store reads plain values, and nothing in a row needs more.
+    // @usableFromInline: the ModelReader witness ModelKitCore's inlinable enterNested() reads per nested value,
+    // directly once specialised (see `mapping`).
     @usableFromInline var options: MappingOptions { MappingOptions() }
     /// The options' switches, read per field without copying the options.
+    // @usableFromInline: read by the inlinable decodeFields(of:into:) per row, and as a witness by ModelKitCore's
+    // inlinable decodeLeaf per field.
     @usableFromInline let flags: MappingFlags
+    // @usableFromInline: the ModelReader witness ModelKitCore's inlinable decodeLeaf counts per field, directly once
+    // specialised (see `mapping`).
     @usableFromInline var collectedProblems: [ModelError] = []
     /// The row's columns: values in memory, or an SQLite statement's current row.
+    // @usableFromInline: read per column by the inlinable decodeFields, readMembers and scalar reads.
     @usableFromInline var columns: StoreRowColumns
     /// The table of the row; nil when reading a lone column's value.
+    // @usableFromInline: read per row by the inlinable decodeFields(of:into:) and readMembers.
     @usableFromInline let table: StoreTable?
+    // @usableFromInline: set and matched per column by the inlinable decodeFields, readMembers and scalar reads.
     @usableFromInline var node = Position.row
+    // @usableFromInline: the ModelTreeReader witness ModelKitCore's inlinable enterNested() and mark() read, directly
+    // once specialised (see `mapping`).
     @usableFromInline var depth = 0
     /// Where references that are not live are loaded from.
     let loader: (any ModelLoading)?
     /// The context references resolve through: the caller's, or one made for this read.
+    // @usableFromInline: no inlinable body on this reader's path reads it (decodeModel(_:), out of line, does; the
+    // inlinable default decodeModel of ModelKitCore that reads the witness is replaced here): a candidate for removal.
     @usableFromInline var context: ModelContext?
     /// The context the reader was made with (a row's references made `context` when it was nil).
     let initialContext: ModelContext?
@@ -59,6 +78,7 @@ struct StoreRowReader: ModelTreeReader {
 
     /// Moves the reader to another row of its table, as a reader made for that row with the
     /// context it was made with would start.
+    // @usableFromInline: called per row by the `decodeRows` closure StoreModelDecoder's inlinable init() makes.
     @usableFromInline
     mutating func start(_ columns: StoreRowColumns) {
         self.columns = columns
@@ -70,6 +90,7 @@ struct StoreRowReader: ModelTreeReader {
 
     /// The error to throw for `error`, which reading the row threw: a ``StoreError`` naming the
     /// table and the row's identifier.
+    // @usableFromInline: called by the same closure when a row fails; errors only, so out of line.
     @usableFromInline
     func rowError(_ error: any Error) -> any Error {
         guard let table else { return error }
@@ -118,6 +139,8 @@ struct StoreRowReader: ModelTreeReader {
         }
     }
 
+    // @usableFromInline: the ModelTreeReader witness ModelKitCore's inlinable walk asks of nested values (peekShape()),
+    // directly once specialised (see `mapping`).
     @usableFromInline
     func shape(of node: Position) throws -> ModelValueShape {
         switch node {
@@ -131,12 +154,16 @@ struct StoreRowReader: ModelTreeReader {
         return JSONValueReader(value: value).shape(of: value)
     }
 
+    // @usableFromInline: the ModelTreeReader witness ModelKitCore's inlinable decodeArray and readIndexedElements call
+    // per array, directly once specialised (see `mapping`).
     @usableFromInline
     func elements(of node: Position) throws -> [Position]? {
         guard case .array(let elements)? = try json(of: node) else { return nil }
         return elements.map(Position.json)
     }
 
+    // @usableFromInline: the ModelTreeReader witness ModelKitCore's inlinable decodeDictionary and readTreeMembers
+    // (readMembers' path inside JSON text) call per object, directly once specialised (see `mapping`).
     @usableFromInline
     func forEachMember(of node: Position, _ body: (String, Position) throws -> Void) throws -> Bool {
         guard case .object(let members)? = try json(of: node) else { return false }
@@ -144,6 +171,8 @@ struct StoreRowReader: ModelTreeReader {
         return true
     }
 
+    // @usableFromInline: the ModelTreeReader witness ModelKitCore's inlinable mismatch(_:) calls; errors only, so out
+    // of line.
     @usableFromInline
     func describe(_ node: Position) -> String {
         switch node {
@@ -208,6 +237,8 @@ struct StoreRowReader: ModelTreeReader {
     // MARK: Scalars
 
     /// A reader of the JSON value at the current node, for values inside a column's JSON text.
+    // @usableFromInline: no inlinable body calls it (only readJSON and decodeCodable, out of line, do): a candidate
+    // for removal.
     @usableFromInline
     func jsonReader(_ value: JSONValue) -> JSONValueReader {
         JSONValueReader(value: value, mapping: .propertyKeys, options: options, context: flags.hasContext ? context : nil)
@@ -221,6 +252,7 @@ struct StoreRowReader: ModelTreeReader {
         return try read(&reader)
     }
 
+    // @usableFromInline: called by the inlinable decodeNil() away from a column (the row, JSON text).
     @usableFromInline
     func decodeNilAt(_ node: Position) -> Bool {
         switch node {
@@ -230,6 +262,8 @@ struct StoreRowReader: ModelTreeReader {
         }
     }
 
+    // @usableFromInline: the ModelReader witness ModelKitCore's inlinable decodeInteger calls per unsigned value,
+    // directly once specialised (see `mapping`); rare in rows (columns hold signed integers), so out of line.
     @usableFromInline
     mutating func decodeUInt64() throws -> UInt64 {
         guard case .column(let index) = node else { return try jsonNumber("an integer").uint64Value() }
@@ -240,6 +274,8 @@ struct StoreRowReader: ModelTreeReader {
         }
     }
 
+    // @usableFromInline: the ModelReader witness the inlinable Decimal.read(from:) calls per value, directly once
+    // specialised (see `mapping`); parsed from text, so out of line.
     @usableFromInline
     mutating func decodeDecimal() throws -> Decimal {
         // Columns hold decimals as text; so did JSON text before ModelKit wrote them as numbers.
@@ -259,30 +295,39 @@ struct StoreRowReader: ModelTreeReader {
     }
 
     /// The number at the current node: a number column, or a number inside JSON text.
+    // @usableFromInline: no inlinable body calls it (only the out-of-line number reads do): a candidate for removal.
     @usableFromInline
     func jsonNumber(_ expected: String = "a number") throws -> JSONValue {
         guard let value = try json(of: node) else { throw mismatch(expected) }
         return value
     }
 
+    // @usableFromInline: the ModelReader witness the inlinable Data.read(from:) calls per value, directly once
+    // specialised (see `mapping`).
     @usableFromInline
     mutating func decodeData() throws -> Data {
         if case .column(let index) = node, let data = columns.blob(index) { return data }
         return try readJSON("bytes") { try $0.decodeData() }
     }
 
+    // @usableFromInline: the ModelReader witness the inlinable URL.read(from:) calls per value, directly once
+    // specialised (see `mapping`).
     @usableFromInline
     mutating func decodeURL() throws -> URL {
         guard let url = URL(string: try decodeString()) else { throw mismatch("a URL") }
         return url
     }
 
+    // @usableFromInline: the ModelReader witness the inlinable UUID.read(from:) calls per value, directly once
+    // specialised (see `mapping`).
     @usableFromInline
     mutating func decodeUUID() throws -> UUID {
         guard let uuid = UUID(uuidString: try decodeString()) else { throw mismatch("a UUID") }
         return uuid
     }
 
+    // @usableFromInline: the ModelReader witness the inlinable JSONValue.read(from:) calls per value, directly once
+    // specialised (see `mapping`).
     @usableFromInline
     mutating func decodeJSONValue() throws -> JSONValue {
         guard let value = try json(of: node) else { throw mismatch("JSON text") }
@@ -290,6 +335,8 @@ struct StoreRowReader: ModelTreeReader {
     }
 
     /// `Codable` values are stored as the library's own JSON, dates as ISO 8601 text.
+    // @usableFromInline: the ModelReader witness ModelKitCore's inlinable decodeValue calls per Codable value, directly
+    // once specialised (see `mapping`).
     @usableFromInline
     mutating func decodeCodable<T: Decodable>(_ type: T.Type) throws -> T {
         var reader = jsonReader(try decodeJSONValue())

@@ -202,6 +202,7 @@ struct StoreRowWriter: ModelWriter {
 
 /// The store's text form of dates: ISO 8601 in UTC with nanoseconds, fixed width, so text order
 /// is time order and `Date()` reads back exactly (rows written with milliseconds still read).
+// @usableFromInline: named by the reader's inlinable decodeDate(), which parses through parse(_:) below.
 @usableFromInline
 package enum StoreDates {
     package static func format(_ date: Date) -> String {
@@ -213,6 +214,8 @@ package enum StoreDates {
     }
 
     /// Parses the UTF-8 bytes of a column's text, without making a `String` first.
+    // @usableFromInline: handed by the reader's inlinable decodeDate() to StoreRowColumns.withText(_:_:), per column.
+    // Unsafe: the column's text in place, during withText's call, so no String is made.
     @usableFromInline
     package static func parse(_ bytes: UnsafeRawBufferPointer) -> Date? {
         DateCoding.parseISO8601(bytes)

@@ -6,6 +6,8 @@ import ModelKitCore
 ///
 /// Built once per type from ``ModelSchema/properties`` and shared by every store. The SQL the
 /// SQLite store runs for the type is built here once too.
+// @usableFromInline: the type of StoreRowReader's `table`, which the reader's inlinable decodeFields(of:into:) and
+// readMembers read per row.
 @usableFromInline
 package final class StoreTable: Sendable {
     /// One column: a stored property.
@@ -26,9 +28,13 @@ package final class StoreTable: Sendable {
     }
 
     /// A column as a row reader walks it: plain values, so the walk copies no names.
+    // @usableFromInline: the element of `readColumns`, which the reader's inlinable decodeFields and readMembers loop
+    // over per row.
     @usableFromInline
     struct ReadColumn: Sendable {
         /// The column's index in ``columns``.
+        // @usableFromInline: this and the three fields below are read per column by those inlinable loops (`edge` by
+        // readMembers, `leaf` by decodeFields).
         @usableFromInline let index: Int
         /// The property's edge in the schema's property-key reading tree.
         @usableFromInline let edge: Int
@@ -43,13 +49,16 @@ package final class StoreTable: Sendable {
 
     /// The table's name: the model's name.
     package let name: String
+    // @usableFromInline: compared by the reader's inlinable decodeFields(of:into:) with the schema it reads.
     @usableFromInline package let schema: ModelSchema
     package let columns: [Column]
     /// The columns a row reader reads, in order: the stored properties that are not read-only.
+    // @usableFromInline: looped over per row by the reader's inlinable decodeFields and readMembers.
     @usableFromInline let readColumns: [ReadColumn]
     /// Whether every column read is a plain property (one key, one field, nothing below it), so
     /// a row reader reads the columns as fields directly (the property-key tree of a schema made
     /// by `@Model` always is).
+    // @usableFromInline: checked per row by the reader's inlinable decodeFields(of:into:).
     @usableFromInline let readsPlainColumns: Bool
     /// The index in ``columns`` of the identifier.
     package let identifierColumn: Int
@@ -158,6 +167,8 @@ package final class StoreTable: Sendable {
     private static let cache = Locked<(tables: [ObjectIdentifier: StoreTable], owners: [String: String])>(([:], [:]))
 
     /// The name of column `index`, for an error's path.
+    // @usableFromInline: called by the reader's inlinable decodeFields(of:into:) when a column fails; errors only, so
+    // out of line.
     @usableFromInline
     func columnName(_ index: Int) -> String {
         columns[index].name
@@ -184,6 +195,8 @@ package final class StoreTable: Sendable {
 
     /// `value` as `T`, which is its own type (checked by the caller).
     private static func reinterpret<ID, T>(_ value: ID, as type: T.Type) -> T {
+        // Unsafe: `ID` and `T` are the same type (the caller compared them), so the rebinding changes nothing and
+        // the value is copied out as it is, with no cast through `Any`.
         withUnsafePointer(to: value) { $0.withMemoryRebound(to: T.self, capacity: 1) { $0.pointee } }
     }
 
