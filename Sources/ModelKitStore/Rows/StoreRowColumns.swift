@@ -7,6 +7,8 @@ import ModelKitCore
 /// Both sides answer the same questions the same way (a column's storage class, its integer,
 /// real, text or bytes), so a model read from a statement is the model read from its values:
 /// reading in place only skips the copy of every row into ``StoreValue``s first.
+// @usableFromInline: the type of StoreRowReader's `columns`, whose inlinable accessors below the reader's inlinable
+// reads call per column.
 @usableFromInline
 package enum StoreRowColumns {
     /// Values in column order: memory and PostgreSQL rows, rows a loader fetched for references.
@@ -44,6 +46,8 @@ package enum StoreRowColumns {
     }
 
     /// Whether column `index` holds `NULL`.
+    // @inlinable: asked per column by the reader's inlinable decodeFields, readMembers and decodeNil(), in the
+    // caller's module; inlined there, a switch and SQLiteRow.type(_:).
     @inlinable
     func isNull(_ index: Int) -> Bool {
         switch self {
@@ -53,6 +57,8 @@ package enum StoreRowColumns {
     }
 
     /// Whether column `index` holds text.
+    // @inlinable: not called by any inlinable body (only the reader's shape(of:), out of line): a candidate for
+    // removal.
     @inlinable
     func isText(_ index: Int) -> Bool {
         switch self {
@@ -64,6 +70,7 @@ package enum StoreRowColumns {
     }
 
     /// The integer column `index` holds, if it holds one.
+    // @inlinable: read per column by the reader's inlinable decodeInt64() and decodeBool(), as isNull(_:).
     @inlinable
     func integer(_ index: Int) -> Int64? {
         switch self {
@@ -75,6 +82,7 @@ package enum StoreRowColumns {
     }
 
     /// The floating-point number column `index` holds, if it holds one.
+    // @inlinable: read per column by the reader's inlinable decodeDouble(), as isNull(_:).
     @inlinable
     func real(_ index: Int) -> Double? {
         switch self {
@@ -86,6 +94,7 @@ package enum StoreRowColumns {
     }
 
     /// The text column `index` holds, if it holds text.
+    // @inlinable: read per column by the reader's inlinable decodeString(), as isNull(_:).
     @inlinable
     func text(_ index: Int) -> String? {
         switch self {
@@ -98,11 +107,15 @@ package enum StoreRowColumns {
 
     /// Runs `body` over the UTF-8 bytes of the text column `index` holds, without making a
     /// `String` where the row allows; nil when the column does not hold text.
+    // @inlinable: read per column by the reader's inlinable decodeDate(), as isNull(_:).
+    // Unsafe: `body` gets the text's UTF-8 in place (the string's storage, or SQLite's), valid during the call, so a
+    // date is parsed with no String made.
     @inlinable
     func withText<T>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T? {
         switch self {
         case .values(let values):
             guard case .text(var text) = values[index] else { return nil }
+            // Unsafe: the string's UTF-8 in place (made contiguous first if need be), valid during the call.
             return try text.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
         case .sqlite(let row): return try row.withText(index, body)
         }
