@@ -47,6 +47,8 @@ package enum OpenTransaction {
 
     /// The current task's identity, or the current thread's outside a task.
     private static var currentOwner: Int {
+        // Unsafe: the current task is only hashed here, not kept past the call (an `UnsafeCurrentTask` must not
+        // escape); the one way to know the task from synchronous code such as `duringNow`.
         withUnsafeCurrentTask { $0?.hashValue } ?? ObjectIdentifier(Thread.current).hashValue
     }
 }

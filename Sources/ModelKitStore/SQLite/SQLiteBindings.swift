@@ -31,10 +31,13 @@ extension Statement {
 }
 
 /// SQLite copies text and blobs bound with this destructor.
+// Unsafe: SQLite's `SQLITE_TRANSIENT`, the C macro `((sqlite3_destructor_type)-1)`, which Swift does not import:
+// a pointer-sized -1 that SQLite compares against and never calls.
 private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 extension StoreValue {
     /// Binds the value to a placeholder of a statement that was reset.
+    // Unsafe: `statement` is GRDB's handle of a statement the caller holds; only SQLite dereferences it.
     func bind(to statement: OpaquePointer, at index: CInt) {
         switch self {
         case .null:
@@ -44,10 +47,14 @@ extension StoreValue {
         case .real(let number):
             sqlite3_bind_double(statement, index, number)
         case .text(var text):
+            // Unsafe: the string's UTF-8 in place with its length (no C string made, a NUL byte kept), valid during
+            // the call: `transient` makes SQLite copy it before returning.
             text.withUTF8 { bytes in
                 _ = sqlite3_bind_text(statement, index, bytes.baseAddress, CInt(bytes.count), transient)
             }
         case .blob(let data):
+            // Unsafe: the data's bytes in place with their count, valid during the call: `transient` makes SQLite
+            // copy them before returning.
             data.withUnsafeBytes { bytes in
                 _ = sqlite3_bind_blob(statement, index, bytes.baseAddress, CInt(bytes.count), transient)
             }

@@ -84,6 +84,8 @@ extension SQLiteConnection {
         }
         for (index, value) in arguments.enumerated() { value.bind(to: statement, at: CInt(index + 1)) }
         // The columns' storage classes, asked for once per row: the model's and the version.
+        // Unsafe: on the stack where it fits, not an array per select; `CInt` is trivial, and the cursor zeroes every
+        // slot before it hands out each row, so nothing reads one unset. The rows live only inside this call.
         try withUnsafeTemporaryAllocation(of: CInt.self, capacity: count + 1) { types in
             var cursor = SQLiteRowCursor(
                 row: SQLiteRow(statement: statement, count: count, types: types), sql: sql, database: db)
