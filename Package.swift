@@ -30,7 +30,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // The macro tests' `assertMacro`.
         .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
-        // `swift package generate-documentation --target ModelKit`: the DocC catalogue, built by CI.
+        // `swift package generate-documentation`: the DocC catalogues, built by CI (.ci/run): one per
+        // library product, and one each for ModelKitCore, ModelKitJSON and ModelKitArchive, the
+        // modules the ModelKit product re-exports, whose symbols ModelKit's own catalogue lacks.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [

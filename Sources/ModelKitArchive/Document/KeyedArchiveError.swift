@@ -5,7 +5,7 @@ import ModelKitPropertyList
 /// and where (the object, the key, the model property, the classes involved).
 ///
 /// Mapping problems inside well-formed archives (a string where an integer belongs, a number out
-/// of range, a missing required value) are ``ModelError``s instead. `description` is one
+/// of range, a missing required value) are `ModelError`s instead. `description` is one
 /// lowercase sentence, identifiers in quotes:
 ///
 /// ```swift

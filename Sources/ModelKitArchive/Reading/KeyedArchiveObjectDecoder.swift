@@ -4,10 +4,10 @@ import ModelKitPropertyList
 
 /// Reads the keys of one object of a keyed archive: the `NSCoder`-like API hand-written
 /// ``KeyedArchivable`` types use in `init(from:)`, and what migration hooks receive as
-/// ``ModelStoredValues``.
+/// `ModelStoredValues`.
 ///
 /// A missing key decodes as its type's default (zero, false, empty, nil; see
-/// ``ModelValueKind/archiveDefault``), as with Apple's unarchiver; ``contains(_:)`` tells a missing
+/// `ModelValueKind.archiveDefault`), as with Apple's unarchiver; ``contains(_:)`` tells a missing
 /// key from a stored default.
 ///
 /// ```swift
@@ -102,7 +102,7 @@ public struct KeyedArchiveObjectDecoder: ModelStoredValues {
         return isNSNull(decoded) ? nil : decoded
     }
 
-    /// Same as ``decodeObject(forKey:)`` (``ModelStoredValues`` conformance).
+    /// Same as ``decodeObject(forKey:)`` (`ModelStoredValues` conformance).
     public mutating func decodeAny(forKey key: String) throws -> Any? {
         try decodeObject(forKey: key)
     }

@@ -2,7 +2,7 @@ import Foundation
 import ModelKitCore
 import ModelKitPropertyList
 
-/// Reads one value of a keyed archive: ModelKit's ``ModelReader`` for `NSKeyedArchiver` archives.
+/// Reads one value of a keyed archive: ModelKit's `ModelReader` for `NSKeyedArchiver` archives.
 ///
 /// A reader stands at a value: an inline value under a key, or a reference to an entry of
 /// `$objects`. It reads the Foundation objects Apple writes back as Swift values (`NSString`,

@@ -2,7 +2,7 @@ import Foundation
 import ModelKitCore
 import ModelKitPropertyList
 
-/// Writes one value of a keyed archive: ModelKit's ``ModelWriter`` for `NSKeyedArchiver` archives.
+/// Writes one value of a keyed archive: ModelKit's `ModelWriter` for `NSKeyedArchiver` archives.
 ///
 /// A writer stands at one position: a key of an object (where numbers and booleans are written
 /// inline, as `NSCoder`'s `encodeInt:forKey:` does) or an element of a collection (where every

@@ -23,7 +23,8 @@ import ModelKitPropertyList
 public final class KeyedArchiver {
     /// The key under which every model object stores its model version.
     public static let modelVersionKey = "MK.modelVersion"
-    /// The root key of ``archivedData(withRootObject:format:)`` (Apple's `NSKeyedArchiveRootObjectKey`).
+    /// The root key of ``archivedData(withRootObject:format:registry:)-(Any?,_,_)`` (Apple's
+    /// `NSKeyedArchiveRootObjectKey`).
     public static let rootKey = "root"
 
     /// The property-list format ``finishEncoding()`` writes; binary by default.

@@ -134,20 +134,21 @@ extension Model where Self: AnyObject {
         stagedCopy()
     }
 
-    /// Sets the property named `key` on this instance (see ``Model/setValue(_:forKey:)``).
+    /// Sets the property named `key` on this instance (see ``Model/setValue(_:forKey:)-4jyw1``).
     public func setValue(_ value: Any?, forKey key: String) throws {
         var instance = self
         try instance.setModelValue(value, forKey: key)
     }
 
-    /// Sets several properties on this instance, all or none (see ``Model/setValuesForKeys(_:)``).
+    /// Sets several properties on this instance, all or none (see
+    /// ``Model/setValuesForKeys(_:)-7e19c``).
     public func setValuesForKeys(_ keyedValues: [String: Any]) throws {
         var instance = self
         try instance.setModelValues(keyedValues)
     }
 
     /// Sets the property at a dotted key path on this instance (see
-    /// ``Model/setValue(_:forKeyPath:)``).
+    /// ``Model/setValue(_:forKeyPath:)-95813``).
     public func setValue(_ value: Any?, forKeyPath keyPath: String) throws {
         var instance = self
         try instance.setModelValue(value, forKeyPath: keyPath)
@@ -209,7 +210,7 @@ extension Model {
 }
 
 extension Model where Self: AnyObject {
-    /// Takes `other`'s values on this instance (see ``Model/merge(from:keys:)``).
+    /// Takes `other`'s values on this instance (see ``Model/merge(from:keys:)-5jhtb``).
     public func merge(from other: Self, keys: Set<String>? = nil) {
         var instance = self
         instance.mergeValues(from: other, keys: keys)

@@ -83,7 +83,7 @@ extension ModelWriter {
         if isNullValue(value) { try encodeNil() } else { try encodeCodable(value) }
     }
 
-    /// The writing side of ``ModelReader/decodeValue(_:)-(T.Type)``'s fallback.
+    /// The writing side of `ModelReader.decodeValue(_:)`'s fallback.
     @available(*, unavailable, message: "a '@Model' property's type must be a standard value (String, Int, Double, Bool, Date, Data, URL, UUID, Decimal), a '@Model' type, Codable, or an optional, array or dictionary of those: make the type Codable, give the property a '@Transform', or mark it '@Transient'")
     @_disfavoredOverload
     public mutating func encodeValue<T>(_ value: T) throws {

@@ -132,8 +132,9 @@ extension ModelTreeReader {
             of: keys, expected: expected(), reportingUnknownKeys: reportingUnknownKeys, member, unknown: unknown)
     }
 
-    /// The default of ``readMembers(of:expected:reportingUnknownKeys:_:unknown:)``: each member of
-    /// the object, matched against `keys` (for readers that read some objects another way).
+    /// The default of ``ModelReader/readMembers(of:expected:reportingUnknownKeys:_:unknown:)``:
+    /// each member of the object, matched against `keys` (for readers that read some objects
+    /// another way).
     // Inlinable: the body of `readMembers`, and JSONObjectReader's and the store reader's path for the objects they do
     // not look up, per object; specialised with them.
     @inlinable

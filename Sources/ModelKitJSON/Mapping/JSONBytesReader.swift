@@ -4,7 +4,7 @@ import ModelKitCore
 /// Reads models straight from JSON bytes: no `JSONSerialization`, no `[String: Any]`, no
 /// Foundation decoder in between.
 ///
-/// Generated model code drives it through ``ModelReader``; each property's key is matched
+/// Generated model code drives it through `ModelReader`; each property's key is matched
 /// against the schema's key tree as the scanner meets it, and its value is read with the
 /// property's own type. Mapping semantics and error messages are the same as the JSON-object path.
 ///

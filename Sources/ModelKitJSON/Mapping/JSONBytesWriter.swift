@@ -4,7 +4,7 @@ import ModelKitCore
 /// Writes models straight to JSON bytes, walking each schema's key tree; keys are escaped once
 /// per type, not once per write.
 ///
-/// Nil properties are written as `null` or left out (``MappingOptions/nilEncoding``); with
+/// Nil properties are written as `null` or left out (`MappingOptions.nilEncoding`); with
 /// `.omit`, keys are held back until a value is written for them, so nested paths whose values
 /// are all nil disappear too.
 ///

@@ -4,7 +4,7 @@ import ModelKitCore
 extension Model {
     /// Maps JSON bytes straight into a model, through its remote key paths and transformers.
     ///
-    /// The whole document is checked (RFC 8259); malformed JSON is a ``ModelError`` of code
+    /// The whole document is checked (RFC 8259); malformed JSON is a `ModelError` of code
     /// `.malformedInput` whose message gives the line, column and byte offset.
     ///
     /// ```swift
@@ -283,7 +283,7 @@ extension JSONBytesReader {
 
 extension Model {
     /// Maps JSON bytes through an identity context: identified models already live in it are
-    /// updated in place and returned (see ``ModelContext``).
+    /// updated in place and returned (see `ModelContext`).
     ///
     /// ```swift
     /// let context = ModelContext()

@@ -16,7 +16,7 @@ public enum JSONStreamFormat: Hashable, Sendable {
     case ndjson
 }
 
-/// Decodes a stream's elements, one at a time, as models or any other ``ModelValue``.
+/// Decodes a stream's elements, one at a time, as models or any other `ModelValue`.
 ///
 /// Made by `ModelJSON.elements(of:...)`: it splits a top-level JSON array or newline-delimited
 /// JSON into elements with an incremental splitter and maps each through

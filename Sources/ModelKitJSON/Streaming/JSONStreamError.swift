@@ -121,7 +121,7 @@ public struct JSONStreamError: Error, CustomStringConvertible, Sendable {
         }
     }
 
-    /// The error behind this one: the ``ModelError`` or ``JSONSyntaxError`` of an invalid
+    /// The error behind this one: the `ModelError` or ``JSONSyntaxError`` of an invalid
     /// element, or the I/O error of a failed read.
     public var underlying: (any Error)? {
         switch detail {

@@ -90,7 +90,7 @@ extension JSONWriter {
     ///
     /// The form is Swift's `description`: `0.1`, `-2.5`, `1e-05`, `1.5e+300`, `5e-324`, and
     /// whole numbers with a trailing `.0` (`1.0`, `-0.0`). Keeping the `.0` means a
-    /// ``JSONValue/double(_:)`` written here parses back as `.double`, not `.int`; it is valid
+    /// `JSONValue.double(_:)` written here parses back as `.double`, not `.int`; it is valid
     /// JSON and every reader takes it as the same number. Throws ``JSONWriteError`` for NaN and
     /// infinities, which JSON cannot express.
     // @inlinable: called for every Double (JSONBytesWriter.encodeDouble(_:)); the separator is

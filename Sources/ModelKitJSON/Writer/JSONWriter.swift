@@ -35,7 +35,7 @@ public struct JSONWriter: @unchecked Sendable {
 
         /// One member or element per line, indented by two spaces per level, `"key": value`.
         public static let prettyPrinted = Options(rawValue: 1 << 0)
-        /// Object members of ``JSONValue``s and dictionaries in ascending order of their keys'
+        /// Object members of `JSONValue`s and dictionaries in ascending order of their keys'
         /// UTF-8 bytes (Unicode code point order); members with equal keys keep their order.
         public static let sortedKeys = Options(rawValue: 1 << 1)
     }
