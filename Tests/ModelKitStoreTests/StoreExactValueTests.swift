@@ -25,6 +25,19 @@ import Testing
         }
     }
 
+    /// Empty values are values: empty data and an empty string save as empty, not as `NULL`, and
+    /// load back as they were, in a column of a non-optional property and of an optional one.
+    @Test(arguments: StoreKind.allCases)
+    func emptyDataAndTextLoadBackEmpty(_ kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        let empty = Attachment(id: 1, bytes: Data(), name: "", note: "", extra: Data())
+        try await store.save(empty)
+        let fetched = try #require(try await store.fetchOne(Attachment.self, id: 1))
+        expectEqual(fetched, empty)
+        #expect(fetched.extra == Data() && fetched.note == "")
+    }
+
     /// Stored dates sort in time order, so `<` on dates compares instants, sub-millisecond too.
     @Test func storedDatesCompareInTimeOrder() async throws {
         let store = try SQLiteStore()
@@ -67,4 +80,13 @@ struct StoreColumnMapper: PayloadMapper {
         let error = testCase.run(StoreColumnMapper())
         #expect((error as? ModelError)?.description == testCase.message)
     }
+}
+
+/// Values that can be empty: data and text, required and optional.
+@Model struct Attachment: Equatable {
+    @Identifier var id: Int
+    var bytes: Data
+    var name: String
+    var note: String?
+    var extra: Data?
 }

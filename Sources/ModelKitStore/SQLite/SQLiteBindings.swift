@@ -50,13 +50,18 @@ extension StoreValue {
             // Unsafe: the string's UTF-8 in place with its length (no C string made, a NUL byte kept), valid during
             // the call: `transient` makes SQLite copy it before returning.
             text.withUTF8 { bytes in
-                _ = sqlite3_bind_text(statement, index, bytes.baseAddress, CInt(bytes.count), transient)
+                // A NULL pointer would bind SQL NULL: an empty string is bound as empty text.
+                guard let start = bytes.baseAddress else { return _ = sqlite3_bind_text(statement, index, "", 0, transient) }
+                _ = sqlite3_bind_text(statement, index, start, CInt(bytes.count), transient)
             }
         case .blob(let data):
             // Unsafe: the data's bytes in place with their count, valid during the call: `transient` makes SQLite
             // copy them before returning.
             data.withUnsafeBytes { bytes in
-                _ = sqlite3_bind_blob(statement, index, bytes.baseAddress, CInt(bytes.count), transient)
+                // A NULL pointer would bind SQL NULL (empty data may have none): empty data is bound
+                // as an empty blob.
+                guard let start = bytes.baseAddress else { return _ = sqlite3_bind_zeroblob(statement, index, 0) }
+                _ = sqlite3_bind_blob(statement, index, start, CInt(bytes.count), transient)
             }
         }
     }
