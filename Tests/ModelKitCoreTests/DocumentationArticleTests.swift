@@ -78,7 +78,9 @@ import Testing
     @Test func snippetsJoinTheirSegmentsWithoutIndentation() throws {
         let source = """
             // snippet: a-start
+            // snippet: b-start
             import Foundation
+            // snippet: b-end
             // snippet: a-end
             func f() {
                 // snippet: a-start
@@ -90,7 +92,8 @@ import Testing
         let snippet = try DocumentationExamples.snippet("a", in: source)
         expectEqual(snippet, "import Foundation\n\nlet x = 1\n    print(x)  // 1")
         expectEqual(DocumentationExamples.commentedOutput(of: snippet), ["1"])
-        #expect(throws: SnippetError.self) { try DocumentationExamples.snippet("b", in: source) }
+        expectEqual(try DocumentationExamples.snippet("b", in: source), "import Foundation")
+        #expect(throws: SnippetError.self) { try DocumentationExamples.snippet("c", in: source) }
         #expect(throws: SnippetError.self) { try DocumentationExamples.snippet("a", in: "// snippet: a-start\nx") }
     }
 }

@@ -5,8 +5,9 @@ import Foundation
 /// An example lives in a test source between `// snippet: NAME-start` and
 /// `// snippet: NAME-end` comments; several such segments (the declarations at file scope, the
 /// calls inside the test) make one example, joined by a blank line, each without its common
-/// indentation. An article's first `swift` code block must be that text, word for word, and
-/// each `print` in it ends with a comment showing what it prints:
+/// indentation. Segments of several examples may nest (examples that share their imports): an
+/// example leaves out the other examples' markers. An article's first `swift` code block must be
+/// that text, word for word, and each `print` in it ends with a comment showing what it prints:
 ///
 /// ```swift
 /// let output = try ExampleOutput.capture {
@@ -55,13 +56,18 @@ public enum DocumentationExamples {
                 guard let lines = current else { throw SnippetError("snippet '\(name)' ends without a start") }
                 segments.append(lines)
                 current = nil
-            } else if current != nil {
+            } else if current != nil && !isMarker(trimmed) {
                 current?.append(line)
             }
         }
         guard current == nil else { throw SnippetError("snippet '\(name)' has no end") }
         guard !segments.isEmpty else { throw SnippetError("no snippet '\(name)'") }
         return segments.map(dedent).joined(separator: "\n\n")
+    }
+
+    /// Whether a trimmed line marks where some example's segment starts or ends.
+    static func isMarker(_ trimmed: String) -> Bool {
+        trimmed.hasPrefix("// snippet: ") && (trimmed.hasSuffix("-start") || trimmed.hasSuffix("-end"))
     }
 
     /// Lines without the indentation they all share (blank lines do not count), and without
