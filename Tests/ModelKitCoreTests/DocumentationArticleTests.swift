@@ -2,7 +2,9 @@ import Foundation
 import ModelKitTestSupport
 import Testing
 
-/// Every DocC article starts from an example a test runs, and shows that example word for word.
+/// Every DocC article starts from an example a test runs, and shows that example word for word;
+/// so does every reference page of a module's own catalogue that shows Swift, its example run by
+/// the module's own test target. Every other Swift block of any catalogue is tested or listed.
 ///
 /// An article's first code block is its example. A Swift example must equal the test source's
 /// region marked `// snippet: NAME-start` ... `// snippet: NAME-end` (without its common
@@ -30,6 +32,63 @@ import Testing
         "Preferences.md": .swift(snippet: "preferences", test: "Tests/ModelKitPreferencesTests/ArticleExampleTests.swift"),
         "Remote.md": .swift(snippet: "remote", test: "Tests/ModelKitRemoteTests/ArticleExampleTests.swift"),
         "CommandLineTool.md": .transcript(test: "Tests/ModelKitToolTests/DocumentationExampleTests.swift"),
+    ]
+
+    /// The reference pages of the modules' own catalogues that show Swift, by path: each
+    /// starts from the example a test in the module's own test target runs, shown word for
+    /// word as the page's first code block.
+    static let referenceExamples: [String: (snippet: String, test: String)] = [
+        "Sources/ModelKitCore/ModelKitCore.docc/ModelKitCore.md":
+            ("reference-core", "Tests/ModelKitCoreTests/ReferenceExampleTests.swift"),
+        "Sources/ModelKitJSON/ModelKitJSON.docc/ModelKitJSON.md":
+            ("reference-json", "Tests/ModelKitJSONTests/ReferenceExampleTests.swift"),
+        "Sources/ModelKitArchive/ModelKitArchive.docc/ModelKitArchive.md":
+            ("reference-archive", "Tests/ModelKitArchiveTests/ReferenceExampleTests.swift"),
+        "Sources/ModelKitPreferences/ModelKitPreferences.docc/ModelKitPreferences.md":
+            ("reference-preferences", "Tests/ModelKitPreferencesTests/ReferenceExampleTests.swift"),
+        "Sources/ModelKitPropertyList/ModelKitPropertyList.docc/ModelKitPropertyList.md":
+            ("reference-propertylist", "Tests/ModelKitPropertyListTests/ReferenceExampleTests.swift"),
+        "Sources/ModelKitRemote/ModelKitRemote.docc/ModelKitRemote.md":
+            ("reference-remote", "Tests/ModelKitRemoteTests/ReferenceExampleTests.swift"),
+        "Sources/ModelKitStore/ModelKitStore.docc/ModelKitStore.md":
+            ("reference-store", "Tests/ModelKitStoreTests/ReferenceExampleTests.swift"),
+        "Sources/ModelKitStore/ModelKitStore.docc/KeyPath.md":
+            ("reference-keypath", "Tests/ModelKitStoreTests/ReferenceExampleTests.swift"),
+        "Sources/ModelKitStore/ModelKitStore.docc/ModelContext.md":
+            ("reference-modelcontext", "Tests/ModelKitStoreTests/ReferenceExampleTests.swift"),
+    ]
+
+    /// A Swift block that is not a page's checked first block.
+    enum OtherBlock {
+        /// The snippet `snippet` of the test source `test`, which runs it, word for word.
+        case tested(snippet: String, test: String)
+        /// A block no test compiles yet, named by its first line: a part of the page's example
+        /// shown again in a section (a variation, a declaration, a loop that does not end), or
+        /// code that needs what the tests lack (a package manifest, a PostgreSQL server).
+        case untested(firstLine: String)
+    }
+
+    /// Every page's Swift blocks that are not its checked first block, in order. A new block
+    /// fails ``everySwiftBlockOfEveryCatalogueIsTestedOrListed()`` until it is listed here.
+    static let otherBlocks: [String: [OtherBlock]] = [
+        "Sources/ModelKit/ModelKit.docc/MappingModels.md": [
+            .untested(firstLine: "@Model(keys: .snakeCase)"),
+            .untested(firstLine: "for try await user in ModelJSON.elements(of: User.self, in: exportURL) {"),
+        ],
+        "Sources/ModelKit/ModelKit.docc/Preferences.md": [
+            .untested(firstLine: "for await scale in prefs.changes(of: .fontScale) {"),
+        ],
+        "Sources/ModelKit/ModelKit.docc/Store.md": [
+            .untested(firstLine: "try await store.write { tx in"),
+            .untested(firstLine: "// Package.swift of an app"),
+            .untested(firstLine: #"let store = try PostgresStore(url: "postgres://app@127.0.0.1:5432/models")"#),
+            .untested(firstLine: "try context.performMapping {"),
+            .untested(firstLine: "let query = ModelQuery(Status.self)"),
+            .untested(firstLine: "@Model(version: 2) final class Person {"),
+        ],
+        "Sources/ModelKit/ModelKit.docc/WorkingWithAContext.md": [
+            .tested(snippet: "context-actor", test: "Tests/ModelKitStoreTests/ContextArticleExampleTests.swift"),
+        ],
     ]
 
     /// The catalogue's articles, without the landing page.
@@ -67,6 +126,60 @@ import Testing
         }
     }
 
+    @Test func everyReferencePageStartsFromItsTestedExample() throws {
+        let root = DocumentationExamples.packageRoot()
+        for (page, example) in Self.referenceExamples.sorted(by: { $0.key < $1.key }) {
+            let markdown = try String(contentsOf: root.appendingPathComponent(page), encoding: .utf8)
+            let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
+            let firstFence = try #require(lines.firstIndex { $0.hasPrefix("```") }, "\(page) has no code block")
+            #expect(lines[firstFence] == "```swift", "\(page): the first code block is the Swift example")
+            let sections = lines.indices.filter { lines[$0].hasPrefix("## ") && lines[$0] != "## Overview" }
+            #expect(sections.allSatisfy { $0 > firstFence }, "\(page): the example comes before the first section")
+
+            // The module's own test target runs it and checks what it prints.
+            let module = page.split(separator: "/")[1]
+            #expect(example.test.hasPrefix("Tests/\(module)Tests/"), "\(page)'s example is tested in \(module)Tests")
+            let source = try String(contentsOf: root.appendingPathComponent(example.test), encoding: .utf8)
+            #expect(
+                source.contains("DocumentationExamples.snippet(\"\(example.snippet)\", inFile: #filePath)"),
+                "\(example.test) checks what snippet '\(example.snippet)' prints")
+            let shown = try #require(DocumentationExamples.firstCodeBlock("swift", in: markdown))
+            let tested = try DocumentationExamples.snippet(example.snippet, in: source)
+            #expect(shown == tested, "\(page)'s first swift block differs from snippet '\(example.snippet)' in \(example.test)")
+        }
+    }
+
+    /// Every Swift block of every catalogue is a page's first block, which a test runs and the
+    /// tests above compare with its snippet, or is listed in ``otherBlocks``.
+    @Test func everySwiftBlockOfEveryCatalogueIsTestedOrListed() throws {
+        let root = DocumentationExamples.packageRoot()
+        let pages = try DocumentationExamples.cataloguePages()
+        let articlePrefix = "Sources/ModelKit/ModelKit.docc/"
+        var checkedFirst = Set(Self.referenceExamples.keys)
+        for case (let article, .swift) in Self.examples { checkedFirst.insert(articlePrefix + article) }
+        #expect(checkedFirst.isSubset(of: pages), "\(checkedFirst.subtracting(pages).sorted()) are not pages")
+        #expect(Set(Self.otherBlocks.keys).isSubset(of: pages), "\(Set(Self.otherBlocks.keys).subtracting(pages).sorted()) are not pages")
+
+        for page in pages {
+            let markdown = try String(contentsOf: root.appendingPathComponent(page), encoding: .utf8)
+            let blocks = DocumentationExamples.codeBlocks("swift", in: markdown)
+            let fences = markdown.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("```swift") }
+            #expect(fences.count == blocks.count, "\(page): a swift fence that is indented or says more than ```swift")
+            let others = Array(blocks.dropFirst(checkedFirst.contains(page) ? 1 : 0))
+            let listed = Self.otherBlocks[page] ?? []
+            #expect(others.count == listed.count, "\(page) has \(others.count) swift blocks to list in otherBlocks, not \(listed.count)")
+            for (block, listing) in zip(others, listed) {
+                switch listing {
+                case .tested(let name, let test):
+                    let tested = try DocumentationExamples.snippet(name, inFile: root.appendingPathComponent(test).path)
+                    #expect(block == tested, "\(page): a swift block differs from snippet '\(name)' in \(test)")
+                case .untested(let firstLine):
+                    #expect(block.prefix { $0 != "\n" } == firstLine, "\(page): a swift block starts otherwise than '\(firstLine)'")
+                }
+            }
+        }
+    }
+
     @Test func theLandingPageListsEveryArticle() throws {
         let landing = try String(contentsOf: DocumentationExamples.catalogue.appendingPathComponent("ModelKit.md"), encoding: .utf8)
         for article in try Self.articles() {
@@ -78,7 +191,9 @@ import Testing
     @Test func snippetsJoinTheirSegmentsWithoutIndentation() throws {
         let source = """
             // snippet: a-start
+            // snippet: b-start
             import Foundation
+            // snippet: b-end
             // snippet: a-end
             func f() {
                 // snippet: a-start
@@ -90,7 +205,8 @@ import Testing
         let snippet = try DocumentationExamples.snippet("a", in: source)
         expectEqual(snippet, "import Foundation\n\nlet x = 1\n    print(x)  // 1")
         expectEqual(DocumentationExamples.commentedOutput(of: snippet), ["1"])
-        #expect(throws: SnippetError.self) { try DocumentationExamples.snippet("b", in: source) }
+        expectEqual(try DocumentationExamples.snippet("b", in: source), "import Foundation")
+        #expect(throws: SnippetError.self) { try DocumentationExamples.snippet("c", in: source) }
         #expect(throws: SnippetError.self) { try DocumentationExamples.snippet("a", in: "// snippet: a-start\nx") }
     }
 }

@@ -5,8 +5,10 @@ import Foundation
 /// An example lives in a test source between `// snippet: NAME-start` and
 /// `// snippet: NAME-end` comments; several such segments (the declarations at file scope, the
 /// calls inside the test) make one example, joined by a blank line, each without its common
-/// indentation. An article's first `swift` code block must be that text, word for word, and
-/// each `print` in it ends with a comment showing what it prints:
+/// indentation. Segments of several examples may nest (examples that share their imports): an
+/// example leaves out the other examples' markers. An article's or a reference page's first
+/// `swift` code block must be that text, word for word, and each `print` in it ends with a
+/// comment showing what it prints:
 ///
 /// ```swift
 /// let output = try ExampleOutput.capture {
@@ -31,7 +33,30 @@ public enum DocumentationExamples {
 
     /// The DocC catalogue of the `ModelKit` module.
     public static var catalogue: URL {
-        packageRoot().appendingPathComponent("Sources/ModelKit/ModelKit.docc")
+        catalogue(of: "ModelKit")
+    }
+
+    /// The DocC catalogue of `module`: `Sources/MODULE/MODULE.docc`.
+    public static func catalogue(of module: String) -> URL {
+        packageRoot().appendingPathComponent("Sources/\(module)/\(module).docc")
+    }
+
+    /// The Markdown pages of every DocC catalogue in the package (`Sources/*/*.docc`, folders
+    /// included), relative to the package: `Sources/ModelKitStore/ModelKitStore.docc/KeyPath.md`.
+    public static func cataloguePages() throws -> [String] {
+        let root = packageRoot()
+        let files = FileManager.default
+        var pages: [String] = []
+        for module in try files.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path) {
+            let sources = "Sources/" + module
+            for folder in try files.contentsOfDirectory(atPath: root.appendingPathComponent(sources).path)
+            where folder.hasSuffix(".docc") {
+                let catalogue = sources + "/" + folder
+                let contents = try files.subpathsOfDirectory(atPath: root.appendingPathComponent(catalogue).path)
+                pages += contents.filter { $0.hasSuffix(".md") }.map { catalogue + "/" + $0 }
+            }
+        }
+        return pages.sorted()
     }
 
     /// The example `name` in the source file at `path`: every marked segment, each without its
@@ -55,13 +80,18 @@ public enum DocumentationExamples {
                 guard let lines = current else { throw SnippetError("snippet '\(name)' ends without a start") }
                 segments.append(lines)
                 current = nil
-            } else if current != nil {
+            } else if current != nil && !isMarker(trimmed) {
                 current?.append(line)
             }
         }
         guard current == nil else { throw SnippetError("snippet '\(name)' has no end") }
         guard !segments.isEmpty else { throw SnippetError("no snippet '\(name)'") }
         return segments.map(dedent).joined(separator: "\n\n")
+    }
+
+    /// Whether a trimmed line marks where some example's segment starts or ends.
+    static func isMarker(_ trimmed: String) -> Bool {
+        trimmed.hasPrefix("// snippet: ") && (trimmed.hasSuffix("-start") || trimmed.hasSuffix("-end"))
     }
 
     /// Lines without the indentation they all share (blank lines do not count), and without
@@ -76,17 +106,25 @@ public enum DocumentationExamples {
 
     /// The first fenced code block of `language` in a Markdown text, without its fences.
     public static func firstCodeBlock(_ language: String, in markdown: String) -> String? {
+        codeBlocks(language, in: markdown).first
+    }
+
+    /// The fenced code blocks of `language` in a Markdown text, in order, without their fences
+    /// (a fence starts its line; one that is not closed ends no block).
+    public static func codeBlocks(_ language: String, in markdown: String) -> [String] {
+        var blocks: [String] = []
         var block: [Substring]?
         for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
             if block == nil {
                 if line == "```\(language)" { block = [] }
             } else if line == "```" {
-                return block?.joined(separator: "\n")
+                blocks.append(block?.joined(separator: "\n") ?? "")
+                block = nil
             } else {
                 block?.append(line)
             }
         }
-        return nil
+        return blocks
     }
 
     /// What an example says it prints: the comment after each `print(...)` line, in order; an
