@@ -15,6 +15,11 @@ import Foundation
 /// being deinitialized, when a weak reference would read nil. The memory of a gone instance
 /// stays allocated until the reference is dropped (the table sweeps them). Instances of
 /// Objective-C classes (on Apple platforms) are held weakly.
+///
+/// What this buys against the Swift-only design, a dictionary of `weak` references (benchmark
+/// lines `identity.lookup` and `identity.retain`, both sides in one run on the 2-core Linux CI
+/// machine, 2026-12-06): a lookup 34.5 ns against 96.6 ns (2.8x), and every retain and release
+/// of a held instance 14.8 ns against 27.5 ns (1.9x).
 struct InstanceReference: ~Copyable {
     /// The object, for a native object: one unowned reference, released in `deinit`.
     // A raw pointer, so the runtime's unowned-count functions take it directly: loading a Swift `unowned` reference to
