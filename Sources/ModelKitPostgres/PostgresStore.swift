@@ -8,7 +8,7 @@
     /// A store in a PostgreSQL database that many processes share: a table per model type, through
     /// PostgresNIO's connection pool.
     ///
-    /// The layout is ``SQLiteStore``'s with PostgreSQL's types (`bigint`, `boolean`,
+    /// The layout is `SQLiteStore`'s with PostgreSQL's types (`bigint`, `boolean`,
     /// `double precision`, `text`, `bytea`, `timestamptz`, `numeric`, `uuid`, `jsonb`), in a schema
     /// of its own choosing (`public` by default). Tables are created, and columns added, the first
     /// time a store meets a type. Write transactions run concurrently on the server; rows are
@@ -100,7 +100,7 @@
             try await listener.ready()
         }
 
-        /// Closes the pool and stops listening: later calls throw ``StoreError`` of kind `.closed`,
+        /// Closes the pool and stops listening: later calls throw `StoreError` of kind `.closed`,
         /// and the change sequences end. Calling it twice is harmless.
         public func close() async {
             guard isClosed.withLock({ closed in defer { closed = true }; return !closed }) else { return }

@@ -56,7 +56,13 @@ import Testing
             ("reference-keypath", "Tests/ModelKitStoreTests/ReferenceExampleTests.swift"),
         "Sources/ModelKitStore/ModelKitStore.docc/ModelContext.md":
             ("reference-modelcontext", "Tests/ModelKitStoreTests/ReferenceExampleTests.swift"),
+        "Sources/ModelKitPostgres/ModelKitPostgres.docc/ModelKitPostgres.md":
+            ("reference-postgres", "Tests/ModelKitStoreTests/Postgres/PostgresReferenceExampleTests.swift"),
     ]
+
+    /// The test target of a module whose tests live in another's: ModelKitPostgres builds only
+    /// with the `PostgreSQL` trait, and its tests run in ModelKitStoreTests with it.
+    static let testTargets = ["ModelKitPostgres": "ModelKitStoreTests"]
 
     /// A Swift block that is not a page's checked first block.
     enum OtherBlock {
@@ -137,8 +143,9 @@ import Testing
             #expect(sections.allSatisfy { $0 > firstFence }, "\(page): the example comes before the first section")
 
             // The module's own test target runs it and checks what it prints.
-            let module = page.split(separator: "/")[1]
-            #expect(example.test.hasPrefix("Tests/\(module)Tests/"), "\(page)'s example is tested in \(module)Tests")
+            let module = String(page.split(separator: "/")[1])
+            let target = Self.testTargets[module] ?? module + "Tests"
+            #expect(example.test.hasPrefix("Tests/\(target)/"), "\(page)'s example is tested in \(target)")
             let source = try String(contentsOf: root.appendingPathComponent(example.test), encoding: .utf8)
             #expect(
                 source.contains("DocumentationExamples.snippet(\"\(example.snippet)\", inFile: #filePath)"),
