@@ -42,7 +42,10 @@ public final class ModelContext {
     package let tracker: (any ContextChangeTracking)?
     /// How to undo what the mapping run in progress did to the context, newest last; nil
     /// outside a run.
-    private var journal: [() -> Void]?
+    // Unchecked: every integer lookup reads it (`liveObject(inserting:integer:type:)`), and no access to it overlaps
+    // another: each is a read, an assignment or an append, none calls code that could reach it meanwhile (undo
+    // closures run over a copy).
+    @exclusivity(unchecked) private var journal: [() -> Void]?
 
     /// A context, backed by a store when given; `mergePolicy` decides what saving does with an
     /// edited instance whose row changed in the store meanwhile.
