@@ -19,7 +19,6 @@ extension SQLiteConnection {
         let statement = query.selectSQL()
         var result: T?
         try access(query.table, sql: statement.sql) { db in
-            try store.prepare(query.table, in: db)
             try select(statement.sql, arguments: statement.arguments, columns: query.table.columns.count, in: db) { rows in
                 result = try body { try rows.next().map(StoreRowColumns.sqlite) }
             }
@@ -32,7 +31,6 @@ extension SQLiteConnection {
         // Nothing generic on this path (a point read's fixed cost): no optional of a caller's type.
         var found = false
         try access(table, sql: table.selectByIdentifierSQL) { db in
-            try store.prepare(table, in: db)
             try select(table.selectByIdentifierSQL, arguments: [identifier], columns: table.columns.count, in: db) { rows in
                 guard let row = try rows.next() else { return }
                 found = true
@@ -52,7 +50,6 @@ extension SQLiteConnection {
 
     package func selectAllColumnsNow(_ table: StoreTable, identifier: StoreValue) throws -> [String: StoreValue] {
         try access(table, sql: table.selectRowByIdentifierSQL) { db in
-            try store.prepare(table, in: db)
             guard let row = try Row.fetchOne(db, sql: table.selectRowByIdentifierSQL, arguments: [identifier.databaseValue])
             else { return [:] }
             var columns: [String: StoreValue] = [:]

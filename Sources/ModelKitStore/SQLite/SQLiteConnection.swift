@@ -24,31 +24,85 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlace
         self.autocommit = autocommit
     }
 
-    /// Runs one access to the database, turning GRDB's errors into ``StoreError``s.
+    /// Runs one access to the database, turning GRDB's errors into ``StoreError``s; with a
+    /// table, the table is there with every column of its model when `body` runs.
     func access<T>(_ table: StoreTable?, sql: String?, _ body: (Database) throws -> T) throws -> T {
         do {
             try store.checkOpen()
-            guard readsCommitted else {
-                guard let autocommit else { return try store.database.unsafeReentrantWrite(body) }
-                return try autocommit.run { try store.database.unsafeReentrantWrite(body) }
+            guard readsCommitted, let reader = store.reader, let table else {
+                return try onMainConnection { db in
+                    if let table { try store.prepare(table, in: db) }
+                    return try body(db)
+                }
             }
-            if let reader = store.reader, let table, try store.isReadable(table, through: reader) {
-                return try reader.unsafeReentrantWrite(body)
-            }
-            // A table the committed state lacks, or lacks columns of: created or brought up to
-            // date first, on the main connection, between transactions. A synchronous load does
-            // not wait for a transaction under way: its task may be suspended indefinitely.
-            guard store.gate.tryAcquire() else {
-                throw StoreError(
-                    .database, table: table?.name,
-                    reason: "its table is not created yet, and a transaction of another task is using the store: "
-                        + "load it again once that transaction ends, or fetch it through the context")
-            }
-            defer { store.gate.release() }
-            return try store.database.unsafeReentrantWrite(body)
+            return try readCommitted(table, through: reader, body)
         } catch {
             throw store.accessError(error, table: table?.name, sql: sql)
         }
+    }
+
+    private func onMainConnection<T>(_ body: (Database) throws -> T) throws -> T {
+        guard let autocommit else { return try store.database.unsafeReentrantWrite(body) }
+        return try autocommit.run { try store.database.unsafeReentrantWrite(body) }
+    }
+
+    /// A context's load outside any transaction: through the reader, which sees the committed
+    /// state and never waits for a transaction (whose task may be suspended indefinitely).
+    private func readCommitted<T>(_ table: StoreTable, through reader: DatabaseQueue, _ body: (Database) throws -> T) throws -> T {
+        if store.isPrepared(table) { return try onReader(reader, body) }
+        let state = try onReader(reader) { db in try store.committedState(of: table, in: db) }
+        if state == .complete { return try onReader(reader, body) }
+        // A table the committed state lacks, or lacks columns of: created or brought up to date
+        // on the main connection when no transaction is under way, so later loads read it as is.
+        // Not from inside a read of an in-memory reader, whose lock would keep that write out.
+        if !holdsReadLock(reader), store.gate.tryAcquire() {
+            defer { store.gate.release() }
+            return try store.database.unsafeReentrantWrite { db in
+                try store.prepare(table, in: db)
+                return try body(db)
+            }
+        }
+        // A transaction of another task holds the main connection (creating this very table,
+        // maybe): read what the committed state will show once the table is prepared.
+        return try onReader(reader) { db in
+            try store.withStandIn(for: table, state, in: db) { try body(db) }
+        }
+    }
+
+    /// Runs `body` on the reader. An in-memory database's reader reads inside a transaction
+    /// whose first read takes SQLite's lock (and its current schema) before `body` compiles a
+    /// statement: a writer of another task holding the database fails it there, at once, with
+    /// a typed error, instead of a statement compiled against an outdated schema.
+    private func onReader<T>(_ reader: DatabaseQueue, _ body: (Database) throws -> T) throws -> T {
+        try reader.unsafeReentrantWrite { db in
+            guard store.readerIsLockedOutByWrites, !db.isInsideTransaction else { return try body(db) }
+            try db.execute(sql: "BEGIN DEFERRED")
+            do {
+                do {
+                    _ = try Row.fetchOne(db, sql: "SELECT 1 FROM sqlite_master LIMIT 1")
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+                    throw StoreError(
+                        .misusedContext,
+                        reason: "an in-memory store cannot be read while a transaction of another task writes to it: "
+                            + "fetch the models through the context, which waits for the transaction, "
+                            + "or open the store with 'SQLiteStore(path:)'")
+                }
+                let result = try body(db)
+                try db.execute(sql: "COMMIT")
+                return result
+            } catch {
+                // A read transaction: ending it loses nothing, and its error would hide this one.
+                try? db.execute(sql: "ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Whether an in-memory store's reader is inside a read (a load nested in another), whose
+    /// lock keeps the main connection from committing a write.
+    private func holdsReadLock(_ reader: DatabaseQueue) -> Bool {
+        guard store.readerIsLockedOutByWrites else { return false }
+        return reader.unsafeReentrantRead { $0.isInsideTransaction }
     }
 
     // MARK: The transaction
@@ -79,7 +133,6 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlace
 
     package func upsert(_ table: StoreTable, rows: [[StoreValue]]) async throws {
         try access(table, sql: table.upsertSQL) { db in
-            try store.prepare(table, in: db)
             let statement = try db.cachedStatement(sql: table.upsertSQL)
             statement.prepareForBinding(count: table.columns.count + 1)
             for values in rows {
@@ -113,7 +166,6 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlace
     package func count(_ query: ResolvedQuery) async throws -> Int {
         let statement = query.countSQL()
         return try access(query.table, sql: statement.sql) { db in
-            try store.prepare(query.table, in: db)
             let arguments = StatementArguments(storeValues: statement.arguments)
             return try Int.fetchOne(db.cachedStatement(sql: statement.sql), arguments: arguments) ?? 0
         }
@@ -122,7 +174,6 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlace
     package func delete(_ query: ResolvedQuery) async throws -> Int {
         let statement = query.deleteSQL()
         return try access(query.table, sql: statement.sql) { db in
-            try store.prepare(query.table, in: db)
             try db.execute(sql: statement.sql, arguments: StatementArguments(storeValues: statement.arguments))
             return db.changesCount
         }

@@ -8,17 +8,63 @@ extension SQLiteStore {
         preparedTables.withLock { $0.prepared.contains(ObjectIdentifier(table)) }
     }
 
-    /// Whether `table` can be read through `reader` as it is: prepared by this store, or found in
-    /// the committed state with every column (then it counts as prepared from now on).
-    func isReadable(_ table: StoreTable, through reader: DatabaseQueue) throws -> Bool {
-        if isPrepared(table) { return true }
-        let complete = try reader.unsafeReentrantRead { db -> Bool in
-            guard try db.tableExists(table.name) else { return false }
-            let existing = Set(try db.columns(in: table.name).map(\.name))
-            return existing.contains(StoreTable.versionColumn) && table.columns.allSatisfy { existing.contains($0.name) }
+    /// How the committed state holds `table`, as the reader's `db` sees it; once complete it
+    /// counts as prepared from now on.
+    ///
+    /// Asks SQLite, not GRDB's schema cache (which does not see another connection's changes),
+    /// and names the main schema: a stand-in of the same name in the reader's temporary schema
+    /// (``withStandIn(for:_:in:_:)``, during a nested load) must not count as the table.
+    func committedState(of table: StoreTable, in db: Database) throws -> CommittedTableState {
+        let exists = try Bool.fetchOne(
+            db, sql: "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?", arguments: [table.name])
+        guard exists == true else { return .absent }
+        let existing = Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?, 'main')", arguments: [table.name]))
+        let missing = table.columns.map(\.name).filter { !existing.contains($0) }
+        let lacksVersion = !existing.contains(StoreTable.versionColumn)
+        guard missing.isEmpty, !lacksVersion else { return .lacking(columns: missing, version: lacksVersion) }
+        preparedTables.withLock { _ = $0.prepared.insert(ObjectIdentifier(table)) }
+        return .complete
+    }
+
+    /// Runs `body` on the reader with a temporary view named as `table` standing in for it: the
+    /// rows the table will hold once a transaction prepares it. None when the committed state
+    /// has no such table; its rows with `NULL` in the columns it lacks (version 0) otherwise,
+    /// as `ALTER TABLE ... ADD COLUMN` will leave them. SQLite resolves an unqualified name in
+    /// the temporary schema first, so the store's statements read the view unchanged.
+    ///
+    /// A nested load of the same table reads the view already there; the access that made it
+    /// drops it, so the reader goes back to the table itself.
+    func withStandIn<T>(
+        for table: StoreTable, _ state: CommittedTableState, in db: Database, _ body: () throws -> T
+    ) throws -> T {
+        // sqlite_temp_master, not GRDB's schema cache: it knows no temporary schema before one
+        // holds something.
+        let standing = try Bool.fetchOne(
+            db, sql: "SELECT 1 FROM sqlite_temp_master WHERE type = 'view' AND name = ?", arguments: [table.name])
+        if standing == true { return try body() }
+        let source: String
+        switch state {
+        case .complete:
+            return try body()
+        case .absent:
+            let columns = table.columns.map { "NULL AS \(quoted($0.name))" } + ["0 AS \(quoted(StoreTable.versionColumn))"]
+            source = "SELECT \(columns.joined(separator: ", ")) WHERE 0"
+        case .lacking(let missing, let lacksVersion):
+            let added = missing.map { "NULL AS \(quoted($0))" } + (lacksVersion ? ["0 AS \(quoted(StoreTable.versionColumn))"] : [])
+            source = "SELECT *, \(added.joined(separator: ", ")) FROM main.\(table.quotedName)"
         }
-        if complete { preparedTables.withLock { _ = $0.prepared.insert(ObjectIdentifier(table)) } }
-        return complete
+        let drop = "DROP VIEW IF EXISTS temp.\(table.quotedName)"
+        try db.execute(sql: "CREATE TEMP VIEW \(table.quotedName) AS \(source)")
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            try? db.execute(sql: drop)
+            throw error
+        }
+        // Thrown, not ignored: a view left in place would hide the table from every later load.
+        try db.execute(sql: drop)
+        return result
     }
 
     /// Creates the model's table, or adds the columns it lacks, once per store.
@@ -49,4 +95,15 @@ extension SQLiteStore {
             onCommit: { _ in prepared.withLock { $0.prepared.formUnion($0.inTransaction); $0.inTransaction = [] } },
             onRollback: { _ in prepared.withLock { $0.inTransaction = [] } })
     }
+}
+
+/// How a store's committed state holds a model's table.
+enum CommittedTableState: Equatable {
+    /// With every column the model needs.
+    case complete
+    /// Not at all: no transaction created it yet.
+    case absent
+    /// Without some of the model's columns, or the version column, which a later version of the
+    /// model added.
+    case lacking(columns: [String], version: Bool)
 }

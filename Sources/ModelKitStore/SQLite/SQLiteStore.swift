@@ -39,11 +39,15 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
     /// Set once by ``close()``; every access checks it first.
     private let isClosed = Locked(false)
     /// A second, read-only connection: a context's loads outside any transaction read the last
-    /// committed state through it (a file's write-ahead log, or an in-memory database's own
-    /// locks, let it read while the main connection writes), so a synchronous load never waits
-    /// for a transaction under way, which may be suspended for as long as its task likes. Nil
-    /// for a store over a connection the caller opened in memory.
+    /// committed state through it, so a synchronous load never waits for a transaction under
+    /// way, which may be suspended for as long as its task likes. A file's write-ahead log lets
+    /// it read while the main connection writes; an in-memory database locks it out until the
+    /// write commits, and the load fails at once (``readerIsLockedOutByWrites``). Nil for a
+    /// store over a connection the caller opened.
     let reader: DatabaseQueue?
+    /// Whether the reader cannot read while the main connection writes: SQLite's `memdb`
+    /// file system has no write-ahead log, and a writer's lock keeps readers out until it commits.
+    var readerIsLockedOutByWrites: Bool { reader != nil && path == nil }
     /// Whether the GRDB queue lets a transaction span several accesses (the store's need).
     let allowsTransactions: Bool
 
@@ -80,7 +84,7 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
             configuration.allowsUnsafeTransactions = true
             configuration.busyMode = .timeout(10)
             let database = try DatabaseQueue(path: name, configuration: configuration)
-            self.init(database: database, path: nil, reader: try Self.reader(of: name))
+            self.init(database: database, path: nil, reader: try Self.reader(of: name, waits: false))
         } catch {
             throw StoreError(.cannotOpen, reason: "an in-memory database: \(error)".lowercasedFirst, underlying: error)
         }
@@ -96,10 +100,14 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
     }
 
     /// A read-only connection to the database at `path` (a file, or an in-memory `memdb` name).
-    private static func reader(of path: String) throws -> DatabaseQueue {
+    ///
+    /// One that `waits` retries for up to 10 seconds while the file is locked (a checkpoint, a
+    /// writer of another process); one that does not fails at once, as a thread must not sleep
+    /// through a transaction whose task is suspended.
+    private static func reader(of path: String, waits: Bool = true) throws -> DatabaseQueue {
         var readOnly = Configuration()
         readOnly.readonly = true
-        readOnly.busyMode = .timeout(10)
+        readOnly.busyMode = waits ? .timeout(10) : .immediateError
         return try DatabaseQueue(path: path, configuration: readOnly)
     }
 
