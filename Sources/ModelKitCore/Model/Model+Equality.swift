@@ -43,13 +43,16 @@ public func modelHashValue<T: Hashable>(_ value: T, into hasher: inout Hasher) {
 public func modelHashValue<T>(_ value: T, into hasher: inout Hasher) {}
 
 extension Model {
-    /// `TypeName(property: value, ...)` over the non-transient properties; weak references
-    /// print as their type and identifier only, so cycles print finitely.
+    /// `TypeName(property: value, ...)` over the non-transient properties; weak references, and
+    /// references to identified classes, print as their type and identifier only, so cycles
+    /// (a post and its comments that point back to it) print finitely.
     public var modelDescription: String {
         let schema = dynamicModelSchema
         let parts = schema.properties.filter { !$0.isTransient }.map { property -> String in
             let value = propertyValue(property)
-            if property.isWeak, let model = value as? any Model {
+            if let model = value as? any Model,
+                property.isWeak || (type(of: model) is AnyClass && model.dynamicModelSchema.identifier != nil)
+            {
                 return "\(property.name): \(model.shortModelDescription)"
             }
             return "\(property.name): \(value.map { String(reflecting: $0) } ?? "nil")"
