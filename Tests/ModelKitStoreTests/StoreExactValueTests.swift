@@ -53,19 +53,6 @@ import Testing
     }
 }
 
-@Suite struct StoreCycleTests {
-    /// Non-identified class instances go to JSON text; one that contains itself is refused with
-    /// the store's error, and nothing is saved.
-    @Test(arguments: StoreKind.allCases)
-    func aCycleIsRefused(_ kind: StoreKind) async throws {
-        let directory = try TemporaryDirectory()
-        let store = try kind.make(in: directory)
-        let error = await #expect(throws: StoreError.self) { try await store.save(Tree.cyclic()) }
-        #expect(error?.description.contains("expected a graph without cycles") == true, "\(String(describing: error))")
-        #expect(try await store.fetchAll(Tree.self).isEmpty)
-    }
-}
-
 /// A store's nested columns: JSON text, read by property keys (no key paths or transformers).
 struct StoreColumnMapper: PayloadMapper {
     func map<M: Model>(_ type: M.Type, from json: String, options: MappingOptions) throws -> M {

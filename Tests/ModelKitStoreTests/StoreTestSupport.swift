@@ -164,3 +164,20 @@ func makeBook(_ isbn: String = "978-0", author: Author, pages: Int = 100) -> Boo
         ratings: ["ada": 5, "bob": 3], chapters: [Chapter(title: "One", pages: 10)], link: URL(string: "https://example.com/b"),
         code: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"), format: .ebook)
 }
+
+/// A knot holds its tie by a reference that cannot wait (not optional): a cycle through it cannot
+/// be loaded, as no instance can be made before the other.
+@Model final class Knot {
+    @Identifier var id: String
+    var tie: Tie
+
+    init(id: String, tie: Tie) {
+        self.id = id
+        self.tie = tie
+    }
+}
+
+@Model final class Tie {
+    @Identifier var id: String
+    var knot: Knot?
+}

@@ -30,8 +30,14 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
     /// Rows a read needed and did not find at hand, by table, for the next round.
     private var missingRows: [String: (table: StoreTable, identifiers: Set<StoreValue>)] = [:]
     private var missingColumns: [RowKey: StoreTable] = [:]
-    /// The loads under way, to catch references that form a cycle.
-    private var loadsInProgress: Set<LoadKey> = []
+    /// The loads of referenced rows under way: a reference back to one of them closes a cycle.
+    var loadsInProgress: Set<LoadKey> = []
+    /// The rows (as read) whose reads deferred a reference to a load under way, in read order;
+    /// each read of an identified model takes the ones its own row added (``RowLoader+Cycles``).
+    var deferringRows: [[StoreValue]] = []
+    /// Live instances with references to set once the outermost load ends: their rows, read
+    /// again then, when every model of the cycle is registered.
+    var cycleFixups: [CycleFixup] = []
 
     init(synchronous: (any SynchronousRowReading)?) {
         self.synchronous = synchronous
@@ -48,6 +54,8 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
                 guard let context else { return try read() }
                 return try context.performMapping(read)
             } catch {
+                // The round registered nothing: whatever it deferred goes with it.
+                forgetCycles()
                 guard hasMissing else { throw error }
                 try await fetchMissing(from: connection)
             }
@@ -90,11 +98,22 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
         guard loadsInProgress.insert(load).inserted else {
             throw StoreError(
                 .cyclicReference, table: table.name, identifier: key.quotedDescription,
-                reason: "its references lead back to it before it is loaded")
+                reason: "its references lead back to it through a property that cannot wait (not optional, or a 'let')")
         }
         defer { loadsInProgress.remove(load) }
-        return try context.performMapping {
-            try model(M.self, from: .values(row.values), version: row.version, table: table, context: context, decoder: StoreModelDecoder())
+        let isOutermost = loadsInProgress.count == 1
+        do {
+            return try context.performMapping {
+                var reader = StoreRowReader(
+                    columns: .values(row.values), table: table, context: context, loader: self, defersCyclicReferences: true)
+                let model = try model(
+                    M.self, reading: &reader, version: row.version, table: table, context: context, decoder: StoreModelDecoder())
+                if isOutermost { try closeCycles(in: context) }
+                return model
+            }
+        } catch {
+            if isOutermost { forgetCycles() }
+            throw error
         }
     }
 
@@ -149,8 +168,10 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
             return live
         }
         try migrateIfOlder(M.self, &reader, version: version, table: table, context: context)
+        let deferredBefore = deferringRows.count
         let model = try decoder.decode(&reader)
         let live = context.register(model, identifier: identifier)
+        if deferringRows.count > deferredBefore { noteDeferred(by: live, registered: model, table: table, since: deferredBefore) }
         if let tracker = context.tracker as? ContextTracker, (live as AnyObject) === (model as AnyObject) {
             try tracker.didLoad(model, table: table, context: context)
         }

@@ -12,7 +12,10 @@ extension StoreRowReader {
     // column; specialised in the caller's module, SQLite's storage class is asked for there (see above).
     @inlinable
     mutating func decodeNil() throws -> Bool {
-        if case .column(let index) = node { return columns.isNull(index) }
+        if case .column(let index) = node {
+            if columns.isNull(index) { return true }
+            return defersCyclicReferences && defersReference(at: index)
+        }
         return decodeNilAt(node)
     }
 

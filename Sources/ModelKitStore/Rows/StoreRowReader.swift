@@ -60,17 +60,25 @@ struct StoreRowReader: ModelTreeReader {
     @usableFromInline var context: ModelContext?
     /// The context the reader was made with (a row's references made `context` when it was nil).
     let initialContext: ModelContext?
+    /// Whether a reference to a model whose load is under way reads as nil for now, to be set
+    /// when that load ends (``RowLoader``'s loads of referenced rows, where cycles close).
+    // @usableFromInline: checked by the inlinable decodeNil() per optional column that is not NULL.
+    @usableFromInline let defersCyclicReferences: Bool
 
     init(row: [StoreValue], table: StoreTable?, context: ModelContext?, loader: (any ModelLoading)?) {
         self.init(columns: .values(row), table: table, context: context, loader: loader)
     }
 
-    init(columns: StoreRowColumns, table: StoreTable?, context: ModelContext?, loader: (any ModelLoading)?) {
+    init(
+        columns: StoreRowColumns, table: StoreTable?, context: ModelContext?, loader: (any ModelLoading)?,
+        defersCyclicReferences: Bool = false
+    ) {
         self.columns = columns
         self.table = table
         self.context = context
         self.initialContext = context
         self.loader = loader
+        self.defersCyclicReferences = defersCyclicReferences
         var flags = Self.defaultFlags
         flags.hasContext = context != nil
         self.flags = flags

@@ -60,6 +60,10 @@ package final class StoreTable: Sendable {
     /// by `@Model` always is).
     // @usableFromInline: checked per row by the reader's inlinable decodeFields(of:into:).
     @usableFromInline let readsPlainColumns: Bool
+    /// Per column: the identified class model it refers to, when a load may leave it nil for a
+    /// while and set it once the model it refers to is loaded (an optional or weak, settable
+    /// property of a class), which is how a cycle of references loads; nil for other columns.
+    let deferrableReferences: [AnyModelType?]
     /// The index in ``columns`` of the identifier.
     package let identifierColumn: Int
     /// Whether the model is a class (identity goes through a context).
@@ -110,6 +114,14 @@ package final class StoreTable: Sendable {
         }
         self.identifierColumn = columnByField[identifierIndex]
         self.isClass = M.self is AnyObject.Type
+        self.deferrableReferences = columns.map { [isClass] column in
+            let property = schema.properties[column.field]
+            guard isClass, property.isMutable, property.isOptional || property.isWeak,
+                case .model(let target) = column.kind.unwrapped, target.type is AnyObject.Type,
+                target.type.modelSchema.identifierIndex != nil
+            else { return nil }
+            return target
+        }
         self.migrates = M.self is any ModelMigrating.Type
         self.columnByField = columnByField
         let identifierType = schema.properties[identifierIndex].valueType

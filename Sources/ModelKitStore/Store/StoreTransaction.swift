@@ -118,6 +118,7 @@ public final class StoreTransaction {
         var live: M?
         if handLiveModel(M.self, id: id, context: context, table: table, { live = $0 }) { return live }
         let key = try table.identifierValue(id)
+        let context = context ?? Self.fetchContext(for: table)
         guard let row = try await connection.selectRows(table, identifiers: [key]).first else { return nil }
         return try await RowLoader(synchronous: nil).models(
             M.self, rows: [row], table: table, context: context, connection: connection, decoder: decoder
@@ -155,6 +156,7 @@ public final class StoreTransaction {
         try checkUsable(writing: false, table: table.name)
         if handLiveModel(M.self, id: id, context: context, table: table, found) { return }
         let key = try table.identifierValue(id)
+        let context = context ?? Self.fetchContext(for: table)
         let loader = RowLoader(synchronous: synchronous)
         if let inPlace {
             try loader.model(M.self, identifier: key, table: table, from: inPlace, context: context, decoder: decoder, found: found)
@@ -189,6 +191,13 @@ public final class StoreTransaction {
         return true
     }
 
+    /// The context a fetch of identified classes without one reads through: a context of its
+    /// own, so the models it returns and the references they hold are one instance per
+    /// identifier, and a cycle through them closes on the instances it returns. Nil for values.
+    static func fetchContext(for table: StoreTable) -> ModelContext? {
+        table.isClass ? ModelContext() : nil
+    }
+
     /// The error for a fetch asked to read without suspending on a connection that cannot.
     private static func suspends(_ table: StoreTable) -> StoreError {
         StoreError(.misusedTransaction, table: table.name, reason: "its store reads rows only by suspending")
@@ -213,7 +222,7 @@ public final class StoreTransaction {
         if inPlace != nil { return try fetchAllNow(query, context: context, decoder: decoder) }
         let resolved = try query.resolved()
         try checkUsable(writing: false, table: resolved.table.name)
-        let context = context ?? (resolved.table.isClass ? ModelContext() : nil)
+        let context = context ?? Self.fetchContext(for: resolved.table)
         let rows = try await connection.selectRows(resolved)
         return try await RowLoader(synchronous: synchronous).models(
             M.self, rows: rows, table: resolved.table, context: context, connection: connection, decoder: decoder)
@@ -227,7 +236,7 @@ public final class StoreTransaction {
         let resolved = try query.resolved()
         try checkUsable(writing: false, table: resolved.table.name)
         guard let inPlace else { throw Self.suspends(resolved.table) }
-        let context = context ?? (resolved.table.isClass ? ModelContext() : nil)
+        let context = context ?? Self.fetchContext(for: resolved.table)
         return try RowLoader(synchronous: synchronous).models(
             M.self, selecting: resolved, from: inPlace, context: context, decoder: decoder)
     }
