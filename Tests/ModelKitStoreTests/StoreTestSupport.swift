@@ -165,8 +165,8 @@ func makeBook(_ isbn: String = "978-0", author: Author, pages: Int = 100) -> Boo
         code: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"), format: .ebook)
 }
 
-/// A knot holds its tie by a reference that cannot wait (not optional): a cycle through it cannot
-/// be loaded, as no instance can be made before the other.
+/// A knot holds its tie by a reference that cannot wait (not optional), the tie its knot by one
+/// that can: a cycle through both loads from either end.
 @Model final class Knot {
     @Identifier var id: String
     var tie: Tie
@@ -180,4 +180,16 @@ func makeBook(_ isbn: String = "978-0", author: Author, pages: Int = 100) -> Boo
 @Model final class Tie {
     @Identifier var id: String
     var knot: Knot?
+}
+
+/// A chain whose every link cannot wait: no program can make a cycle of them in memory, but raw
+/// SQL can write one.
+@Model final class Chain {
+    @Identifier var id: String
+    var next: Chain
+
+    init(id: String, next: Chain) {
+        self.id = id
+        self.next = next
+    }
 }

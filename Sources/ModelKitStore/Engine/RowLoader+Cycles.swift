@@ -28,9 +28,23 @@ extension RowLoader {
     ) -> Bool {
         guard !loadsInProgress.isEmpty, let table = try? StoreTable.of(target.type) else { return false }
         let load = LoadKey(context: ObjectIdentifier(context), table: table.name, identifier: identifier)
-        guard loadsInProgress.contains(load) else { return false }
+        guard loadsInProgress.contains(load) || deferredTargets.contains(load) else { return false }
         deferringRows.append(row())
         return true
+    }
+
+    /// The error for a reference back to `load`, which is under way, through a reference that
+    /// cannot wait; first, when the loads after `load` are not all deferred to yet, they are, and
+    /// the outermost load reads again: a reference into the cycle that can wait then closes it.
+    func cycleThatCannotWait(to load: LoadKey, table: StoreTable) -> StoreError {
+        let inCycle = loadStack.drop { $0 != load }.dropFirst()
+        if !inCycle.allSatisfy({ deferredTargets.contains($0) }) {
+            deferredTargets.formUnion(inCycle)
+            retriesCycle = true
+        }
+        return StoreError(
+            .cyclicReference, table: table.name, identifier: load.identifier.quotedDescription,
+            reason: "its references lead back to it through properties that cannot wait (not optional, or a 'let')")
     }
 
     /// Turns the rows noted since `mark` (the read of `registered`'s row, and no nested read's,

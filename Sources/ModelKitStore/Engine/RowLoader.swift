@@ -32,6 +32,13 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
     private var missingColumns: [RowKey: StoreTable] = [:]
     /// The loads of referenced rows under way: a reference back to one of them closes a cycle.
     var loadsInProgress: Set<LoadKey> = []
+    /// The same loads, in the order they began.
+    var loadStack: [LoadKey] = []
+    /// Models a reference defers to even when no load of them is under way: each closed a cycle
+    /// through a reference that cannot wait, so the cycle must be entered through another.
+    var deferredTargets: Set<LoadKey> = []
+    /// Whether the outermost load should read again, with more ``deferredTargets``.
+    var retriesCycle = false
     /// The rows (as read) whose reads deferred a reference to a load under way, in read order;
     /// each read of an identified model takes the ones its own row added (``RowLoader+Cycles``).
     var deferringRows: [[StoreValue]] = []
@@ -95,25 +102,31 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
         let key = try table.identifierValue(identifier)
         guard let row = try row(table, identifier: key) else { return nil }
         let load = LoadKey(context: ObjectIdentifier(context), table: table.name, identifier: key)
-        guard loadsInProgress.insert(load).inserted else {
-            throw StoreError(
-                .cyclicReference, table: table.name, identifier: key.quotedDescription,
-                reason: "its references lead back to it through a property that cannot wait (not optional, or a 'let')")
+        guard loadsInProgress.insert(load).inserted else { throw cycleThatCannotWait(to: load, table: table) }
+        loadStack.append(load)
+        defer {
+            loadsInProgress.remove(load)
+            loadStack.removeLast()
         }
-        defer { loadsInProgress.remove(load) }
         let isOutermost = loadsInProgress.count == 1
-        do {
-            return try context.performMapping {
-                var reader = StoreRowReader(
-                    columns: .values(row.values), table: table, context: context, loader: self, defersCyclicReferences: true)
-                let model = try model(
-                    M.self, reading: &reader, version: row.version, table: table, context: context, decoder: StoreModelDecoder())
-                if isOutermost { try closeCycles(in: context) }
-                return model
+        while true {
+            do {
+                return try context.performMapping {
+                    var reader = StoreRowReader(
+                        columns: .values(row.values), table: table, context: context, loader: self, defersCyclicReferences: true)
+                    let model = try model(
+                        M.self, reading: &reader, version: row.version, table: table, context: context, decoder: StoreModelDecoder())
+                    if isOutermost { try closeCycles(in: context) }
+                    return model
+                }
+            } catch {
+                guard isOutermost else { throw error }
+                forgetCycles()
+                // A cycle closed through a reference that cannot wait: read again, deferring the
+                // references that lead into it (the read registered nothing).
+                guard retriesCycle else { throw error }
+                retriesCycle = false
             }
-        } catch {
-            if isOutermost { forgetCycles() }
-            throw error
         }
     }
 
