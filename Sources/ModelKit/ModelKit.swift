@@ -20,6 +20,10 @@
 ///   - unknownKeys: Whether payload keys no property reads are skipped or errors (strict mode).
 ///   - table: The table stores keep the model in; by default the type's name. Two model types of
 ///     one name (in two modules, or nested in two types) need one of them named apart.
+///   - indexes: Indexes stores keep on the table, each a list of stored properties' names in
+///     order (`[["lastName", "firstName"]]`); `@Model` checks each name at compile time.
+///   - unique: Properties whose values no two rows may share, each list one constraint
+///     (`[["email"]]`, or `[["team", "number"]]` for a pair); a save that breaks one throws.
 ///   - observable: For a class, whether its properties are observable (`ObservableModel`,
 ///     as `@Observable` makes them); `false` leaves plain stored properties. Structs ignore it.
 @attached(member, conformances: Model, ObservableModel, Hashable, CustomStringConvertible, names: arbitrary)
@@ -27,7 +31,7 @@
 @attached(extension, conformances: Model, ObservableModel, Hashable, CustomStringConvertible, names: arbitrary)
 public macro Model(
     keys: KeyStrategy? = nil, version: Int = 0, nulls: NullPolicy = .error, unknownKeys: UnknownKeyPolicy = .ignore,
-    table: String? = nil, observable: Bool = true
+    table: String? = nil, indexes: [[String]] = [], unique: [[String]] = [], observable: Bool = true
 ) =
     #externalMacro(module: "ModelKitMacros", type: "ModelMacro")
 

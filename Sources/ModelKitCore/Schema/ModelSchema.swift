@@ -41,6 +41,9 @@ public final class ModelSchema: Sendable {
     public let identifierIndex: Int?
     /// Model-level hooks the declaration implements.
     public let hooks: Hooks
+    /// The indexes and unique constraints a store keeps on the model's table (a superclass's
+    /// first): `@Model(indexes:unique:)`.
+    public let indexes: [ModelIndex]
 
     /// Tree of remote key paths (with fallbacks) for reading.
     public let remoteReadingKeys: ModelKeyNode
@@ -77,6 +80,7 @@ public final class ModelSchema: Sendable {
         version: Int = 0,
         tableName: String? = nil,
         hooks: Hooks = [],
+        indexes: [ModelIndex] = [],
         properties own: [ModelProperty]
     ) {
         let strategy = keyStrategy ?? superschema?.keyStrategy ?? .propertyName
@@ -98,6 +102,7 @@ public final class ModelSchema: Sendable {
         self.tableName = tableName
         self.unknownKeys = unknownKeys ?? superschema?.unknownKeys ?? .ignore
         self.hooks = hooks.union(superschema?.hooks ?? [])
+        self.indexes = (superschema?.indexes ?? []) + indexes
         self.properties = all
         self.propertyKeys = all.filter { !$0.isTransient }.map(\.name)
         self.identifierIndex = all.firstIndex(where: \.isIdentifier)

@@ -29,6 +29,9 @@ struct ModelDeclaration {
     var nullsUseDefaults = false
     /// `@Model(unknownKeys:)`, as written.
     var unknownKeys: String?
+    /// `@Model(indexes:unique:)`: each index's property names, whether unique, and where it is
+    /// written (for diagnostics).
+    var indexes: [(names: [String], unique: Bool, node: Syntax)] = []
     /// `@Model(observable: false)` turns observation off for a class.
     var observableArgument = true
     /// The global actor the type is isolated to (`@MainActor`): its conformances are isolated too.
@@ -115,6 +118,7 @@ struct ModelDeclarationParser {
                 $0.type.trimmedDescription.hasSuffix("Equatable")
             } ?? false
         readMembers(declaration.memberBlock, into: &model)
+        if !model.isSubclass { checkIndexes(of: model) }
         return model
     }
 
@@ -142,7 +146,7 @@ struct ModelDeclarationParser {
         return "these"
     }
 
-    private func readArguments(_ attribute: AttributeSyntax, into model: inout ModelDeclaration) {
+    private mutating func readArguments(_ attribute: AttributeSyntax, into model: inout ModelDeclaration) {
         guard let arguments = attribute.arguments?.as(LabeledExprListSyntax.self) else { return }
         for argument in arguments {
             let value = argument.expression.trimmedDescription
@@ -153,7 +157,48 @@ struct ModelDeclarationParser {
             case "nulls": model.nullsUseDefaults = value.hasSuffix("useDefault")
             case "unknownKeys": model.unknownKeys = value
             case "observable": model.observableArgument = value != "false"
+            case "indexes": readIndexes(argument.expression, unique: false, into: &model)
+            case "unique": readIndexes(argument.expression, unique: true, into: &model)
             default: break
+            }
+        }
+    }
+
+    /// Reads `[["a", "b"], ["c"]]`: string literals only, so the names are known here.
+    private mutating func readIndexes(_ expression: ExprSyntax, unique: Bool, into model: inout ModelDeclaration) {
+        let argument = unique ? "unique" : "indexes"
+        guard let outer = expression.as(ArrayExprSyntax.self) else {
+            diagnose(expression, .invalidIndex(argument: argument, reason: "write an array of arrays of property names"))
+            return
+        }
+        for element in outer.elements {
+            guard let inner = element.expression.as(ArrayExprSyntax.self), !inner.elements.isEmpty else {
+                diagnose(element, .invalidIndex(argument: argument, reason: "each index is a non-empty array of property names"))
+                continue
+            }
+            var names: [String] = []
+            for name in inner.elements {
+                guard let literal = name.expression.as(StringLiteralExprSyntax.self),
+                    let text = literal.representedLiteralValue
+                else {
+                    diagnose(name, .invalidIndex(argument: argument, reason: "a property name is a string literal"))
+                    continue
+                }
+                names.append(text)
+            }
+            model.indexes.append((names, unique, Syntax(element)))
+        }
+    }
+
+    /// Each index names stored properties, once each.
+    mutating func checkIndexes(of model: ModelDeclaration) {
+        let stored = Set(model.properties.filter { !$0.isTransient }.map(\.name))
+        for index in model.indexes {
+            for name in index.names where !stored.contains(name) {
+                diagnose(index.node, .unknownIndexProperty(property: name, model: model.name))
+            }
+            if Set(index.names).count != index.names.count {
+                diagnose(index.node, .invalidIndex(argument: index.unique ? "unique" : "indexes", reason: "a property is named twice"))
             }
         }
     }

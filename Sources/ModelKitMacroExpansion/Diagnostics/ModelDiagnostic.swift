@@ -17,6 +17,8 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
     case unownedProperty(property: String)
     case conflictingAttributes(property: String, first: String, second: String)
     case localType(name: String, function: String)
+    case invalidIndex(argument: String, reason: String)
+    case unknownIndexProperty(property: String, model: String)
 
     public var message: String {
         switch self {
@@ -46,6 +48,10 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
             return "unowned property '\(property)' cannot be mapped; use 'weak' or mark it '@Transient'"
         case .conflictingAttributes(let property, let first, let second):
             return "'\(property)' cannot be both '@\(first)' and '@\(second)'"
+        case .invalidIndex(let argument, let reason):
+            return "'@Model(\(argument):)' cannot be read: \(reason)"
+        case .unknownIndexProperty(let property, let model):
+            return "'\(property)' is not a stored property of '\(model)': an index names stored properties"
         case .localType(let name, let function):
             return "'@Model' cannot apply to '\(name)', a type declared inside \(function): Swift gives local types no "
                 + "extension macros; declare '\(name)' at file scope or inside another type"
@@ -69,6 +75,8 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
         case .unownedProperty: name = "unownedProperty"
         case .conflictingAttributes: name = "conflictingAttributes"
         case .localType: name = "localType"
+        case .invalidIndex: name = "invalidIndex"
+        case .unknownIndexProperty: name = "unknownIndexProperty"
         }
         return MessageID(domain: "ModelKit", id: name)
     }

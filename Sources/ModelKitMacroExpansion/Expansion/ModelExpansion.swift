@@ -140,6 +140,13 @@ struct ModelExpansion {
         if let version = model.version { arguments.append("version: \(version)") }
         if let table = model.table { arguments.append("tableName: \(table)") }
         if !model.hooks.isEmpty { arguments.append("hooks: [\(model.hooks.joined(separator: ", "))]") }
+        if !model.indexes.isEmpty {
+            let literals = model.indexes.map { index in
+                "\(core)ModelIndex([\(index.names.map(stringLiteral).joined(separator: ", "))]"
+                    + (index.unique ? ", unique: true)" : ")")
+            }
+            arguments.append("indexes: [\(literals.joined(separator: ", "))]")
+        }
         let list = properties.map(propertyLiteral).joined(separator: ",\n")
         arguments.append("properties: [\n\(indented(list))\n]")
         let value = "\(core)ModelSchema(\n\(indented(arguments.joined(separator: ",\n")))\n)"
