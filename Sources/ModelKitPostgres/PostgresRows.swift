@@ -80,7 +80,7 @@
             query.binds.append(table.name)
             let existing = Set(try await run(query, table: table.name).map { try $0.decode(String.self) })
             let wanted = table.columns.map(\.name) + [StoreTable.versionColumn]
-            if !wanted.allSatisfy(existing.contains) {
+            if !wanted.allSatisfy(existing.contains) || !layout.createIndexSQL.isEmpty {
                 // One lock per table, held to the end of the transaction: only a transaction
                 // creating the same table waits for this one.
                 var lock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock($1, hashtext($2))")
@@ -88,7 +88,7 @@
                 lock.binds.append(store.schema + "." + table.name)
                 try await run(lock, table: table.name)
                 try await run(layout.createSQL, table: table.name)
-                for sql in layout.addColumnsSQL() { try await run(sql, table: table.name) }
+                for sql in layout.addColumnsSQL() + layout.createIndexSQL { try await run(sql, table: table.name) }
             }
             state.withLock { $0.prepared[table.name] = layout }
             return layout
@@ -103,7 +103,11 @@
             // order and never deadlock.
             let identifier = table.identifierColumn
             let sorted = rows.sorted { StoreValue.compare($0[identifier], $1[identifier]) < 0 }
-            try await run(try layout.upsert(sorted[...]), table: table.name)
+            do {
+                try await run(try layout.upsert(sorted[...]), table: table.name)
+            } catch let error as StoreError {
+                throw layout.uniqueViolation(error) ?? error
+            }
             note(table.name) { $0.saved += rows.count }
         }
 

@@ -19,6 +19,8 @@
         /// `SELECT <columns and version> FROM <table>`.
         let selectSQL: String
         let createSQL: String
+        /// `CREATE [UNIQUE] INDEX IF NOT EXISTS` for each of the model's indexes.
+        let createIndexSQL: [String]
         /// The columns' names, quoted, and `_version`, in order: what an `INSERT` names.
         private let insertColumns: String
         private let conflictUpdates: String
@@ -44,6 +46,10 @@
             self.createSQL =
                 "CREATE TABLE IF NOT EXISTS \(qualifiedName) ("
                 + (definitions + ["\(version) bigint NOT NULL DEFAULT 0"]).joined(separator: ", ") + ")"
+            self.createIndexSQL = table.schema.indexes.map { index in
+                "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(postgresQuoted(index.name(in: table.name))) "
+                    + "ON \(qualifiedName) (\(index.properties.map(postgresQuoted).joined(separator: ", ")))"
+            }
             self.insertColumns = (names + [version]).joined(separator: ", ")
             self.conflictUpdates = (names + [version]).filter { $0 != names[table.identifierColumn] }
                 .map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
@@ -80,6 +86,22 @@
                 + "FROM UNNEST(\(arrays.joined(separator: ", "))) AS u ON CONFLICT (\(quotedIdentifier)) DO "
                 + (conflictUpdates.isEmpty ? "NOTHING" : "UPDATE SET " + conflictUpdates)
             return PostgresQuery(unsafeSQL: sql, binds: bindings)
+        }
+
+        /// The error PostgreSQL's unique violation (`23505`) of one of the model's constraints
+        /// becomes: the constraint's properties, and the values its detail shows (`Key (email)=(…)`).
+        func uniqueViolation(_ error: StoreError) -> StoreError? {
+            guard let server = (error.underlying as? PSQLError)?.serverInfo, server[.sqlState] == "23505",
+                let name = server[.constraintName],
+                // PostgreSQL cuts names to 63 bytes.
+                let unique = table.uniqueIndexes.first(where: { String(decoding: $0.index.name(in: table.name).utf8.prefix(63), as: UTF8.self) == name })
+            else { return nil }
+            let detail = server[.detail] ?? ""
+            let shown = detail.range(of: ")=(").flatMap { start in
+                detail[start.upperBound...].range(of: ") ").map { String(detail[start.upperBound..<$0.lowerBound]) }
+            }
+            return StoreError.uniqueViolation(
+                unique.index, table: table, identifier: nil, values: [.text(shown ?? detail)], underlying: error.underlying)
         }
 
         /// The rows stored for some identifiers.

@@ -193,3 +193,4 @@ func makeBook(_ isbn: String = "978-0", author: Author, pages: Int = 100) -> Boo
         self.next = next
     }
 }
+

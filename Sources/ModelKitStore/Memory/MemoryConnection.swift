@@ -16,8 +16,9 @@ package final class MemoryConnection: StoreConnection, SynchronousRowReading {
     }
 
     package func upsert(_ table: StoreTable, rows: [[StoreValue]]) async throws {
-        state.withLock { state in
+        try state.withLock { state in
             var stored = state.tables[table.name] ?? Table()
+            for unique in table.uniqueIndexes { try Self.check(unique, of: table, rows: rows, against: stored) }
             for values in rows {
                 var columns: [String: StoreValue] = [:]
                 for (index, column) in table.columns.enumerated() { columns[column.name] = values[index] }
@@ -33,6 +34,32 @@ package final class MemoryConnection: StoreConnection, SynchronousRowReading {
             }
             state.tables[table.name] = stored
             state.changes[table.name, default: StoreChange(modelName: table.name)].saved += rows.count
+        }
+    }
+
+    /// Refuses `rows` when one would hold the values of `unique` that another row holds (stored
+    /// or earlier in `rows`), as SQL's unique index does: values with a `NULL` never clash.
+    private static func check(
+        _ unique: (index: ModelIndex, columns: [Int]), of table: StoreTable, rows: [[StoreValue]], against stored: Table
+    ) throws {
+        let names = unique.index.properties
+        var owners: [[StoreValue]: StoreValue] = [:]
+        for (key, row) in stored.rows {
+            let values = names.map { row.columns[$0] ?? .null }
+            if !values.contains(.null) { owners[values] = key }
+        }
+        for row in rows {
+            let key = row[table.identifierColumn]
+            if let old = stored.rows[key] {
+                let values = names.map { old.columns[$0] ?? .null }
+                if owners[values] == key { owners[values] = nil }
+            }
+            let values = unique.columns.map { row[$0] }
+            guard !values.contains(.null) else { continue }
+            if let owner = owners[values], owner != key {
+                throw StoreError.uniqueViolation(unique.index, table: table, identifier: key, values: values, underlying: nil)
+            }
+            owners[values] = key
         }
     }
 

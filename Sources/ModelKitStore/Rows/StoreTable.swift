@@ -83,6 +83,10 @@ package final class StoreTable: Sendable {
     let selectByIdentifierSQL: String
     let selectRowByIdentifierSQL: String
     let deleteByIdentifierSQL: String
+    /// `CREATE [UNIQUE] INDEX IF NOT EXISTS` for each of the model's indexes.
+    let createIndexSQL: [String]
+    /// The model's unique constraints, each with its columns' indexes in ``columns``.
+    package let uniqueIndexes: [(index: ModelIndex, columns: [Int])]
 
     init<M: Model>(_ type: M.Type) throws {
         let schema = M.modelSchema
@@ -149,6 +153,14 @@ package final class StoreTable: Sendable {
         self.selectByIdentifierSQL = "\(selectSQL) WHERE \(identifier) = ?"
         self.selectRowByIdentifierSQL = "SELECT * FROM \(table) WHERE \(identifier) = ?"
         self.deleteByIdentifierSQL = "DELETE FROM \(table) WHERE \(identifier) = ?"
+        let tableName = name
+        self.createIndexSQL = schema.indexes.map { index in
+            "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quoted(index.name(in: tableName))) "
+                + "ON \(table) (\(index.properties.map(quoted).joined(separator: ", ")))"
+        }
+        self.uniqueIndexes = schema.indexes.filter(\.isUnique).map { index in
+            (index, index.properties.compactMap { name in columns.firstIndex { $0.name == name } })
+        }
     }
 
     /// The table of a model type, built once.

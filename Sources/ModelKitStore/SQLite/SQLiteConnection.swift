@@ -138,6 +138,8 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlace
             for values in rows {
                 do {
                     try statement.bindAndExecute(values, version: table.schema.version)
+                } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                    throw uniqueViolation(error, table: table, row: values)
                 } catch {
                     throw StoreError.wrapping(
                         error, table: table.name, identifier: values[table.identifierColumn].quotedDescription,
@@ -145,6 +147,20 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlace
                 }
             }
         }
+    }
+
+    /// The unique constraint SQLite names (`UNIQUE constraint failed: Account.email`), as a
+    /// ``StoreError``; SQLite's own error when no constraint of the model matches.
+    private func uniqueViolation(_ error: DatabaseError, table: StoreTable, row: [StoreValue]) -> any Error {
+        let failed = (error.message ?? "").components(separatedBy: "failed: ").last ?? ""
+        let columns = failed.components(separatedBy: ", ").map { $0.components(separatedBy: ".").last ?? $0 }
+        guard let unique = table.uniqueIndexes.first(where: { $0.index.properties == columns }) else {
+            return StoreError.wrapping(
+                error, table: table.name, identifier: row[table.identifierColumn].quotedDescription, sql: table.upsertSQL)
+        }
+        return StoreError.uniqueViolation(
+            unique.index, table: table, identifier: row[table.identifierColumn], values: unique.columns.map { row[$0] },
+            underlying: error)
     }
 
     package func selectRows(_ query: ResolvedQuery) async throws -> [StoredRow] {

@@ -22,7 +22,12 @@ extension SQLiteStore {
         let missing = table.columns.map(\.name).filter { !existing.contains($0) }
         let lacksVersion = !existing.contains(StoreTable.versionColumn)
         guard missing.isEmpty, !lacksVersion else { return .lacking(columns: missing, version: lacksVersion) }
-        preparedTables.withLock { _ = $0.prepared.insert(ObjectIdentifier(table)) }
+        // Readable as it is; prepared (no write needs to create anything) once its indexes exist too.
+        let indexes = Set(try String.fetchAll(
+            db, sql: "SELECT name FROM main.sqlite_master WHERE type = 'index' AND tbl_name = ?", arguments: [table.name]))
+        if table.schema.indexes.allSatisfy({ indexes.contains($0.name(in: table.name)) }) {
+            preparedTables.withLock { _ = $0.prepared.insert(ObjectIdentifier(table)) }
+        }
         return .complete
     }
 
@@ -84,6 +89,7 @@ extension SQLiteStore {
             try db.execute(
                 sql: "ALTER TABLE \(table.quotedName) ADD COLUMN \(quoted(StoreTable.versionColumn)) INTEGER NOT NULL DEFAULT 0")
         }
+        for sql in table.createIndexSQL { try db.execute(sql: sql) }
         // Known as prepared once the transaction that created it commits.
         guard db.isInsideTransaction else {
             preparedTables.withLock { _ = $0.prepared.insert(key) }

@@ -55,6 +55,9 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         public static let conflict = Kind(rawValue: "conflict")
         /// A model's identifier was changed while a context holds it under the old one.
         public static let identifierChanged = Kind(rawValue: "identifierChanged")
+        /// A save would give a second row the values a unique constraint (`@Model(unique:)`)
+        /// allows one row to hold; ``StoreError/properties`` names the constraint's properties.
+        public static let uniqueViolation = Kind(rawValue: "uniqueViolation")
         /// A context was asked for what it cannot do: save without a store, insert a second
         /// instance for a live identifier, insert a model without an identifier.
         public static let misusedContext = Kind(rawValue: "misusedContext")
@@ -95,7 +98,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         switch kind {
         case .notIdentified, .tableClash: subject = "cannot store"
         case .unknownKeyPath: subject = "cannot query"
-        case .unencodableValue, .conflict, .identifierChanged: subject = "cannot save"
+        case .unencodableValue, .conflict, .identifierChanged, .uniqueViolation: subject = "cannot save"
         case .misusedContext: subject = "cannot use the context"
         case .undecodableRow, .missingReference, .cyclicReference: subject = "cannot load"
         case .migrationFailed: subject = "cannot migrate"
@@ -135,6 +138,20 @@ extension StoreError {
         return StoreError(
             .database, table: table, identifier: identifier, sql: sql, reason: "\(error)".lowercasedFirst,
             underlying: error)
+    }
+
+    /// The error for a row that breaks `index`, a unique constraint of `table`: another row
+    /// holds `values` (the constraint's properties' values, as stored) already.
+    package static func uniqueViolation(
+        _ index: ModelIndex, table: StoreTable, identifier: StoreValue?, values: [StoreValue], underlying: (any Error)?
+    ) -> StoreError {
+        let names = index.properties.map { "'\($0)'" }.joined(separator: ", ")
+        let shown = values.count == 1 ? values[0].quotedDescription : "(" + values.map(\.quotedDescription).joined(separator: ", ") + ")"
+        var error = StoreError(
+            .uniqueViolation, table: table.name, identifier: identifier?.quotedDescription,
+            reason: "another '\(table.name)' has \(names) \(shown), which must be unique", underlying: underlying)
+        error.properties = index.properties
+        return error
     }
 
     /// The error for a model type without an identifier.
