@@ -38,6 +38,21 @@ import Testing
         withExtendedLifetime(parent) {}
     }
 
+    /// References to identified class models compare and hash by identifier, so models in a
+    /// cycle compare, hash and sit in a set without recursing forever.
+    @Test func referencesToIdentifiedModelsCompareByIdentifierSoCyclesEnd() {
+        let (a, b) = (Chained(id: "a"), Chained(id: "b"))
+        (a.next, b.next) = (b, a)
+        let (a2, b2) = (Chained(id: "a"), Chained(id: "b"))
+        (a2.next, b2.next) = (b2, a2)
+        expectEqual(a, a2)
+        expectEqual(a.hashValue, a2.hashValue)
+        expectEqual(Set([a, b, a2, b2]).count, 2)
+        a2.next = Chained(id: "c")
+        #expect(a != a2)
+        (a.next, b.next, a2.next, b2.next) = (nil, nil, nil, nil)
+    }
+
     @Test func copyMakesANewInstanceWithTheSameValues() {
         let tree = Node(name: "root", children: [Node(name: "a")])
         tree.visits = 5
@@ -77,4 +92,10 @@ import Testing
         expectEqual(Circle(name: "c", radius: 1).description, #"Circle(name: "c", color: "black", radius: 1.0)"#)
         withExtendedLifetime(parent) {}
     }
+}
+
+/// An identified class that refers to another of its kind.
+@Model final class Chained {
+    @Identifier var id: String
+    var next: Chained?
 }

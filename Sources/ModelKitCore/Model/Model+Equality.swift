@@ -21,6 +21,47 @@ public func modelValuesEqual<T>(_ lhs: T, _ rhs: T) -> Bool {
     return String(reflecting: lhs) == String(reflecting: rhs)
 }
 
+/// Whether two references to class models are equal: the same instance, or, for identified
+/// models, the same type and identifier (a reference, as stores keep it: so comparing a post and
+/// its comments that point back to it ends); models without an identifier by their values.
+// Inlinable: the generated `==` calls it for each property holding a class model, in the user's module; more
+// specialised than the `Equatable` overload, so overload resolution picks it there.
+@inlinable
+public func modelValuesEqual<T: Model & AnyObject & Equatable>(_ lhs: T, _ rhs: T) -> Bool {
+    if lhs === rhs { return true }
+    guard T.modelSchema.identifierIndex != nil else { return lhs == rhs }
+    return type(of: lhs) == type(of: rhs) && lhs.modelIdentifier == rhs.modelIdentifier
+}
+
+/// The same comparison for optional references: two nils are equal.
+// Inlinable: as the non-optional overload, for properties of type `T?`.
+@inlinable
+public func modelValuesEqual<T: Model & AnyObject & Equatable>(_ lhs: T?, _ rhs: T?) -> Bool {
+    switch (lhs, rhs) {
+    case (nil, nil): return true
+    case (let lhs?, let rhs?): return modelValuesEqual(lhs, rhs)
+    default: return false
+    }
+}
+
+/// Feeds a reference to a class model to a hasher as `modelValuesEqual(_:_:)` compares it: an
+/// identified model by its identifier, another by its values.
+// Inlinable: the generated `hash(into:)` calls it for each property holding a class model, as `==` does.
+@inlinable
+public func modelHashValue<T: Model & AnyObject & Hashable>(_ value: T, into hasher: inout Hasher) {
+    guard T.modelSchema.identifierIndex != nil else { return hasher.combine(value) }
+    hasher.combine(value.modelIdentifier)
+}
+
+/// The same hashing for optional references.
+// Inlinable: as the non-optional overload, for properties of type `T?`.
+@inlinable
+public func modelHashValue<T: Model & AnyObject & Hashable>(_ value: T?, into hasher: inout Hasher) {
+    guard let value else { return hasher.combine(0 as UInt8) }
+    hasher.combine(1 as UInt8)
+    modelHashValue(value, into: &hasher)
+}
+
 /// Whether two weak references point to the same instance.
 // Inlinable: the generated `==` calls it for each weak reference; inlined, it is one identity comparison.
 @inlinable
