@@ -26,8 +26,6 @@ extension StoreRowReader {
 
     /// Whether the reference in column `index` leads to a model whose load is under way (a
     /// cycle): it then reads as nil, and the loader sets it once that load ends.
-    // @usableFromInline: the out-of-line half of the inlinable decodeNil(), for readers that defer.
-    @usableFromInline
     func defersReference(at index: Int) -> Bool {
         guard let table, let target = table.deferrableReferences[index], let context,
             let loader = loader as? RowLoader

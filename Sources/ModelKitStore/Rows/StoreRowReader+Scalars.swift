@@ -10,13 +10,12 @@ import ModelKitJSON
 extension StoreRowReader {
     // @inlinable: the ModelReader witness for every optional value (Optional.read(from:) in ModelKitCore), per
     // column; specialised in the caller's module, SQLite's storage class is asked for there (see above).
+    // A reader that defers references (a row loaded for one) takes the out-of-line path, so this body stays as small
+    // as it was: the model's decodeLeaf, which inlines it, is inlined into the row loop only while it is.
     @inlinable
     mutating func decodeNil() throws -> Bool {
-        if case .column(let index) = node {
-            if columns.isNull(index) { return true }
-            return defersCyclicReferences && defersReference(at: index)
-        }
-        return decodeNilAt(node)
+        if !defersCyclicReferences, case .column(let index) = node { return columns.isNull(index) }
+        return decodeNilSlowly()
     }
 
     // @inlinable: the ModelReader witness for every Bool, per column, as decodeNil().

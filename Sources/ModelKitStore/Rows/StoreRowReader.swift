@@ -62,7 +62,7 @@ struct StoreRowReader: ModelTreeReader {
     let initialContext: ModelContext?
     /// Whether a reference to a model whose load is under way reads as nil for now, to be set
     /// when that load ends (``RowLoader``'s loads of referenced rows, where cycles close).
-    // @usableFromInline: checked by the inlinable decodeNil() per optional column that is not NULL.
+    // @usableFromInline: checked by the inlinable decodeNil() per optional column.
     @usableFromInline let defersCyclicReferences: Bool
 
     init(row: [StoreValue], table: StoreTable?, context: ModelContext?, loader: (any ModelLoading)?) {
@@ -258,6 +258,15 @@ struct StoreRowReader: ModelTreeReader {
         guard case .json(let value) = node else { throw mismatch(expected) }
         var reader = jsonReader(value)
         return try read(&reader)
+    }
+
+    /// `decodeNil()` away from a column, or in a reader that defers references: a reference to a
+    /// model whose load is under way reads as nil (``defersReference(at:)``).
+    // @usableFromInline: the out-of-line half of the inlinable decodeNil().
+    @usableFromInline
+    func decodeNilSlowly() -> Bool {
+        guard case .column(let index) = node else { return decodeNilAt(node) }
+        return columns.isNull(index) || (defersCyclicReferences && defersReference(at: index))
     }
 
     // @usableFromInline: called by the inlinable decodeNil() away from a column (the row, JSON text).
