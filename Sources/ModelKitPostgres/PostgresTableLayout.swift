@@ -46,10 +46,8 @@
             self.createSQL =
                 "CREATE TABLE IF NOT EXISTS \(qualifiedName) ("
                 + (definitions + ["\(version) bigint NOT NULL DEFAULT 0"]).joined(separator: ", ") + ")"
-            self.createIndexSQL = table.schema.indexes.map { index in
-                "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(postgresQuoted(index.name(in: table.name))) "
-                    + "ON \(qualifiedName) (\(index.properties.map(postgresQuoted).joined(separator: ", ")))"
-            }
+            self.createIndexSQL = StoreTable.createIndexSQL(
+                table.schema.indexes, table: table.name, on: qualifiedName, quote: postgresQuoted)
             self.insertColumns = (names + [version]).joined(separator: ", ")
             self.conflictUpdates = (names + [version]).filter { $0 != names[table.identifierColumn] }
                 .map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")

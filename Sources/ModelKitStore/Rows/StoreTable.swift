@@ -153,13 +153,20 @@ package final class StoreTable: Sendable {
         self.selectByIdentifierSQL = "\(selectSQL) WHERE \(identifier) = ?"
         self.selectRowByIdentifierSQL = "SELECT * FROM \(table) WHERE \(identifier) = ?"
         self.deleteByIdentifierSQL = "DELETE FROM \(table) WHERE \(identifier) = ?"
-        let tableName = name
-        self.createIndexSQL = schema.indexes.map { index in
-            "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quoted(index.name(in: tableName))) "
-                + "ON \(table) (\(index.properties.map(quoted).joined(separator: ", ")))"
-        }
+        self.createIndexSQL = Self.createIndexSQL(schema.indexes, table: name, on: table, quote: quoted)
         self.uniqueIndexes = schema.indexes.filter(\.isUnique).map { index in
             (index, index.properties.compactMap { name in columns.firstIndex { $0.name == name } })
+        }
+    }
+
+    /// `CREATE [UNIQUE] INDEX IF NOT EXISTS` for each index of the model whose table is named
+    /// `table`, spelled `tableSQL` in the statement, with names quoted by the engine's `quote`.
+    package static func createIndexSQL(
+        _ indexes: [ModelIndex], table: String, on tableSQL: String, quote: (String) -> String
+    ) -> [String] {
+        indexes.map { index in
+            "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quote(index.name(in: table))) "
+                + "ON \(tableSQL) (\(index.properties.map(quote).joined(separator: ", ")))"
         }
     }
 

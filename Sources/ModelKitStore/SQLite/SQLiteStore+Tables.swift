@@ -8,8 +8,8 @@ extension SQLiteStore {
         preparedTables.withLock { $0.prepared.contains(ObjectIdentifier(table)) }
     }
 
-    /// How the committed state holds `table`, as the reader's `db` sees it; once complete it
-    /// counts as prepared from now on.
+    /// How the committed state holds `table`, as the reader's `db` sees it; once complete with
+    /// every index of the model it counts as prepared from now on.
     ///
     /// Asks SQLite, not GRDB's schema cache (which does not see another connection's changes),
     /// and names the main schema: a stand-in of the same name in the reader's temporary schema
