@@ -105,6 +105,15 @@
             }
         }
 
+        /// Whether ``anyValue(of:)`` reads a column of this SQL type (as `format_type` or
+        /// `information_schema` spell it) as it is; other types are selected as their text.
+        static func readsNatively(_ type: String) -> Bool {
+            [
+                "bigint", "integer", "smallint", "boolean", "double precision", "real", "text", "character varying",
+                "bytea", "timestamp with time zone", "timestamp without time zone", "uuid",
+            ].contains { type == $0 || type.hasPrefix($0 + "(") }
+        }
+
         /// The neutral value of a cell of any type (a column the model no longer has, for a
         /// migration hook), by the type the server reports; nil for a type the store never writes.
         static func anyValue(of cell: PostgresCell) throws -> StoreValue? {

@@ -140,12 +140,8 @@
             columnsQuery.binds.append(table.name)
             let columns = try await run(columnsQuery, table: table.name).map { try $0.decode((String, String).self) }
             // Types the store reads natively are read as they are; the others as their text.
-            let native: Set<String> = [
-                "bigint", "integer", "smallint", "boolean", "double precision", "real", "text", "character varying",
-                "bytea", "timestamp with time zone", "timestamp without time zone", "uuid",
-            ]
             let selected = columns.map { name, type in
-                native.contains(type) ? postgresQuoted(name) : "\(postgresQuoted(name))::text"
+                PostgresColumnType.readsNatively(type) ? postgresQuoted(name) : "\(postgresQuoted(name))::text"
             }
             var bindings = PostgresBindings()
             try layout.identifierType.bind(identifier, to: &bindings)

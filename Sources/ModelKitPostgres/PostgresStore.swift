@@ -32,7 +32,7 @@
         private let hub: StoreChangeHub
         private let listener: PostgresChangeListener
         /// The layouts of tables known to exist with every column, by table name.
-        private let prepared = Locked<[String: PostgresTableLayout]>([:])
+        let prepared = Locked<[String: PostgresTableLayout]>([:])
         private let isClosed = Locked(false)
         /// Tells this store's own notifications from other stores' and processes'.
         let origin: String

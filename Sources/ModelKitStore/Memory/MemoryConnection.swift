@@ -18,6 +18,7 @@ package final class MemoryConnection: StoreConnection, SynchronousRowReading {
     package func upsert(_ table: StoreTable, rows: [[StoreValue]]) async throws {
         try state.withLock { state in
             var stored = state.tables[table.name] ?? Table()
+            Self.addColumns(of: table, to: &stored)
             for unique in table.uniqueIndexes { try Self.check(unique, of: table, rows: rows, against: stored) }
             for values in rows {
                 var columns: [String: StoreValue] = [:]
@@ -35,6 +36,14 @@ package final class MemoryConnection: StoreConnection, SynchronousRowReading {
             state.tables[table.name] = stored
             state.changes[table.name, default: StoreChange(modelName: table.name)].saved += rows.count
         }
+    }
+
+    /// Adds the columns of `table` that `stored` lacks.
+    static func addColumns(of table: StoreTable, to stored: inout Table) {
+        guard stored.columns.count < table.columns.count || !table.columns.allSatisfy({ stored.columns.contains($0.name) }) else {
+            return
+        }
+        for column in table.columns where !stored.columns.contains(column.name) { stored.columns.append(column.name) }
     }
 
     /// Refuses `rows` when one would hold the values of `unique` that another row holds (stored

@@ -21,6 +21,9 @@ public final class MemoryStore: ModelStore, SynchronousStoreEngine, Sendable {
     struct Table {
         var rows: [StoreValue: Row] = [:]
         var nextSequence = 0
+        /// The columns the table has, in the order they were added: as an SQL table's, columns
+        /// are only added by saves, and changed by migrations.
+        var columns: [String] = []
     }
 
     /// One row: every column by name (older columns included), the version, the insertion order.

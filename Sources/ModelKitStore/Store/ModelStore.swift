@@ -70,4 +70,27 @@ public protocol ModelStore: ModelContextStore {
     /// }
     /// ```
     func changes<M: Model>(to type: M.Type) -> StoreChanges
+
+    /// Runs the steps of `migrations` the store has not recorded yet, in their order, all in one
+    /// write transaction, and records each in the store; returns their names. A step that
+    /// throws leaves the store as it was, and the error names it. A store whose records name a
+    /// step `migrations` does not have was migrated by a newer program: it throws
+    /// ``StoreError/Kind-swift.struct/newerStore`` and changes nothing.
+    ///
+    /// ```swift
+    /// var migrations = StoreMigrations()
+    /// migrations.append("index accounts by email") { step in
+    ///     try await step.addIndex(on: ["email"], unique: true, in: Account.self)
+    /// }
+    /// try await store.migrate(migrations)   // ["index accounts by email"]; [] when run again
+    /// ```
+    @discardableResult
+    func migrate(_ migrations: StoreMigrations) async throws -> [String]
+
+    /// The migration steps the store records, in the order they ran.
+    ///
+    /// ```swift
+    /// for record in try await store.migrationRecords() { print(record) }   // 1  index accounts by email  2026-…
+    /// ```
+    func migrationRecords() async throws -> [StoreMigrationRecord]
 }

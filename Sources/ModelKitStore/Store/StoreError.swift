@@ -61,6 +61,9 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         /// A context was asked for what it cannot do: save without a store, insert a second
         /// instance for a live identifier, insert a model without an identifier.
         public static let misusedContext = Kind(rawValue: "misusedContext")
+        /// The store records a migration step the program does not know: a newer version of the
+        /// program migrated it (``ModelStore/migrate(_:)``).
+        public static let newerStore = Kind(rawValue: "newerStore")
 
         public var description: String { rawValue }
     }
@@ -101,7 +104,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case .unencodableValue, .conflict, .identifierChanged, .uniqueViolation: subject = "cannot save"
         case .misusedContext: subject = "cannot use the context"
         case .undecodableRow, .missingReference, .cyclicReference: subject = "cannot load"
-        case .migrationFailed: subject = "cannot migrate"
+        case .migrationFailed, .newerStore: subject = "cannot migrate"
         case .cannotOpen: subject = "cannot open the store"
         case .database: subject = "database error"
         case .closed: subject = "cannot use the store"
@@ -177,5 +180,18 @@ func describeIdentifier(_ identifier: AnyHashable) -> String {
     case let text as String: return "\"\(text)\""
     case let uuid as UUID: return "\"\(uuid.uuidString)\""
     default: return "\(identifier.base)"
+    }
+}
+
+extension StoreError {
+    /// The error for a unique index a migration step cannot make: rows hold the same values of
+    /// its properties already.
+    package static func rowsClash(_ index: ModelIndex, table: String, underlying: (any Error)?) -> StoreError {
+        var error = StoreError(
+            .uniqueViolation, table: table,
+            reason: "rows hold the same \(index.properties.map { "'\($0)'" }.joined(separator: ", ")) already, which must be unique",
+            underlying: underlying)
+        error.properties = index.properties
+        return error
     }
 }
