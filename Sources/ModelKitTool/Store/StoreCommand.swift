@@ -3,11 +3,39 @@ import Foundation
 import ModelKit
 import ModelKitStore
 
-/// `modelkit store`: store utilities the tests drive (hidden from help).
+/// `modelkit store`: what a store holds (`migrations`), and the utilities the tests drive
+/// (hidden from help).
 struct StoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "store", abstract: "Store utilities for tests.", shouldDisplay: false,
-        subcommands: [WriteBatchCommand.self, WriteLoadCommand.self])
+        commandName: "store", abstract: "Inspect a store.",
+        subcommands: [MigrationsCommand.self, WriteBatchCommand.self, WriteLoadCommand.self])
+}
+
+/// `modelkit store migrations --db PATH|URL [--schema NAME]`: the migration steps the store
+/// records, one per line (position, name, when it ran), or `no migrations recorded`.
+struct MigrationsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrations", abstract: "List the migration steps a store has run.")
+
+    @Option(help: "The SQLite file, or a postgres:// URL.") var db: String
+    @Option(help: "The PostgreSQL schema of the tables.") var schema: String?
+
+    func run() async throws {
+        let location = StoreLocation(text: db)
+        // A missing file would be created empty by opening it: say so instead.
+        if !location.isPostgres, !FileManager.default.fileExists(atPath: db) {
+            throw ToolFailure("there is no store at '\(db)'")
+        }
+        let opened = try location.open(schema: schema)
+        do {
+            let records = try await opened.store.migrationRecords()
+            standardOutput(records.isEmpty ? "no migrations recorded\n" : records.map { "\($0)\n" }.joined())
+        } catch {
+            await opened.close()
+            throw error
+        }
+        await opened.close()
+    }
 }
 
 /// `modelkit store write-batch --db PATH --count N [--batch B] [--batches K] [--pause-after K]`:
@@ -18,7 +46,7 @@ struct StoreCommand: AsyncParsableCommand {
 /// durability tests' writer.
 struct WriteBatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "write-batch", abstract: "Save a batch of items in one transaction.")
+        commandName: "write-batch", abstract: "Save a batch of items in one transaction.", shouldDisplay: false)
 
     @Option(help: "The SQLite file, or a postgres:// URL.") var db: String
     @Option(help: "The PostgreSQL schema of the tables.") var schema: String?
@@ -64,7 +92,7 @@ struct WriteBatchCommand: AsyncParsableCommand {
 /// one to five saves; prints `done K` at the end. The concurrency tests' second process.
 struct WriteLoadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "write-load", abstract: "Save overlapping items, as one of several writers.")
+        commandName: "write-load", abstract: "Save overlapping items, as one of several writers.", shouldDisplay: false)
 
     @Option(help: "The SQLite file, or a postgres:// URL.") var db: String
     @Option(help: "The PostgreSQL schema of the tables.") var schema: String?
