@@ -92,6 +92,7 @@ import Testing
             .untested(firstLine: "let query = ModelQuery(Status.self)"),
             .tested(snippet: "store-indexes", test: "Tests/ModelKitStoreTests/StoreIndexTests.swift"),
             .untested(firstLine: "@Model(version: 2) final class Person {"),
+            .tested(snippet: "store-migrations", test: "Tests/ModelKitStoreTests/StoreRecordedMigrationTests.swift"),
         ],
         "Sources/ModelKit/ModelKit.docc/WorkingWithAContext.md": [
             .tested(snippet: "context-actor", test: "Tests/ModelKitStoreTests/ContextArticleExampleTests.swift"),
