@@ -171,6 +171,27 @@
             return Int(try rows.first?.decode(Int64.self) ?? 0)
         }
 
+        package func selectValues(_ selection: ResolvedSelection) async throws -> [[StoreValue]] {
+            let layout = try await prepare(selection.query.table)
+            var dialect = PostgresDialect(layout)
+            let sql = try selection.select(&dialect)
+            let types = selection.outputs.map(dialect.resultType)
+            return try await run(dialect.query(sql), table: layout.table.name).map { row in
+                var values: [StoreValue] = []
+                values.reserveCapacity(types.count)
+                for (cell, type) in zip(row, types) {
+                    do {
+                        values.append(try type.value(of: cell))
+                    } catch {
+                        throw StoreError(
+                            .undecodableRow, table: layout.table.name, reason: "a selected value is not a \(type.rawValue): \(error)",
+                            underlying: error)
+                    }
+                }
+                return values
+            }
+        }
+
         package func delete(_ query: ResolvedQuery) async throws -> Int {
             let layout = try await prepare(query.table)
             var dialect = PostgresDialect(layout)

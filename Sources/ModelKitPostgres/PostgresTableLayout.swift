@@ -166,6 +166,47 @@
             column + (order == .descending ? " DESC NULLS LAST" : " ASC NULLS FIRST")
         }
 
+        func valueSQL(_ column: StoreTable.Column) -> String {
+            type(of: column).selectExpression(postgresQuoted(column.name))
+        }
+
+        func aggregateSQL(_ function: StoreAggregateFunction, column: StoreTable.Column?) -> String {
+            let name = column.map { postgresQuoted($0.name) } ?? "*"
+            switch function {
+            case .count: return "COUNT(*)"
+            case .countDistinct: return "COUNT(DISTINCT \(name))"
+            // PostgreSQL sums bigints as numeric: back to bigint, an error past 64 bits as in SQLite.
+            case .sumOfIntegers: return "SUM(\(name))::bigint"
+            case .sumOfReals: return "SUM(\(name))::double precision"
+            case .average: return "AVG(\(name))::double precision"
+            case .min, .max:
+                let call = function == .min ? "MIN" : "MAX"
+                // PostgreSQL has no MIN or MAX of booleans: of their 0 and 1.
+                guard let column, type(of: column) != .boolean else { return "\(call)(\(name)::int)::bigint" }
+                return type(of: column).selectExpression("\(call)(\(name))")
+            }
+        }
+
+        /// The type a selection's output is read as.
+        func resultType(_ output: ResolvedSelection.Output) -> PostgresColumnType {
+            switch output {
+            case .column(let name): return layout.typeByColumn[name] ?? .text
+            case .aggregate(let function, let name):
+                switch function {
+                case .count, .countDistinct, .sumOfIntegers: return .bigint
+                case .sumOfReals, .average: return .doublePrecision
+                case .min, .max:
+                    let type = name.flatMap { layout.typeByColumn[$0] } ?? .text
+                    return type == .boolean ? .bigint : type
+                }
+            }
+        }
+
+        /// A column's type in the layout.
+        private func type(of column: StoreTable.Column) -> PostgresColumnType {
+            layout.typeByColumn[column.name] ?? .text
+        }
+
         /// The query and its bindings.
         func query(_ sql: String) -> PostgresQuery {
             PostgresQuery(unsafeSQL: sql, binds: bindings)

@@ -34,6 +34,8 @@ package protocol StoreConnection: Sendable {
     func selectAllColumns(_ table: StoreTable, identifier: StoreValue) async throws -> [String: StoreValue]
     /// How many rows a query selects (its limit and offset apply).
     func count(_ query: ResolvedQuery) async throws -> Int
+    /// The values a selection computes, one array per result row, in the selection's order.
+    func selectValues(_ selection: ResolvedSelection) async throws -> [[StoreValue]]
     /// Deletes the rows a query selects; returns how many.
     func delete(_ query: ResolvedQuery) async throws -> Int
     /// The connection as a reader of rows that does not suspend (``SynchronousRowReading``, when

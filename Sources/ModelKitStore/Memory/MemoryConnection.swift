@@ -111,7 +111,7 @@ package final class MemoryConnection: StoreConnection, SynchronousRowReading {
     }
 
     /// The identifiers of the rows a query selects, in its order, as SQLite would return them.
-    private static func select(_ query: ResolvedQuery, in tables: [String: Table]) -> [StoreValue] {
+    static func select(_ query: ResolvedQuery, in tables: [String: Table]) -> [StoreValue] {
         guard let table = tables[query.table.name] else { return [] }
         var rows = table.rows.values.filter { row in
             guard let condition = query.condition else { return true }

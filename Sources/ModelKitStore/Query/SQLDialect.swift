@@ -25,6 +25,10 @@ package protocol SQLDialect {
     var noLimit: String? { get }
     /// An `ORDER BY` term: `NULL` first when ascending and last when descending, as SQLite does.
     func orderTerm(column: String, _ order: StoreOrder) -> String
+    /// A column's value as a selection reads it (see ``ResolvedSelection``).
+    func valueSQL(_ column: StoreTable.Column) -> String
+    /// An aggregate over a column (none for `COUNT(*)`), as a selection reads it.
+    func aggregateSQL(_ function: StoreAggregateFunction, column: StoreTable.Column?) -> String
 }
 
 /// SQLite's dialect: `?` placeholders over ``StoreValue``s, SQLite's own operators.
@@ -48,6 +52,21 @@ package struct SQLiteDialect: SQLDialect {
 
     package func orderTerm(column: String, _ order: StoreOrder) -> String {
         order == .descending ? column + " DESC" : column
+    }
+
+    package func valueSQL(_ column: StoreTable.Column) -> String { quoted(column.name) }
+
+    package func aggregateSQL(_ function: StoreAggregateFunction, column: StoreTable.Column?) -> String {
+        let name = column.map { quoted($0.name) } ?? "*"
+        switch function {
+        case .count: return "COUNT(*)"
+        case .countDistinct: return "COUNT(DISTINCT \(name))"
+        // SQLite's SUM is an integer for integers (an error past 64 bits), a real for reals.
+        case .sumOfIntegers, .sumOfReals: return "SUM(\(name))"
+        case .min: return "MIN(\(name))"
+        case .max: return "MAX(\(name))"
+        case .average: return "AVG(\(name))"
+        }
     }
 }
 
@@ -91,13 +110,13 @@ extension ResolvedQuery {
         return "DELETE FROM \(tableSQL) WHERE \(identifier) IN (\(inner))"
     }
 
-    private func appendWhere<D: SQLDialect>(to sql: inout String, _ dialect: inout D) throws {
+    func appendWhere<D: SQLDialect>(to sql: inout String, _ dialect: inout D) throws {
         guard let condition else { return }
         sql += " WHERE "
         try condition.appendSQL(to: &sql, query: self, &dialect)
     }
 
-    private func appendClauses<D: SQLDialect>(to sql: inout String, _ dialect: inout D) throws {
+    func appendClauses<D: SQLDialect>(to sql: inout String, _ dialect: inout D) throws {
         try appendWhere(to: &sql, &dialect)
         if !orderings.isEmpty {
             sql += " ORDER BY "

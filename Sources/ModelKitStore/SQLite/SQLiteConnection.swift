@@ -187,6 +187,17 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlace
         }
     }
 
+    package func selectValues(_ selection: ResolvedSelection) async throws -> [[StoreValue]] {
+        var dialect = SQLiteDialect()
+        let sql = try selection.select(&dialect)
+        return try access(selection.query.table, sql: sql) { db in
+            let arguments = StatementArguments(storeValues: dialect.arguments)
+            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
+                row.databaseValues.map(StoreValue.init)
+            }
+        }
+    }
+
     package func delete(_ query: ResolvedQuery) async throws -> Int {
         let statement = query.deleteSQL()
         return try access(query.table, sql: statement.sql) { db in

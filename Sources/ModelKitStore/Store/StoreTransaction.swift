@@ -37,7 +37,7 @@ public final class StoreTransaction {
 
     /// Throws when the transaction has ended, the task is cancelled, or a read-only transaction
     /// is asked to write.
-    private func checkUsable(writing: Bool, table: String) throws {
+    func checkUsable(writing: Bool, table: String) throws {
         if isFinished {
             throw StoreError(.misusedTransaction, table: table, reason: "its transaction has ended: use it inside its closure only")
         }
