@@ -19,6 +19,8 @@
         /// For a ``StoreTransactionKind/readOnce`` read outside a transaction: the statements
         /// run so far, at most one.
         private let statementLimit: Locked<(limited: Bool, run: Int, exceeded: Bool)>
+        /// The number of the next cursor the transaction declares.
+        private let cursorNumber = Locked(0)
 
         init(store: PostgresStore, connection: PostgresConnection, singleStatement: Bool = false) {
             self.store = store
@@ -116,6 +118,28 @@
             var dialect = PostgresDialect(layout)
             let sql = try query.select(&dialect)
             return try await run(dialect.query(sql), table: query.table.name).map { try decode($0, layout) }
+        }
+
+        /// A server-side cursor (`DECLARE ... NO SCROLL CURSOR`) in the transaction, read with
+        /// `FETCH FORWARD size` until it is done, and closed.
+        package func selectRows(
+            _ query: ResolvedQuery, inBatchesOf size: Int, _ body: ([StoredRow]) async throws -> Void
+        ) async throws {
+            let layout = try await prepare(query.table)
+            var dialect = PostgresDialect(layout)
+            let sql = try query.select(&dialect)
+            // Unique in the transaction, however many cursors it opens.
+            let name = "modelkit_cursor_" + String(cursorNumber.withLock { number in defer { number += 1 }; return number })
+            var declare = dialect.query(sql)
+            declare.sql = "DECLARE \(name) NO SCROLL CURSOR FOR " + declare.sql
+            try await run(declare, table: query.table.name)
+            while true {
+                let rows = try await run(PostgresQuery(unsafeSQL: "FETCH FORWARD \(size) FROM \(name)"), table: query.table.name)
+                if rows.isEmpty { break }
+                try await body(try rows.map { try decode($0, layout) })
+                if rows.count < size { break }
+            }
+            try await run("CLOSE \(name)", table: query.table.name)
         }
 
         package func selectRows(_ table: StoreTable, identifiers: [StoreValue]) async throws -> [StoredRow] {

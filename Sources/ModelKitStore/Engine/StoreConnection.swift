@@ -27,6 +27,11 @@ package protocol StoreConnection: Sendable {
     func upsert(_ table: StoreTable, rows: [[StoreValue]]) async throws
     /// The rows a query selects, in its order.
     func selectRows(_ query: ResolvedQuery) async throws -> [StoredRow]
+    /// The rows a query selects, in its order, handed to `body` a batch of at most `size` rows
+    /// at a time as the engine reads them (one statement stepped, or a server-side cursor), so
+    /// that no more than a batch is in memory; `body` may suspend, and may read through the
+    /// connection meanwhile.
+    func selectRows(_ query: ResolvedQuery, inBatchesOf size: Int, _ body: ([StoredRow]) async throws -> Void) async throws
     /// The rows stored for some identifiers, in no particular order (missing ones left out).
     func selectRows(_ table: StoreTable, identifiers: [StoreValue]) async throws -> [StoredRow]
     /// Every column of the row stored for an identifier, by name, older columns included

@@ -12,7 +12,7 @@ import ModelKitCore
 /// function that runs on its caller's actor, and the transaction's body maps into the caller's
 /// context (a context and its models must stay on their actor).
 package enum OpenTransaction {
-    private struct Key: Hashable {
+    fileprivate struct Key: Hashable {
         let store: ObjectIdentifier
         let owner: Int
     }
@@ -37,6 +37,24 @@ package enum OpenTransaction {
         open.withLock { $0[key] = connection }
         defer { _ = open.withLock { $0.removeValue(forKey: key) } }
         return try body()
+    }
+
+    /// A transaction the current task holds open outside a closure (a cursor's loop).
+    package struct Entry: Sendable {
+        fileprivate let key: Key
+    }
+
+    /// Records that the current task has a transaction open on `store` through `connection`,
+    /// until ``leave(_:)``.
+    package static func enter(_ store: AnyObject, _ connection: any StoreConnection) -> Entry {
+        let key = Key(store: ObjectIdentifier(store), owner: currentOwner)
+        open.withLock { $0[key] = connection }
+        return Entry(key: key)
+    }
+
+    /// Forgets an entry of ``enter(_:_:)``.
+    package static func leave(_ entry: Entry) {
+        _ = open.withLock { $0.removeValue(forKey: entry.key) }
     }
 
     /// The connection of the transaction the current task itself opened on `store`, if any.

@@ -80,6 +80,23 @@ package final class MemoryConnection: StoreConnection, SynchronousRowReading {
         }
     }
 
+    /// The keys the query selects, then their rows a batch at a time, from the transaction's
+    /// copy of the tables.
+    package func selectRows(
+        _ query: ResolvedQuery, inBatchesOf size: Int, _ body: ([StoredRow]) async throws -> Void
+    ) async throws {
+        let keys = state.withLock { Self.select(query, in: $0.tables) }
+        var start = 0
+        while start < keys.count {
+            let end = min(keys.count, start + size)
+            let rows = state.withLock { state in
+                keys[start..<end].compactMap { key in state.tables[query.table.name]?.rows[key].map { Self.storedRow($0, table: query.table) } }
+            }
+            try await body(rows)
+            start = end
+        }
+    }
+
     package func selectRows(_ table: StoreTable, identifiers: [StoreValue]) async throws -> [StoredRow] {
         try identifiers.compactMap { try selectRowNow(table, identifier: $0) }
     }

@@ -1,0 +1,137 @@
+import Foundation
+import ModelKitCore
+
+/// The models a query selects, read in batches in one read transaction as the loop asks for
+/// them: a query of any size in the memory of one batch.
+///
+/// A task of the cursor's own holds the read transaction open and reads a batch of rows (one
+/// SQLite statement stepped, a PostgreSQL server-side cursor, the memory store's snapshot),
+/// then waits; the loop's task turns the batch into models, and asks for the next batch once it
+/// has iterated them. Every model comes from the same snapshot, whatever other tasks commit
+/// meanwhile. The models are read without a context: a context keeps every instance it holds,
+/// which would hold the whole query in memory. Identified class references are one instance per
+/// identifier within a batch.
+///
+/// While the loop runs, the cursor's transaction is open: the loop's own calls to the store
+/// throw (a transaction's rule: the store would wait for itself), and on SQLite the store's other
+/// transactions wait for the loop to end, as for any read transaction. Leaving the loop early
+/// (`break`, an error, cancellation) ends the transaction.
+///
+/// ```swift
+/// var total = 0
+/// for try await status in store.cursor(ModelQuery(Status.self).order(by: \Status.createdAt)) {
+///     total += status.retweetCount
+/// }
+/// ```
+public struct StoreCursor<M: Model>: AsyncSequence {
+    public typealias Element = M
+
+    let store: any ModelStore
+    let query: ModelQuery<M>
+    let batchSize: Int
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(store: store, query: query, batchSize: batchSize)
+    }
+
+    /// Iterates a cursor: a class, so that leaving the loop early ends the transaction.
+    public final class Iterator: AsyncIteratorProtocol {
+        private let store: any ModelStore
+        private let query: ModelQuery<M>
+        private let batchSize: Int
+        private let handoff = CursorHandoff()
+        private var reader: Task<Void, Never>?
+        /// The batch being iterated, and the position in it.
+        private var models: [M] = []
+        private var position = 0
+        private var isDone = false
+        /// The transaction entry that refuses the loop's own calls to the store meanwhile.
+        private var openEntry: OpenTransaction.Entry?
+
+        init(store: any ModelStore, query: ModelQuery<M>, batchSize: Int) {
+            self.store = store
+            self.query = query
+            self.batchSize = Swift.max(1, batchSize)
+        }
+
+        deinit {
+            handoff.cancel()
+            if let openEntry { OpenTransaction.leave(openEntry) }
+        }
+
+        public func next() async throws -> M? {
+            if position < models.count {
+                defer { position += 1 }
+                return models[position]
+            }
+            guard !isDone else { return nil }
+            models = []
+            position = 0
+            if reader == nil { start() }
+            do {
+                guard let batch = try await handoff.next() else { return end() }
+                if openEntry == nil { openEntry = OpenTransaction.enter(store as AnyObject, batch.connection) }
+                let table = try StoreTable.of(M.self)
+                models = try await RowLoader(synchronous: batch.connection.synchronousRows).models(
+                    M.self, rows: batch.rows, table: table, context: StoreTransaction.fetchContext(for: table),
+                    connection: batch.connection, decoder: StoreModelDecoder())
+            } catch {
+                _ = end()
+                handoff.cancel()
+                throw error
+            }
+            position = 1
+            return models.first
+        }
+
+        /// Starts the task that holds the read transaction and reads the batches.
+        private func start() {
+            let (store, query, batchSize, handoff) = (store, query, batchSize, handoff)
+            reader = Task {
+                do {
+                    try await store.read { transaction in
+                        try await transaction.selectRows(query, inBatchesOf: batchSize) { rows, connection in
+                            try await handoff.deliver(CursorBatch(rows: rows, connection: connection))
+                        }
+                    }
+                    handoff.finish(nil)
+                } catch {
+                    handoff.finish(error)
+                }
+            }
+        }
+
+        /// The end of the iteration: the loop's calls to the store are its own again.
+        private func end() -> M? {
+            isDone = true
+            models = []
+            if let openEntry { OpenTransaction.leave(openEntry) }
+            openEntry = nil
+            return nil
+        }
+    }
+}
+
+extension StoreTransaction {
+    /// The rows a query selects, a batch at a time (see ``StoreCursor``).
+    func selectRows<M: Model>(
+        _ query: ModelQuery<M>, inBatchesOf size: Int, _ body: ([StoredRow], any StoreConnection) async throws -> Void
+    ) async throws {
+        let resolved = try query.resolved()
+        try checkUsable(writing: false, table: resolved.table.name)
+        let connection = self.connection
+        try await connection.selectRows(resolved, inBatchesOf: size) { rows in try await body(rows, connection) }
+    }
+}
+
+extension ModelStore {
+    /// The models a query selects, in its order, read `batchSize` rows at a time in one read
+    /// transaction as a `for try await` loop asks for them (see ``StoreCursor``).
+    ///
+    /// ```swift
+    /// for try await user in store.cursor(ModelQuery(User.self)) { export(user) }
+    /// ```
+    public func cursor<M: Model>(_ query: ModelQuery<M>, batchSize: Int = 500) -> StoreCursor<M> {
+        StoreCursor(store: self, query: query, batchSize: batchSize)
+    }
+}
