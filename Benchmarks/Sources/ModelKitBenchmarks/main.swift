@@ -18,6 +18,16 @@ if arguments.contains(where: { $0.hasPrefix("json.stream") }) {
     }
     if arguments.allSatisfy({ $0.hasPrefix("json.stream") }) { exit(0) }
 }
+// A million rows through a cursor, only when named (`store.cursor`), before the comparisons
+// load their inputs, as the streaming lines.
+if arguments.contains(where: { $0.hasPrefix("store.cursor") }) {
+    do {
+        try cursorBenchmark(arguments)
+    } catch {
+        print("store.cursor: failed: \(error)")
+    }
+    if arguments.allSatisfy({ $0.hasPrefix("store.cursor") }) { exit(0) }
+}
 // Each group is built only when a requested name falls in it: building prepares the inputs (the
 // store group writes 100,000 rows), which would otherwise dominate a profiler's run.
 let groups: [(prefixes: [String], make: () throws -> [Comparison])] = [
