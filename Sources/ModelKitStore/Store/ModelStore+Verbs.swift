@@ -159,8 +159,9 @@ extension ModelStore {
         try await write { try await $0.deleteAll(M.self) }
     }
 
-    /// The results of `query` now and after every committed change to its model type, fetched
-    /// through `context` when given (so identity holds across results).
+    /// The results of `query` now and whenever a commit changes them (to its model's table or
+    /// to the tables of the models they refer to), fetched through `context` when given (so
+    /// identity holds across results); see ``ModelObservation``.
     ///
     /// ```swift
     /// for try await japanese in store.observe(ModelQuery(Status.self).filter(\Status.lang == "ja")) {
@@ -168,7 +169,7 @@ extension ModelStore {
     /// }
     /// ```
     public func observe<M: Model>(_ query: ModelQuery<M>, context: ModelContext? = nil) -> ModelObservation<M> {
-        ModelObservation(changes: changes(to: M.self), store: self, query: query, context: context)
+        ModelObservation(store: self, query: query, context: context)
     }
 }
 
