@@ -158,7 +158,15 @@
         }
 
         var isDistinctFrom: String { "IS DISTINCT FROM" }
-        func contains(column: String, placeholder: String) -> String { "strpos(\(column), \(placeholder)) > 0" }
+        func textMatch(_ match: StoreTextMatch, column: String, placeholder: String) -> String {
+            // Columns are in the "C" collation, whose lower() is ASCII only: ICU's root locale folds all of Unicode.
+            let subject = match.caseInsensitive ? "lower(\(column) COLLATE \"und-x-icu\")" : column
+            switch match.kind {
+            case .contains: return "strpos(\(subject), \(placeholder)) > 0"
+            case .prefix: return "starts_with(\(subject), \(placeholder))"
+            case .suffix: return "right(\(subject), length(\(placeholder))) = \(placeholder)"
+            }
+        }
         var never: String { "FALSE" }
         var noLimit: String? { "ALL" }
 

@@ -212,19 +212,61 @@ extension KeyPath where Root: Model, Value: ModelValue {
 }
 
 extension KeyPath where Root: Model, Value == String {
-    /// The rows whose text contains `text`, case-sensitively (SQL `instr`).
+    /// The rows whose text contains `text`: byte for byte, or ignoring case with
+    /// `.caseInsensitive` (Unicode lowercase forms on every store).
     ///
     /// ```swift
-    /// (\Status.text).contains("swift")
+    /// (\Status.text).contains("swift", options: .caseInsensitive)   // "Swift", "SWIFT", ...
     /// ```
-    public func contains(_ text: String) -> ModelPredicate<Root> {
-        ModelPredicate(self) { .contains(column: $0, text) }
+    public func contains(_ text: String, options: StoreTextOptions = []) -> ModelPredicate<Root> {
+        ModelPredicate(self) { .text(column: $0, StoreTextMatch(.contains, text, caseInsensitive: options.contains(.caseInsensitive))) }
+    }
+
+    /// The rows whose text starts with `text`.
+    ///
+    /// ```swift
+    /// (\User.screenName).hasPrefix("ada", options: .caseInsensitive)
+    /// ```
+    public func hasPrefix(_ text: String, options: StoreTextOptions = []) -> ModelPredicate<Root> {
+        ModelPredicate(self) { .text(column: $0, StoreTextMatch(.prefix, text, caseInsensitive: options.contains(.caseInsensitive))) }
+    }
+
+    /// The rows whose text ends with `text`.
+    ///
+    /// ```swift
+    /// (\User.email).hasSuffix("@example.com")
+    /// ```
+    public func hasSuffix(_ text: String, options: StoreTextOptions = []) -> ModelPredicate<Root> {
+        ModelPredicate(self) { .text(column: $0, StoreTextMatch(.suffix, text, caseInsensitive: options.contains(.caseInsensitive))) }
     }
 }
 
 extension KeyPath where Root: Model, Value == String? {
-    /// The rows whose text contains `text`, case-sensitively; nil never does.
-    public func contains(_ text: String) -> ModelPredicate<Root> {
-        ModelPredicate(self) { .contains(column: $0, text) }
+    /// The rows whose text contains `text`; nil never does.
+    public func contains(_ text: String, options: StoreTextOptions = []) -> ModelPredicate<Root> {
+        ModelPredicate(self) { .text(column: $0, StoreTextMatch(.contains, text, caseInsensitive: options.contains(.caseInsensitive))) }
     }
+
+    /// The rows whose text starts with `text`; nil never does.
+    public func hasPrefix(_ text: String, options: StoreTextOptions = []) -> ModelPredicate<Root> {
+        ModelPredicate(self) { .text(column: $0, StoreTextMatch(.prefix, text, caseInsensitive: options.contains(.caseInsensitive))) }
+    }
+
+    /// The rows whose text ends with `text`; nil never does.
+    public func hasSuffix(_ text: String, options: StoreTextOptions = []) -> ModelPredicate<Root> {
+        ModelPredicate(self) { .text(column: $0, StoreTextMatch(.suffix, text, caseInsensitive: options.contains(.caseInsensitive))) }
+    }
+}
+
+/// How a text predicate compares: byte for byte by default.
+public struct StoreTextOptions: OptionSet, Hashable, Sendable {
+    public let rawValue: Int
+
+    public init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    /// Compares the lowercase forms of both texts (Swift's Unicode `lowercased()`: "Straße"
+    /// contains "STRASSE" does not hold, "ÄRGER" contains "ärg" does).
+    public static let caseInsensitive = StoreTextOptions(rawValue: 1)
 }

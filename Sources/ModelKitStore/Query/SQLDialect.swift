@@ -17,8 +17,9 @@ package protocol SQLDialect {
     mutating func bind(_ value: StoreValue, column: StoreTable.Column?) throws -> String
     /// `a IS NOT b`: true when they differ, `NULL` being a value like any other.
     var isDistinctFrom: String { get }
-    /// Whether `column`'s text contains the text bound at `placeholder`.
-    func contains(column: String, placeholder: String) -> String
+    /// Whether `column`'s text contains, starts or ends with the text bound at `placeholder`
+    /// (which is lowercased already when the match ignores case).
+    func textMatch(_ match: StoreTextMatch, column: String, placeholder: String) -> String
     /// A condition that never holds (an `IN` of no values).
     var never: String { get }
     /// `LIMIT` without a bound, for an `OFFSET` alone; nil to bind a limit of -1 instead.
@@ -46,7 +47,19 @@ package struct SQLiteDialect: SQLDialect {
     }
 
     package var isDistinctFrom: String { "IS NOT" }
-    package func contains(column: String, placeholder: String) -> String { "instr(\(column), \(placeholder)) > 0" }
+    package func textMatch(_ match: StoreTextMatch, column: String, placeholder: String) -> String {
+        // The store's own function folds case as Swift's lowercased() does (SQLite's lower() is ASCII only).
+        let subject = match.caseInsensitive ? "\(SQLiteStore.lowercaseFunction)(\(column))" : column
+        // The text again, by its number: the last argument bound.
+        let again = "?\(arguments.count)"
+        switch match.kind {
+        case .contains: return "instr(\(subject), \(placeholder)) > 0"
+        // substr counts characters as length does; an empty text matches every text.
+        case .prefix: return "substr(\(subject), 1, length(\(placeholder))) = \(again)"
+        case .suffix: return "(length(\(placeholder)) = 0 OR substr(\(subject), -length(\(again))) = \(again))"
+        }
+    }
+
     package var never: String { "0" }
     package var noLimit: String? { nil }
 
@@ -157,9 +170,9 @@ extension StoreExpression {
             let target = query.column(named: column)
             let placeholders = try values.map { try dialect.bind($0, column: target) }
             sql += "\(quoted(column)) IN (\(placeholders.joined(separator: ", ")))"
-        case .contains(let column, let text):
-            let placeholder = try dialect.bind(.text(text), column: query.column(named: column))
-            sql += dialect.contains(column: quoted(column), placeholder: placeholder)
+        case .text(let column, let match):
+            let placeholder = try dialect.bind(.text(match.text), column: query.column(named: column))
+            sql += dialect.textMatch(match, column: quoted(column), placeholder: placeholder)
         case .and(let lhs, let rhs), .or(let lhs, let rhs):
             sql += "("
             try lhs.appendSQL(to: &sql, query: query, &dialect)

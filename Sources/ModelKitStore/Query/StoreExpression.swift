@@ -8,8 +8,8 @@ package indirect enum StoreExpression: Hashable, Sendable {
     case compare(column: String, StoreComparison, StoreValue)
     /// The column's value is one of the values.
     case isIn(column: String, [StoreValue])
-    /// The column's text contains the text (case-sensitive).
-    case contains(column: String, String)
+    /// The column's text contains, starts or ends with the text.
+    case text(column: String, StoreTextMatch)
     case and(StoreExpression, StoreExpression)
     case or(StoreExpression, StoreExpression)
     case not(StoreExpression)
@@ -43,10 +43,10 @@ package indirect enum StoreExpression: Hashable, Sendable {
             let stored = value(column)
             if values.isEmpty { return false }
             return stored == .null ? nil : values.contains { equal(stored, $0) }
-        case .contains(let column, let text):
+        case .text(let column, let match):
             switch value(column) {
             case .null: return nil
-            case .text(let stored): return text.isEmpty || stored.utf8.firstRange(of: text.utf8) != nil
+            case .text(let stored): return match.matches(stored)
             default: return false
             }
         case .and(let lhs, let rhs):
@@ -66,6 +66,36 @@ package indirect enum StoreExpression: Hashable, Sendable {
 
     private func equal(_ lhs: StoreValue, _ rhs: StoreValue) -> Bool {
         StoreValue.compare(lhs, rhs) == 0
+    }
+}
+
+/// A text match of a query: contains, starts with or ends with a text, by UTF-8 bytes, or by
+/// their lowercase forms (Swift's Unicode `lowercased()`, which the SQLite store runs as a
+/// function of its own, and PostgreSQL's `lower` in its ICU collation).
+package struct StoreTextMatch: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
+        case contains, prefix, suffix
+    }
+
+    package let kind: Kind
+    /// The text to find, lowercased already when ``caseInsensitive``.
+    package let text: String
+    package let caseInsensitive: Bool
+
+    package init(_ kind: Kind, _ text: String, caseInsensitive: Bool) {
+        self.kind = kind
+        self.text = caseInsensitive ? text.lowercased() : text
+        self.caseInsensitive = caseInsensitive
+    }
+
+    /// Whether `stored` matches, as the SQL stores decide it.
+    func matches(_ stored: String) -> Bool {
+        let subject = caseInsensitive ? stored.lowercased() : stored
+        switch kind {
+        case .contains: return text.isEmpty || subject.utf8.firstRange(of: text.utf8) != nil
+        case .prefix: return subject.utf8.starts(with: text.utf8)
+        case .suffix: return subject.utf8.reversed().starts(with: text.utf8.reversed())
+        }
     }
 }
 

@@ -115,6 +115,9 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
         self.database = database
         self.path = path
         self.reader = reader
+        for connection in [database] + (reader.map { [$0] } ?? []) {
+            connection.inDatabase { $0.add(function: Self.lowercase) }
+        }
         self.allowsTransactions = database.configuration.allowsUnsafeTransactions
         self.hub = StoreChangeHub { hub in
             database.add(transactionObserver: SQLiteChangeObserver(hub: hub), extent: .databaseLifetime)
@@ -123,6 +126,16 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
 
     public func changes<M: Model>(to type: M.Type) -> StoreChanges {
         hub.subscribe(table: M.modelSchema.storeTableName)
+    }
+
+    /// The name of the SQL function that lowercases text as Swift's `lowercased()` does, for
+    /// case-insensitive text predicates (SQLite's own `lower()` folds ASCII only).
+    package static let lowercaseFunction = "modelkit_lower"
+
+    /// ``lowercaseFunction``: text lowercased, any other value as it is.
+    private static let lowercase = DatabaseFunction(lowercaseFunction, argumentCount: 1, pure: true) { values in
+        guard let text = String.fromDatabaseValue(values[0]) , case .string = values[0].storage else { return values[0] }
+        return text.lowercased()
     }
 
     /// Closes the database now: later calls throw ``StoreError`` of kind `.closed`, and the
