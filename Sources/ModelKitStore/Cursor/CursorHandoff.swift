@@ -1,11 +1,18 @@
 import Foundation
 import ModelKitCore
 
-/// A batch of rows a cursor's reading task hands to the task iterating the cursor, with the
-/// connection the rows' references are read through.
-struct CursorBatch: Sendable {
-    let rows: [StoredRow]
-    let connection: any StoreConnection
+/// What a cursor's reading task hands to the task iterating the cursor, with the connection
+/// references are read through: a batch of rows, or (SQLite) a statement the loop's task steps
+/// in place itself, a batch at a time, while the reading task waits for it to be done.
+enum CursorBatch: Sendable {
+    case rows([StoredRow], connection: any StoreConnection)
+    case inPlace(any InPlaceRowCursor, connection: any StoreConnection)
+
+    var connection: any StoreConnection {
+        switch self {
+        case .rows(_, let connection), .inPlace(_, let connection): return connection
+        }
+    }
 }
 
 /// Hands batches from a cursor's reading task, which holds the read transaction open, to the

@@ -29,9 +29,19 @@ public struct StoreCursor<M: Model>: AsyncSequence {
     let store: any ModelStore
     let query: ModelQuery<M>
     let batchSize: Int
+    let decoder: StoreModelDecoder<M>
+
+    // @usableFromInline: made by the inlinable ModelStore.cursor(_:batchSize:), with the decoder it builds.
+    @usableFromInline
+    init(store: any ModelStore, query: ModelQuery<M>, batchSize: Int, decoder: StoreModelDecoder<M>) {
+        self.store = store
+        self.query = query
+        self.batchSize = batchSize
+        self.decoder = decoder
+    }
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(store: store, query: query, batchSize: batchSize)
+        Iterator(store: store, query: query, batchSize: batchSize, decoder: decoder)
     }
 
     /// Iterates a cursor: a class, so that leaving the loop early ends the transaction.
@@ -39,8 +49,11 @@ public struct StoreCursor<M: Model>: AsyncSequence {
         private let store: any ModelStore
         private let query: ModelQuery<M>
         private let batchSize: Int
+        private let decoder: StoreModelDecoder<M>
         private let handoff = CursorHandoff()
         private var reader: Task<Void, Never>?
+        /// The statement the loop steps itself (SQLite), once handed over.
+        private var inPlace: (cursor: any InPlaceRowCursor, connection: any StoreConnection)?
         /// The batch being iterated, and the position in it.
         private var models: [M] = []
         private var position = 0
@@ -48,10 +61,11 @@ public struct StoreCursor<M: Model>: AsyncSequence {
         /// The transaction entry that refuses the loop's own calls to the store meanwhile.
         private var openEntry: OpenTransaction.Entry?
 
-        init(store: any ModelStore, query: ModelQuery<M>, batchSize: Int) {
+        init(store: any ModelStore, query: ModelQuery<M>, batchSize: Int, decoder: StoreModelDecoder<M>) {
             self.store = store
             self.query = query
             self.batchSize = Swift.max(1, batchSize)
+            self.decoder = decoder
         }
 
         deinit {
@@ -69,12 +83,28 @@ public struct StoreCursor<M: Model>: AsyncSequence {
             position = 0
             if reader == nil { start() }
             do {
-                guard let batch = try await handoff.next() else { return end() }
-                if openEntry == nil { openEntry = OpenTransaction.enter(store as AnyObject, batch.connection) }
                 let table = try StoreTable.of(M.self)
-                models = try await RowLoader(synchronous: batch.connection.synchronousRows).models(
-                    M.self, rows: batch.rows, table: table, context: StoreTransaction.fetchContext(for: table),
-                    connection: batch.connection, decoder: StoreModelDecoder())
+                while models.isEmpty {
+                    if let (cursor, connection) = inPlace {
+                        let batch = try RowLoader(synchronous: connection.synchronousRows).models(
+                            M.self, from: cursor, limit: batchSize, table: table, context: StoreTransaction.fetchContext(for: table),
+                            decoder: decoder)
+                        models = batch.models
+                        if batch.isDone { inPlace = nil }
+                        continue
+                    }
+                    // The reading task goes on (and ends its transaction after the last batch).
+                    guard let batch = try await handoff.next() else { return end() }
+                    if openEntry == nil { openEntry = OpenTransaction.enter(store as AnyObject, batch.connection) }
+                    switch batch {
+                    case .inPlace(let cursor, let connection):
+                        inPlace = (cursor, connection)
+                    case .rows(let rows, let connection):
+                        models = try await RowLoader(synchronous: connection.synchronousRows).models(
+                            M.self, rows: rows, table: table, context: StoreTransaction.fetchContext(for: table),
+                            connection: connection, decoder: decoder)
+                    }
+                }
             } catch {
                 _ = end()
                 handoff.cancel()
@@ -90,9 +120,7 @@ public struct StoreCursor<M: Model>: AsyncSequence {
             reader = Task {
                 do {
                     try await store.read { transaction in
-                        try await transaction.selectRows(query, inBatchesOf: batchSize) { rows, connection in
-                            try await handoff.deliver(CursorBatch(rows: rows, connection: connection))
-                        }
+                        try await transaction.selectRows(query, inBatchesOf: batchSize) { batch in try await handoff.deliver(batch) }
                     }
                     handoff.finish(nil)
                 } catch {
@@ -113,14 +141,21 @@ public struct StoreCursor<M: Model>: AsyncSequence {
 }
 
 extension StoreTransaction {
-    /// The rows a query selects, a batch at a time (see ``StoreCursor``).
+    /// Hands `body` the rows a query selects: the statement itself where the connection reads
+    /// in place (the loop steps it; `body` returns once it is done), else a batch at a time.
     func selectRows<M: Model>(
-        _ query: ModelQuery<M>, inBatchesOf size: Int, _ body: ([StoredRow], any StoreConnection) async throws -> Void
+        _ query: ModelQuery<M>, inBatchesOf size: Int, _ body: (CursorBatch) async throws -> Void
     ) async throws {
         let resolved = try query.resolved()
         try checkUsable(writing: false, table: resolved.table.name)
         let connection = self.connection
-        try await connection.selectRows(resolved, inBatchesOf: size) { rows in try await body(rows, connection) }
+        if let inPlace = connection.synchronousRows != nil ? connection.inPlaceRows : nil {
+            let cursor = try inPlace.openRows(resolved)
+            defer { cursor.close() }
+            try await body(.inPlace(cursor, connection: connection))
+            return
+        }
+        try await connection.selectRows(resolved, inBatchesOf: size) { rows in try await body(.rows(rows, connection: connection)) }
     }
 }
 
@@ -131,7 +166,10 @@ extension ModelStore {
     /// ```swift
     /// for try await user in store.cursor(ModelQuery(User.self)) { export(user) }
     /// ```
+    // @inlinable: builds StoreModelDecoder<M> in the caller's module, where the model's type is concrete, as
+    // fetchAll(_:context:) does: every row is read by the model's decoder specialised for StoreRowReader.
+    @inlinable
     public func cursor<M: Model>(_ query: ModelQuery<M>, batchSize: Int = 500) -> StoreCursor<M> {
-        StoreCursor(store: self, query: query, batchSize: batchSize)
+        StoreCursor(store: self, query: query, batchSize: batchSize, decoder: StoreModelDecoder())
     }
 }

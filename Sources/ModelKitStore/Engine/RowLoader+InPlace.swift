@@ -14,23 +14,42 @@ extension RowLoader {
     ) throws -> [M] {
         // A local function, not a closure value: nothing captured is boxed on the heap.
         func read() throws -> [M] {
-            try rows.withRows(query) { next in
-                // One reader for every row, moved from row to row: no reader made and freed per row.
-                var reader = StoreRowReader(columns: .values([]), table: query.table, context: context, loader: self)
-                if !query.table.isClass, !query.table.migrates { return try decoder.decodeRows(&reader, next) }
-                var models: [M] = []
-                while let row = try next() {
-                    reader.start(row)
-                    let model = try self.model(
-                        M.self, reading: &reader, version: row.version(after: query.table.columns.count), table: query.table,
-                        context: context, decoder: decoder)
-                    decoder.append(&models, model)
-                }
-                return models
-            }
+            try rows.withRows(query) { next in try models(M.self, rows: next, table: query.table, context: context, decoder: decoder) }
         }
         guard let context else { return try read() }
         return try context.performMapping(read)
+    }
+
+    /// The models of the next rows of a cursor, at most `limit`, read in place through
+    /// `context`; and whether the cursor is done.
+    func models<M: Model>(
+        _ type: M.Type, from cursor: any InPlaceRowCursor, limit: Int, table: StoreTable, context: ModelContext?,
+        decoder: StoreModelDecoder<M>
+    ) throws -> (models: [M], isDone: Bool) {
+        func read() throws -> (result: [M], isDone: Bool) {
+            try cursor.withNextRows(limit: limit) { next in try models(M.self, rows: next, table: table, context: context, decoder: decoder) }
+        }
+        let batch = try context.map { try $0.performMapping(read) } ?? read()
+        return (batch.result, batch.isDone)
+    }
+
+    /// The models of the rows `next` steps to.
+    private func models<M: Model>(
+        _ type: M.Type, rows next: () throws -> StoreRowColumns?, table: StoreTable, context: ModelContext?,
+        decoder: StoreModelDecoder<M>
+    ) throws -> [M] {
+        // One reader for every row, moved from row to row: no reader made and freed per row.
+        var reader = StoreRowReader(columns: .values([]), table: table, context: context, loader: self)
+        if !table.isClass, !table.migrates { return try decoder.decodeRows(&reader, next) }
+        var models: [M] = []
+        while let row = try next() {
+            reader.start(row)
+            let model = try self.model(
+                M.self, reading: &reader, version: row.version(after: table.columns.count), table: table, context: context,
+                decoder: decoder)
+            decoder.append(&models, model)
+        }
+        return models
     }
 
     /// Hands `found` the model of the row stored for `identifier`, read in place through

@@ -92,6 +92,21 @@ package protocol InPlaceRowReading {
     /// Calls `body` with the row stored for an identifier (its columns, then its version), if
     /// there is one; returns whether there was.
     func withRow(_ table: StoreTable, identifier: StoreValue, _ body: (StoreRowColumns) throws -> Void) throws -> Bool
+    /// A statement over the rows a query selects, stepped a batch at a time (a cursor's rows),
+    /// inside the transaction under way.
+    func openRows(_ query: ResolvedQuery) throws -> any InPlaceRowCursor
+}
+
+/// The rows of a query, read in place a batch at a time (``InPlaceRowReading/openRows(_:)``).
+///
+/// Used by one task at a time: a cursor's reading task opens and closes it, and the loop's task
+/// steps it while the reading task waits.
+package protocol InPlaceRowCursor: AnyObject, Sendable {
+    /// Runs `body` with a function that steps to the next row, at most `limit` rows, and nil
+    /// after them or the last row; returns what `body` returns, and whether the rows are done.
+    func withNextRows<T>(limit: Int, _ body: (_ next: () throws -> StoreRowColumns?) throws -> T) throws -> (result: T, isDone: Bool)
+    /// Ends the statement's read.
+    func close()
 }
 
 /// A storage engine: opens transactions and hands their connection to the shared code.

@@ -80,6 +80,7 @@ func cursorBenchmark(_ arguments: [String]) throws {
     }
     let seconds = Date().timeIntervalSince(start)
     let peak = PeakMemory.growth()
+    let processPeak = PeakMemory.peak()
     guard read == count else { throw BenchmarkError("the cursor read \(read) rows of \(count)") }
 
     // GRDB's cursor over the same rows, each into the same struct.
@@ -104,6 +105,7 @@ func cursorBenchmark(_ arguments: [String]) throws {
     guard rawAges == ages else { throw BenchmarkError("the two cursors read different rows") }
     let perRow = seconds / Double(count) * 1e6
     let rawPerRow = rawSeconds / Double(count) * 1e6
-    print("store.cursor: \(grouped(count)) rows, modelkit \(format(perRow)) µs/row, peak RSS \(megabytes(peak)) over baseline; "
+    print("store.cursor: \(grouped(count)) rows, modelkit \(format(perRow)) µs/row, peak RSS \(megabytes(peak)) over baseline "
+        + "(the process's peak \(megabytes(processPeak))); "
         + "GRDB cursor \(format(rawPerRow)) µs/row, \(megabytes(rawPeak)); ratio \(format(rawPerRow / perRow))x")
 }
