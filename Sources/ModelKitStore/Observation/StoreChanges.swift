@@ -16,14 +16,21 @@ public struct StoreChange: Hashable, Sendable, CustomStringConvertible {
     /// How many rows were deleted.
     public var deleted: Int
 
+    /// Whether another connection to the database committed it (another process, or another
+    /// `SQLiteStore` on the same file), which tells the store neither the rows nor for sure the
+    /// table: the SQLite store yields such a change to every sequence it serves.
+    public var isExternal: Bool
+
     /// Creates a change; stores make these.
-    public init(modelName: String, saved: Int = 0, deleted: Int = 0) {
+    public init(modelName: String, saved: Int = 0, deleted: Int = 0, isExternal: Bool = false) {
         self.modelName = modelName
         self.saved = saved
         self.deleted = deleted
+        self.isExternal = isExternal
     }
 
     public var description: String {
+        if isExternal, saved == 0, deleted == 0 { return "another connection committed changes, maybe to '\(modelName)'" }
         var parts: [String] = []
         if saved > 0 { parts.append("saved \(saved) row\(saved == 1 ? "" : "s")") }
         if deleted > 0 { parts.append("deleted \(deleted) row\(deleted == 1 ? "" : "s")") }
@@ -101,8 +108,24 @@ package final class StoreChangeHub: Sendable {
         }
     }
 
+    /// Yields a change another connection committed to every sequence, each for its table:
+    /// which tables it touched is not known.
+    package func postExternal() {
+        for subscriber in subscribers.withLock({ Array($0.all.values) }) {
+            subscriber.continuation.yield(StoreChange(modelName: subscriber.table, isExternal: true))
+        }
+    }
+
+    /// Whether ``finish()`` ran.
+    package var isFinished: Bool {
+        finished.withLock { $0 }
+    }
+
+    private let finished = Locked(false)
+
     /// Ends every sequence (the store closed or went away).
     package func finish() {
+        finished.withLock { $0 = true }
         for subscriber in subscribers.withLock({ Array($0.all.values) }) { subscriber.continuation.finish() }
     }
 

@@ -119,8 +119,11 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
             connection.inDatabase { $0.add(function: Self.lowercase) }
         }
         self.allowsTransactions = database.configuration.allowsUnsafeTransactions
+        let gate = self.gate
         self.hub = StoreChangeHub { hub in
             database.add(transactionObserver: SQLiteChangeObserver(hub: hub), extent: .databaseLifetime)
+            // Commits of other connections to a file: another process, or another store on it.
+            if path != nil { SQLiteStore.watchOtherConnections(of: database, gate: gate, hub: hub) }
         }
     }
 
@@ -284,6 +287,30 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
         }
         defer { gate.release() }
         return try body(SQLiteConnection(store: self, readsCommitted: false))
+    }
+}
+
+extension SQLiteStore {
+    /// How often a file store looks for other connections' commits while a sequence listens.
+    static let externalCommitInterval: Duration = .milliseconds(100)
+
+    /// Looks for commits other connections made to the database, for the hub's listeners:
+    /// SQLite's `PRAGMA data_version`, asked on the store's own connection, changes exactly when
+    /// another connection committed (its own commits leave it as it is). Asked between the
+    /// store's transactions only, never waiting for one. Ends with the hub.
+    static func watchOtherConnections(of database: DatabaseQueue, gate: StoreGate, hub: StoreChangeHub) {
+        Task { [weak hub] in
+            var last: Int?
+            while let current = hub, !current.isFinished {
+                if gate.tryAcquire() {
+                    let version = try? database.unsafeReentrantRead { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+                    gate.release()
+                    if let version, let previous = last, version != previous, current.isObserved { current.postExternal() }
+                    last = version ?? last
+                }
+                try? await Task.sleep(for: externalCommitInterval)
+            }
+        }
     }
 }
 
