@@ -4,8 +4,9 @@ import ModelKitStore
 import ModelKitTestSupport
 import Testing
 
-/// A row of `modelkit store write-batch`, the other process's writes.
-@Model(table: "BatchItem") struct ExternalBatchItem: Sendable {
+/// The row `modelkit store write-batch` writes: the other process's rows (the SQLite and
+/// PostgreSQL tests').
+@Model struct BatchItem: Sendable {
     @Identifier var id: Int
     var batch: Int
     var payload: String
@@ -17,9 +18,9 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.path("shared.sqlite")
         let store = try SQLiteStore(path: path)
-        try await store.save(ExternalBatchItem(id: 0, batch: 0, payload: "mine"))
-        var changes = store.changes(to: ExternalBatchItem.self).makeAsyncIterator()
-        let observation = store.observe(ModelQuery(ExternalBatchItem.self).filter(\ExternalBatchItem.batch == 7))
+        try await store.save(BatchItem(id: 0, batch: 0, payload: "mine"))
+        var changes = store.changes(to: BatchItem.self).makeAsyncIterator()
+        let observation = store.observe(ModelQuery(BatchItem.self).filter(\BatchItem.batch == 7))
         var results = observation.makeAsyncIterator()
         try expectEqual(await results.next()?.count, 0)
         try await Task.sleep(for: .milliseconds(150))   // the store has read the file's version
@@ -30,7 +31,7 @@ import Testing
         expectEqual(change, StoreChange(modelName: "BatchItem", isExternal: true))
         expectEqual(change?.description, "another connection committed changes, maybe to 'BatchItem'")
         try expectEqual(await results.next()?.count, 25)
-        try expectEqual(await store.fetchCount(ExternalBatchItem.self), 26)
+        try expectEqual(await store.fetchCount(BatchItem.self), 26)
     }
 
     @Test func anotherStoreOnTheFileIsSeenAndTheStoresOwnCommitsAreNotTwice() async throws {

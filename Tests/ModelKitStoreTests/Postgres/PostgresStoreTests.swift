@@ -321,11 +321,4 @@
         }
     }
 
-    /// The row `modelkit store write-batch` writes.
-    @Model struct BatchItem {
-        @Identifier var id: Int
-        var batch: Int
-        var payload: String
-    }
-
 #endif
