@@ -24,6 +24,8 @@
 ///     order (`[["lastName", "firstName"]]`); `@Model` checks each name at compile time.
 ///   - unique: Properties whose values no two rows may share, each list one constraint
 ///     (`[["email"]]`, or `[["team", "number"]]` for a pair); a save that breaks one throws.
+///   - search: Text properties stores index for full-text search (`["title", "body"]`), which
+///     `ModelQuery.search(_:)` matches and ranks; `@Model` checks each name at compile time.
 ///   - observable: For a class, whether its properties are observable (`ObservableModel`,
 ///     as `@Observable` makes them); `false` leaves plain stored properties. Structs ignore it.
 @attached(member, conformances: Model, ObservableModel, Hashable, CustomStringConvertible, names: arbitrary)
@@ -31,7 +33,8 @@
 @attached(extension, conformances: Model, ObservableModel, Hashable, CustomStringConvertible, names: arbitrary)
 public macro Model(
     keys: KeyStrategy? = nil, version: Int = 0, nulls: NullPolicy = .error, unknownKeys: UnknownKeyPolicy = .ignore,
-    table: String? = nil, indexes: [[String]] = [], unique: [[String]] = [], observable: Bool = true
+    table: String? = nil, indexes: [[String]] = [], unique: [[String]] = [], search: [String] = [],
+    observable: Bool = true
 ) =
     #externalMacro(module: "ModelKitMacros", type: "ModelMacro")
 

@@ -48,9 +48,25 @@
                 + (definitions + ["\(version) bigint NOT NULL DEFAULT 0"]).joined(separator: ", ") + ")"
             self.createIndexSQL = StoreTable.createIndexSQL(
                 table.schema.indexes, table: table.name, on: qualifiedName, quote: postgresQuoted)
+                + Self.createSearchSQL(table, on: qualifiedName)
             self.insertColumns = (names + [version]).joined(separator: ", ")
             self.conflictUpdates = (names + [version]).filter { $0 != names[table.identifierColumn] }
                 .map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
+        }
+
+        /// The column of a table's searchable words: a `tsvector` PostgreSQL computes from the
+        /// searchable columns (`simple` configuration: lowercased words, no stemming), and its
+        /// GIN index.
+        static let searchColumn = "_search"
+
+        static func createSearchSQL(_ table: StoreTable, on qualifiedName: String) -> [String] {
+            guard !table.schema.searchable.isEmpty else { return [] }
+            let text = table.schema.searchable.map { "coalesce(\(postgresQuoted($0))::text, '')" }.joined(separator: " || ' ' || ")
+            return [
+                "ALTER TABLE \(qualifiedName) ADD COLUMN IF NOT EXISTS \(postgresQuoted(searchColumn)) tsvector "
+                    + "GENERATED ALWAYS AS (to_tsvector('simple', \(text))) STORED",
+                "CREATE INDEX IF NOT EXISTS \(postgresQuoted(table.searchIndexName)) ON \(qualifiedName) USING GIN (\(postgresQuoted(searchColumn)))",
+            ]
         }
 
         /// `ALTER TABLE` statements adding the columns a table made by an earlier version lacks.
@@ -146,7 +162,8 @@
         func selectSQL(_ table: StoreTable) -> String { layout.selectSQL }
 
         mutating func bind(_ value: StoreValue, column: StoreTable.Column?) throws -> String {
-            let type = column.flatMap { layout.typeByColumn[$0.name] } ?? .bigint
+            // A value for no column: a count (LIMIT, OFFSET), or a full-text search's text.
+            let type = column.flatMap { layout.typeByColumn[$0.name] } ?? (value.text != nil ? .text : .bigint)
             do {
                 try type.bind(value, to: &bindings)
             } catch {
@@ -173,6 +190,16 @@
         func orderTerm(column: String, _ order: StoreOrder) -> String {
             column + (order == .descending ? " DESC NULLS LAST" : " ASC NULLS FIRST")
         }
+
+        func searchCondition(_ search: StoreSearch, table: StoreTable, placeholder: String) -> String {
+            "\(postgresQuoted(PostgresTableLayout.searchColumn)) @@ plainto_tsquery('simple', \(placeholder))"
+        }
+
+        func searchRank(_ search: StoreSearch, table: StoreTable, placeholder: String) -> String {
+            "ts_rank(\(postgresQuoted(PostgresTableLayout.searchColumn)), plainto_tsquery('simple', \(placeholder))) DESC"
+        }
+
+        func searchText(_ search: StoreSearch) -> String { search.words.joined(separator: " ") }
 
         func valueSQL(_ column: StoreTable.Column) -> String {
             type(of: column).selectExpression(postgresQuoted(column.name))

@@ -92,6 +92,7 @@ import Testing
             .untested(firstLine: "let query = ModelQuery(Status.self)"),
             .tested(snippet: "store-aggregates", test: "Tests/ModelKitStoreTests/StoreAggregateTests.swift"),
             .tested(snippet: "store-cursor", test: "Tests/ModelKitStoreTests/StoreCursorTests.swift"),
+            .tested(snippet: "store-search", test: "Tests/ModelKitStoreTests/StoreSearchTests.swift"),
             .tested(snippet: "store-indexes", test: "Tests/ModelKitStoreTests/StoreIndexTests.swift"),
             .untested(firstLine: "@Model(version: 2) final class Person {"),
             .tested(snippet: "store-migrations", test: "Tests/ModelKitStoreTests/StoreRecordedMigrationTests.swift"),

@@ -52,4 +52,41 @@ struct ModelIndexMacroTests {
             """
         }
     }
+
+    @Test func searchablePropertiesBecomeTheSchemasSearchable() {
+        let (expanded, diagnostics) = ModelKitMacros.expand(
+            """
+            @Model(search: ["title", "body"])
+            final class Post {
+                @Identifier var id: Int
+                var title: String
+                var body: String?
+            }
+            """)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        #expect(expanded.contains(#"searchable: ["title", "body"]"#), "\(expanded)")
+    }
+
+    @Test func aSearchOfAnUnknownOrNonTextPropertyIsAnError() {
+        let (_, diagnostics) = ModelKitMacros.expand(
+            """
+            @Model(search: ["title", "likes", "nickname", "title", summaryKey])
+            struct Post {
+                @Identifier var id: Int
+                var title: String
+                var likes: Int
+                @Transient var nickname: String = ""
+            }
+            """)
+        let messages = diagnostics.joined(separator: "\n")
+        for expected in [
+            "'@Model(search:)' cannot search 'likes' of 'Post': full-text search reads text, and it is 'Int'",
+            "'@Model(search:)' cannot search 'nickname' of 'Post': it is not a stored property",
+            "'@Model(search:)' cannot be read: a property is named twice",
+            "'@Model(search:)' cannot be read: a property name is a string literal",
+        ] {
+            #expect(messages.contains(expected), "\(messages)")
+        }
+        #expect(diagnostics.count == 4, "\(messages)")
+    }
 }

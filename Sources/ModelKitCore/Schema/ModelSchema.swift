@@ -44,6 +44,9 @@ public final class ModelSchema: Sendable {
     /// The indexes and unique constraints a store keeps on the model's table (a superclass's
     /// first): `@Model(indexes:unique:)`.
     public let indexes: [ModelIndex]
+    /// The text properties stores index for full-text search (a superclass's first):
+    /// `@Model(search:)`.
+    public let searchable: [String]
 
     /// Tree of remote key paths (with fallbacks) for reading.
     public let remoteReadingKeys: ModelKeyNode
@@ -81,6 +84,7 @@ public final class ModelSchema: Sendable {
         tableName: String? = nil,
         hooks: Hooks = [],
         indexes: [ModelIndex] = [],
+        searchable: [String] = [],
         properties own: [ModelProperty]
     ) {
         let strategy = keyStrategy ?? superschema?.keyStrategy ?? .propertyName
@@ -103,6 +107,7 @@ public final class ModelSchema: Sendable {
         self.unknownKeys = unknownKeys ?? superschema?.unknownKeys ?? .ignore
         self.hooks = hooks.union(superschema?.hooks ?? [])
         self.indexes = (superschema?.indexes ?? []) + indexes
+        self.searchable = (superschema?.searchable ?? []) + searchable
         self.properties = all
         self.propertyKeys = all.filter { !$0.isTransient }.map(\.name)
         self.identifierIndex = all.firstIndex(where: \.isIdentifier)

@@ -32,6 +32,9 @@ struct ModelDeclaration {
     /// `@Model(indexes:unique:)`: each index's property names, whether unique, and where it is
     /// written (for diagnostics).
     var indexes: [(names: [String], unique: Bool, node: Syntax)] = []
+    /// `@Model(search:)`: the text properties indexed for full-text search, and where each is
+    /// written (for diagnostics).
+    var search: [(name: String, node: Syntax)] = []
     /// `@Model(observable: false)` turns observation off for a class.
     var observableArgument = true
     /// The global actor the type is isolated to (`@MainActor`): its conformances are isolated too.
@@ -118,7 +121,10 @@ struct ModelDeclarationParser {
                 $0.type.trimmedDescription.hasSuffix("Equatable")
             } ?? false
         readMembers(declaration.memberBlock, into: &model)
-        if !model.isSubclass { checkIndexes(of: model) }
+        if !model.isSubclass {
+            checkIndexes(of: model)
+            checkSearch(of: model)
+        }
         return model
     }
 
@@ -159,6 +165,7 @@ struct ModelDeclarationParser {
             case "observable": model.observableArgument = value != "false"
             case "indexes": readIndexes(argument.expression, unique: false, into: &model)
             case "unique": readIndexes(argument.expression, unique: true, into: &model)
+            case "search": readSearch(argument.expression, into: &model)
             default: break
             }
         }
@@ -187,6 +194,38 @@ struct ModelDeclarationParser {
                 names.append(text)
             }
             model.indexes.append((names, unique, Syntax(element)))
+        }
+    }
+
+    /// Reads `["title", "body"]`: string literals only, so the names are known here.
+    private mutating func readSearch(_ expression: ExprSyntax, into model: inout ModelDeclaration) {
+        guard let array = expression.as(ArrayExprSyntax.self) else {
+            diagnose(expression, .invalidIndex(argument: "search", reason: "write an array of property names"))
+            return
+        }
+        for element in array.elements {
+            guard let literal = element.expression.as(StringLiteralExprSyntax.self), let text = literal.representedLiteralValue else {
+                diagnose(element, .invalidIndex(argument: "search", reason: "a property name is a string literal"))
+                continue
+            }
+            model.search.append((text, Syntax(element)))
+        }
+    }
+
+    /// Each property searched is a stored `String` (or `String?`), named once.
+    mutating func checkSearch(of model: ModelDeclaration) {
+        var seen: Set<String> = []
+        for entry in model.search {
+            guard let property = model.properties.first(where: { $0.name == entry.name && !$0.isTransient }) else {
+                diagnose(entry.node, .unsearchableProperty(property: entry.name, model: model.name, reason: "it is not a stored property"))
+                continue
+            }
+            if let written = property.typeText, !["String", "Swift.String"].contains(String(written.filter { $0 != "?" && $0 != " " })) {
+                diagnose(entry.node, .unsearchableProperty(property: entry.name, model: model.name, reason: "full-text search reads text, and it is '\(written)'"))
+            }
+            if !seen.insert(entry.name).inserted {
+                diagnose(entry.node, .invalidIndex(argument: "search", reason: "a property is named twice"))
+            }
         }
     }
 

@@ -19,6 +19,7 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
     case localType(name: String, function: String)
     case invalidIndex(argument: String, reason: String)
     case unknownIndexProperty(property: String, model: String)
+    case unsearchableProperty(property: String, model: String, reason: String)
 
     public var message: String {
         switch self {
@@ -52,6 +53,8 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
             return "'@Model(\(argument):)' cannot be read: \(reason)"
         case .unknownIndexProperty(let property, let model):
             return "'\(property)' is not a stored property of '\(model)': an index names stored properties"
+        case .unsearchableProperty(let property, let model, let reason):
+            return "'@Model(search:)' cannot search '\(property)' of '\(model)': \(reason)"
         case .localType(let name, let function):
             return "'@Model' cannot apply to '\(name)', a type declared inside \(function): Swift gives local types no "
                 + "extension macros; declare '\(name)' at file scope or inside another type"
@@ -77,6 +80,7 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
         case .localType: name = "localType"
         case .invalidIndex: name = "invalidIndex"
         case .unknownIndexProperty: name = "unknownIndexProperty"
+        case .unsearchableProperty: name = "unsearchableProperty"
         }
         return MessageID(domain: "ModelKit", id: name)
     }

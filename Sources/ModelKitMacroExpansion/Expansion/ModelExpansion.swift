@@ -147,6 +147,9 @@ struct ModelExpansion {
             }
             arguments.append("indexes: [\(literals.joined(separator: ", "))]")
         }
+        if !model.search.isEmpty {
+            arguments.append("searchable: [\(model.search.map { stringLiteral($0.name) }.joined(separator: ", "))]")
+        }
         let list = properties.map(propertyLiteral).joined(separator: ",\n")
         arguments.append("properties: [\n\(indented(list))\n]")
         let value = "\(core)ModelSchema(\n\(indented(arguments.joined(separator: ",\n")))\n)"

@@ -134,7 +134,13 @@ package final class MemoryConnection: StoreConnection, SynchronousRowReading {
             guard let condition = query.condition else { return true }
             return condition.matches { row.columns[$0] ?? .null } == true
         }
+        let scores: [Int: Int] = query.rank.map { rank in
+            Dictionary(uniqueKeysWithValues: rows.map { row in (row.sequence, rank.score { row.columns[$0] ?? .null }) })
+        } ?? [:]
         rows.sort { lhs, rhs in
+            if query.rank != nil, scores[lhs.sequence] != scores[rhs.sequence] {
+                return scores[lhs.sequence, default: 0] > scores[rhs.sequence, default: 0]
+            }
             for ordering in query.orderings {
                 let order = StoreValue.compare(lhs.columns[ordering.column] ?? .null, rhs.columns[ordering.column] ?? .null)
                 if order != 0 { return ordering.order == .ascending ? order < 0 : order > 0 }

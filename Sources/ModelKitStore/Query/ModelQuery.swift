@@ -22,6 +22,8 @@ public struct ModelQuery<M: Model>: Sendable {
     public private(set) var limit: Int?
     /// How many matching rows to skip.
     public private(set) var offset: Int = 0
+    /// The text of a full-text search (``search(_:)``), if any.
+    public internal(set) var searchText: String?
 
     /// A query for every stored model of `type`.
     public init(_ type: M.Type = M.self) {}
@@ -61,9 +63,24 @@ public struct ModelQuery<M: Model>: Sendable {
     /// The query resolved against the model's table: the condition and orderings as columns.
     func resolved() throws -> ResolvedQuery {
         let table = try StoreTable.of(M.self)
-        let condition = try predicate.map { try $0.expression.get() }
+        var condition = try predicate.map { try $0.expression.get() }
         let orderings = try orderings.map { try $0.get() }
-        return ResolvedQuery(table: table, condition: condition, orderings: orderings, limit: limit, offset: offset)
+        var search: StoreSearch?
+        if let searchText {
+            guard !table.schema.searchable.isEmpty else {
+                throw StoreError(
+                    .unknownKeyPath, table: table.name,
+                    reason: "it has no searchable properties: name them with '@Model(search: [...])'")
+            }
+            let words = StoreSearch.words(of: searchText)
+            if !words.isEmpty {
+                let found = StoreSearch(words: words, columns: table.schema.searchable)
+                search = found
+                condition = condition.map { .and($0, .search(found)) } ?? .search(found)
+            }
+        }
+        return ResolvedQuery(
+            table: table, condition: condition, orderings: orderings, limit: limit, offset: offset, rank: search)
     }
 }
 
@@ -82,4 +99,6 @@ package struct ResolvedQuery {
     package let orderings: [(column: String, order: StoreOrder)]
     package let limit: Int?
     package let offset: Int
+    /// The full-text search whose relevance orders the rows first, if any.
+    package var rank: StoreSearch? = nil
 }

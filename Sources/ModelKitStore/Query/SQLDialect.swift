@@ -26,6 +26,12 @@ package protocol SQLDialect {
     var noLimit: String? { get }
     /// An `ORDER BY` term: `NULL` first when ascending and last when descending, as SQLite does.
     func orderTerm(column: String, _ order: StoreOrder) -> String
+    /// Whether a row of `table` matches the full-text search whose text is bound at `placeholder`.
+    func searchCondition(_ search: StoreSearch, table: StoreTable, placeholder: String) -> String
+    /// An `ORDER BY` term putting the best matches of a full-text search first.
+    func searchRank(_ search: StoreSearch, table: StoreTable, placeholder: String) -> String
+    /// The text a full-text search binds.
+    func searchText(_ search: StoreSearch) -> String
     /// A column's value as a selection reads it (see ``ResolvedSelection``).
     func valueSQL(_ column: StoreTable.Column) -> String
     /// An aggregate over a column (none for `COUNT(*)`), as a selection reads it.
@@ -68,6 +74,19 @@ package struct SQLiteDialect: SQLDialect {
     }
 
     package func valueSQL(_ column: StoreTable.Column) -> String { quoted(column.name) }
+
+    package func searchCondition(_ search: StoreSearch, table: StoreTable, placeholder: String) -> String {
+        let index = quoted(table.searchIndexName)
+        return "\(table.quotedName).rowid IN (SELECT rowid FROM \(index) WHERE \(index) MATCH \(placeholder))"
+    }
+
+    package func searchRank(_ search: StoreSearch, table: StoreTable, placeholder: String) -> String {
+        // bm25: smaller is better.
+        let index = quoted(table.searchIndexName)
+        return "(SELECT bm25(\(index)) FROM \(index) WHERE \(index) MATCH \(placeholder) AND \(index).rowid = \(table.quotedName).rowid)"
+    }
+
+    package func searchText(_ search: StoreSearch) -> String { search.fts5Query }
 
     package func aggregateSQL(_ function: StoreAggregateFunction, column: StoreTable.Column?) -> String {
         let name = column.map { quoted($0.name) } ?? "*"
@@ -131,10 +150,13 @@ extension ResolvedQuery {
 
     func appendClauses<D: SQLDialect>(to sql: inout String, _ dialect: inout D) throws {
         try appendWhere(to: &sql, &dialect)
-        if !orderings.isEmpty {
-            sql += " ORDER BY "
-            sql += orderings.map { dialect.orderTerm(column: quoted($0.column), $0.order) }.joined(separator: ", ")
+        var terms: [String] = []
+        if let rank {
+            let placeholder = try dialect.bind(.text(dialect.searchText(rank)), column: nil)
+            terms.append(dialect.searchRank(rank, table: table, placeholder: placeholder))
         }
+        terms += orderings.map { dialect.orderTerm(column: quoted($0.column), $0.order) }
+        if !terms.isEmpty { sql += " ORDER BY " + terms.joined(separator: ", ") }
         guard limit != nil || offset > 0 else { return }
         if let limit {
             sql += " LIMIT " + (try dialect.bind(.integer(Int64(limit)), column: nil))
@@ -170,6 +192,9 @@ extension StoreExpression {
             let target = query.column(named: column)
             let placeholders = try values.map { try dialect.bind($0, column: target) }
             sql += "\(quoted(column)) IN (\(placeholders.joined(separator: ", ")))"
+        case .search(let search):
+            let placeholder = try dialect.bind(.text(dialect.searchText(search)), column: nil)
+            sql += dialect.searchCondition(search, table: query.table, placeholder: placeholder)
         case .text(let column, let match):
             let placeholder = try dialect.bind(.text(match.text), column: query.column(named: column))
             sql += dialect.textMatch(match, column: quoted(column), placeholder: placeholder)

@@ -10,6 +10,8 @@ package indirect enum StoreExpression: Hashable, Sendable {
     case isIn(column: String, [StoreValue])
     /// The column's text contains, starts or ends with the text.
     case text(column: String, StoreTextMatch)
+    /// The row's searchable columns hold every word of a full-text search.
+    case search(StoreSearch)
     case and(StoreExpression, StoreExpression)
     case or(StoreExpression, StoreExpression)
     case not(StoreExpression)
@@ -49,6 +51,8 @@ package indirect enum StoreExpression: Hashable, Sendable {
             case .text(let stored): return match.matches(stored)
             default: return false
             }
+        case .search(let search):
+            return search.score(value) > 0
         case .and(let lhs, let rhs):
             let left = lhs.matches(value)
             let right = rhs.matches(value)

@@ -25,7 +25,9 @@ extension SQLiteStore {
         // Readable as it is; prepared (no write needs to create anything) once its indexes exist too.
         let indexes = Set(try String.fetchAll(
             db, sql: "SELECT name FROM main.sqlite_master WHERE type = 'index' AND tbl_name = ?", arguments: [table.name]))
-        if table.schema.indexes.allSatisfy({ indexes.contains($0.name(in: table.name)) }) {
+        let searchReady = try table.schema.searchable.isEmpty
+            || Bool.fetchOne(db, sql: "SELECT 1 FROM main.sqlite_master WHERE name = ?", arguments: [table.searchIndexName]) == true
+        if searchReady, table.schema.indexes.allSatisfy({ indexes.contains($0.name(in: table.name)) }) {
             preparedTables.withLock { _ = $0.prepared.insert(ObjectIdentifier(table)) }
         }
         return .complete
@@ -90,6 +92,7 @@ extension SQLiteStore {
                 sql: "ALTER TABLE \(table.quotedName) ADD COLUMN \(quoted(StoreTable.versionColumn)) INTEGER NOT NULL DEFAULT 0")
         }
         for sql in table.createIndexSQL { try db.execute(sql: sql) }
+        try prepareSearch(of: table, in: db)
         // Known as prepared once the transaction that created it commits.
         guard db.isInsideTransaction else {
             preparedTables.withLock { _ = $0.prepared.insert(key) }
@@ -100,6 +103,22 @@ extension SQLiteStore {
         db.afterNextTransaction(
             onCommit: { _ in prepared.withLock { $0.prepared.formUnion($0.inTransaction); $0.inTransaction = [] } },
             onRollback: { _ in prepared.withLock { $0.inTransaction = [] } })
+    }
+}
+
+extension SQLiteStore {
+    /// Creates the table's full-text index and the triggers that keep it in step, filling it
+    /// from the rows already there when it is new.
+    func prepareSearch(of table: StoreTable, in db: Database) throws {
+        let statements = table.createSearchSQL
+        guard !statements.isEmpty else { return }
+        let exists = try Bool.fetchOne(
+            db, sql: "SELECT 1 FROM main.sqlite_master WHERE name = ?", arguments: [table.searchIndexName]) == true
+        for sql in statements { try db.execute(sql: sql) }
+        if !exists {
+            let index = quoted(table.searchIndexName)
+            try db.execute(sql: "INSERT INTO \(index)(\(index)) VALUES ('rebuild')")
+        }
     }
 }
 
