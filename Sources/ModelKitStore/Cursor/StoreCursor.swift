@@ -13,8 +13,9 @@ import ModelKitCore
 /// identifier within a batch.
 ///
 /// While the loop runs, the cursor's transaction is open: the loop's own calls to the store
-/// throw (a transaction's rule: the store would wait for itself), and on SQLite the store's other
-/// transactions wait for the loop to end, as for any read transaction. Leaving the loop early
+/// throw (a transaction's rule: the store would wait for itself); other tasks' reads and writes go
+/// on (on an SQLite store without readers, or in memory, they wait for the loop to end, as for
+/// any read transaction on it). Leaving the loop early
 /// (`break`, an error, cancellation) ends the transaction.
 ///
 /// ```swift

@@ -17,11 +17,27 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlace
     let readsCommitted: Bool
     /// Set for a read without `BEGIN`: it allows one access (and the ones nested in it).
     let autocommit: AutocommitRead?
+    /// The pooled read-only connection a read transaction runs on, beside the main connection's
+    /// writes; nil for a transaction on the main connection.
+    let pooled: DatabaseQueue?
+    /// The tables this pooled transaction found complete in its snapshot.
+    let checked: CheckedTables?
 
     init(store: SQLiteStore, readsCommitted: Bool, autocommit: AutocommitRead? = nil) {
         self.store = store
         self.readsCommitted = readsCommitted
         self.autocommit = autocommit
+        self.pooled = nil
+        self.checked = nil
+    }
+
+    /// A read transaction's connection on a pooled read-only connection.
+    init(store: SQLiteStore, pooled: DatabaseQueue, autocommit: AutocommitRead? = nil) {
+        self.store = store
+        self.readsCommitted = false
+        self.autocommit = autocommit
+        self.pooled = pooled
+        self.checked = CheckedTables()
     }
 
     /// Runs one access to the database, turning GRDB's errors into ``StoreError``s; with a
@@ -29,6 +45,10 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlace
     func access<T>(_ table: StoreTable?, sql: String?, _ body: (Database) throws -> T) throws -> T {
         do {
             try store.checkOpen()
+            if let pooled {
+                guard let autocommit else { return try readPooled(table, through: pooled, body) }
+                return try autocommit.run { try readPooled(table, through: pooled, body) }
+            }
             guard readsCommitted, let reader = store.reader, let table else {
                 return try onMainConnection { db in
                     if let table { try store.prepare(table, in: db) }
@@ -66,6 +86,33 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlace
         // maybe): read what the committed state will show once the table is prepared.
         return try onReader(reader) { db in
             try store.withStandIn(for: table, state, in: db) { try body(db) }
+        }
+    }
+
+    /// An access of a read transaction on a pooled connection. A table is read as it is once
+    /// the transaction's snapshot holds it complete (checked once per transaction: another
+    /// connection may have created it after the snapshot began; a read of one statement is its
+    /// own snapshot, so a table known prepared needs no check); otherwise through a stand-in of
+    /// what it will hold (``SQLiteStore/withStandIn(for:_:in:_:)``). Never writes.
+    private func readPooled<T>(_ table: StoreTable?, through pooled: DatabaseQueue, _ body: (Database) throws -> T) throws -> T {
+        // The transaction's first read of a table the store has not prepared, before the snapshot
+        // begins: prepared on the main connection when no write holds it, so the snapshot holds
+        // the table as the model has it (its new columns, its search index), as a write would.
+        if let table, let checked, !checked.hasSnapshot {
+            checked.hasSnapshot = true
+            if !store.isPrepared(table), store.gate.tryAcquire() {
+                defer { store.gate.release() }
+                try store.database.unsafeReentrantWrite { db in try store.prepare(table, in: db) }
+            }
+        }
+        return try pooled.unsafeReentrantWrite { db in
+            guard let table, let checked else { return try body(db) }
+            let key = ObjectIdentifier(table)
+            if checked.tables.contains(key) || (autocommit != nil && store.isPrepared(table)) { return try body(db) }
+            let state = try store.committedState(of: table, in: db)
+            guard state == .complete else { return try store.withStandIn(for: table, state, in: db) { try body(db) } }
+            checked.tables.insert(key)
+            return try body(db)
         }
     }
 

@@ -13,10 +13,14 @@ import ModelKitCore
 /// context. Files use write-ahead logging: a save is one transaction, all of it or none.
 ///
 /// Concurrency: the store is `Sendable`, shared by every isolation domain (each with a context of
-/// its own). Its transactions take turns on one connection (GRDB's `DatabaseQueue`): a
-/// transaction's `BEGIN` ... `COMMIT` spans several accesses to the queue, and a gate tasks await
-/// keeps every other transaction out meanwhile. A context's synchronous loads read the last
-/// committed state through a second, read-only connection, so they never wait for a transaction.
+/// its own). Its writes take turns on one connection (GRDB's `DatabaseQueue`): a transaction's
+/// `BEGIN` ... `COMMIT` spans several accesses to the queue, and a gate tasks await keeps every
+/// other write out meanwhile. A file store's read transactions (fetches, `read { }`, cursors) run
+/// on a small pool of read-only connections instead, beside the writes and each other, each in
+/// the snapshot of the moment it began (write-ahead logging); `SQLiteStore(path:readers: 0)` and
+/// an in-memory store keep every transaction on the one connection. A context's synchronous loads
+/// read the last committed state through a read-only connection of their own, so they never wait
+/// for a transaction.
 /// Rows are turned into models in the caller's isolation domain, where its context lives.
 ///
 /// ```swift
@@ -50,13 +54,21 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
     var readerIsLockedOutByWrites: Bool { reader != nil && path == nil }
     /// Whether the GRDB queue lets a transaction span several accesses (the store's need).
     let allowsTransactions: Bool
+    /// Read-only connections that read transactions take instead of the main connection, so they
+    /// run beside the writes and each other (a file store's; nil for the single queue).
+    let readers: SQLiteReaderPool?
 
     /// Opens (creating if needed) the database file at `path`, in write-ahead-log mode.
+    ///
+    /// Read transactions (`read { }`, fetches, cursors) run on up to `readers` read-only
+    /// connections of their own, beside the store's writes and each other, each in the snapshot
+    /// of the moment it began; with `readers: 0` every transaction takes turns on the one
+    /// connection, reads behind writes.
     ///
     /// ```swift
     /// let store = try SQLiteStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("m.sqlite").path)
     /// ```
-    public convenience init(path: String) throws {
+    public convenience init(path: String, readers: Int = 4) throws {
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(10)
@@ -64,7 +76,9 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
         configuration.allowsUnsafeTransactions = true
         do {
             let database = try DatabaseQueue(path: path, configuration: configuration)
-            self.init(database: database, path: path, reader: try Self.reader(of: path))
+            self.init(
+                database: database, path: path, reader: try Self.reader(of: path),
+                readers: readers > 0 ? SQLiteReaderPool(path: path, capacity: readers) : nil)
         } catch {
             throw StoreError(.cannotOpen, reason: "'\(path)': \(error)".lowercasedFirst, underlying: error)
         }
@@ -94,7 +108,7 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
     /// `allowsUnsafeTransactions` (a store transaction spans several accesses to the queue);
     /// transactions on one that does not throw. The store has this one connection: a context
     /// loads through it while the store has no transaction open, and otherwise throws (fetch
-    /// through the context first, or open the store with ``init(path:)``).
+    /// through the context first, or open the store with ``init(path:readers:)``).
     public convenience init(database: DatabaseQueue, path: String? = nil) {
         self.init(database: database, path: path, reader: nil)
     }
@@ -111,10 +125,11 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
         return try DatabaseQueue(path: path, configuration: readOnly)
     }
 
-    init(database: DatabaseQueue, path: String?, reader: DatabaseQueue?) {
+    init(database: DatabaseQueue, path: String?, reader: DatabaseQueue?, readers: SQLiteReaderPool? = nil) {
         self.database = database
         self.path = path
         self.reader = reader
+        self.readers = readers
         for connection in [database] + (reader.map { [$0] } ?? []) {
             connection.inDatabase { $0.add(function: Self.lowercase) }
         }
@@ -136,7 +151,7 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
     package static let lowercaseFunction = "modelkit_lower"
 
     /// ``lowercaseFunction``: text lowercased, any other value as it is.
-    private static let lowercase = DatabaseFunction(lowercaseFunction, argumentCount: 1, pure: true) { values in
+    static let lowercase = DatabaseFunction(lowercaseFunction, argumentCount: 1, pure: true) { values in
         guard let text = String.fromDatabaseValue(values[0]) , case .string = values[0].storage else { return values[0] }
         return text.lowercased()
     }
@@ -154,6 +169,7 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
         guard isClosed.withLock({ closed in defer { closed = true }; return !closed }) else { return }
         hub.finish()
         do {
+            try readers?.close()
             try reader?.close()
             try database.close()
         } catch {
@@ -184,17 +200,17 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
         async throws -> T
     {
         try checkOpen()
-        await gate.acquire()
-        defer { gate.release() }
+        let pooled = try await take(kind)
+        defer { giveBack(pooled) }
         if kind == .readOnce {
             // One access is a snapshot by itself: no BEGIN, no COMMIT. A body that needs a
             // second one runs again, in a read transaction.
             let autocommit = AutocommitRead()
             do {
-                return try await body(SQLiteConnection(store: self, readsCommitted: false, autocommit: autocommit))
+                return try await body(connection(on: pooled, autocommit: autocommit))
             } catch where autocommit.neededTransaction {}
         }
-        let connection = SQLiteConnection(store: self, readsCommitted: false)
+        let connection = connection(on: pooled)
         try connection.begin(kind)
         do {
             let result = try await body(connection)
@@ -204,6 +220,25 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
             connection.rollback()
             throw error
         }
+    }
+
+    /// What a transaction of `kind` runs on: a pooled read-only connection for a read of a file
+    /// store (returned), or the main connection, once the gate is taken (nil).
+    private func take(_ kind: StoreTransactionKind) async throws -> DatabaseQueue? {
+        if kind != .write, let readers { return try await readers.acquire() }
+        await gate.acquire()
+        return nil
+    }
+
+    /// Ends what ``take(_:)`` took.
+    private func giveBack(_ pooled: DatabaseQueue?) {
+        if let pooled { readers?.release(pooled) } else { gate.release() }
+    }
+
+    /// A transaction's connection: on `pooled`, or on the main connection.
+    private func connection(on pooled: DatabaseQueue?, autocommit: AutocommitRead? = nil) -> SQLiteConnection {
+        guard let pooled else { return SQLiteConnection(store: self, readsCommitted: false, autocommit: autocommit) }
+        return SQLiteConnection(store: self, pooled: pooled, autocommit: autocommit)
     }
 
     /// ``ModelStore/fetchOne(_:id:context:)`` reading the row in place: nothing but taking the
@@ -244,13 +279,13 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
     func readNow<T>(_ body: (StoreTransaction) throws -> T) async throws -> T {
         try refuseNesting()
         try checkOpen()
-        await gate.acquire()
-        defer { gate.release() }
+        let pooled = try await take(.readOnce)
+        defer { giveBack(pooled) }
         let autocommit = AutocommitRead()
         do {
-            return try withTransaction(SQLiteConnection(store: self, readsCommitted: false, autocommit: autocommit), .readOnce, body)
+            return try withTransaction(connection(on: pooled, autocommit: autocommit), .readOnce, body)
         } catch where autocommit.neededTransaction {}
-        let connection = SQLiteConnection(store: self, readsCommitted: false)
+        let connection = connection(on: pooled)
         try connection.begin(.read)
         do {
             let result = try withTransaction(connection, .read, body)
