@@ -82,7 +82,7 @@ func storeComparisons() throws -> [Comparison] {
             modelKit: { _ = try waitFor { try await store.fetchAll(query) } },
             baseline: { _ = try raw.fetchOlder(than: 70) },
             notes: { "age >= 70 ordered by balance, descending: \(selected.count) of \(count) rows" }),
-    ] + (try aggregateComparisons(store: store, raw: raw, count: count))
+    ] + (try aggregateComparisons(store: store, raw: raw, count: count)) + [try concurrentReadComparison(in: directory)]
     // With MODELKIT_BENCHMARK_BASELINE=1 the sides swap, so that `--runs NAME N` (which runs the
     // ModelKit side) counts the baseline's instructions under callgrind.
     guard ProcessInfo.processInfo.environment["MODELKIT_BENCHMARK_BASELINE"] == "1" else { return comparisons }

@@ -42,6 +42,52 @@ func aggregateComparisons(store: SQLiteStore, raw: RawUsers, count: Int) throws 
     ]
 }
 
+/// `store.read.concurrent`: four tasks reading users by identifier while a fifth saves batches
+/// of them, on a file store with its pool of read connections against the same store with
+/// `readers: 0` (every transaction on one connection, reads behind writes); time per read.
+func concurrentReadComparison(in directory: URL) throws -> Comparison {
+    let count = 10_000
+    let pooled = try SQLiteStore(path: directory.appendingPathComponent("pooled.sqlite").path)
+    let single = try SQLiteStore(path: directory.appendingPathComponent("single.sqlite").path, readers: 0)
+    try waitFor {
+        try await pooled.save(storeUsers(count: count))
+        try await single.save(storeUsers(count: count))
+    }
+    let ids = (0..<2_000).map { ($0 &* 7919) % count }
+    let readers = 4
+    let run = { @Sendable (store: SQLiteStore) throws in
+        try waitFor {
+            // The writer saves 100 users at a time, again and again, until the reads are done.
+            let writer = Task {
+                var round = 0
+                while !Task.isCancelled {
+                    let batch = storeUsers(count: 100).map { user in
+                        var user = user
+                        user.id = count + user.id
+                        user.age = 18 + round % 60
+                        return user
+                    }
+                    try await store.save(batch)
+                    round += 1
+                }
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<readers {
+                    group.addTask { for id in ids { _ = try await store.fetchOne(StoreUser.self, id: id) } }
+                }
+                try await group.waitForAll()
+            }
+            writer.cancel()
+            _ = try? await writer.value
+        }
+    }
+    return Comparison(
+        name: "store.read.concurrent", baselineName: "one queue", unit: .operations(readers * ids.count, label: "read"),
+        modelKit: { try run(pooled) },
+        baseline: { try run(single) },
+        notes: { "\(readers) tasks reading by id over \(count) rows while one task saves batches of 100; wall time per read" })
+}
+
 /// `store.cursor`: writes a million users (a thousand saves of a thousand), then reads them all
 /// through `store.cursor` and through GRDB's `Row.fetchCursor`, each with its time per row and
 /// the peak resident memory it adds.
