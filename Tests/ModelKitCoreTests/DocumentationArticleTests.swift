@@ -86,6 +86,7 @@ import Testing
         ],
         "Sources/ModelKit/ModelKit.docc/Store.md": [
             .untested(firstLine: "try await store.write { tx in"),
+            .tested(snippet: "store-concurrency", test: "Tests/ModelKitStoreTests/SQLiteConcurrentReadTests.swift"),
             .untested(firstLine: "// Package.swift of an app"),
             .untested(firstLine: #"let store = try PostgresStore(url: "postgres://app@127.0.0.1:5432/models")"#),
             .untested(firstLine: "try context.performMapping {"),

@@ -4,6 +4,11 @@ import ModelKitStore
 import ModelKitTestSupport
 import Testing
 
+/// Collects the article example's prints (outside `ExampleOutput.capture` it prints as usual).
+private func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    ExampleOutput.print(items, separator: separator, terminator: terminator)
+}
+
 /// A file store's read transactions run on pooled read-only connections: beside a write under
 /// way and beside each other, each in its own snapshot.
 @Suite(.timeLimit(.minutes(2))) struct SQLiteConcurrentReadTests {
@@ -83,5 +88,27 @@ import Testing
             return try await group.reduce(into: []) { $0.append($1) }
         }
         expectEqual(sums, Array(repeating: 4950, count: 8))
+    }
+
+    /// The store article's example.
+    @Test func theArticlesExample() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("article.sqlite")
+        let output = try await ExampleOutput.capture {
+            // snippet: store-concurrency-start
+            let store = try SQLiteStore(path: path)   // reads on up to 4 connections beside the writer
+            try await store.save(Counter(id: "a", count: 1))
+            let (before, after) = try await store.read { tx in
+                let before = try await tx.fetchCount(Counter.self)
+                try await Task { try await store.save(Counter(id: "b", count: 2)) }.value   // commits meanwhile
+                return (before, try await tx.fetchCount(Counter.self))
+            }
+            print(before, after)   // 1 1
+            print(try await store.fetchCount(Counter.self))   // 2
+            // snippet: store-concurrency-end
+        }
+        #expect(
+            output == DocumentationExamples.commentedOutput(of: try DocumentationExamples.snippet("store-concurrency", inFile: #filePath)),
+            "printed:\n\(output.joined(separator: "\n"))")
     }
 }
