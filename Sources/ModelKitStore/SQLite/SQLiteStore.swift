@@ -224,8 +224,16 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
 
     /// What a transaction of `kind` runs on: a pooled read-only connection for a read of a file
     /// store (returned), or the main connection, once the gate is taken (nil).
+    ///
+    /// A read of one statement (``StoreTransactionKind/readOnce``) takes the main connection when
+    /// no write holds it: the same snapshot, and SQLite spends about 5,000 fewer instructions on a
+    /// point read there than on a read-only connection (callgrind, `store.fetch.id`: 274 M per
+    /// 10,000 fetches against 328 M). Only a write under way sends it to the pool.
     private func take(_ kind: StoreTransactionKind) async throws -> DatabaseQueue? {
-        if kind != .write, let readers { return try await readers.acquire() }
+        if kind != .write, let readers {
+            if kind == .readOnce, gate.tryAcquire() { return nil }
+            return try await readers.acquire()
+        }
         await gate.acquire()
         return nil
     }
