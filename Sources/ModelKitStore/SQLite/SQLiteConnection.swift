@@ -18,17 +18,15 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlace
     /// Set for a read without `BEGIN`: it allows one access (and the ones nested in it).
     let autocommit: AutocommitRead?
     /// The pooled read-only connection a read transaction runs on, beside the main connection's
-    /// writes; nil for a transaction on the main connection.
-    let pooled: DatabaseQueue?
-    /// The tables this pooled transaction found complete in its snapshot.
-    let checked: CheckedTables?
+    /// writes, and what the transaction knows of its snapshot; nil on the main connection (one
+    /// optional reference: the connection is copied on every access of a point read).
+    let pooled: PooledRead?
 
     init(store: SQLiteStore, readsCommitted: Bool, autocommit: AutocommitRead? = nil) {
         self.store = store
         self.readsCommitted = readsCommitted
         self.autocommit = autocommit
         self.pooled = nil
-        self.checked = nil
     }
 
     /// A read transaction's connection on a pooled read-only connection.
@@ -36,8 +34,7 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlace
         self.store = store
         self.readsCommitted = false
         self.autocommit = autocommit
-        self.pooled = pooled
-        self.checked = CheckedTables()
+        self.pooled = PooledRead(queue: pooled)
     }
 
     /// Runs one access to the database, turning GRDB's errors into ``StoreError``s; with a
@@ -94,19 +91,19 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlace
     /// connection may have created it after the snapshot began; a read of one statement is its
     /// own snapshot, so a table known prepared needs no check); otherwise through a stand-in of
     /// what it will hold (``SQLiteStore/withStandIn(for:_:in:_:)``). Never writes.
-    private func readPooled<T>(_ table: StoreTable?, through pooled: DatabaseQueue, _ body: (Database) throws -> T) throws -> T {
+    private func readPooled<T>(_ table: StoreTable?, through checked: PooledRead, _ body: (Database) throws -> T) throws -> T {
         // The transaction's first read of a table the store has not prepared, before the snapshot
         // begins: prepared on the main connection when no write holds it, so the snapshot holds
         // the table as the model has it (its new columns, its search index), as a write would.
-        if let table, let checked, !checked.hasSnapshot {
+        if let table, !checked.hasSnapshot {
             checked.hasSnapshot = true
             if !store.isPrepared(table), store.gate.tryAcquire() {
                 defer { store.gate.release() }
                 try store.database.unsafeReentrantWrite { db in try store.prepare(table, in: db) }
             }
         }
-        return try pooled.unsafeReentrantWrite { db in
-            guard let table, let checked else { return try body(db) }
+        return try checked.queue.unsafeReentrantWrite { db in
+            guard let table else { return try body(db) }
             let key = ObjectIdentifier(table)
             if checked.tables.contains(key) || (autocommit != nil && store.isPrepared(table)) { return try body(db) }
             let state = try store.committedState(of: table, in: db)

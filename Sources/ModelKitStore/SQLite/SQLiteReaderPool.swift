@@ -94,13 +94,19 @@ final class SQLiteReaderPool: Sendable {
     }
 }
 
-/// The tables a read transaction on a pooled connection found complete in its snapshot: each
-/// is checked once per transaction, as a table another connection created after the snapshot
-/// began is not in it.
-final class CheckedTables: @unchecked Sendable {
+/// A read transaction on a pooled connection: the connection, and the tables it found complete
+/// in its snapshot (each checked once per transaction, as a table another connection created
+/// after the snapshot began is not in it).
+final class PooledRead: @unchecked Sendable {
     // @unchecked: used by the one task that runs the transaction, one access at a time (nested
-    // accesses run inside the outer one, on the same thread). Holds table identities only.
+    // accesses run inside the outer one, on the same thread). Holds a connection and table
+    // identities, never a model.
+    let queue: DatabaseQueue
     var tables: Set<ObjectIdentifier> = []
     /// Whether the transaction has read a table (its snapshot has begun).
     var hasSnapshot = false
+
+    init(queue: DatabaseQueue) {
+        self.queue = queue
+    }
 }

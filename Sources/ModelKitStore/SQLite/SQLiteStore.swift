@@ -230,10 +230,8 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
     /// point read there than on a read-only connection (callgrind, `store.fetch.id`: 274 M per
     /// 10,000 fetches against 328 M). Only a write under way sends it to the pool.
     private func take(_ kind: StoreTransactionKind) async throws -> DatabaseQueue? {
-        if kind != .write, let readers {
-            if kind == .readOnce, gate.tryAcquire() { return nil }
-            return try await readers.acquire()
-        }
+        if kind == .readOnce, gate.tryAcquire() { return nil }
+        if kind != .write, let readers { return try await readers.acquire() }
         await gate.acquire()
         return nil
     }
@@ -287,7 +285,8 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
     func readNow<T>(_ body: (StoreTransaction) throws -> T) async throws -> T {
         try refuseNesting()
         try checkOpen()
-        let pooled = try await take(.readOnce)
+        // Not through take(_:): no asynchronous call on a point read's way when the gate is free.
+        let pooled = gate.tryAcquire() ? nil : try await take(.readOnce)
         defer { giveBack(pooled) }
         let autocommit = AutocommitRead()
         do {
