@@ -11,30 +11,48 @@ import ModelKitCore
 /// loads the rows its references need through the same connection.
 package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlaceRowReading {
     let store: SQLiteStore
-    /// Whether this is a context's load outside any transaction, reading the committed state:
-    /// through the store's reader once the table is known, else on the main connection between
-    /// transactions.
-    let readsCommitted: Bool
     /// Set for a read without `BEGIN`: it allows one access (and the ones nested in it).
     let autocommit: AutocommitRead?
-    /// The pooled read-only connection a read transaction runs on, beside the main connection's
-    /// writes, and what the transaction knows of its snapshot; nil on the main connection (one
-    /// optional reference: the connection is copied on every access of a point read).
-    let pooled: PooledRead?
+    /// Which connection the accesses use. One word with the two above: three words in all, so
+    /// the connection fits an existential's inline buffer (`any StoreConnection`) and a point
+    /// read boxes nothing on the heap.
+    private let reading: Reading
+
+    private enum Reading {
+        /// A transaction's, on the main connection.
+        case main
+        /// A context's load outside any transaction, reading the committed state: through the
+        /// store's reader once the table is known, else on the main connection between
+        /// transactions.
+        case committed
+        /// A read transaction on a pooled read-only connection, beside the main connection's
+        /// writes, with what it knows of its snapshot.
+        case pooled(PooledRead)
+    }
+
+    /// Whether this is a context's load outside any transaction, reading the committed state.
+    var readsCommitted: Bool {
+        if case .committed = reading { return true }
+        return false
+    }
+
+    /// The pooled connection of a read transaction, if it runs on one.
+    var pooled: PooledRead? {
+        if case .pooled(let pooled) = reading { return pooled }
+        return nil
+    }
 
     init(store: SQLiteStore, readsCommitted: Bool, autocommit: AutocommitRead? = nil) {
         self.store = store
-        self.readsCommitted = readsCommitted
         self.autocommit = autocommit
-        self.pooled = nil
+        self.reading = readsCommitted ? .committed : .main
     }
 
     /// A read transaction's connection on a pooled read-only connection.
     init(store: SQLiteStore, pooled: DatabaseQueue, autocommit: AutocommitRead? = nil) {
         self.store = store
-        self.readsCommitted = false
         self.autocommit = autocommit
-        self.pooled = PooledRead(queue: pooled)
+        self.reading = .pooled(PooledRead(queue: pooled))
     }
 
     /// Runs one access to the database, turning GRDB's errors into ``StoreError``s; with a

@@ -286,8 +286,18 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
         try refuseNesting()
         try checkOpen()
         // Not through take(_:): no asynchronous call on a point read's way when the gate is free.
-        let pooled = gate.tryAcquire() ? nil : try await take(.readOnce)
+        if gate.tryAcquire() {
+            defer { gate.release() }
+            return try readNow(on: nil, body)
+        }
+        let pooled = try await take(.readOnce)
         defer { giveBack(pooled) }
+        return try readNow(on: pooled, body)
+    }
+
+    /// ``readNow(_:)`` once it holds its connection: one access without `BEGIN`, or a read
+    /// transaction when the body needs a second one.
+    private func readNow<T>(on pooled: DatabaseQueue?, _ body: (StoreTransaction) throws -> T) throws -> T {
         let autocommit = AutocommitRead()
         do {
             return try withTransaction(connection(on: pooled, autocommit: autocommit), .readOnce, body)
@@ -303,6 +313,7 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
             throw error
         }
     }
+
 
     /// Hands `body` the transaction of `connection`, open on this task (as ``StoreEngine``'s
     /// asynchronous transactions do), and returns what it returns unless the task was cancelled.
