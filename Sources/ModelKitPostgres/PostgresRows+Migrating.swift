@@ -57,7 +57,7 @@
         }
 
         /// A table's columns in order, each with its type as SQL spells it (`bigint`, `text`, ...).
-        private func columnTypes(of table: String) async throws -> [(name: String, type: String)] {
+        func columnTypes(of table: String) async throws -> [(name: String, type: String)] {
             var query = PostgresQuery(unsafeSQL: "SELECT attname::text, format_type(atttypid, atttypmod) FROM pg_attribute "
                 + "WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped ORDER BY attnum")
             query.binds.append(qualified(table))
@@ -65,6 +65,31 @@
                 let (name, type) = try row.decode((String, String).self)
                 return (name, type)
             }
+        }
+
+        /// Every column of `columns` as a `SELECT` reads it: types the store reads natively as they
+        /// are, the others as their text.
+        static func selectList(_ columns: [(name: String, type: String)]) -> String {
+            columns.map { column in
+                PostgresColumnType.readsNatively(column.type) ? postgresQuoted(column.name) : "\(postgresQuoted(column.name))::text"
+            }.joined(separator: ", ")
+        }
+
+        /// A row of a ``selectList(_:)`` select, by column name.
+        static func values(
+            of row: PostgresRow, columns: [(name: String, type: String)], table: String, identifier: StoreValue?
+        ) throws -> [String: StoreValue] {
+            var values: [String: StoreValue] = [:]
+            for (cell, column) in zip(row, columns) {
+                do {
+                    values[column.name] = try PostgresColumnType.anyValue(of: cell) ?? .text(try cell.decode(String.self))
+                } catch {
+                    throw StoreError(
+                        .undecodableRow, table: table, identifier: identifier?.quotedDescription,
+                        reason: "the column '\(column.name)' of type '\(column.type)' cannot be read", underlying: error)
+                }
+            }
+            return values
         }
 
         package func alter(_ change: StoreSchemaChange) async throws {
@@ -109,22 +134,9 @@
         package func allRows(ofTable table: String, identifierColumn: String) async throws -> [[String: StoreValue]] {
             let columns = try await columnTypes(of: table)
             guard !columns.isEmpty else { return [] }
-            let selected = columns.map { column in
-                PostgresColumnType.readsNatively(column.type) ? postgresQuoted(column.name) : "\(postgresQuoted(column.name))::text"
-            }
-            let sql = "SELECT \(selected.joined(separator: ", ")) FROM \(qualified(table)) ORDER BY \(postgresQuoted(identifierColumn))"
+            let sql = "SELECT \(Self.selectList(columns)) FROM \(qualified(table)) ORDER BY \(postgresQuoted(identifierColumn))"
             return try await run(PostgresQuery(unsafeSQL: sql), table: table).map { row in
-                var values: [String: StoreValue] = [:]
-                for (cell, column) in zip(row, columns) {
-                    do {
-                        values[column.name] = try PostgresColumnType.anyValue(of: cell) ?? .text(try cell.decode(String.self))
-                    } catch {
-                        throw StoreError(
-                            .undecodableRow, table: table, reason: "the column '\(column.name)' of type '\(column.type)' cannot be read",
-                            underlying: error)
-                    }
-                }
-                return values
+                try Self.values(of: row, columns: columns, table: table, identifier: nil)
             }
         }
 

@@ -158,33 +158,15 @@
 
         package func selectAllColumns(_ table: StoreTable, identifier: StoreValue) async throws -> [String: StoreValue] {
             let layout = try await prepare(table)
-            var columnsQuery = PostgresQuery(unsafeSQL: "SELECT column_name::text, data_type::text FROM information_schema.columns "
-                + "WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position")
-            columnsQuery.binds.append(store.schema)
-            columnsQuery.binds.append(table.name)
-            let columns = try await run(columnsQuery, table: table.name).map { try $0.decode((String, String).self) }
-            // Types the store reads natively are read as they are; the others as their text.
-            let selected = columns.map { name, type in
-                PostgresColumnType.readsNatively(type) ? postgresQuoted(name) : "\(postgresQuoted(name))::text"
-            }
+            let columns = try await columnTypes(of: table.name)
             var bindings = PostgresBindings()
             try layout.identifierType.bind(identifier, to: &bindings)
-            let sql = "SELECT \(selected.joined(separator: ", ")) FROM \(layout.qualifiedName) "
+            let sql = "SELECT \(Self.selectList(columns)) FROM \(layout.qualifiedName) "
                 + "WHERE \(layout.quotedIdentifier) = \(layout.identifierType.placeholder(1))"
             guard let row = try await run(PostgresQuery(unsafeSQL: sql, binds: bindings), table: table.name).first else {
                 return [:]
             }
-            var values: [String: StoreValue] = [:]
-            for (cell, column) in zip(row, columns) {
-                do {
-                    values[column.0] = try PostgresColumnType.anyValue(of: cell) ?? .text(try cell.decode(String.self))
-                } catch {
-                    throw StoreError(
-                        .undecodableRow, table: table.name, identifier: identifier.quotedDescription,
-                        reason: "the column '\(column.0)' of type '\(column.1)' cannot be read", underlying: error)
-                }
-            }
-            return values
+            return try Self.values(of: row, columns: columns, table: table.name, identifier: identifier)
         }
 
         package func count(_ query: ResolvedQuery) async throws -> Int {

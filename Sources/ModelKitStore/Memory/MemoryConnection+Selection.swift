@@ -48,7 +48,6 @@ extension MemoryConnection {
 
     /// An aggregate of one column's values (`COUNT(*)` counts every row).
     private static func aggregate(_ function: StoreAggregateFunction, of values: [StoreValue]) throws -> StoreValue {
-        if case .count = function { return .integer(Int64(values.count)) }
         let present = values.filter { $0 != .null }
         switch function {
         case .count:

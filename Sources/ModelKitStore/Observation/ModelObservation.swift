@@ -86,15 +86,11 @@ struct ResultRow: Equatable, Sendable {
 /// however deep.
 enum ObservedTables {
     static func of<M: Model>(_ type: M.Type) -> [any Model.Type] {
-        var found: [ObjectIdentifier: any Model.Type] = [:]
         var order: [any Model.Type] = []
         var visited: Set<ObjectIdentifier> = []
         func walk(_ type: any Model.Type, stored: Bool) {
             guard visited.insert(ObjectIdentifier(type)).inserted else { return }
-            if stored, found[ObjectIdentifier(type)] == nil {
-                found[ObjectIdentifier(type)] = type
-                order.append(type)
-            }
+            if stored { order.append(type) }
             for property in type.modelSchema.properties where !property.isTransient { walkKind(property.valueKind) }
         }
         func walkKind(_ kind: ModelValueKind) {

@@ -219,7 +219,7 @@ extension KeyPath where Root: Model, Value == String {
     /// (\Status.text).contains("swift", options: .caseInsensitive)   // "Swift", "SWIFT", ...
     /// ```
     public func contains(_ text: String, options: StoreTextOptions = []) -> ModelPredicate<Root> {
-        ModelPredicate(self) { .text(column: $0, StoreTextMatch(.contains, text, caseInsensitive: options.contains(.caseInsensitive))) }
+        textPredicate(.contains, text, options)
     }
 
     /// The rows whose text starts with `text`.
@@ -228,7 +228,7 @@ extension KeyPath where Root: Model, Value == String {
     /// (\User.screenName).hasPrefix("ada", options: .caseInsensitive)
     /// ```
     public func hasPrefix(_ text: String, options: StoreTextOptions = []) -> ModelPredicate<Root> {
-        ModelPredicate(self) { .text(column: $0, StoreTextMatch(.prefix, text, caseInsensitive: options.contains(.caseInsensitive))) }
+        textPredicate(.prefix, text, options)
     }
 
     /// The rows whose text ends with `text`.
@@ -237,24 +237,31 @@ extension KeyPath where Root: Model, Value == String {
     /// (\User.email).hasSuffix("@example.com")
     /// ```
     public func hasSuffix(_ text: String, options: StoreTextOptions = []) -> ModelPredicate<Root> {
-        ModelPredicate(self) { .text(column: $0, StoreTextMatch(.suffix, text, caseInsensitive: options.contains(.caseInsensitive))) }
+        textPredicate(.suffix, text, options)
     }
 }
 
 extension KeyPath where Root: Model, Value == String? {
     /// The rows whose text contains `text`; nil never does.
     public func contains(_ text: String, options: StoreTextOptions = []) -> ModelPredicate<Root> {
-        ModelPredicate(self) { .text(column: $0, StoreTextMatch(.contains, text, caseInsensitive: options.contains(.caseInsensitive))) }
+        textPredicate(.contains, text, options)
     }
 
     /// The rows whose text starts with `text`; nil never does.
     public func hasPrefix(_ text: String, options: StoreTextOptions = []) -> ModelPredicate<Root> {
-        ModelPredicate(self) { .text(column: $0, StoreTextMatch(.prefix, text, caseInsensitive: options.contains(.caseInsensitive))) }
+        textPredicate(.prefix, text, options)
     }
 
     /// The rows whose text ends with `text`; nil never does.
     public func hasSuffix(_ text: String, options: StoreTextOptions = []) -> ModelPredicate<Root> {
-        ModelPredicate(self) { .text(column: $0, StoreTextMatch(.suffix, text, caseInsensitive: options.contains(.caseInsensitive))) }
+        textPredicate(.suffix, text, options)
+    }
+}
+
+extension KeyPath where Root: Model {
+    /// The predicate of a text match on this property (a `String` or `String?` one).
+    fileprivate func textPredicate(_ kind: StoreTextMatch.Kind, _ text: String, _ options: StoreTextOptions) -> ModelPredicate<Root> {
+        ModelPredicate(self) { .text(column: $0, StoreTextMatch(kind, text, caseInsensitive: options.contains(.caseInsensitive))) }
     }
 }
 

@@ -8,47 +8,31 @@ import GRDB
 #endif
 
 extension SQLiteConnection {
-    /// One statement of its own, stepped a batch per access to the connection: between two
-    /// batches the transaction's other reads (the rows references need) use other statements,
-    /// and the statement stays on its row, inside the transaction's snapshot.
+    /// The statement of ``openRows(_:)``, stepped a batch per access, each batch copied out as
+    /// rows: the engine's generic batches (a cursor on SQLite reads in place instead).
     package func selectRows(
         _ query: ResolvedQuery, inBatchesOf size: Int, _ body: ([StoredRow]) async throws -> Void
     ) async throws {
-        let select = query.selectSQL()
+        let cursor = try openRows(query)
+        defer { cursor.close() }
         let count = query.table.columns.count
-        let statement = try access(query.table, sql: select.sql) { db in
-            let statement = try db.makeStatement(sql: select.sql)
-            for (index, value) in select.arguments.enumerated() { value.bind(to: statement.sqliteStatement, at: CInt(index + 1)) }
-            return statement
-        }
-        // Reset at the end, also when `body` throws: the statement's read ends with it.
-        defer { _ = try? access(nil, sql: nil) { _ in sqlite3_reset(statement.sqliteStatement) } }
-        var isDone = false
-        while !isDone {
-            let rows = try access(nil, sql: select.sql) { db in
-                // Unsafe: a slot per column for the row's storage classes, alive for this access only (see
-                // SQLiteRow.types).
-                try withUnsafeTemporaryAllocation(of: CInt.self, capacity: count + 1) { types in
-                    var cursor = SQLiteRowCursor(
-                        row: SQLiteRow(statement: statement.sqliteStatement, count: count, types: types), sql: select.sql, database: db)
-                    var rows: [StoredRow] = []
-                    rows.reserveCapacity(size)
-                    while rows.count < size {
-                        guard let row = try cursor.next() else {
-                            isDone = true
-                            break
-                        }
-                        rows.append(StoreRowColumns.sqlite(row).stored(count: count))
-                    }
-                    return rows
-                }
+        while true {
+            let batch = try cursor.withNextRows(limit: size) { next in
+                var rows: [StoredRow] = []
+                rows.reserveCapacity(size)
+                while let row = try next() { rows.append(row.stored(count: count)) }
+                return rows
             }
-            if !rows.isEmpty { try await body(rows) }
+            if !batch.result.isEmpty { try await body(batch.result) }
+            if batch.isDone { return }
         }
     }
 }
 
 extension SQLiteConnection {
+    /// One statement of its own over the rows a query selects: between two batches the
+    /// transaction's other reads (the rows references need) use other statements, and this one
+    /// stays on its row, inside the transaction's snapshot.
     package func openRows(_ query: ResolvedQuery) throws -> any InPlaceRowCursor {
         let select = query.selectSQL()
         let statement = try access(query.table, sql: select.sql) { db in

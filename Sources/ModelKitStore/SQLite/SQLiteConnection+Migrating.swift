@@ -13,7 +13,7 @@ extension SQLiteConnection: MigratingConnection {
 
     package func migrationRecords() async throws -> [StoreMigrationRecord] {
         try access(nil, sql: nil) { db in
-            guard try tableExists(StoreMigrationRecord.tableName, in: db) else { return [] }
+            guard try MainSchema.columns(of: StoreMigrationRecord.tableName, in: db) != nil else { return [] }
             let sql = "SELECT \"name\", \"position\", \"appliedAt\" FROM \(records) ORDER BY \"position\""
             return try Row.fetchAll(db, sql: sql).map { row in
                 let applied: String = row["appliedAt"]
@@ -39,7 +39,7 @@ extension SQLiteConnection: MigratingConnection {
     }
 
     package func columnNames(ofTable table: String) async throws -> [String]? {
-        try access(nil, sql: nil) { db in try columns(of: table, in: db) }
+        try access(nil, sql: nil) { db in try MainSchema.columns(of: table, in: db) }
     }
 
     package func alter(_ change: StoreSchemaChange) async throws {
@@ -51,7 +51,7 @@ extension SQLiteConnection: MigratingConnection {
             let table = quoted(change.table)
             switch change {
             case .renameColumn(_, let from, let to):
-                if try columns(of: change.table, in: db)?.contains(to) == true {
+                if try MainSchema.columns(of: change.table, in: db)?.contains(to) == true {
                     try db.execute(sql: "UPDATE \(table) SET \(quoted(to)) = COALESCE(\(quoted(to)), \(quoted(from)))")
                     try drop(from, of: change.table, in: db)
                 } else {
@@ -96,16 +96,6 @@ extension SQLiteConnection: MigratingConnection {
         try access(nil, sql: sql) { db in
             try db.execute(sql: sql, arguments: StatementArguments(storeValues: names.map { values[$0]! } + [identifier]))
         }
-    }
-
-    /// The columns of a table in the main schema, in order; nil when there is no such table.
-    private func columns(of table: String, in db: Database) throws -> [String]? {
-        let names = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?, 'main') ORDER BY cid", arguments: [table])
-        return names.isEmpty ? nil : names
-    }
-
-    private func tableExists(_ table: String, in db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]) == true
     }
 
     /// Drops a column, after the indexes made on it (SQLite refuses to drop an indexed column).

@@ -15,18 +15,15 @@ extension SQLiteStore {
     /// and names the main schema: a stand-in of the same name in the reader's temporary schema
     /// (``withStandIn(for:_:in:_:)``, during a nested load) must not count as the table.
     func committedState(of table: StoreTable, in db: Database) throws -> CommittedTableState {
-        let exists = try Bool.fetchOne(
-            db, sql: "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?", arguments: [table.name])
-        guard exists == true else { return .absent }
-        let existing = Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?, 'main')", arguments: [table.name]))
+        guard let columns = try MainSchema.columns(of: table.name, in: db) else { return .absent }
+        let existing = Set(columns)
         let missing = table.columns.map(\.name).filter { !existing.contains($0) }
         let lacksVersion = !existing.contains(StoreTable.versionColumn)
         guard missing.isEmpty, !lacksVersion else { return .lacking(columns: missing, version: lacksVersion) }
         // Readable as it is; prepared (no write needs to create anything) once its indexes exist too.
         let indexes = Set(try String.fetchAll(
             db, sql: "SELECT name FROM main.sqlite_master WHERE type = 'index' AND tbl_name = ?", arguments: [table.name]))
-        let searchReady = try table.schema.searchable.isEmpty
-            || Bool.fetchOne(db, sql: "SELECT 1 FROM main.sqlite_master WHERE name = ?", arguments: [table.searchIndexName]) == true
+        let searchReady = try table.schema.searchable.isEmpty || MainSchema.contains(table.searchIndexName, in: db)
         if searchReady, table.schema.indexes.allSatisfy({ indexes.contains($0.name(in: table.name)) }) {
             preparedTables.withLock { _ = $0.prepared.insert(ObjectIdentifier(table)) }
         }
@@ -112,13 +109,28 @@ extension SQLiteStore {
     func prepareSearch(of table: StoreTable, in db: Database) throws {
         let statements = table.createSearchSQL
         guard !statements.isEmpty else { return }
-        let exists = try Bool.fetchOne(
-            db, sql: "SELECT 1 FROM main.sqlite_master WHERE name = ?", arguments: [table.searchIndexName]) == true
+        let exists = try MainSchema.contains(table.searchIndexName, in: db)
         for sql in statements { try db.execute(sql: sql) }
         if !exists {
             let index = quoted(table.searchIndexName)
             try db.execute(sql: "INSERT INTO \(index)(\(index)) VALUES ('rebuild')")
         }
+    }
+}
+
+/// What a connection's main schema holds, asked of SQLite itself: GRDB's schema cache does not
+/// see another connection's changes, and naming `main` keeps a stand-in of the same name in the
+/// temporary schema (``SQLiteStore/withStandIn(for:_:in:_:)``) from counting.
+enum MainSchema {
+    /// The columns of a table in order; nil when there is no such table.
+    static func columns(of table: String, in db: Database) throws -> [String]? {
+        let names = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?, 'main') ORDER BY cid", arguments: [table])
+        return names.isEmpty ? nil : names
+    }
+
+    /// Whether a table, index or trigger of that name exists.
+    static func contains(_ name: String, in db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM main.sqlite_master WHERE name = ?", arguments: [name]) == true
     }
 }
 
