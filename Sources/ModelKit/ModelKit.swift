@@ -76,6 +76,21 @@ public macro Transient() = #externalMacro(module: "ModelKitMacros", type: "Prope
 public macro Transform<T: ModelTransformer>(_ transformer: T) =
     #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
 
+/// The property refers to other identified class models (`Author?`, `Author` or `[Comment]`), and
+/// deleting its model does `deleteRule` to them: `@Relationship(deleteRule: .cascade) var profile:
+/// Profile?`. Stores apply the rule in the delete's transaction.
+@attached(peer)
+public macro Relationship(deleteRule: DeleteRule = .nullify) =
+    #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
+
+/// The property refers to other identified class models, and `inverse` is the property of theirs
+/// that refers back: `@Relationship(deleteRule: .cascade, inverse: \Comment.post) var comments:
+/// [Comment]`. Stores apply the rule in the delete's transaction; `@Model` checks at compile time
+/// that the inverse refers back to this model (and is optional when the rule nullifies).
+@attached(peer)
+public macro Relationship<Root, Value>(deleteRule: DeleteRule = .nullify, inverse: KeyPath<Root, Value>) =
+    #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
+
 /// How the property is written to keyed archives: `@Archive(.conditional)`.
 @attached(peer)
 public macro Archive(_ behavior: ModelProperty.ArchiveBehavior) =

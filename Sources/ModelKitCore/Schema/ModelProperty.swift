@@ -73,6 +73,9 @@ public final class ModelProperty: @unchecked Sendable {
     public let keyPath: AnyKeyPath
     /// The type that declares the property (a superclass for inherited ones).
     public let declaringTypeName: String
+    /// What `@Relationship` declares about the models the property refers to: its delete rule
+    /// and inverse; nil for a property without one (a reference then nullifies when optional).
+    public let relationship: ModelRelationship?
 
     /// Creates a property description; `@Model` generates these.
     public init(
@@ -87,8 +90,10 @@ public final class ModelProperty: @unchecked Sendable {
         defaultExpression: String? = nil,
         transformer: (any Sendable)? = nil,
         transformerDescription: String? = nil,
-        archive: ArchiveBehavior? = nil
+        archive: ArchiveBehavior? = nil,
+        relationship: ModelRelationship? = nil
     ) {
+        self.relationship = relationship
         self.name = name
         self.keyPath = keyPath
         self.valueType = type
@@ -115,12 +120,14 @@ public final class ModelProperty: @unchecked Sendable {
         defaultExpression: String? = nil,
         transformer: (any Sendable)? = nil,
         transformerDescription: String? = nil,
-        archive: ArchiveBehavior? = nil
+        archive: ArchiveBehavior? = nil,
+        relationship: ModelRelationship? = nil
     ) {
         self.init(
             name, keyPath: keyPath, type: Value.self, kind: .other, typeName: typeName ?? String(describing: Value.self),
             declaredIn: declaringTypeName, remote: remote, flags: flags, defaultExpression: defaultExpression,
-            transformer: transformer, transformerDescription: transformerDescription, archive: archive)
+            transformer: transformer, transformerDescription: transformerDescription, archive: archive,
+            relationship: relationship)
     }
 
     /// Creates a description of a property whose type is a ``ModelValue``, taking its type and
@@ -135,13 +142,14 @@ public final class ModelProperty: @unchecked Sendable {
         defaultExpression: String? = nil,
         transformer: (any Sendable)? = nil,
         transformerDescription: String? = nil,
-        archive: ArchiveBehavior? = nil
+        archive: ArchiveBehavior? = nil,
+        relationship: ModelRelationship? = nil
     ) {
         self.init(
             name, keyPath: keyPath, type: Value.self, kind: Value.modelValueKind,
             typeName: typeName ?? String(describing: Value.self), declaredIn: declaringTypeName, remote: remote,
             flags: flags, defaultExpression: defaultExpression, transformer: transformer,
-            transformerDescription: transformerDescription, archive: archive)
+            transformerDescription: transformerDescription, archive: archive, relationship: relationship)
     }
 
     /// A copy with remote key paths filled in by a key strategy where none were declared.
@@ -158,6 +166,7 @@ public final class ModelProperty: @unchecked Sendable {
         self.transformer = other.transformer
         self.transformerDescription = other.transformerDescription
         self.archiveBehavior = other.archiveBehavior
+        self.relationship = other.relationship
     }
 
     /// Declared optional.
@@ -185,6 +194,7 @@ extension ModelProperty: CustomStringConvertible {
         if isReadOnly { traits.append("read-only") }
         if let defaultExpression { traits.append("default \(defaultExpression)") }
         if let transformerDescription { traits.append("transformer \(transformerDescription)") }
+        if let relationship { traits.append("relationship \(relationship)") }
         let remote = remoteKeyPaths.map { "'\($0)'" }.joined(separator: " or ")
         return "\(name): \(typeName)" + (remote.isEmpty ? "" : " <- \(remote)")
             + (traits.isEmpty ? "" : " (\(traits.joined(separator: ", ")))")

@@ -85,6 +85,9 @@ extension ModelDeclarationParser {
             property.archiveBehavior = archive.arguments?.as(LabeledExprListSyntax.self)?.first?.expression
                 .trimmedDescription
         }
+        if let relationship = PropertyAttribute.relationship.find(in: variable.attributes) {
+            property.relationship = readRelationship(relationship, of: property, in: variable, model: model)
+        }
         if property.isIdentifier, let identifier = PropertyAttribute.identifier.find(in: variable.attributes) {
             if property.isTransient {
                 diagnose(
@@ -190,7 +193,7 @@ extension ModelDeclarationParser {
         return type.trimmedDescription
     }
 
-    private func removal(of attribute: AttributeSyntax, _ kind: PropertyAttribute, from variable: VariableDeclSyntax)
+    func removal(of attribute: AttributeSyntax, _ kind: PropertyAttribute, from variable: VariableDeclSyntax)
         -> FixIt
     {
         let remaining = variable.attributes.filter { element in

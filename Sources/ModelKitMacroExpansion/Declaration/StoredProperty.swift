@@ -37,6 +37,17 @@ struct StoredProperty {
     /// The transformer the generated code uses: none for a transient property, which is not
     /// mapped (its `@Transform` only gets a warning).
     var mappedTransformer: String? { isTransient ? nil : transformer }
+    /// What `@Relationship` declares, if it is on the property.
+    var relationship: RelationshipDeclaration?
+
+    /// A `@Relationship` as the macro reads it.
+    struct RelationshipDeclaration {
+        /// The rule's case name: `nullify`, `cascade`, `deny` or `noAction`.
+        var deleteRule: String
+        /// The inverse key path as written (`\Comment.post`) and the property it names, if any.
+        var inverse: (expression: String, name: String)?
+    }
+
     /// The archive behaviour expression from `@Archive`, if any.
     var archiveBehavior: String?
     /// Whether the type declares `static func validate<Name>(_:)`.
@@ -85,6 +96,7 @@ enum PropertyAttribute: String, CaseIterable {
     case transient = "Transient"
     case transform = "Transform"
     case archive = "Archive"
+    case relationship = "Relationship"
 
     /// The attribute of this kind on a declaration, if any (`@Key` or `@ModelKit.Key`).
     func find(in attributes: AttributeListSyntax) -> AttributeSyntax? {

@@ -20,6 +20,9 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
     case invalidIndex(argument: String, reason: String)
     case unknownIndexProperty(property: String, model: String)
     case unsearchableProperty(property: String, model: String, reason: String)
+    case relationshipInStruct(property: String, model: String)
+    case invalidDeleteRule(expression: String)
+    case invalidInverse(property: String, found: String, reason: String)
 
     public var message: String {
         switch self {
@@ -55,6 +58,13 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
             return "'\(property)' is not a stored property of '\(model)': an index names stored properties"
         case .unsearchableProperty(let property, let model, let reason):
             return "'@Model(search:)' cannot search '\(property)' of '\(model)': \(reason)"
+        case .relationshipInStruct(let property, let model):
+            return "'@Relationship' applies to properties of class models: '\(model)' is a struct, so '\(property)' "
+                + "has no inverse to keep and no live instance to follow a delete; make '\(model)' a class"
+        case .invalidDeleteRule(let expression):
+            return "'\(expression)' is not a delete rule: write '.nullify', '.cascade', '.deny' or '.noAction'"
+        case .invalidInverse(let property, let found, let reason):
+            return "'\(found)' cannot be the inverse of '\(property)': \(reason)"
         case .localType(let name, let function):
             return "'@Model' cannot apply to '\(name)', a type declared inside \(function): Swift gives local types no "
                 + "extension macros; declare '\(name)' at file scope or inside another type"
@@ -81,6 +91,9 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
         case .invalidIndex: name = "invalidIndex"
         case .unknownIndexProperty: name = "unknownIndexProperty"
         case .unsearchableProperty: name = "unsearchableProperty"
+        case .relationshipInStruct: name = "relationshipInStruct"
+        case .invalidDeleteRule: name = "invalidDeleteRule"
+        case .invalidInverse: name = "invalidInverse"
         }
         return MessageID(domain: "ModelKit", id: name)
     }
@@ -99,6 +112,7 @@ public enum ModelFixIt: FixItMessage, Equatable {
     case makeOptional(String)
     case makeVariable(String)
     case markTransient(String)
+    case useInverseOf(String)
 
     public var message: String {
         switch self {
@@ -106,6 +120,7 @@ public enum ModelFixIt: FixItMessage, Equatable {
         case .makeOptional(let property): return "make '\(property)' optional"
         case .makeVariable(let property): return "make '\(property)' a 'var'"
         case .markTransient(let property): return "mark '\(property)' '@Transient'"
+        case .useInverseOf(let model): return "use a property of '\(model)'"
         }
     }
 
@@ -115,6 +130,7 @@ public enum ModelFixIt: FixItMessage, Equatable {
         case .makeOptional: return MessageID(domain: "ModelKit", id: "makeOptional")
         case .makeVariable: return MessageID(domain: "ModelKit", id: "makeVariable")
         case .markTransient: return MessageID(domain: "ModelKit", id: "markTransient")
+        case .useInverseOf: return MessageID(domain: "ModelKit", id: "useInverseOf")
         }
     }
 }

@@ -60,6 +60,7 @@ struct ModelExpansion {
     func members() -> [String] {
         var members = [schema(), fieldsStruct(), initFromFields(), initFromReader(), encodeField(), decodeModelField()]
         members += transformers()
+        members += relationships()
         members += hookStubs()
         if let identifier = properties.first(where: \.isIdentifier), !model.isSubclass {
             members.append(
@@ -180,6 +181,9 @@ struct ModelExpansion {
             arguments.append("transformerDescription: \(stringLiteral(transformer))")
         }
         if let behavior = property.archiveBehavior { arguments.append("archive: \(behavior)") }
+        if property.relationship != nil && !property.isTransient {
+            arguments.append("relationship: \(typeName).\(relationshipName(property))")
+        }
         return "\(core)ModelProperty(\(arguments.joined(separator: ", ")))"
     }
 
@@ -190,6 +194,29 @@ struct ModelExpansion {
                 property,
                 "static let \(transformerName(property)) = \(core)modelTransformer(for: (\(property.typeText ?? "_")).self, \(transformer))")
         }
+    }
+
+    /// Each `@Relationship` as a call the type checker accepts only for a declaration that can
+    /// work (`modelRelationship`), placed on the property's line so its error shows there.
+    func relationships() -> [String] {
+        properties.compactMap { property in
+            guard let relationship = property.relationship, !property.isTransient else { return nil }
+            let keyPath = "\\\(typeName).\(property.name)"
+            let call: String
+            switch (relationship.inverse, relationship.deleteRule) {
+            case (nil, let rule):
+                call = "\(core)modelRelationship(\(keyPath), deleteRule: .\(rule))"
+            case (let inverse?, "nullify"):
+                call = "\(core)modelRelationship(nullifying: \(keyPath), inverse: \(inverse.expression), named: \(stringLiteral(inverse.name)))"
+            case (let inverse?, let rule):
+                call = "\(core)modelRelationship(\(keyPath), deleteRule: .\(rule), inverse: \(inverse.expression), named: \(stringLiteral(inverse.name)))"
+            }
+            return located(property, "static let \(relationshipName(property)): \(core)ModelRelationship = \(call)")
+        }
+    }
+
+    func relationshipName(_ property: StoredProperty) -> String {
+        "__modelKitRelationship_\(property.name)"
     }
 
     /// A Swift string literal for `text`.

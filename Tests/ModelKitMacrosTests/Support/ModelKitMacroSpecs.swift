@@ -17,7 +17,7 @@ enum ModelKitMacros {
     /// clause or a superclass).
     static func specs(conformances: [TypeSyntax] = allConformances, tracking: Bool = true) -> [String: MacroSpec] {
         var specs: [String: MacroSpec] = ["Model": MacroSpec(type: ModelMacro.self, conformances: conformances)]
-        for marker in ["Identifier", "Key", "Transient", "Transform", "Archive"] {
+        for marker in ["Identifier", "Key", "Transient", "Transform", "Archive", "Relationship"] {
             specs[marker] = MacroSpec(type: PropertyMarkerMacro.self)
         }
         if tracking { specs["_ModelTracked"] = MacroSpec(type: TrackedPropertyMacro.self) }
@@ -31,6 +31,23 @@ enum ModelKitMacros {
         let context = BasicMacroExpansionContext(sourceFiles: [file: .init(moduleName: "Test", fullFilePath: "Test.swift")])
         let expanded = file.expand(macroSpecs: specs, contextGenerator: { _ in context }, indentationWidth: .spaces(4))
         return (expanded.description, context.diagnostics.map(\.message))
+    }
+}
+
+extension ModelKitMacros {
+    /// The fix-its the macros offer for `source`: each one's message and the text of the nodes
+    /// it puts in place of others, for checks on a fix without a snapshot of the whole expansion.
+    static func fixIts(_ source: String, specs: [String: MacroSpec] = specs()) -> [(message: String, replacements: [String])] {
+        let file = Parser.parse(source: source)
+        let context = BasicMacroExpansionContext(sourceFiles: [file: .init(moduleName: "Test", fullFilePath: "Test.swift")])
+        _ = file.expand(macroSpecs: specs, contextGenerator: { _ in context }, indentationWidth: .spaces(4))
+        return context.diagnostics.flatMap(\.fixIts).map { fixIt in
+            let replacements = fixIt.changes.compactMap { change -> String? in
+                guard case .replace(_, let newNode) = change else { return nil }
+                return newNode.trimmedDescription
+            }
+            return (fixIt.message.message, replacements)
+        }
     }
 }
 

@@ -1,0 +1,142 @@
+import Foundation
+import MacroTesting
+import ModelKitTestSupport
+import Testing
+
+/// `@Relationship(deleteRule:inverse:)`: the schema records the rule and the inverse's name, and
+/// what cannot work is an error on the user's line, from the macro where the declaration shows it
+/// and from the type checker where only types do.
+@Suite(.macros(ModelKitMacros.specs(tracking: false)))
+struct RelationshipMacroTests {
+    @Test func aRelationshipBecomesACheckedCallTheSchemaRecords() {
+        let (expanded, diagnostics) = ModelKitMacros.expand(
+            """
+            @Model
+            final class Post {
+                @Identifier var id: Int
+                @Relationship(deleteRule: .cascade, inverse: \\Comment.post) var comments: [Comment] = []
+                @Relationship(inverse: \\Tag.posts) var tags: [Tag] = []
+                @Relationship(deleteRule: .deny) var author: Author?
+            }
+            """)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        for line in [
+            #"static let __modelKitRelationship_comments: ModelKitCore.ModelRelationship = ModelKitCore.modelRelationship(\Post.comments, deleteRule: .cascade, inverse: \Comment.post, named: "post")"#,
+            #"static let __modelKitRelationship_tags: ModelKitCore.ModelRelationship = ModelKitCore.modelRelationship(nullifying: \Post.tags, inverse: \Tag.posts, named: "posts")"#,
+            #"static let __modelKitRelationship_author: ModelKitCore.ModelRelationship = ModelKitCore.modelRelationship(\Post.author, deleteRule: .deny)"#,
+            #"flags: [.hasDefault], defaultExpression: "[]", relationship: Post.__modelKitRelationship_comments)"#,
+            #"flags: [.optional], relationship: Post.__modelKitRelationship_author)"#,
+        ] {
+            #expect(expanded.contains(line), "\(line)\n\(expanded)")
+        }
+    }
+
+    /// What the declaration shows cannot work, each with the message a user acts on.
+    @Test(arguments: [
+        (
+            "@Relationship(inverse: \\Tag.post) var comments: [Comment] = []",
+            #"'\Tag.post' cannot be the inverse of 'comments': the inverse is a property of 'Comment', the model 'comments' refers to"#
+        ),
+        (
+            "@Relationship(inverse: \\Comment.post.author) var comments: [Comment] = []",
+            #"'\Comment.post.author' cannot be the inverse of 'comments': write the related model's property that refers back, as '\Model.property'"#
+        ),
+        (
+            "@Relationship(deleteRule: .remove) var comments: [Comment] = []",
+            "'.remove' is not a delete rule: write '.nullify', '.cascade', '.deny' or '.noAction'"
+        ),
+        (
+            "@Relationship @Transient var comments: [Comment] = []",
+            "'comments' cannot be both '@Relationship' and '@Transient'"
+        ),
+    ])
+    func whatTheDeclarationShowsCannotWorkIsAnError(declaration: String, message: String) {
+        let (_, diagnostics) = ModelKitMacros.expand(
+            """
+            @Model
+            final class Post {
+                @Identifier var id: Int
+                \(declaration)
+            }
+            """)
+        #expect(diagnostics == [message])
+    }
+
+    /// What only types tell, compiled for real: an inverse that does not refer back, a
+    /// non-optional inverse of a relationship that nullifies, a relationship to what is not a
+    /// class model. Each is one error on the property's line saying what would work; the
+    /// declarations that can work beside them compile.
+    @Test func whatOnlyTypesTellIsAnErrorOnTheUsersLine() throws {
+        let output = try TypeCheckDiagnosticsTests.typeCheck(
+            #"""
+            import ModelKit
+
+            @Model final class Author {
+                @Identifier var id: Int
+                @Relationship(deleteRule: .cascade, inverse: \Post.author) var posts: [Post] = []
+                @Relationship(inverse: \Post.editor) var edited: [Post] = []
+                @Relationship(inverse: \Post.reviewer) var reviewed: [Post] = []
+                @Relationship var names: [String] = []
+            }
+
+            @Model final class Post {
+                @Identifier var id: Int
+                var author: Author
+                var editor: Author
+                var reviewer: Author?
+                @Relationship(inverse: \Comment.post) var comments: [Comment] = []
+                init(id: Int, author: Author) { self.id = id; self.author = author; self.editor = author }
+            }
+
+            @Model final class Comment {
+                @Identifier var id: Int
+                var post: Author?
+            }
+            """#)
+        let errors = TypeCheckDiagnosticsTests.errors(in: output)
+        let nullifies = "a relationship that nullifies cannot have a non-optional inverse: deleting the model would set it to nil"
+        let kinds = "'@Relationship' applies to a property of an identified class model whose type is another such model"
+        #expect(errors.contains { $0.hasPrefix("place.swift:6: error:") && $0.contains(nullifies) }, "\(output)")
+        #expect(errors.contains { $0.hasPrefix("place.swift:8: error:") && $0.contains(kinds) }, "\(output)")
+        #expect(errors.contains { $0.hasPrefix("place.swift:16: error:") && $0.contains(kinds) }, "\(output)")
+        #expect(Set(errors.map { $0.prefix(while: { $0 != " " }) }) == ["place.swift:6:", "place.swift:8:", "place.swift:16:"], "\(output)")
+        #expect(!output.contains("no exact matches"), "\(output)")
+    }
+
+    /// The fix-its: a relationship in a struct goes, an inverse on another model moves to the
+    /// related one.
+    @Test func theFixItsRemoveOrRetargetTheDeclaration() {
+        let inStruct = ModelKitMacros.fixIts(
+            """
+            @Model
+            struct Post {
+                @Identifier var id: Int
+                @Relationship var author: Author?
+            }
+            """)
+        #expect(inStruct.map(\.message) == ["remove '@Relationship'"])
+        let inStructMessage = ModelKitMacros.expand(
+            """
+            @Model
+            struct Post {
+                @Identifier var id: Int
+                @Relationship var author: Author?
+            }
+            """).diagnostics
+        #expect(
+            inStructMessage == [
+                "'@Relationship' applies to properties of class models: 'Post' is a struct, so 'author' has no inverse to keep and no live instance to follow a delete; make 'Post' a class"
+            ])
+        #expect(inStruct.first?.replacements == ["var author: Author?"], "\(inStruct)")
+        let retargeted = ModelKitMacros.fixIts(
+            """
+            @Model
+            final class Post {
+                @Identifier var id: Int
+                @Relationship(inverse: \\Tag.post) var comments: [Comment] = []
+            }
+            """)
+        #expect(retargeted.map(\.message) == ["use a property of 'Comment'"])
+        #expect(retargeted.first?.replacements == [#"\Comment.post"#])
+    }
+}
