@@ -90,15 +90,17 @@ import Testing
         #expect(error?.description == "cannot store 'Loose': the model has no '@Identifier' property")
     }
 
+    /// Deleting a model others refer to follows the rule: `Book.author` cannot be nil and no
+    /// rule says otherwise, so the delete is refused and every row still loads (a reference left
+    /// dangling by `.noAction` is in StoreDeleteRuleTests).
     @Test(arguments: StoreKind.allCases)
-    func aDanglingReferenceIsAnError(kind: StoreKind) async throws {
+    func deletingAReferencedModelFollowsItsRule(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         let store = try kind.make(in: directory)
-        try await store.save(makeBook("978-1", author: Author(id: 9, name: "Gone")))
-        try await store.deleteOne(Author.self, id: 9)
-        let missing = await #expect(throws: StoreError.self) { try await store.fetchOne(Book.self, id: "978-1") }
-        #expect(missing?.kind == .missingReference)
-        #expect(missing?.description.hasPrefix("cannot load 'Book' \"978-1\": cannot map 'Book.author'") == true)
-        #expect(missing?.description.hasSuffix("cannot load 'Author' 9: no such row in the store") == true)
+        try await store.save(makeBook("978-1", author: Author(id: 9, name: "Kept")))
+        let denied = await #expect(throws: StoreError.self) { try await store.deleteOne(Author.self, id: 9) }
+        #expect(denied?.kind == .deleteDenied)
+        #expect(denied?.description.hasPrefix(#"cannot delete 'Author' 9: 'Book' "978-1" refers to it through 'author'"#) == true)
+        try await expectEqual(store.fetchOne(Book.self, id: "978-1")?.author.name, "Kept")
     }
 }

@@ -84,7 +84,7 @@ struct ContextSavePlan {
 
     /// Checks the changed models against the store, then writes every row and delete in `tx`.
     /// Returns the changes the store wins; throws a conflict under ``ModelMergePolicy/error``.
-    func write(in tx: StoreTransaction, policy: ModelMergePolicy) async throws -> [StoreWin] {
+    func write(in tx: StoreTransaction, policy: ModelMergePolicy) async throws -> (storeWins: [StoreWin], deletions: [StoreDeletion]) {
         var storeWins: [StoreWin] = []
         var skipped: Set<Int> = []
         for (table, indices) in grouped(changes.indices, table: { changes[$0].entry.table }) {
@@ -121,13 +121,15 @@ struct ContextSavePlan {
         for insert in inserts { add(insert.table, insert.row) }
         for (index, change) in changes.enumerated() where !skipped.contains(index) { add(change.entry.table, change.row) }
         for upsert in upserts { try await tx.connection.upsert(upsert.table, rows: upsert.rows) }
+        var deletions: [StoreDeletion] = []
         for (table, indices) in grouped(deletes.indices, table: { deletes[$0].table }) {
             let identifiers = try indices.map { try table.identifierValue(deletes[$0].identifier) }
             let condition = StoreExpression.isIn(column: table.columns[table.identifierColumn].name, identifiers)
-            _ = try await tx.connection.delete(
-                ResolvedQuery(table: table, condition: condition, orderings: [], limit: nil, offset: 0))
+            deletions.append(
+                try await tx.deleteFollowingRules(
+                    ResolvedQuery(table: table, condition: condition, orderings: [], limit: nil, offset: 0)))
         }
-        return storeWins
+        return (storeWins, deletions)
     }
 
     /// Indices grouped by table, tables in the order met.

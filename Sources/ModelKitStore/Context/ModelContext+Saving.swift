@@ -23,8 +23,9 @@ extension ModelContext {
         let plan = try ContextSavePlan(context: self, tracker: tracker)
         guard !plan.isEmpty else { return }
         let policy = mergePolicy
-        let storeWins = try await tracker.store.write { tx in try await plan.write(in: tx, policy: policy) }
-        try plan.commit(storeWins, context: self, tracker: tracker)
+        let written = try await tracker.store.write { tx in try await plan.write(in: tx, policy: policy) }
+        try plan.commit(written.storeWins, context: self, tracker: tracker)
+        for deletion in written.deletions { try follow(deletion, tracker: tracker) }
     }
 
     /// Reads `model`'s row again: an instance not edited takes the stored values; an edited one

@@ -32,4 +32,25 @@ extension StoreRowReader {
         else { return false }
         return loader.defersReference(to: target, identifier: columns[index], from: columns.values, context: context)
     }
+
+    /// Whether an array of references in column `index` leads to a model whose load is under
+    /// way (a parent's children that point back to it): it then reads as empty, and the loader
+    /// fills it once that load ends.
+    func defersReferences(in elements: [JSONValue], at index: Int) -> Bool {
+        guard let table, let target = table.deferrableReferences[index], let context,
+            let loader = loader as? RowLoader
+        else { return false }
+        for element in elements {
+            let identifier: StoreValue
+            switch element {
+            case .int(let number): identifier = .integer(number)
+            case .string(let text): identifier = .text(text)
+            default: continue
+            }
+            if loader.defersReference(to: target, identifier: identifier, from: columns.values, context: context) {
+                return true
+            }
+        }
+        return false
+    }
 }

@@ -167,6 +167,7 @@ struct StoreRowReader: ModelTreeReader {
     @usableFromInline
     func elements(of node: Position) throws -> [Position]? {
         guard case .array(let elements)? = try json(of: node) else { return nil }
+        if defersCyclicReferences, case .column(let index) = node, defersReferences(in: elements, at: index) { return [] }
         return elements.map(Position.json)
     }
 

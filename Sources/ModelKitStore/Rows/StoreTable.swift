@@ -60,9 +60,10 @@ package final class StoreTable: Sendable {
     /// by `@Model` always is).
     // @usableFromInline: checked per row by the reader's inlinable decodeFields(of:into:).
     @usableFromInline let readsPlainColumns: Bool
-    /// Per column: the identified class model it refers to, when a load may leave it nil for a
-    /// while and set it once the model it refers to is loaded (an optional or weak, settable
-    /// property of a class), which is how a cycle of references loads; nil for other columns.
+    /// Per column: the identified class model it refers to, when a load may leave it nil (or
+    /// empty) for a while and set it once the model it refers to is loaded (an optional or weak,
+    /// or an array, settable property of a class), which is how a cycle of references loads; nil
+    /// for other columns.
     let deferrableReferences: [AnyModelType?]
     /// The index in ``columns`` of the identifier.
     package let identifierColumn: Int
@@ -120,8 +121,17 @@ package final class StoreTable: Sendable {
         self.isClass = M.self is AnyObject.Type
         self.deferrableReferences = columns.map { [isClass] column in
             let property = schema.properties[column.field]
-            guard isClass, property.isMutable, property.isOptional || property.isWeak,
-                case .model(let target) = column.kind.unwrapped, target.type is AnyObject.Type,
+            guard isClass, property.isMutable else { return nil }
+            // A to-one can wait as nil when it may be nil; a to-many can always wait as empty.
+            let referred: ModelValueKind
+            if case .array(let element) = column.kind.unwrapped {
+                referred = element.unwrapped
+            } else if property.isOptional || property.isWeak {
+                referred = column.kind.unwrapped
+            } else {
+                return nil
+            }
+            guard case .model(let target) = referred, target.type is AnyObject.Type,
                 target.type.modelSchema.identifierIndex != nil
             else { return nil }
             return target
@@ -192,6 +202,11 @@ package final class StoreTable: Sendable {
             cache.tables[key] = table
             return table
         }
+    }
+
+    /// Every table built so far in this process, in no particular order.
+    package static var known: [StoreTable] {
+        cache.withLock { Array($0.tables.values) }
     }
 
     /// The tables built so far, by model type, and the type each table name belongs to.

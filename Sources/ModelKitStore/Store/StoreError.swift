@@ -64,6 +64,10 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         /// The store records a migration step the program does not know: a newer version of the
         /// program migrated it (``ModelStore/migrate(_:)``).
         public static let newerStore = Kind(rawValue: "newerStore")
+        /// A delete would leave rows referring to a model that is gone: a relationship's
+        /// `.deny` rule, or a non-optional reference with no rule that says otherwise. Nothing
+        /// was deleted; the reason names the rows that refer to the model.
+        public static let deleteDenied = Kind(rawValue: "deleteDenied")
 
         public var description: String { rawValue }
     }
@@ -103,6 +107,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case .unknownKeyPath: subject = "cannot query"
         case .unencodableValue, .conflict, .identifierChanged, .uniqueViolation: subject = "cannot save"
         case .misusedContext: subject = "cannot use the context"
+        case .deleteDenied: subject = "cannot delete"
         case .undecodableRow, .missingReference, .cyclicReference: subject = "cannot load"
         case .migrationFailed, .newerStore: subject = "cannot migrate"
         case .cannotOpen: subject = "cannot open the store"

@@ -294,7 +294,7 @@ public final class StoreTransaction {
     public func deleteAll<M: Model>(_ query: ModelQuery<M>) async throws -> Int {
         let resolved = try query.resolved()
         try checkUsable(writing: true, table: resolved.table.name)
-        return try await connection.delete(resolved)
+        return try await deleteFollowingRules(resolved).count
     }
 
     /// Deletes every stored model of a type; returns how many there were.
