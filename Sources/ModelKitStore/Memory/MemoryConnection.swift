@@ -132,7 +132,7 @@ package final class MemoryConnection: StoreConnection, SynchronousRowReading {
         guard let table = tables[query.table.name] else { return [] }
         var rows = table.rows.values.filter { row in
             guard let condition = query.condition else { return true }
-            return condition.matches { row.columns[$0] ?? .null } == true
+            return condition.matches({ row.columns[$0] ?? .null }, related: { tables[$0.name]?.rows[$1]?.columns }) == true
         }
         let scores: [Int: Int] = query.rank.map { rank in
             Dictionary(uniqueKeysWithValues: rows.map { row in (row.sequence, rank.score { row.columns[$0] ?? .null }) })

@@ -4,15 +4,18 @@ import ModelKitCore
 /// A condition on a model's stored properties, written with key paths and operators, that a
 /// store runs as SQL (or, in memory, with SQLite's rules).
 ///
-/// Key paths name stored properties of the model (`\Status.lang`, not `\Status.user.name`);
-/// values are encoded as the store encodes the property (an identified model as its identifier,
-/// a date as ISO 8601 text). `==`, `!=`, `<`, `<=`, `>`, `>=`, ``Swift/KeyPath/in(_:)``,
+/// Key paths name stored properties of the model (`\Status.lang`), or of the models a chain of
+/// to-one references to identified class models leads to (`\Comment.post?.author.name`, one
+/// subquery per reference); values are encoded as the store encodes the property (an
+/// identified model as its identifier, so `\Comment.post == post` selects the comments of a
+/// post; a date as ISO 8601 text). `==`, `!=`, `<`, `<=`, `>`, `>=`, ``Swift/KeyPath/in(_:)``,
 /// `contains(_:)` for strings, `&&`, `||` and `!` combine.
 ///
 /// ```swift
 /// let popular = \Status.retweetCount > 10 && \Status.lang == "ja"
 /// let replies = \Status.inReplyToScreenName != nil || (\Status.text).contains("@ada")
 /// let some = (\Status.lang).in(["en", "fr"])
+/// let byAda = \Status.user.name == "Ada"
 /// ```
 public struct ModelPredicate<M: Model>: Sendable {
     /// The condition, or why it cannot run (an unknown key path, a value the store cannot hold).
@@ -25,8 +28,13 @@ public struct ModelPredicate<M: Model>: Sendable {
     /// A predicate from a key path and how to build the condition on its column.
     init<V>(_ keyPath: KeyPath<M, V>, _ build: (String) throws -> StoreExpression) {
         do {
-            let column = try Self.column(of: keyPath)
-            expression = .success(try build(column))
+            if let (hops, column) = try Self.referencePath(of: keyPath) {
+                var condition = try build(column)
+                for hop in hops.reversed() { condition = .related(column: hop.column, hop.table, condition) }
+                expression = .success(condition)
+            } else {
+                expression = .success(try build(try Self.column(of: keyPath)))
+            }
         } catch let error as StoreError {
             expression = .failure(error)
         } catch {
@@ -43,6 +51,37 @@ public struct ModelPredicate<M: Model>: Sendable {
             return schema.properties[index].name
         }
         throw StoreError(.unknownKeyPath, table: schema.modelName, reason: whyNotAColumn(keyPath))
+    }
+
+    /// The to-one references a key path goes through before the stored property it ends at
+    /// (`\Comment.post?.author.name`: 'post' to the post's table, 'author' to the author's, then
+    /// 'name'), read from the key path as Swift prints it, component by component; nil for a
+    /// key path that names a property of `M` itself or goes anywhere else.
+    static func referencePath(of keyPath: AnyKeyPath) throws -> (hops: [(column: String, table: StoreTable)], column: String)? {
+        let printed = "\(keyPath)"
+        var rest = printed.dropFirst(printed.prefix { $0 != "." }.count)
+        var schema = M.modelSchema
+        var hops: [(column: String, table: StoreTable)] = []
+        while true {
+            var found: (property: ModelProperty, after: Substring)?
+            for property in schema.properties where !property.isTransient {
+                let stored = "\(property.keyPath)"
+                let component = stored.dropFirst(stored.prefix { $0 != "." }.count)
+                guard rest.hasPrefix(component) else { continue }
+                let after = rest.dropFirst(component.count)
+                // The component itself, not one whose printed name only starts the same way.
+                guard after.first.map({ ".?!".contains($0) }) ?? true else { continue }
+                found = (property, after)
+                break
+            }
+            guard let (property, after) = found else { return nil }
+            rest = after.first == "?" || after.first == "!" ? after.dropFirst() : after
+            if rest.isEmpty { return hops.isEmpty ? nil : (hops, property.name) }
+            guard let (type, isToMany) = StoreTable.referencedModel(property.valueKind), !isToMany else { return nil }
+            let table = try StoreTable.of(type)
+            hops.append((property.name, table))
+            schema = table.schema
+        }
     }
 
     /// Why a key path names no column, naming it as written as far as Swift can print it.

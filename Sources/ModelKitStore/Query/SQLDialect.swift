@@ -198,6 +198,12 @@ extension StoreExpression {
         case .text(let column, let match):
             let placeholder = try dialect.bind(.text(match.text), column: query.column(named: column))
             sql += dialect.textMatch(match, column: quoted(column), placeholder: placeholder)
+        case .related(let column, let table, let inner):
+            let identifier = quoted(table.columns[table.identifierColumn].name)
+            sql += "\(quoted(column)) IN (SELECT \(identifier) FROM \(dialect.tableSQL(table)) WHERE "
+            let related = ResolvedQuery(table: table, condition: inner, orderings: [], limit: nil, offset: 0)
+            try inner.appendSQL(to: &sql, query: related, &dialect)
+            sql += ")"
         case .and(let lhs, let rhs), .or(let lhs, let rhs):
             sql += "("
             try lhs.appendSQL(to: &sql, query: query, &dialect)

@@ -12,14 +12,20 @@ package indirect enum StoreExpression: Hashable, Sendable {
     case text(column: String, StoreTextMatch)
     /// The row's searchable columns hold every word of a full-text search.
     case search(StoreSearch)
+    /// The column refers to a row of another table (a to-one reference) that matches the
+    /// expression: a condition through a relationship, `\Comment.post?.author.name == "Ada"`.
+    case related(column: String, StoreTable, StoreExpression)
     case and(StoreExpression, StoreExpression)
     case or(StoreExpression, StoreExpression)
     case not(StoreExpression)
 
     /// Whether a row matches, by SQLite's rules: text compares by UTF-8 bytes, integers and reals
     /// by value, and a comparison with `NULL` is unknown (nil), which `NOT` keeps unknown and
-    /// which never matches.
-    package func matches(_ value: (String) -> StoreValue) -> Bool? {
+    /// which never matches. `related` finds the columns of the row of a table with an identifier
+    /// (for a condition through a reference).
+    package func matches(
+        _ value: (String) -> StoreValue, related: (StoreTable, StoreValue) -> [String: StoreValue]? = { _, _ in nil }
+    ) -> Bool? {
         switch self {
         case .compare(let column, let comparison, let operand):
             let stored = value(column)
@@ -53,18 +59,25 @@ package indirect enum StoreExpression: Hashable, Sendable {
             }
         case .search(let search):
             return search.score(value) > 0
+        case .related(let column, let table, let inner):
+            // `column IN (SELECT id FROM table WHERE inner)`: unknown for NULL, else whether the
+            // row it refers to is there and matches.
+            let stored = value(column)
+            guard stored != .null else { return nil }
+            guard let row = related(table, stored) else { return false }
+            return inner.matches({ row[$0] ?? .null }, related: related) == true
         case .and(let lhs, let rhs):
-            let left = lhs.matches(value)
-            let right = rhs.matches(value)
+            let left = lhs.matches(value, related: related)
+            let right = rhs.matches(value, related: related)
             if left == false || right == false { return false }
             return left == nil || right == nil ? nil : true
         case .or(let lhs, let rhs):
-            let left = lhs.matches(value)
-            let right = rhs.matches(value)
+            let left = lhs.matches(value, related: related)
+            let right = rhs.matches(value, related: related)
             if left == true || right == true { return true }
             return left == nil || right == nil ? nil : false
         case .not(let inner):
-            return inner.matches(value).map { !$0 }
+            return inner.matches(value, related: related).map { !$0 }
         }
     }
 

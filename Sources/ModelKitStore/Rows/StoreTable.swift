@@ -260,6 +260,15 @@ package final class StoreTable: Sendable {
     }
 }
 
+// Hashable by identity: one table per model type (``StoreTable/of(_:)``), which a condition
+// through a reference names.
+extension StoreTable: Hashable {
+    // @usableFromInline: witnesses of a conformance of this @usableFromInline class must be; no inlinable code
+    // calls them.
+    @usableFromInline package static func == (lhs: StoreTable, rhs: StoreTable) -> Bool { lhs === rhs }
+    @usableFromInline package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
 /// Encodes identifiers of one type as the store writes them.
 protocol IdentifierEncoding: Sendable {
     /// The stored form of `value`, or nil when it is not of the identifier's type.

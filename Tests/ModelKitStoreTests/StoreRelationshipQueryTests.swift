@@ -1,0 +1,80 @@
+import Foundation
+import ModelKit
+import ModelKitStore
+import ModelKitTestSupport
+import Testing
+
+/// Conditions through to-one references: "the articles of this blogger", and a filter on the
+/// properties of the models a chain of references leads to, with the same results on every store.
+@Suite struct StoreRelationshipQueryTests {
+    /// Ada (1) writes 10 and 11, Grace (2) writes 20, article 30 has no blogger; remarks 1000
+    /// and 1001 are on 10, 2000 on 20.
+    func saveBlog(to store: some ModelStore) async throws {
+        let ada = Blogger(id: 1, name: "Ada")
+        let grace = Blogger(id: 2, name: "Grace")
+        let articles = [
+            Article(id: 10, title: "Notes", blogger: ada, editor: grace), Article(id: 11, title: "Tables", blogger: ada),
+            Article(id: 20, title: "Compilers", blogger: grace), Article(id: 30, title: "Anonymous"),
+        ]
+        try await store.save(articles)
+        try await store.save([
+            Remark(id: 1000, article: articles[0]), Remark(id: 1001, article: articles[0]), Remark(id: 2000, article: articles[2]),
+        ])
+    }
+
+    func ids(_ store: some ModelStore, _ predicate: ModelPredicate<Article>) async throws -> [Int] {
+        try await store.fetchAll(ModelQuery(Article.self).filter(predicate).order(by: \Article.id)).map(\.id)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func theModelsThatReferToAModel(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        try await saveBlog(to: store)
+        let ada = try #require(try await store.fetchOne(Blogger.self, id: 1))
+        try await expectEqual(ids(store, \Article.blogger == ada), [10, 11])
+        try await expectEqual(ids(store, \Article.blogger != ada), [20, 30])
+        try await expectEqual(ids(store, \Article.blogger == nil), [30])
+        try await expectEqual(ids(store, (\Article.blogger).in([ada])), [10, 11])
+        let notes = try #require(try await store.fetchOne(Article.self, id: 10))
+        try await expectEqual(
+            store.fetchAll(ModelQuery(Remark.self).filter(\Remark.article == notes).order(by: \Remark.id)).map(\.id),
+            [1000, 1001])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aFilterThroughAChainOfReferences(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        try await saveBlog(to: store)
+        try await expectEqual(ids(store, \Article.blogger?.name == "Ada"), [10, 11])
+        try await expectEqual(ids(store, \Article.editor?.name == "Grace" || \Article.blogger?.name == "Grace"), [10, 20])
+        try await expectEqual(ids(store, !(\Article.blogger?.name == "Ada")), [20], "no blogger: unknown, as in SQL")
+        try await expectEqual(ids(store, (\Article.blogger?.name).hasPrefix("gr", options: .caseInsensitive)), [20])
+        try await expectEqual(ids(store, (\Article.blogger?.id).in([2, 3])), [20])
+        let remarks = ModelQuery(Remark.self).filter(\Remark.article.blogger?.name == "Ada" && \Remark.article.title == "Notes")
+        try await expectEqual(store.fetchAll(remarks.order(by: \Remark.id)).map(\.id), [1000, 1001])
+        try await expectEqual(store.fetchCount(ModelQuery(Remark.self).filter(\Remark.article.blogger?.name == "Grace")), 1)
+        try await expectEqual(store.deleteAll(ModelQuery(Remark.self).filter(\Remark.article.blogger?.name == "Ada")), 2)
+        try await expectEqual(store.fetchCount(Remark.self), 1)
+    }
+
+    /// The SQL a query through a reference runs: a subquery per hop, one statement.
+    @Test func theSQLIsASubqueryPerReference() throws {
+        let sql = try ModelQuery(Remark.self).filter(\Remark.article.blogger?.name == "Ada").selectSQL()
+        expectEqual(
+            sql.sql,
+            #"SELECT "id", "article", "_version" FROM "Remark" WHERE "article" IN (SELECT "id" FROM "Article" WHERE "blogger" IN (SELECT "id" FROM "Blogger" WHERE "name" = ?))"#
+        )
+        expectEqual(sql.arguments, [.text("Ada")])
+    }
+
+    /// A key path through a to-many names no column: a typed error saying so.
+    @Test func aChainThroughAToManyIsRefused() async throws {
+        let store = MemoryStore()
+        let error = await #expect(throws: StoreError.self) {
+            try await store.fetchAll(ModelQuery(ReadingList.self).filter(\ReadingList.articles.count == 2))
+        }
+        #expect(error?.kind == .unknownKeyPath)
+    }
+}
