@@ -28,6 +28,8 @@ import Testing
         "UntrustedInput.md": .swift(snippet: "untrusted-input", test: "Tests/ModelKitCoreTests/ArticleExampleTests.swift"),
         "Store.md": .swift(snippet: "store", test: "Tests/ModelKitStoreTests/ArticleExampleTests.swift"),
         "WorkingWithAContext.md": .swift(snippet: "context", test: "Tests/ModelKitStoreTests/ContextArticleExampleTests.swift"),
+        "Relationships.md": .swift(
+            snippet: "relationships", test: "Tests/ModelKitStoreTests/RelationshipsArticleExampleTests.swift"),
         "KeyedArchives.md": .swift(snippet: "archives", test: "Tests/ModelKitArchiveTests/ArticleExampleTests.swift"),
         "Preferences.md": .swift(snippet: "preferences", test: "Tests/ModelKitPreferencesTests/ArticleExampleTests.swift"),
         "Remote.md": .swift(snippet: "remote", test: "Tests/ModelKitRemoteTests/ArticleExampleTests.swift"),

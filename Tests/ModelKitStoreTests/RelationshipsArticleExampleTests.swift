@@ -1,0 +1,77 @@
+// snippet: relationships-start
+import ModelKit
+import ModelKitStore
+// snippet: relationships-end
+import ModelKitTestSupport
+import Testing
+
+// The example "Relationships" starts from (see `DocumentationArticleTests`): it runs here, on
+// every store, and what it prints is checked against the comments it shows.
+
+/// Collects the example's prints (outside `ExampleOutput.capture` it prints as usual).
+private func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    ExampleOutput.print(items, separator: separator, terminator: terminator)
+}
+
+// snippet: relationships-start
+@Model final class BlogAuthor {
+    @Identifier var id: Int
+    var name: String
+    @Relationship(deleteRule: .cascade, inverse: \BlogPost.writer) var posts: [BlogPost] = []
+}
+
+@Model final class BlogPost {
+    @Identifier var id: Int
+    var title: String
+    var writer: BlogAuthor?
+    var tags: [Tag] = []
+    @Relationship(deleteRule: .cascade, inverse: \Comment.post) var comments: [Comment] = []
+}
+
+@Model final class Comment {
+    @Identifier var id: Int
+    var text: String
+    var post: BlogPost
+}
+
+@Model final class Tag {
+    @Identifier var name: String
+}
+// snippet: relationships-end
+
+@Suite struct RelationshipsArticleExampleTests {
+    @Test(arguments: StoreKind.allCases)
+    func relationships(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let made = try kind.make(in: directory)
+        let output = try await ExampleOutput.capture {
+            let store = made
+            // snippet: relationships-start
+            let ada = BlogAuthor(id: 1, name: "Ada")
+            let post = BlogPost(id: 10, title: "Notes", writer: ada, tags: [Tag(name: "swift")])
+            post.comments = [Comment(id: 100, text: "Nice", post: post), Comment(id: 101, text: "Thanks", post: post)]
+            ada.posts = [post]
+            try await store.save(ada)  // the writer, her post, its comments and its tag
+
+            // A graph with cycles loads back whole: one instance per identifier.
+            let loaded = try await store.fetchOne(BlogPost.self, id: 10)!
+            print(loaded.comments.map(\.text), loaded.comments[0].post === loaded)  // ["Nice", "Thanks"] true
+
+            // Conditions through references: the comments of a post, and of a writer's posts.
+            print(try await store.fetchCount(ModelQuery(Comment.self).filter(\Comment.post == loaded)))  // 2
+            let byAda = ModelQuery(Comment.self).filter(\Comment.post.writer?.name == "Ada")
+            print(try await store.fetchCount(byAda))  // 2
+
+            // Deleting follows the rules, in the delete's transaction: her posts go, and their comments.
+            try await store.delete(ada)
+            print(try await store.fetchCount(BlogPost.self), try await store.fetchCount(Comment.self))  // 0 0
+            print(try await store.fetchCount(Tag.self))  // 1
+            // snippet: relationships-end
+            ada.posts = []
+            post.comments = []
+            loaded.comments = []
+        }
+        let snippet = try DocumentationExamples.snippet("relationships", inFile: #filePath)
+        #expect(output == DocumentationExamples.commentedOutput(of: snippet), "printed:\n\(output.joined(separator: "\n"))")
+    }
+}
