@@ -158,12 +158,16 @@
             self.layout = layout
         }
 
-        func tableSQL(_ table: StoreTable) -> String { layout.qualifiedName }
+        /// The layout's table, or another of the same schema (a condition through a reference).
+        func tableSQL(_ table: StoreTable) -> String {
+            table === layout.table ? layout.qualifiedName : postgresQuoted(layout.schema) + "." + postgresQuoted(table.name)
+        }
         func selectSQL(_ table: StoreTable) -> String { layout.selectSQL }
 
         mutating func bind(_ value: StoreValue, column: StoreTable.Column?) throws -> String {
             // A value for no column: a count (LIMIT, OFFSET), or a full-text search's text.
-            let type = column.flatMap { layout.typeByColumn[$0.name] } ?? (value.text != nil ? .text : .bigint)
+            // By the column's own kind: it may be a column of another table than the layout's.
+            let type = column.map { PostgresColumnType($0.kind) } ?? (value.text != nil ? .text : .bigint)
             do {
                 try type.bind(value, to: &bindings)
             } catch {
