@@ -59,7 +59,7 @@ private func print(_ items: Any..., separator: String = " ", terminator: String 
 
             // Conditions through references: the comments of a post, and of a writer's posts.
             print(try await store.fetchCount(ModelQuery(Comment.self).filter(\Comment.post == loaded)))  // 2
-            let byAda = ModelQuery(Comment.self).filter(\Comment.post.writer?.name == "Ada")
+            let byAda = ModelQuery(Comment.self).filter((\Comment.post).matching((\BlogPost.writer).matching(\BlogAuthor.name == "Ada")))
             print(try await store.fetchCount(byAda))  // 2
 
             // Deleting follows the rules, in the delete's transaction: her posts go, and their comments.

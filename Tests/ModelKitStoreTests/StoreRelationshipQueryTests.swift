@@ -4,8 +4,8 @@ import ModelKitStore
 import ModelKitTestSupport
 import Testing
 
-/// Conditions through to-one references: "the articles of this blogger", and a filter on the
-/// properties of the models a chain of references leads to, with the same results on every store.
+/// Conditions through to-one references: "the articles of this blogger", and conditions on the
+/// models a chain of references leads to (`matching(_:)`), with the same results on every store.
 @Suite struct StoreRelationshipQueryTests {
     /// Ada (1) writes 10 and 11, Grace (2) writes 20, article 30 has no blogger; remarks 1000
     /// and 1001 are on 10, 2000 on 20.
@@ -47,21 +47,22 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try kind.make(in: directory)
         try await saveBlog(to: store)
-        try await expectEqual(ids(store, \Article.blogger?.name == "Ada"), [10, 11])
-        try await expectEqual(ids(store, \Article.editor?.name == "Grace" || \Article.blogger?.name == "Grace"), [10, 20])
-        try await expectEqual(ids(store, !(\Article.blogger?.name == "Ada")), [20], "no blogger: unknown, as in SQL")
-        try await expectEqual(ids(store, (\Article.blogger?.name).hasPrefix("gr", options: .caseInsensitive)), [20])
-        try await expectEqual(ids(store, (\Article.blogger?.id).in([2, 3])), [20])
-        let remarks = ModelQuery(Remark.self).filter(\Remark.article.blogger?.name == "Ada" && \Remark.article.title == "Notes")
+        try await expectEqual(ids(store, (\Article.blogger).matching(\Blogger.name == "Ada")), [10, 11])
+        try await expectEqual(ids(store, (\Article.editor).matching(\Blogger.name == "Grace") || (\Article.blogger).matching(\Blogger.name == "Grace")), [10, 20])
+        try await expectEqual(ids(store, !(\Article.blogger).matching(\Blogger.name == "Ada")), [20], "no blogger: unknown, as in SQL")
+        try await expectEqual(ids(store, (\Article.blogger).matching((\Blogger.name).hasPrefix("gr", options: .caseInsensitive))), [20])
+        try await expectEqual(ids(store, (\Article.blogger).matching((\Blogger.id).in([2, 3]))), [20])
+        let remarks = ModelQuery(Remark.self).filter(
+            (\Remark.article).matching((\Article.blogger).matching(\Blogger.name == "Ada") && \Article.title == "Notes"))
         try await expectEqual(store.fetchAll(remarks.order(by: \Remark.id)).map(\.id), [1000, 1001])
-        try await expectEqual(store.fetchCount(ModelQuery(Remark.self).filter(\Remark.article.blogger?.name == "Grace")), 1)
-        try await expectEqual(store.deleteAll(ModelQuery(Remark.self).filter(\Remark.article.blogger?.name == "Ada")), 2)
+        try await expectEqual(store.fetchCount(ModelQuery(Remark.self).filter((\Remark.article).matching((\Article.blogger).matching(\Blogger.name == "Grace")))), 1)
+        try await expectEqual(store.deleteAll(ModelQuery(Remark.self).filter((\Remark.article).matching((\Article.blogger).matching(\Blogger.name == "Ada")))), 2)
         try await expectEqual(store.fetchCount(Remark.self), 1)
     }
 
     /// The SQL a query through a reference runs: a subquery per hop, one statement.
     @Test func theSQLIsASubqueryPerReference() throws {
-        let sql = try ModelQuery(Remark.self).filter(\Remark.article.blogger?.name == "Ada").selectSQL()
+        let sql = try ModelQuery(Remark.self).filter((\Remark.article).matching((\Article.blogger).matching(\Blogger.name == "Ada"))).selectSQL()
         expectEqual(
             sql.sql,
             #"SELECT "id", "article", "_version" FROM "Remark" WHERE "article" IN (SELECT "id" FROM "Article" WHERE "blogger" IN (SELECT "id" FROM "Blogger" WHERE "name" = ?))"#
@@ -69,8 +70,8 @@ import Testing
         expectEqual(sql.arguments, [.text("Ada")])
     }
 
-    /// A key path through a to-many names no column: a typed error saying so.
-    @Test func aChainThroughAToManyIsRefused() async throws {
+    /// A key path inside a to-many names no column: a typed error saying so.
+    @Test func aKeyPathInsideAToManyIsRefused() async throws {
         let store = MemoryStore()
         let error = await #expect(throws: StoreError.self) {
             try await store.fetchAll(ModelQuery(ReadingList.self).filter(\ReadingList.articles.count == 2))

@@ -4,18 +4,17 @@ import ModelKitCore
 /// A condition on a model's stored properties, written with key paths and operators, that a
 /// store runs as SQL (or, in memory, with SQLite's rules).
 ///
-/// Key paths name stored properties of the model (`\Status.lang`), or of the models a chain of
-/// to-one references to identified class models leads to (`\Comment.post?.author.name`, one
-/// subquery per reference); values are encoded as the store encodes the property (an
-/// identified model as its identifier, so `\Comment.post == post` selects the comments of a
-/// post; a date as ISO 8601 text). `==`, `!=`, `<`, `<=`, `>`, `>=`, ``Swift/KeyPath/in(_:)``,
-/// `contains(_:)` for strings, `&&`, `||` and `!` combine.
+/// Key paths name stored properties of the model (`\Status.lang`); values are encoded as the
+/// store encodes the property (an identified model as its identifier, so `\Comment.post == post`
+/// selects the comments of a post; a date as ISO 8601 text). `==`, `!=`, `<`, `<=`, `>`, `>=`,
+/// ``Swift/KeyPath/in(_:)``, `contains(_:)` for strings, `&&`, `||` and `!` combine, and
+/// `matching(_:)` goes through a to-one reference to a condition on the model it refers to.
 ///
 /// ```swift
 /// let popular = \Status.retweetCount > 10 && \Status.lang == "ja"
 /// let replies = \Status.inReplyToScreenName != nil || (\Status.text).contains("@ada")
 /// let some = (\Status.lang).in(["en", "fr"])
-/// let byAda = \Status.user.name == "Ada"
+/// let byAda = (\Status.user).matching(\TwitterUser.name == "Ada")
 /// ```
 public struct ModelPredicate<M: Model>: Sendable {
     /// The condition, or why it cannot run (an unknown key path, a value the store cannot hold).
@@ -28,13 +27,8 @@ public struct ModelPredicate<M: Model>: Sendable {
     /// A predicate from a key path and how to build the condition on its column.
     init<V>(_ keyPath: KeyPath<M, V>, _ build: (String) throws -> StoreExpression) {
         do {
-            if let (hops, column) = try Self.referencePath(of: keyPath) {
-                var condition = try build(column)
-                for hop in hops.reversed() { condition = .related(column: hop.column, hop.table, condition) }
-                expression = .success(condition)
-            } else {
-                expression = .success(try build(try Self.column(of: keyPath)))
-            }
+            let column = try Self.column(of: keyPath)
+            expression = .success(try build(column))
         } catch let error as StoreError {
             expression = .failure(error)
         } catch {
@@ -53,37 +47,6 @@ public struct ModelPredicate<M: Model>: Sendable {
         throw StoreError(.unknownKeyPath, table: schema.modelName, reason: whyNotAColumn(keyPath))
     }
 
-    /// The to-one references a key path goes through before the stored property it ends at
-    /// (`\Comment.post?.author.name`: 'post' to the post's table, 'author' to the author's, then
-    /// 'name'), read from the key path as Swift prints it, component by component; nil for a
-    /// key path that names a property of `M` itself or goes anywhere else.
-    static func referencePath(of keyPath: AnyKeyPath) throws -> (hops: [(column: String, table: StoreTable)], column: String)? {
-        let printed = "\(keyPath)"
-        var rest = printed.dropFirst(printed.prefix { $0 != "." }.count)
-        var schema = M.modelSchema
-        var hops: [(column: String, table: StoreTable)] = []
-        while true {
-            var found: (property: ModelProperty, after: Substring)?
-            for property in schema.properties where !property.isTransient {
-                let stored = "\(property.keyPath)"
-                let component = stored.dropFirst(stored.prefix { $0 != "." }.count)
-                guard rest.hasPrefix(component) else { continue }
-                let after = rest.dropFirst(component.count)
-                // The component itself, not one whose printed name only starts the same way.
-                guard after.first.map({ ".?!".contains($0) }) ?? true else { continue }
-                found = (property, after)
-                break
-            }
-            guard let (property, after) = found else { return nil }
-            rest = after.first == "?" || after.first == "!" ? after.dropFirst() : after
-            if rest.isEmpty { return hops.isEmpty ? nil : (hops, property.name) }
-            guard let (type, isToMany) = StoreTable.referencedModel(property.valueKind), !isToMany else { return nil }
-            let table = try StoreTable.of(type)
-            hops.append((property.name, table))
-            schema = table.schema
-        }
-    }
-
     /// Why a key path names no column, naming it as written as far as Swift can print it.
     static func whyNotAColumn(_ keyPath: AnyKeyPath) -> String {
         let schema = M.modelSchema
@@ -94,7 +57,12 @@ public struct ModelPredicate<M: Model>: Sendable {
         let printed = "\(keyPath)"
         for property in schema.properties where !property.isTransient {
             let stored = "\(property.keyPath)"
-            guard printed.hasPrefix(stored + ".") else { continue }
+            guard printed.hasPrefix(stored + ".") || printed.hasPrefix(stored + "?.") else { continue }
+            if let (type, isToMany) = StoreTable.referencedModel(property.valueKind), !isToMany {
+                return "the key path '\(text)' goes through the reference '\(property.name)'; a condition on the "
+                    + "'\(type.modelSchema.modelName)' it refers to is written "
+                    + "'(\(keyPathText(property.keyPath))).matching(\\\(type.modelSchema.modelName).property == value)'"
+            }
             return "the key path '\(text)' goes inside the stored property '\(property.name)'; "
                 + "a query names a stored property itself, like '\(keyPathText(property.keyPath))'"
         }
@@ -247,6 +215,36 @@ extension KeyPath where Root: Model, Value: ModelValue {
     /// ```
     public func `in`(_ values: some Sequence<Value>) -> ModelPredicate<Root> {
         ModelPredicate(self) { column in .isIn(column: column, try values.map { try ModelPredicate<Root>.encode($0) }) }
+    }
+}
+
+// MARK: Through references
+
+extension KeyPath where Root: Model {
+    /// The rows whose to-one reference leads to a model that `predicate` matches: one subquery
+    /// in SQL, so conditions chain through several references.
+    ///
+    /// ```swift
+    /// (\Comment.post).matching(\Post.title == "Notes")
+    /// (\Comment.post).matching((\Post.author).matching(\Author.name == "Ada"))
+    /// ```
+    public func matching<Other: Model & AnyObject>(_ predicate: ModelPredicate<Other>) -> ModelPredicate<Root>
+    where Value == Other? {
+        related(predicate)
+    }
+
+    /// The predicate through the reference this key path names, to `Other`'s table.
+    fileprivate func related<Other: Model & AnyObject>(_ predicate: ModelPredicate<Other>) -> ModelPredicate<Root> {
+        ModelPredicate(self) { column in
+            .related(column: column, try StoreTable.of(Other.self), try predicate.expression.get())
+        }
+    }
+}
+
+extension KeyPath where Root: Model, Value: Model & AnyObject {
+    /// The rows whose (non-optional) to-one reference leads to a model that `predicate` matches.
+    public func matching(_ predicate: ModelPredicate<Value>) -> ModelPredicate<Root> {
+        related(predicate)
     }
 }
 
