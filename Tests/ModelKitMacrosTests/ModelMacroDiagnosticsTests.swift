@@ -366,7 +366,7 @@ struct ModelMacroDiagnosticsTests {
                         if __modelKitSlot0 == nil { missing.append(0) }
                         throw ModelKitCore.ModelError.missingValues(missing, in: Session.modelSchema, mapping: mapping)
                     }
-                    self.token = __token
+                    self._token = __token
                 }
 
                 required convenience init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
@@ -434,8 +434,8 @@ struct ModelMacroDiagnosticsTests {
                 }
 
                 init(token: String, cache: Data? = nil) {
-                    self.token = token
-                    self.cache = cache
+                    self._token = token
+                    self._cache = cache
                 }
             }
 
@@ -526,7 +526,7 @@ struct ModelMacroDiagnosticsTests {
                         throw ModelKitCore.ModelError.missingValues(missing, in: Account.modelSchema, mapping: mapping)
                     }
                     self.id = __id
-                    self.owner = __owner
+                    self._owner = __owner
                 }
 
                 required convenience init<R: ModelKitCore.ModelReader>(modelReader reader: inout R) throws {
@@ -603,7 +603,7 @@ struct ModelMacroDiagnosticsTests {
 
                 init(id: String, owner: String) {
                     self.id = id
-                    self.owner = owner
+                    self._owner = owner
                 }
             }
 

@@ -372,7 +372,7 @@ struct ModelMacroExpansionTests {
                         if __modelKitSlot0 == nil { missing.append(0) }
                         throw ModelKitCore.ModelError.missingValues(missing, in: Shape.modelSchema, mapping: mapping)
                     }
-                    self.name = __name
+                    self._name = __name
                     if let __value = __modelKitSlot1 { self.parent = __value } else { self.parent = nil }
                 }
 
@@ -446,7 +446,7 @@ struct ModelMacroExpansionTests {
                 }
 
                 init(name: String, parent: Shape? = nil) {
-                    self.name = name
+                    self._name = name
                     self.parent = parent
                 }
             }
@@ -519,7 +519,7 @@ struct ModelMacroExpansionTests {
                         if __modelKitSlot0 == nil { missing.append(Circle.__modelKitBase + 0) }
                         throw ModelKitCore.ModelError.missingValues(missing, in: Circle.modelSchema, mapping: mapping)
                     }
-                    self.radius = __radius
+                    self._radius = __radius
                     try super.init(modelFields: fields._super, mapping: mapping)
                 }
 

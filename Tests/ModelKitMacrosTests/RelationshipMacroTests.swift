@@ -31,6 +31,25 @@ struct RelationshipMacroTests {
         }
     }
 
+    /// A tracked property whose type may be a relationship keeps its inverse after each write,
+    /// and initializers assign storage (no setter runs before the instance is whole).
+    @Test func aPossibleRelationshipKeepsItsInverseAfterEachWrite() {
+        let (expanded, diagnostics) = ModelKitMacros.expand(
+            """
+            @Model
+            final class Comment {
+                @Identifier var id: Int
+                var text: String = ""
+                var post: Post?
+            }
+            """)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        #expect(expanded.contains("ModelKitCore.modelInverseChanged(self, \\.post, from: oldValue, to: _post)"), "\(expanded)")
+        #expect(!expanded.contains("modelInverseChanged(self, \\.text"), "a String is no relationship")
+        #expect(expanded.contains("ModelKitCore.modelInverseInitialized(self, \\.post, self.post)"), "\(expanded)")
+        #expect(expanded.contains("self._text = text") && expanded.contains("self._post = post"), "\(expanded)")
+    }
+
     /// What the declaration shows cannot work, each with the message a user acts on.
     @Test(arguments: [
         (

@@ -49,8 +49,10 @@ private func print(_ items: Any..., separator: String = " ", terminator: String 
             // snippet: relationships-start
             let ada = BlogAuthor(id: 1, name: "Ada")
             let post = BlogPost(id: 10, title: "Notes", writer: ada, tags: [Tag(name: "swift")])
-            post.comments = [Comment(id: 100, text: "Nice", post: post), Comment(id: 101, text: "Thanks", post: post)]
-            ada.posts = [post]
+            let reply = Comment(id: 100, text: "Nice", post: post)
+            post.comments.append(Comment(id: 101, text: "Thanks", post: reply.post))
+            // Inverses are kept in memory: one side set, the other follows.
+            print(ada.posts.map(\.title), post.comments.map(\.id))  // ["Notes"] [100, 101]
             try await store.save(ada)  // the writer, her post, its comments and its tag
 
             // A graph with cycles loads back whole: one instance per identifier.

@@ -85,7 +85,12 @@ extension ModelExpansion {
             let defaultValue = property.initializer ?? (property.isOptional ? "nil" : nil)
             return "\(property.name): \(property.typeText ?? "_")" + (defaultValue.map { " = \($0)" } ?? "")
         }
-        let assignments = settable.map { "self.\($0.name) = \($0.name)" }
+        var assignments = settable.map { "self.\(storageName($0)) = \($0.name)" }
+        // The models a relationship refers to gain this one in their inverse, as a write would give.
+        let candidates = Set(inverseCandidates.map(\.name))
+        assignments += settable.filter { candidates.contains($0.name) }.map {
+            "\(core)modelInverseInitialized(self, \\.\($0.name), self.\($0.name))"
+        }
         return [
             """
             \(access)init(\(parameters.joined(separator: ", "))) {

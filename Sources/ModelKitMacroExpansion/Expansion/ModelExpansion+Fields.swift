@@ -121,16 +121,29 @@ extension ModelExpansion {
         // checker meets the default alone, against the property's type.
         for (_, property, field) in mapped {
             if !property.hasDefault {
-                lines.append("self.\(property.name) = __\(property.name)")
+                lines.append("self.\(storageName(property)) = __\(property.name)")
             } else {
                 lines.append(
                     """
-                    if let __value = \(field) { self.\(property.name) = __value } \
-                    else { self.\(property.name) = \(property.initializer.map { "(\($0))" } ?? "nil") }
+                    if let __value = \(field) { self.\(storageName(property)) = __value } \
+                    else { self.\(storageName(property)) = \(property.initializer.map { "(\($0))" } ?? "nil") }
                     """)
             }
         }
         if model.isSubclass { lines.append("try super.init(modelFields: fields._super, mapping: mapping)") }
+        // A payload's nested models: each one a relationship refers to gains this model in its
+        // inverse (a post's comments get their post), as a write would give; a store's rows hold
+        // both sides already.
+        let inverses = inverseCandidates.filter(\.isMappedIn)
+        if !inverses.isEmpty {
+            let calls = inverses.map { "\(core)modelInverseInitialized(self, \\.\($0.name), self.\($0.name))" }
+            lines.append(
+                """
+                if mapping == .remote && \(typeName).\(hasInversesName) {
+                \(indented(calls.joined(separator: "\n")))
+                }
+                """)
+        }
         return """
             \(access)init(modelFields fields: consuming __ModelKitFields, mapping: \(core)ModelSchema.Mapping) throws {
             \(indented(lines.joined(separator: "\n")))
@@ -147,5 +160,33 @@ extension ModelExpansion {
                 try self.init(modelFields: __ModelKitFields(reading: &reader), mapping: reader.mapping)
             }
             """
+    }
+}
+
+extension ModelExpansion {
+    /// The own properties whose type may be a relationship, whose inverse generated code keeps:
+    /// the tracked ones (`var`s of an observable class, not `weak`).
+    var inverseCandidates: [StoredProperty] {
+        guard model.isObservable else { return [] }
+        return properties.filter { property in
+            !property.isWeak && !property.isTransient && RelationshipCandidate.mayBeRelationship(property.typeText ?? "")
+        }
+    }
+
+    /// What an initializer assigns for `property`: the storage of a tracked property (its
+    /// setter would announce a change nobody can observe yet, and keep inverses for values a
+    /// store's row already holds both sides of), the property itself otherwise.
+    func storageName(_ property: StoredProperty) -> String {
+        model.isObservable && TrackedProperty.isTrackable(property.declaration) ? "_\(property.name)" : property.name
+    }
+
+    /// The static that says once whether any of the type's relationships has an inverse.
+    var hasInversesName: String { "__modelKitHasInverses_\(name)" }
+
+    /// `static let __modelKitHasInverses_<Type>`, for a class with properties that may be
+    /// relationships: mapping a payload asks it before keeping inverses.
+    func hasInversesMember() -> [String] {
+        guard !inverseCandidates.isEmpty else { return [] }
+        return ["static let \(hasInversesName) = \(core)modelHasInverses(\(typeName).self)"]
     }
 }

@@ -61,6 +61,7 @@ struct ModelExpansion {
         var members = [schema(), fieldsStruct(), initFromFields(), initFromReader(), encodeField(), decodeModelField()]
         members += transformers()
         members += relationships()
+        members += hasInversesMember()
         members += hookStubs()
         if let identifier = properties.first(where: \.isIdentifier), !model.isSubclass {
             members.append(

@@ -29,16 +29,10 @@ public enum TrackedPropertyMacro: AccessorMacro, PeerMacro {
         let name = property.name
         let storage = "_\(name)"
         let keyPath = "\\.\(name)"
-        return [
-            GeneratedSyntax.accessor(
-                .`init`, parameter: "initialValue", attribute: "storageRestrictions(initializes: \(storage))",
-                body: "\(storage) = initialValue"),
-            GeneratedSyntax.accessor(
-                .get,
-                body: """
-                    _modelKitAccess(\(keyPath))
-                    return \(storage)
-                    """),
+        if RelationshipCandidate.mayBeRelationship(property.type) {
+            return relationshipAccessors(name: name, storage: storage, keyPath: keyPath)
+        }
+        return readingAccessors(storage: storage, keyPath: keyPath) + [
             GeneratedSyntax.accessor(
                 .set,
                 body: """
@@ -59,6 +53,54 @@ public enum TrackedPropertyMacro: AccessorMacro, PeerMacro {
                         _modelKitDidModify(\(keyPath))
                     }
                     yield &\(storage)
+                    """),
+        ]
+    }
+
+    /// The accessors of a property whose type may be a relationship (`Author?`, `[Comment]`):
+    /// after each write, the inverse is kept (`modelInverseChanged`, which does nothing for a
+    /// type that turns out not to be one).
+    static func relationshipAccessors(name: String, storage: String, keyPath: String) -> [AccessorDeclSyntax] {
+        readingAccessors(storage: storage, keyPath: keyPath) + [
+            GeneratedSyntax.accessor(
+                .set,
+                body: """
+                    guard ModelKitCore.modelValueChanges(\(storage), newValue) else {
+                        \(storage) = newValue
+                        return
+                    }
+                    let oldValue = \(storage)
+                    _modelKitMutate(\(keyPath)) {
+                        \(storage) = newValue
+                    }
+                    ModelKitCore.modelInverseChanged(self, \(keyPath), from: oldValue, to: \(storage))
+                    """),
+            GeneratedSyntax.accessor(
+                ._modify,
+                body: """
+                    _modelKitAccess(\(keyPath))
+                    _modelKitWillModify(\(keyPath))
+                    let oldValue = \(storage)
+                    defer {
+                        _modelKitDidModify(\(keyPath))
+                        ModelKitCore.modelInverseChanged(self, \(keyPath), from: oldValue, to: \(storage))
+                    }
+                    yield &\(storage)
+                    """),
+        ]
+    }
+
+    /// `init` (into the storage) and `get` (reporting the read), the same for every property.
+    static func readingAccessors(storage: String, keyPath: String) -> [AccessorDeclSyntax] {
+        [
+            GeneratedSyntax.accessor(
+                .`init`, parameter: "initialValue", attribute: "storageRestrictions(initializes: \(storage))",
+                body: "\(storage) = initialValue"),
+            GeneratedSyntax.accessor(
+                .get,
+                body: """
+                    _modelKitAccess(\(keyPath))
+                    return \(storage)
                     """),
         ]
     }
@@ -110,5 +152,30 @@ struct TrackedProperty {
             if !marker { return false }
         }
         return true
+    }
+}
+
+/// Whether a declared type may hold a relationship, read from its spelling: a type name, an
+/// optional of one, or an array of one (`Author`, `Author?`, `[Comment]`), that is not one of the
+/// standard values. Only those properties pay for keeping an inverse.
+enum RelationshipCandidate {
+    static let standardValues: Set<String> = [
+        "String", "Substring", "Character", "Bool", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16",
+        "UInt32", "UInt64", "Double", "Float", "Decimal", "Date", "Data", "URL", "UUID", "JSONValue", "CGFloat",
+    ]
+
+    static func mayBeRelationship(_ type: String) -> Bool {
+        var text = type.filter { !$0.isWhitespace }
+        if text.hasSuffix("?") || text.hasSuffix("!") { text.removeLast() }
+        for (open, close) in [("[", "]"), ("Optional<", ">"), ("Array<", ">")] where text.hasPrefix(open) && text.hasSuffix(close) {
+            text = String(text.dropFirst(open.count).dropLast(close.count))
+            break
+        }
+        if text.hasSuffix("?") { text.removeLast() }
+        guard let first = text.first, first.isUppercase || first == "_",
+            text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
+        else { return false }
+        let last = text.split(separator: ".").last.map(String.init) ?? text
+        return !standardValues.contains(last)
     }
 }

@@ -44,7 +44,8 @@ enum RowEncoding {
                 throw StoreError.wrapping(error, table: table.name, identifier: values[table.identifierColumn].quotedDescription)
             }
         }
-        try apply(model)
+        // The row holds both sides of its relationships already: no inverse to keep.
+        try ModelInverses.withoutKeeping { try apply(model) }
     }
 
     /// The columns where two rows the context encoded differ.

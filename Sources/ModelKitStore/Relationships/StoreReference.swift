@@ -73,15 +73,7 @@ extension StoreTable {
     /// The identified class model type a value of `kind` refers to, and whether it is an array
     /// of them.
     static func referencedModel(_ kind: ModelValueKind) -> (any Model.Type, isToMany: Bool)? {
-        func identifiedClass(_ kind: ModelValueKind) -> (any Model.Type)? {
-            guard case .model(let model) = kind.unwrapped, model.type is AnyObject.Type,
-                model.schema.identifierIndex != nil
-            else { return nil }
-            return model.type
-        }
-        if let type = identifiedClass(kind) { return (type, false) }
-        if case .array(let element) = kind.unwrapped, let type = identifiedClass(element) { return (type, true) }
-        return nil
+        kind.referencedIdentifiedClass.map { ($0.type, $0.isToMany) }
     }
 }
 
