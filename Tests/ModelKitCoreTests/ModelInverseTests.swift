@@ -29,6 +29,12 @@ import Testing
 
 /// Inverses kept in memory, as SwiftData keeps them: one side set, the other follows.
 @Suite struct ModelInverseTests {
+    static let sorted = {
+        var options = MappingOptions()
+        options.sortsKeys = true
+        return options
+    }()
+
     @Test func settingAToOneMovesTheModelBetweenToManys() {
         let first = ForumThread(id: 1)
         let second = ForumThread(id: 2)
@@ -105,6 +111,38 @@ import Testing
         withObservationTracking { _ = thread.replies } onChange: { heard.withLock { $0 = true } }
         reply.thread = thread
         #expect(heard.withLock { $0 })
+        reply.thread = nil
+    }
+
+    /// JSON nests a relationship and leaves the inverse implied: the reference back is null (a
+    /// to-one) or left out (a to-many), and reading the payload sets it again.
+    @Test func jsonNestsARelationshipAndReadsItsInverseBack() throws {
+        let thread = ForumThread(id: 1, title: "t")
+        let reply = ForumReply(id: 10, thread: thread)
+        thread.labels.append(ForumLabel(name: "swift"))
+        let data = try thread.jsonData(options: Self.sorted)
+        expectEqual(
+            String(decoding: data, as: UTF8.self),
+            #"{"id":1,"labels":[{"name":"swift","threads":[]}],"replies":[{"id":10,"quote":null,"quotedBy":[],"thread":null}],"title":"t"}"#)
+        let read = try ForumThread(jsonData: data)
+        #expect(read.replies.first?.thread === read)
+        #expect(read.labels.first?.threads.first === read)
+        // From the other end: the reply, its thread nested, the thread's replies without it.
+        expectEqual(
+            String(decoding: try reply.jsonData(options: Self.sorted), as: UTF8.self),
+            #"{"id":10,"quote":null,"quotedBy":[],"thread":{"id":1,"labels":[{"name":"swift","threads":[]}],"replies":[],"title":"t"}}"#)
+        let readReply = try ForumReply(jsonData: try reply.jsonData())
+        expectEqual(readReply.thread?.replies.map(\.id), [10])
+        reply.thread = nil
+        thread.labels = []
+    }
+
+    /// A keyed archive keeps the graph itself: both sides come back.
+    @Test func anArchiveKeepsBothSides() throws {
+        let thread = ForumThread(id: 1, title: "t")
+        let reply = ForumReply(id: 10, thread: thread)
+        let read = try KeyedUnarchiver.unarchive(ForumThread.self, from: try KeyedArchiver.archivedData(withRootObject: thread))
+        #expect(read.replies.first?.thread === read)
         reply.thread = nil
     }
 }

@@ -129,7 +129,13 @@ extension Optional: ModelValue where Wrapped: ModelValue {
         try reader.decodeNil() ? nil : Wrapped.read(from: &reader)
     }
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws {
-        if let value = self { try value.write(to: &writer) } else { try writer.encodeNil() }
+        guard let value = self else { return try writer.encodeNil() }
+        // A reference back to a model being written, through an inverse: null (see `isReferenceBack`). The class
+        // test folds away once specialised; a class's value is its reference, so the bits are the same.
+        if Wrapped.self is AnyObject.Type, WritesInProgress.isReferenceBack(unsafeBitCast(value, to: AnyObject.self)) {
+            return try writer.encodeNil()
+        }
+        try value.write(to: &writer)
     }
     public static var modelValueKind: ModelValueKind { .optional(Wrapped.modelValueKind) }
 }
@@ -141,6 +147,13 @@ extension Array: ModelValue where Element: ModelValue {
         try reader.decodeArray { try Element.read(from: &$0) }
     }
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws {
+        // References back to a model being written, through an inverse, are left out (see `isReferenceBack`).
+        if Element.self is AnyObject.Type,
+            contains(where: { WritesInProgress.isReferenceBack(unsafeBitCast($0, to: AnyObject.self)) })
+        {
+            let kept = filter { !WritesInProgress.isReferenceBack(unsafeBitCast($0, to: AnyObject.self)) }
+            return try writer.encodeArray(kept) { writer, element in try element.write(to: &writer) }
+        }
         try writer.encodeArray(self) { writer, element in try element.write(to: &writer) }
     }
     public static var modelValueKind: ModelValueKind { .array(Element.modelValueKind) }

@@ -9,6 +9,9 @@ internal import CModelKitRuntime
 @usableFromInline
 package final class WritesInProgress {
     private var objects: [ObjectIdentifier] = []
+    /// Per object, its schema and the field being written now (-1 before the first).
+    private var schemas: [ModelSchema] = []
+    private var fields: [Int] = []
 
     /// How many threads' lists are alive: a list is made on a thread's first class-model write
     /// and released when the thread exits.
@@ -45,7 +48,34 @@ package final class WritesInProgress {
                 found: "a '\(schema.modelName)' that contains itself", model: schema.modelName)
         }
         list.objects.append(identity)
+        list.schemas.append(schema)
+        list.fields.append(-1)
         return list
+    }
+
+    /// Notes the field of the object entered last that is being written now.
+    // Usable from inline: called by the inlinable walk per field of a class instance it writes, a store.
+    @usableFromInline
+    package func writing(field: Int) {
+        fields[fields.count - 1] = field
+    }
+
+    /// Whether `object`, which a field of the object written last refers to, is being written
+    /// already, through a relationship of which that field is the inverse (a comment's `post`
+    /// inside its post's `comments`): the reference back that nesting implies, which optionals
+    /// write as null and arrays leave out (reading the payload sets it again); any other cycle
+    /// is still an error.
+    // Usable from inline: asked by the inlinable `write` of optionals and arrays of class instances, a thread's slot
+    // and a short list.
+    @usableFromInline
+    package static func isReferenceBack(_ object: AnyObject) -> Bool {
+        guard let slot = modelkit_writes_in_progress() else { return false }
+        // The slot owns the list (see `current`); taken unretained for this look.
+        let list = Unmanaged<WritesInProgress>.fromOpaque(slot).takeUnretainedValue()
+        guard let field = list.fields.last, field >= 0, list.objects.contains(ObjectIdentifier(object)),
+            let schema = list.schemas.last, schema.properties.indices.contains(field)
+        else { return false }
+        return ModelInverses.inverse(of: schema.properties[field].keyPath, in: schema) != nil
     }
 
     /// Ends the writing of the object ``enter(_:schema:)`` marked last.
@@ -53,5 +83,7 @@ package final class WritesInProgress {
     @usableFromInline
     package func leave() {
         objects.removeLast()
+        schemas.removeLast()
+        fields.removeLast()
     }
 }
