@@ -83,6 +83,13 @@ import Testing
         #expect(saved.contains(" statuses and 115 users in \(db) in "))
         let statuses = try #require(Int(saved.split(separator: " ")[3]))
         #expect(statuses > 100)
+        // Relationships: the inverses mapping kept, and a query through a reference.
+        let relationships = [
+            "relationships: the 115 users' 'tweets' (the inverse of 'Tweet.user', kept as the payload was mapped) hold \(statuses) statuses",
+            "the status retweeted most in the payload has 58 retweets in 'retweets', the inverse of 'Tweet.retweetedStatus'",
+            "statuses by users with over 1000 followers: 15 of \(statuses) (a query through 'Tweet.user')",
+        ].joined(separator: "\n")
+        #expect(first.output.contains(saved + "\n" + relationships + "\n"), "\(first.output)")
         #expect(FileManager.default.fileExists(atPath: db))
         // The edits: three statuses (text and favorites) and their three users (followers).
         let edits = "after editing the three most retweeted statuses: hasChanges true, 0 inserted, 6 changed, 0 deleted"
@@ -106,6 +113,7 @@ import Testing
         #expect(second.output.contains("after mapping the payload: hasChanges true, 0 inserted, 6 changed, 0 deleted\n"))
         #expect(second.output.contains(edits + "\n"))
         #expect(line(of: second.output, startingWith: "saved the context: \(statuses) statuses and 115 users in \(db)") != nil)
+        #expect(second.output.contains(relationships + "\n"), "loaded back, the inverses are the same")
     }
 
     #if !PostgreSQL

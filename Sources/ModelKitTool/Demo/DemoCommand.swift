@@ -54,6 +54,7 @@ struct DemoCommand: AsyncParsableCommand {
         let statuses = try await store.fetchCount(Tweet.self)
         let users = try await store.fetchCount(Tweeter.self)
         print("saved the context: \(statuses) statuses and \(users) users in \(path) in \(milliseconds(saving)) ms")
+        print(try await DemoRelationships.text(statuses: response.statuses, store: store))
 
         // Edits through the context: the most retweeted statuses and their users.
         for tweet in DemoEdits.targets(response.statuses) { DemoEdits.edit(tweet) }
