@@ -129,13 +129,7 @@ extension Optional: ModelValue where Wrapped: ModelValue {
         try reader.decodeNil() ? nil : Wrapped.read(from: &reader)
     }
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws {
-        guard let value = self else { return try writer.encodeNil() }
-        // A reference back to a model being written, through an inverse: null (see `isReferenceBack`). The class
-        // test folds away once specialised; a class's value is its reference, so the bits are the same.
-        if Wrapped.self is AnyObject.Type, WritesInProgress.isReferenceBack(unsafeBitCast(value, to: AnyObject.self)) {
-            return try writer.encodeNil()
-        }
-        try value.write(to: &writer)
+        if let value = self { try value.write(to: &writer) } else { try writer.encodeNil() }
     }
     public static var modelValueKind: ModelValueKind { .optional(Wrapped.modelValueKind) }
 }
@@ -147,8 +141,9 @@ extension Array: ModelValue where Element: ModelValue {
         try reader.decodeArray { try Element.read(from: &$0) }
     }
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws {
-        // References back to a model being written, through an inverse, are left out (see `isReferenceBack`).
-        if Element.self is AnyObject.Type,
+        // References back to a model being written, through an inverse, are left out (see `isReferenceBack`); the
+        // class test folds away once specialised, and a class's value is its reference, so the bits are the same.
+        if Element.self is AnyObject.Type, !isEmpty, WritesInProgress.isWriting,
             contains(where: { WritesInProgress.isReferenceBack(unsafeBitCast($0, to: AnyObject.self)) })
         {
             let kept = filter { !WritesInProgress.isReferenceBack(unsafeBitCast($0, to: AnyObject.self)) }

@@ -34,27 +34,29 @@ extension ModelWriter {
     {
         let keys = schema.writingKeys(mapping, sorted: options.sortsKeys)
         // A value type cannot contain itself: no call into the cycle check for it.
-        let writes = try instance.map { try WritesInProgress.enter($0, schema: schema) }
+        var writes: WritesInProgress?
+        if let instance {
+            // Nil: the reference back to a model being written through an inverse, which nesting implies.
+            guard let entered = try WritesInProgress.enter(instance, schema: schema) else { return try encodeNil() }
+            writes = entered
+        }
         defer { writes?.leave() }
-        try encodeObject { writer in try writer.walkMembers(keys, of: model, schema: schema, writes: writes) }
+        try encodeObject { writer in try writer.walkMembers(keys, of: model, schema: schema) }
     }
 
     /// Writes the members `node` names.
     // Inlinable: the walk's loop over one object's keys, per object; internal, and inlinable so that the public walk
     // can call it.
     @inlinable
-    mutating func walkMembers<M: ModelFieldEncoder>(
-        _ node: ModelKeyNode, of model: M, schema: ModelSchema, writes: WritesInProgress?
-    ) throws {
+    mutating func walkMembers<M: ModelFieldEncoder>(_ node: ModelKeyNode, of model: M, schema: ModelSchema) throws {
         let omitsNils = options.nilEncoding == .omit
         for edge in node.edges {
             do {
                 if let leaf = edge.leaves.first {
-                    writes?.writing(field: leaf.field)
                     try encodeMember(edge) { writer in try writer.encodeField(leaf.field, of: model, schema: schema) }
                 } else if let next = edge.node {
                     if omitsNils && !model.hasValues(below: edge) { continue }
-                    try encodeMember(edge) { writer in try writer.walkNested(next, of: model, schema: schema, writes: writes) }
+                    try encodeMember(edge) { writer in try writer.walkNested(next, of: model, schema: schema) }
                 }
             } catch let error as ModelError {
                 throw error.prefixed(by: .key(edge.key))
@@ -66,11 +68,9 @@ extension ModelWriter {
     /// an object otherwise.
     // Inlinable: per nested key path segment the walk writes; internal, and inlinable so that the walk can call it.
     @inlinable
-    mutating func walkNested<M: ModelFieldEncoder>(
-        _ node: ModelKeyNode, of model: M, schema: ModelSchema, writes: WritesInProgress?
-    ) throws {
+    mutating func walkNested<M: ModelFieldEncoder>(_ node: ModelKeyNode, of model: M, schema: ModelSchema) throws {
         guard !node.edges.isEmpty, node.edges.allSatisfy({ $0.index != nil }) else {
-            try encodeObject { writer in try writer.walkMembers(node, of: model, schema: schema, writes: writes) }
+            try encodeObject { writer in try writer.walkMembers(node, of: model, schema: schema) }
             return
         }
         let last = node.edges.reduce(0) { max($0, $1.index ?? 0) }
@@ -78,10 +78,9 @@ extension ModelWriter {
             guard let position = node.edgeByIndex[index] else { return try writer.encodeNil() }
             let element = node.edges[position]
             if let leaf = element.leaves.first {
-                writes?.writing(field: leaf.field)
                 try writer.encodeField(leaf.field, of: model, schema: schema)
             } else if let next = element.node {
-                try writer.walkNested(next, of: model, schema: schema, writes: writes)
+                try writer.walkNested(next, of: model, schema: schema)
             } else {
                 try writer.encodeNil()
             }

@@ -41,7 +41,7 @@ struct StoreRowWriter: ModelWriter {
         }
         references.removeAll(keepingCapacity: true)
         let schema = table.schema
-        let writes = try model.classInstance.map { try WritesInProgress.enter($0, schema: schema) }
+        let writes = try model.classInstance.flatMap { try WritesInProgress.enter($0, schema: schema) }
         defer { writes?.leave() }
         for index in table.columns.indices {
             column = index
