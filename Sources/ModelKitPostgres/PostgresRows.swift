@@ -73,6 +73,13 @@
         /// rolls back leaves none behind; an advisory lock per table keeps two processes from
         /// creating one table at once, and the `IF NOT EXISTS` clauses see what the other one
         /// committed. The store created its schema before the transaction began.
+        /// The layout of a query's table, prepared with the tables its conditions through
+        /// references name (created empty when no row was saved to them yet).
+        func prepare(_ query: ResolvedQuery) async throws -> PostgresTableLayout {
+            for related in query.condition?.relatedTables ?? [] { _ = try await prepare(related) }
+            return try await prepare(query.table)
+        }
+
         func prepare(_ table: StoreTable) async throws -> PostgresTableLayout {
             if let layout = store.preparedLayout(table) ?? state.withLock({ $0.prepared[table.name] }) { return layout }
             let layout = store.layout(of: table)
@@ -114,7 +121,7 @@
         }
 
         package func selectRows(_ query: ResolvedQuery) async throws -> [StoredRow] {
-            let layout = try await prepare(query.table)
+            let layout = try await prepare(query)
             var dialect = PostgresDialect(layout)
             let sql = try query.select(&dialect)
             return try await run(dialect.query(sql), table: query.table.name).map { try decode($0, layout) }
@@ -125,7 +132,7 @@
         package func selectRows(
             _ query: ResolvedQuery, inBatchesOf size: Int, _ body: ([StoredRow]) async throws -> Void
         ) async throws {
-            let layout = try await prepare(query.table)
+            let layout = try await prepare(query)
             var dialect = PostgresDialect(layout)
             let sql = try query.select(&dialect)
             // Unique in the transaction, however many cursors it opens.
@@ -170,7 +177,7 @@
         }
 
         package func count(_ query: ResolvedQuery) async throws -> Int {
-            let layout = try await prepare(query.table)
+            let layout = try await prepare(query)
             var dialect = PostgresDialect(layout)
             let sql = try query.count(&dialect)
             let rows = try await run(dialect.query(sql), table: query.table.name)
@@ -178,7 +185,7 @@
         }
 
         package func selectValues(_ selection: ResolvedSelection) async throws -> [[StoreValue]] {
-            let layout = try await prepare(selection.query.table)
+            let layout = try await prepare(selection.query)
             var dialect = PostgresDialect(layout)
             let sql = try selection.select(&dialect)
             let types = selection.outputs.map(dialect.resultType)
@@ -199,7 +206,7 @@
         }
 
         package func delete(_ query: ResolvedQuery) async throws -> Int {
-            let layout = try await prepare(query.table)
+            let layout = try await prepare(query)
             var dialect = PostgresDialect(layout)
             let sql = "WITH deleted AS (\(try query.delete(&dialect)) RETURNING 1) SELECT COUNT(*) FROM deleted"
             let rows = try await run(dialect.query(sql), table: query.table.name)

@@ -60,6 +60,22 @@ import Testing
         try await expectEqual(store.fetchCount(Remark.self), 1)
     }
 
+    /// A condition through a reference to a model none of which was ever saved (its table not
+    /// made yet) selects nothing, as on a table without rows.
+    @Test(arguments: StoreKind.allCases)
+    func aConditionThroughAReferenceToAModelNeverSavedSelectsNothing(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        try await store.save(Bookcase(id: 1))
+        let query = ModelQuery(Bookcase.self).filter((\Bookcase.id).in([1]))
+        try await expectEqual(store.fetchCount(query), 1)
+        let tomes = ModelQuery(Tome.self).filter((\Tome.bookcase).matching(\Bookcase.id == 1))
+        try await expectEqual(store.fetchCount(tomes), 0)
+        let throughNever = ModelQuery(Article.self).filter((\Article.license).matching(\License.id == "cc"))
+        try await expectEqual(store.fetchAll(throughNever).count, 0)
+        try await expectEqual(store.fetchCount(throughNever), 0)
+    }
+
     /// The SQL a query through a reference runs: a subquery per hop, one statement.
     @Test func theSQLIsASubqueryPerReference() throws {
         let sql = try ModelQuery(Remark.self).filter((\Remark.article).matching((\Article.blogger).matching(\Blogger.name == "Ada"))).selectSQL()

@@ -131,3 +131,24 @@ package enum StoreComparison: Hashable, Sendable {
         }
     }
 }
+
+extension StoreExpression {
+    /// The tables conditions through references name, each once, outermost first.
+    package var relatedTables: [StoreTable] {
+        var tables: [StoreTable] = []
+        func walk(_ expression: StoreExpression) {
+            switch expression {
+            case .related(_, let table, let inner):
+                if !tables.contains(where: { $0 === table }) { tables.append(table) }
+                walk(inner)
+            case .and(let lhs, let rhs), .or(let lhs, let rhs):
+                walk(lhs)
+                walk(rhs)
+            case .not(let inner): walk(inner)
+            case .compare, .isIn, .text, .search: break
+            }
+        }
+        walk(self)
+        return tables
+    }
+}

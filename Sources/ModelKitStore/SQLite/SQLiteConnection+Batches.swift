@@ -35,7 +35,7 @@ extension SQLiteConnection {
     /// stays on its row, inside the transaction's snapshot.
     package func openRows(_ query: ResolvedQuery) throws -> any InPlaceRowCursor {
         let select = query.selectSQL()
-        let statement = try access(query.table, sql: select.sql) { db in
+        let statement = try access(query, sql: select.sql) { db in
             let statement = try db.makeStatement(sql: select.sql)
             for (index, value) in select.arguments.enumerated() { value.bind(to: statement.sqliteStatement, at: CInt(index + 1)) }
             return statement

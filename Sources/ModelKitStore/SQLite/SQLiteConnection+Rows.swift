@@ -18,7 +18,7 @@ extension SQLiteConnection {
     package func withRows<T>(_ query: ResolvedQuery, _ body: (_ next: () throws -> StoreRowColumns?) throws -> T) throws -> T {
         let statement = query.selectSQL()
         var result: T?
-        try access(query.table, sql: statement.sql) { db in
+        try access(query, sql: statement.sql) { db in
             try select(statement.sql, arguments: statement.arguments, columns: query.table.columns.count, in: db) { rows in
                 result = try body { try rows.next().map(StoreRowColumns.sqlite) }
             }

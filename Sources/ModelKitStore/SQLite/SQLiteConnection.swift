@@ -76,6 +76,16 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlace
         }
     }
 
+    /// ``access(_:sql:_:)`` for a query: the tables its conditions through references name are
+    /// prepared first as its own table is (a table no row was saved to yet is created empty), so
+    /// the subquery on them finds no rows instead of failing.
+    func access<T>(_ query: ResolvedQuery, sql: String?, _ body: (Database) throws -> T) throws -> T {
+        for related in query.condition?.relatedTables ?? [] where !store.isPrepared(related) {
+            _ = try access(related, sql: nil) { _ in }
+        }
+        return try access(query.table, sql: sql, body)
+    }
+
     private func onMainConnection<T>(_ body: (Database) throws -> T) throws -> T {
         guard let autocommit else { return try store.database.unsafeReentrantWrite(body) }
         return try autocommit.run { try store.database.unsafeReentrantWrite(body) }
@@ -243,7 +253,7 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlace
 
     package func count(_ query: ResolvedQuery) async throws -> Int {
         let statement = query.countSQL()
-        return try access(query.table, sql: statement.sql) { db in
+        return try access(query, sql: statement.sql) { db in
             let arguments = StatementArguments(storeValues: statement.arguments)
             return try Int.fetchOne(db.cachedStatement(sql: statement.sql), arguments: arguments) ?? 0
         }
@@ -252,7 +262,7 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlace
     package func selectValues(_ selection: ResolvedSelection) async throws -> [[StoreValue]] {
         var dialect = SQLiteDialect()
         let sql = try selection.select(&dialect)
-        return try access(selection.query.table, sql: sql) { db in
+        return try access(selection.query, sql: sql) { db in
             let arguments = StatementArguments(storeValues: dialect.arguments)
             return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
                 row.databaseValues.map(StoreValue.init)
@@ -262,7 +272,7 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlace
 
     package func delete(_ query: ResolvedQuery) async throws -> Int {
         let statement = query.deleteSQL()
-        return try access(query.table, sql: statement.sql) { db in
+        return try access(query, sql: statement.sql) { db in
             try db.execute(sql: statement.sql, arguments: StatementArguments(storeValues: statement.arguments))
             return db.changesCount
         }
