@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ModelKit
 import ModelKitStore
 import ModelKitTestSupport
@@ -197,5 +198,21 @@ import Testing
         }
         try await expectEqual(store.fetchCount(Article.self), 3)
         try await expectEqual(store.fetchOne(Article.self, id: 20)?.editor?.id, 1)
+    }
+
+    /// A delete looks only at the tables the store has: the types that refer to the model but
+    /// were never saved there get no table made to be searched.
+    @Test func aDeleteMakesNoTableForTypesNeverSavedThere() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("blog.sqlite")
+        let store = try SQLiteStore(path: path)
+        try await store.save(Blogger(id: 1, name: "Ada"))
+        #expect(try await store.deleteOne(Blogger.self, id: 1))
+        try store.close()
+        let tables = try await DatabaseQueue(path: path).read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        }
+        #expect(!tables.contains("Article") && !tables.contains("Badge"), "\(tables)")
+        #expect(tables.contains("Blogger"))
     }
 }

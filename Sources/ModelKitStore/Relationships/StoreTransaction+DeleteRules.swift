@@ -20,11 +20,11 @@ extension StoreTransaction {
     /// that says otherwise) throws ``StoreError/Kind/deleteDenied`` before anything is changed.
     func deleteFollowingRules(_ query: ResolvedQuery) async throws -> StoreDeletion {
         let table = query.table
-        let incoming = try table.incomingReferences()
+        var plan = DeletePlan()
+        let incoming = try await storedReferences(to: table, plan: &plan)
         if incoming.isEmpty, try table.rulesWithoutInverse().isEmpty {
             return StoreDeletion(count: try await connection.delete(query))
         }
-        var plan = DeletePlan()
         let rows = try await connection.selectRows(query)
         plan.add(table, rows: rows.map(\.values))
         var next = 0
@@ -44,7 +44,7 @@ extension StoreTransaction {
     private func follow(_ table: StoreTable, rows: [[StoreValue]], into plan: inout DeletePlan) async throws {
         let identifiers = rows.map { $0[table.identifierColumn] }
         let removed = Set(identifiers)
-        for reference in try table.incomingReferences() {
+        for reference in try await storedReferences(to: table, plan: &plan) {
             let (rule, isDeclared) = table.deleteRule(for: reference)
             guard rule != .noAction else { continue }
             let referring = try await rowsReferring(to: identifiers, through: reference)
@@ -81,6 +81,21 @@ extension StoreTransaction {
                     + targets.prefix(5).map(\.quotedDescription).joined(separator: ", ")
                     + " and its rule is '.deny': delete or unlink those first")
         }
+    }
+
+    /// The references to `table`'s models whose column this store has: a model type the process
+    /// knows but never saved here has no rows that could refer to them (and no table is made
+    /// for it just to look).
+    private func storedReferences(to table: StoreTable, plan: inout DeletePlan) async throws -> [StoreReference] {
+        let references = try table.incomingReferences()
+        guard !references.isEmpty, let migrating = connection as? any MigratingConnection else { return references }
+        var stored: [StoreReference] = []
+        for reference in references {
+            let name = reference.table.name
+            if plan.columnsByTable[name] == nil { plan.columnsByTable[name] = .some(try await migrating.columnNames(ofTable: name)) }
+            if plan.columnsByTable[name]??.contains(reference.name) == true { stored.append(reference) }
+        }
+        return stored
     }
 
     /// The rows of `reference`'s table whose column refers to any of `identifiers`.
@@ -152,6 +167,8 @@ private struct DeletePlan {
     var denials: [Denial] = []
     /// Deleted rows whose own relationship refuses the delete.
     var ownDenials: [(StoreReference, StoreValue, [StoreValue])] = []
+    /// The columns of each table the delete looked at, nil for a table the store does not have.
+    var columnsByTable: [String: [String]?] = [:]
 
     mutating func add(_ table: StoreTable, rows: [[StoreValue]]) {
         let key = ObjectIdentifier(table)
