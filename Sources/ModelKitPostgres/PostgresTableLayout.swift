@@ -205,6 +205,8 @@
 
         func searchText(_ search: StoreSearch) -> String { search.words.joined(separator: " ") }
 
+        func arrayLength(_ column: String) -> String { "jsonb_array_length(\(column))" }
+
         func valueSQL(_ column: StoreTable.Column) -> String {
             type(of: column).selectExpression(postgresQuoted(column.name))
         }

@@ -60,6 +60,23 @@ import Testing
         try await expectEqual(store.fetchCount(Remark.self), 1)
     }
 
+    /// How many models a to-many holds (the inverse kept it as the articles were made).
+    @Test(arguments: StoreKind.allCases)
+    func theNumberOfModelsAToManyHolds(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        try await saveBlog(to: store)
+        func bloggers(_ predicate: ModelPredicate<Blogger>) async throws -> [Int] {
+            try await store.fetchAll(ModelQuery(Blogger.self).filter(predicate).order(by: \Blogger.id)).map(\.id)
+        }
+        try await expectEqual(bloggers((\Blogger.articles).count > 1), [1])
+        try await expectEqual(bloggers((\Blogger.articles).count == 1), [2])
+        try await expectEqual(bloggers((\Blogger.articles).count >= 1 && (\Blogger.articles).count <= 2), [1, 2])
+        try await expectEqual(bloggers(!((\Blogger.articles).count != 2)), [1])
+        try await expectEqual(bloggers((\Blogger.articles).count < 1), [])
+        try await expectEqual(store.fetchCount(ModelQuery(Article.self).filter((\Article.remarks).count == 0)), 2)
+    }
+
     /// A condition through a reference to a model none of which was ever saved (its table not
     /// made yet) selects nothing, as on a table without rows.
     @Test(arguments: StoreKind.allCases)

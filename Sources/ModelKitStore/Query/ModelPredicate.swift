@@ -241,6 +241,47 @@ extension KeyPath where Root: Model {
     }
 }
 
+extension KeyPath where Root: Model, Value: RelationshipValue & Collection {
+    /// How many models a to-many holds, to compare with a number: `(\Post.comments).count > 3`.
+    public var count: ModelCount<Root> {
+        ModelCount(keyPath: self)
+    }
+}
+
+/// The number of models a to-many relationship holds, compared with a number by `==`, `!=`,
+/// `<`, `<=`, `>` and `>=` into a ``ModelPredicate``.
+///
+/// ```swift
+/// ModelQuery(Post.self).filter((\Post.comments).count > 3)
+/// ```
+public struct ModelCount<Root: Model> {
+    let keyPath: AnyKeyPath
+
+    func predicate(_ comparison: StoreComparison, _ count: Int) -> ModelPredicate<Root> {
+        do {
+            let column = try ModelPredicate<Root>.column(of: keyPath)
+            return ModelPredicate(.success(.count(column: column, comparison, Int64(count))))
+        } catch let error as StoreError {
+            return ModelPredicate(.failure(error))
+        } catch {
+            return ModelPredicate(.failure(StoreError(.unknownKeyPath, table: Root.modelSchema.modelName, reason: "\(error)")))
+        }
+    }
+
+    /// The rows whose to-many holds `count` models.
+    public static func == (lhs: ModelCount, count: Int) -> ModelPredicate<Root> { lhs.predicate(.equal, count) }
+    /// The rows whose to-many does not hold `count` models.
+    public static func != (lhs: ModelCount, count: Int) -> ModelPredicate<Root> { lhs.predicate(.notEqual, count) }
+    /// The rows whose to-many holds fewer than `count` models.
+    public static func < (lhs: ModelCount, count: Int) -> ModelPredicate<Root> { lhs.predicate(.less, count) }
+    /// The rows whose to-many holds at most `count` models.
+    public static func <= (lhs: ModelCount, count: Int) -> ModelPredicate<Root> { lhs.predicate(.lessOrEqual, count) }
+    /// The rows whose to-many holds more than `count` models.
+    public static func > (lhs: ModelCount, count: Int) -> ModelPredicate<Root> { lhs.predicate(.greater, count) }
+    /// The rows whose to-many holds at least `count` models.
+    public static func >= (lhs: ModelCount, count: Int) -> ModelPredicate<Root> { lhs.predicate(.greaterOrEqual, count) }
+}
+
 extension KeyPath where Root: Model, Value: Model & AnyObject {
     /// The rows whose (non-optional) to-one reference leads to a model that `predicate` matches.
     public func matching(_ predicate: ModelPredicate<Value>) -> ModelPredicate<Root> {

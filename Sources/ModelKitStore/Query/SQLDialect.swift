@@ -32,6 +32,8 @@ package protocol SQLDialect {
     func searchRank(_ search: StoreSearch, table: StoreTable, placeholder: String) -> String
     /// The text a full-text search binds.
     func searchText(_ search: StoreSearch) -> String
+    /// The number of elements of the JSON array in `column` (`NULL` for `NULL`).
+    func arrayLength(_ column: String) -> String
     /// A column's value as a selection reads it (see ``ResolvedSelection``).
     func valueSQL(_ column: StoreTable.Column) -> String
     /// An aggregate over a column (none for `COUNT(*)`), as a selection reads it.
@@ -74,6 +76,7 @@ package struct SQLiteDialect: SQLDialect {
     }
 
     package func valueSQL(_ column: StoreTable.Column) -> String { quoted(column.name) }
+    package func arrayLength(_ column: String) -> String { "json_array_length(\(column))" }
 
     package func searchCondition(_ search: StoreSearch, table: StoreTable, placeholder: String) -> String {
         let index = quoted(table.searchIndexName)
@@ -198,6 +201,9 @@ extension StoreExpression {
         case .text(let column, let match):
             let placeholder = try dialect.bind(.text(match.text), column: query.column(named: column))
             sql += dialect.textMatch(match, column: quoted(column), placeholder: placeholder)
+        case .count(let column, let comparison, let count):
+            let operation = comparison == .notEqual ? dialect.isDistinctFrom : comparison.sqlOperator
+            sql += "\(dialect.arrayLength(quoted(column))) \(operation) " + (try dialect.bind(.integer(count), column: nil))
         case .related(let column, let table, let inner):
             let identifier = quoted(table.columns[table.identifierColumn].name)
             sql += "\(quoted(column)) IN (SELECT \(identifier) FROM \(dialect.tableSQL(table)) WHERE "

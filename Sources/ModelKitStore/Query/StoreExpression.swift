@@ -1,4 +1,6 @@
 import Foundation
+import ModelKitCore
+import ModelKitJSON
 
 /// A query's condition over columns and stored values: what a ``ModelPredicate`` becomes once
 /// its key paths are columns and its values are encoded. SQLite gets it as SQL with bound
@@ -15,6 +17,9 @@ package indirect enum StoreExpression: Hashable, Sendable {
     /// The column refers to a row of another table (a to-one reference) that matches the
     /// expression: a condition through a relationship, `\Comment.post?.author.name == "Ada"`.
     case related(column: String, StoreTable, StoreExpression)
+    /// The number of elements of the column's array (a to-many's identifiers) compares with a
+    /// count.
+    case count(column: String, StoreComparison, Int64)
     case and(StoreExpression, StoreExpression)
     case or(StoreExpression, StoreExpression)
     case not(StoreExpression)
@@ -59,6 +64,12 @@ package indirect enum StoreExpression: Hashable, Sendable {
             }
         case .search(let search):
             return search.score(value) > 0
+        case .count(let column, let comparison, let count):
+            // `NULL` has no length: unknown, as SQL's array-length functions give.
+            guard case .text(let text) = value(column), case .array(let elements)? = try? JSONValue(parsing: text)
+            else { return nil }
+            return StoreExpression.compare(column: "n", comparison, .integer(count))
+                .matches { _ in .integer(Int64(elements.count)) }
         case .related(let column, let table, let inner):
             // `column IN (SELECT id FROM table WHERE inner)`: unknown for NULL, else whether the
             // row it refers to is there and matches.
@@ -145,7 +156,7 @@ extension StoreExpression {
                 walk(lhs)
                 walk(rhs)
             case .not(let inner): walk(inner)
-            case .compare, .isIn, .text, .search: break
+            case .compare, .isIn, .text, .search, .count: break
             }
         }
         walk(self)
