@@ -206,6 +206,9 @@
         func searchText(_ search: StoreSearch) -> String { search.words.joined(separator: " ") }
 
         func arrayLength(_ column: String) -> String { "jsonb_array_length(\(column))" }
+        func arrayHolds(_ column: String, placeholder: String) -> String {
+            "\(column) @> jsonb_build_array(\(placeholder))"
+        }
 
         func valueSQL(_ column: StoreTable.Column) -> String {
             type(of: column).selectExpression(postgresQuoted(column.name))

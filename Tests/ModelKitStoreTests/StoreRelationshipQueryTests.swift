@@ -77,6 +77,30 @@ import Testing
         try await expectEqual(store.fetchCount(ModelQuery(Article.self).filter((\Article.remarks).count == 0)), 2)
     }
 
+    /// The models whose to-many holds a given model: the bloggers of an article, the lists
+    /// that hold it (identifiers of either kind: numbers here, text for labels).
+    @Test(arguments: StoreKind.allCases)
+    func theModelsWhoseToManyHoldsAModel(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        try await saveBlog(to: store)
+        let notes = try #require(try await store.fetchOne(Article.self, id: 10))
+        let compilers = try #require(try await store.fetchOne(Article.self, id: 20))
+        try await store.save([ReadingList(id: 1, articles: [notes, compilers]), ReadingList(id: 2, articles: [compilers])])
+        func lists(_ predicate: ModelPredicate<ReadingList>) async throws -> [Int] {
+            try await store.fetchAll(ModelQuery(ReadingList.self).filter(predicate).order(by: \ReadingList.id)).map(\.id)
+        }
+        try await expectEqual(lists((\ReadingList.articles).contains(notes)), [1])
+        try await expectEqual(lists((\ReadingList.articles).contains(compilers)), [1, 2])
+        try await expectEqual(lists(!(\ReadingList.articles).contains(notes)), [2])
+        try await expectEqual(
+            store.fetchAll(ModelQuery(Blogger.self).filter((\Blogger.articles).contains(notes))).map(\.id), [1])
+        let swift = NoteTag(name: "swift")
+        try await store.save([TaggedNote(id: 1, tags: [swift]), TaggedNote(id: 2)])
+        try await expectEqual(
+            store.fetchAll(ModelQuery(TaggedNote.self).filter((\TaggedNote.tags).contains(swift))).map(\.id), [1])
+    }
+
     /// A condition through a reference to a model none of which was ever saved (its table not
     /// made yet) selects nothing, as on a table without rows.
     @Test(arguments: StoreKind.allCases)
@@ -111,4 +135,14 @@ import Testing
         }
         #expect(error?.kind == .unknownKeyPath)
     }
+}
+
+/// A note with tags identified by text, for a to-many of text identifiers.
+@Model final class TaggedNote {
+    @Identifier var id: Int
+    var tags: [NoteTag] = []
+}
+
+@Model final class NoteTag {
+    @Identifier var name: String
 }

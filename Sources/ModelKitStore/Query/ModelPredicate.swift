@@ -246,6 +246,18 @@ extension KeyPath where Root: Model, Value: RelationshipValue & Collection {
     public var count: ModelCount<Root> {
         ModelCount(keyPath: self)
     }
+
+    /// The rows whose to-many holds `model` (by identifier): the posts with a tag.
+    ///
+    /// ```swift
+    /// ModelQuery(Post.self).filter((\Post.tags).contains(swift))
+    /// ```
+    public func contains(_ model: Value.Related) -> ModelPredicate<Root> {
+        ModelPredicate(self) { column in
+            guard let identifier = model.modelIdentifier else { throw StoreError.notIdentified(Value.Related.modelSchema) }
+            return .holds(column: column, try StoreTable.of(Value.Related.self).identifierValue(identifier))
+        }
+    }
 }
 
 /// The number of models a to-many relationship holds, compared with a number by `==`, `!=`,

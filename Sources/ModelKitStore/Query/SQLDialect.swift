@@ -34,6 +34,8 @@ package protocol SQLDialect {
     func searchText(_ search: StoreSearch) -> String
     /// The number of elements of the JSON array in `column` (`NULL` for `NULL`).
     func arrayLength(_ column: String) -> String
+    /// Whether the JSON array in `column` holds the scalar bound at `placeholder`.
+    func arrayHolds(_ column: String, placeholder: String) -> String
     /// A column's value as a selection reads it (see ``ResolvedSelection``).
     func valueSQL(_ column: StoreTable.Column) -> String
     /// An aggregate over a column (none for `COUNT(*)`), as a selection reads it.
@@ -77,6 +79,9 @@ package struct SQLiteDialect: SQLDialect {
 
     package func valueSQL(_ column: StoreTable.Column) -> String { quoted(column.name) }
     package func arrayLength(_ column: String) -> String { "json_array_length(\(column))" }
+    package func arrayHolds(_ column: String, placeholder: String) -> String {
+        "EXISTS (SELECT 1 FROM json_each(\(column)) WHERE json_each.value = \(placeholder))"
+    }
 
     package func searchCondition(_ search: StoreSearch, table: StoreTable, placeholder: String) -> String {
         let index = quoted(table.searchIndexName)
@@ -204,6 +209,8 @@ extension StoreExpression {
         case .count(let column, let comparison, let count):
             let operation = comparison == .notEqual ? dialect.isDistinctFrom : comparison.sqlOperator
             sql += "\(dialect.arrayLength(quoted(column))) \(operation) " + (try dialect.bind(.integer(count), column: nil))
+        case .holds(let column, let identifier):
+            sql += dialect.arrayHolds(quoted(column), placeholder: try dialect.bind(identifier, column: nil))
         case .related(let column, let table, let inner):
             let identifier = quoted(table.columns[table.identifierColumn].name)
             sql += "\(quoted(column)) IN (SELECT \(identifier) FROM \(dialect.tableSQL(table)) WHERE "

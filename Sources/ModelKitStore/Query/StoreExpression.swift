@@ -20,6 +20,8 @@ package indirect enum StoreExpression: Hashable, Sendable {
     /// The number of elements of the column's array (a to-many's identifiers) compares with a
     /// count.
     case count(column: String, StoreComparison, Int64)
+    /// The column's array (a to-many's identifiers) holds the identifier.
+    case holds(column: String, StoreValue)
     case and(StoreExpression, StoreExpression)
     case or(StoreExpression, StoreExpression)
     case not(StoreExpression)
@@ -70,6 +72,16 @@ package indirect enum StoreExpression: Hashable, Sendable {
             else { return nil }
             return StoreExpression.compare(column: "n", comparison, .integer(count))
                 .matches { _ in .integer(Int64(elements.count)) }
+        case .holds(let column, let identifier):
+            guard case .text(let text) = value(column), case .array(let elements)? = try? JSONValue(parsing: text)
+            else { return value(column) == .null ? nil : false }
+            return elements.contains { element in
+                switch (element, identifier) {
+                case (.int(let number), .integer(let wanted)): return number == wanted
+                case (.string(let text), .text(let wanted)): return text == wanted
+                default: return false
+                }
+            }
         case .related(let column, let table, let inner):
             // `column IN (SELECT id FROM table WHERE inner)`: unknown for NULL, else whether the
             // row it refers to is there and matches.
@@ -156,7 +168,7 @@ extension StoreExpression {
                 walk(lhs)
                 walk(rhs)
             case .not(let inner): walk(inner)
-            case .compare, .isIn, .text, .search, .count: break
+            case .compare, .isIn, .text, .search, .count, .holds: break
             }
         }
         walk(self)
