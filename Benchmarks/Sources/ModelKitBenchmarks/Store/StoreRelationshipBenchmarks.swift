@@ -94,3 +94,83 @@ func relationshipComparisons(in directory: URL) throws -> [Comparison] {
             }),
     ]
 }
+
+// `store.fetch.prefetch`: every post with its comments, ModelKit's fetch (a to-many kept as its
+// identifiers, each comment loaded as its post is read) against GRDB reading the posts and then
+// their comments in one query, grouped by post by hand.
+
+/// A post and its comments (the inverse of `PrefetchComment.post`).
+@Model final class PrefetchPost {
+    @Identifier var id: Int
+    var title: String
+    @Relationship(deleteRule: .cascade, inverse: \PrefetchComment.post) var comments: [PrefetchComment] = []
+}
+
+/// A comment on a post (the reference indexed, as a foreign key would be).
+@Model(indexes: [["post"]]) final class PrefetchComment {
+    @Identifier var id: Int
+    var text: String
+    var post: PrefetchPost?
+}
+
+func prefetchComparison(in directory: URL) throws -> Comparison {
+    let postCount = 10_000
+    let perPost = 10
+    let store = try SQLiteStore(path: directory.appendingPathComponent("prefetch.sqlite").path)
+    try waitFor {
+        let posts = (0..<postCount).map { PrefetchPost(id: $0, title: "post \($0)") }
+        for index in 0..<postCount * perPost { _ = PrefetchComment(id: index, text: "comment \(index)", post: posts[index / perPost]) }
+        try await store.save(posts)
+    }
+    let raw = try walQueue(directory.appendingPathComponent("prefetch-raw.sqlite").path)
+    let schema = try store.database.read { db in
+        try String.fetchAll(
+            db, sql: "SELECT sql FROM sqlite_master WHERE tbl_name IN ('PrefetchPost', 'PrefetchComment') AND sql IS NOT NULL ORDER BY type DESC")
+    }
+    try raw.write { db in
+        for statement in schema { try db.execute(sql: statement) }
+        for id in 0..<postCount {
+            let comments = "[" + (id * perPost..<(id + 1) * perPost).map(String.init).joined(separator: ",") + "]"
+            try db.execute(
+                sql: #"INSERT INTO "PrefetchPost" ("id", "title", "comments", "_version") VALUES (?, ?, ?, 0)"#,
+                arguments: [id, "post \(id)", comments])
+        }
+        for index in 0..<postCount * perPost {
+            try db.execute(
+                sql: #"INSERT INTO "PrefetchComment" ("id", "text", "post", "_version") VALUES (?, ?, ?, 0)"#,
+                arguments: [index, "comment \(index)", index / perPost])
+        }
+    }
+    /// The hand-written side: posts, then every comment, grouped by post.
+    let rawFetch = {
+        try raw.read { db -> [(id: Int, title: String, comments: [(id: Int, text: String)])] in
+            var comments: [Int: [(id: Int, text: String)]] = [:]
+            for row in try Row.fetchAll(db, sql: #"SELECT "id", "text", "post" FROM "PrefetchComment" ORDER BY "id""#) {
+                comments[row[2], default: []].append((row[0], row[1]))
+            }
+            return try Row.fetchAll(db, sql: #"SELECT "id", "title" FROM "PrefetchPost""#).map { row in
+                (row[0], row[1], comments[row[0]] ?? [])
+            }
+        }
+    }
+    let counts = try waitFor {
+        let posts = try await store.fetchAll(PrefetchPost.self)
+        let result = (posts.count, posts.reduce(0) { $0 + $1.comments.count }, posts.allSatisfy { $0.comments.allSatisfy { $0.post != nil } })
+        posts.forEach { $0.comments = [] }
+        return result
+    }
+    let rawPosts = try rawFetch()
+    guard counts.0 == postCount, counts.1 == postCount * perPost, counts.2, rawPosts.count == postCount,
+        rawPosts.reduce(0, { $0 + $1.comments.count }) == postCount * perPost
+    else { throw BenchmarkError("the two sides of the prefetch comparison do not read the same posts and comments") }
+    return Comparison(
+        name: "store.fetch.prefetch", baselineName: "GRDB", unit: .operations(postCount * (perPost + 1), label: "model"),
+        modelKit: {
+            try waitFor {
+                let posts = try await store.fetchAll(PrefetchPost.self)
+                posts.forEach { $0.comments = [] }  // No cycle left alive.
+            }
+        },
+        baseline: { _ = try rawFetch() },
+        notes: { "\(postCount) posts with \(perPost) comments each: ModelKit's fetch of the posts against two hand-written queries" })
+}
