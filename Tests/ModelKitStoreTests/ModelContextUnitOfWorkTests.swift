@@ -344,4 +344,23 @@ import Testing
         let error = await #expect(throws: StoreError.self) { try await context.save() }
         #expect(error?.description == "cannot use the context: it has no store: create it with 'ModelContext(store:)'")
     }
+
+    /// A property a newer model version added reads as its default in older rows, whose column is
+    /// `NULL`: that is no change in the store, so editing another property saves without a
+    /// conflict (the column was dropped here to stand for rows written before it existed).
+    @Test(arguments: StoreKind.allCases)
+    func aColumnAddedLaterIsNoChangeInTheStore(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        try await store.save(Blogger(id: 1, name: "Ada"))
+        var migrations = StoreMigrations()
+        migrations.append("rows from before 'articles'") { step in try await step.dropColumn("articles", in: Blogger.self) }
+        try await store.migrate(migrations)
+        let context = ModelContext(store: store)
+        let ada = try #require(try await store.fetchOne(Blogger.self, id: 1, context: context))
+        #expect(!context.hasChanges)
+        ada.name = "Ada Lovelace"
+        try await context.save()
+        try await expectEqual(store.fetchOne(Blogger.self, id: 1)?.name, "Ada Lovelace")
+    }
 }

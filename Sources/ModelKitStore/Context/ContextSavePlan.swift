@@ -95,7 +95,7 @@ struct ContextSavePlan {
             for index in indices {
                 let change = changes[index]
                 let row = stored[change.entry.identifier]
-                let storeColumns = row.map { RowEncoding.changedColumns(stored: $0, baseline: change.entry.baseline) }
+                let storeColumns = row.map { RowEncoding.changedColumns(stored: $0, baseline: change.entry.baseline, table: table) }
                 guard storeColumns?.isEmpty != true else { continue }
                 switch policy {
                 case .memoryWins: continue

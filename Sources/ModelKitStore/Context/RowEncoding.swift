@@ -56,9 +56,17 @@ enum RowEncoding {
     /// The columns where a row read from the store holds other values than a baseline the
     /// context encoded: JSON text compares by value (PostgreSQL's `jsonb` orders keys its own
     /// way), dates to the microsecond (PostgreSQL's `timestamptz` keeps no more).
-    static func changedColumns(stored: [StoreValue], baseline: [StoreValue]) -> [Int] {
+    ///
+    /// A `NULL` where the property has a default is the default, which is what the baseline holds:
+    /// a column a newer version of the model added reads so in every older row.
+    static func changedColumns(stored: [StoreValue], baseline: [StoreValue], table: StoreTable) -> [Int] {
         stored.indices.filter { index in
             guard index < baseline.count else { return true }
+            if stored[index] == .null, index < table.columns.count,
+                table.schema.properties[table.columns[index].field].hasDefault
+            {
+                return false
+            }
             return !sameValue(stored[index], baseline[index])
         }
     }

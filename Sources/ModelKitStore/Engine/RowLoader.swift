@@ -213,7 +213,7 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
     ) throws {
         guard version >= table.schema.version, let entry = tracker.entry(of: live as AnyObject) else { return }
         let stored = columns.values
-        let storeColumns = RowEncoding.changedColumns(stored: stored, baseline: entry.baseline)
+        let storeColumns = RowEncoding.changedColumns(stored: stored, baseline: entry.baseline, table: table)
         guard !storeColumns.isEmpty else { return }
         let edits = try context.changedColumns(live, entry)
         if !edits.isEmpty {
