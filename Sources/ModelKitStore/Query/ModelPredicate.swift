@@ -58,7 +58,7 @@ public struct ModelPredicate<M: Model>: Sendable {
         for property in schema.properties where !property.isTransient {
             let stored = "\(property.keyPath)"
             guard printed.hasPrefix(stored + ".") || printed.hasPrefix(stored + "?.") else { continue }
-            if let (type, isToMany) = StoreTable.referencedModel(property.valueKind), !isToMany {
+            if let (type, isToMany) = property.valueKind.referencedIdentifiedClass, !isToMany {
                 return "the key path '\(text)' goes through the reference '\(property.name)'; a condition on the "
                     + "'\(type.modelSchema.modelName)' it refers to is written "
                     + "'(\(keyPathText(property.keyPath))).matching(\\\(type.modelSchema.modelName).property == value)'"
@@ -244,7 +244,7 @@ extension KeyPath where Root: Model {
 extension KeyPath where Root: Model, Value: RelationshipValue & Collection {
     /// How many models a to-many holds, to compare with a number: `(\Post.comments).count > 3`.
     public var count: ModelCount<Root> {
-        ModelCount(keyPath: self)
+        ModelCount { comparison, count in ModelPredicate(self) { .count(column: $0, comparison, Int64(count)) } }
     }
 
     /// The rows whose to-many holds `model` (by identifier): the posts with a tag.
@@ -267,18 +267,8 @@ extension KeyPath where Root: Model, Value: RelationshipValue & Collection {
 /// ModelQuery(Post.self).filter((\Post.comments).count > 3)
 /// ```
 public struct ModelCount<Root: Model> {
-    let keyPath: AnyKeyPath
-
-    func predicate(_ comparison: StoreComparison, _ count: Int) -> ModelPredicate<Root> {
-        do {
-            let column = try ModelPredicate<Root>.column(of: keyPath)
-            return ModelPredicate(.success(.count(column: column, comparison, Int64(count))))
-        } catch let error as StoreError {
-            return ModelPredicate(.failure(error))
-        } catch {
-            return ModelPredicate(.failure(StoreError(.unknownKeyPath, table: Root.modelSchema.modelName, reason: "\(error)")))
-        }
-    }
+    /// The predicate comparing the to-many's count with a number.
+    let predicate: (StoreComparison, Int) -> ModelPredicate<Root>
 
     /// The rows whose to-many holds `count` models.
     public static func == (lhs: ModelCount, count: Int) -> ModelPredicate<Root> { lhs.predicate(.equal, count) }

@@ -75,13 +75,7 @@ package indirect enum StoreExpression: Hashable, Sendable {
         case .holds(let column, let identifier):
             guard case .text(let text) = value(column), case .array(let elements)? = try? JSONValue(parsing: text)
             else { return value(column) == .null ? nil : false }
-            return elements.contains { element in
-                switch (element, identifier) {
-                case (.int(let number), .integer(let wanted)): return number == wanted
-                case (.string(let text), .text(let wanted)): return text == wanted
-                default: return false
-                }
-            }
+            return elements.contains { StoreValue(identifierIn: $0) == identifier }
         case .related(let column, let table, let inner):
             // `column IN (SELECT id FROM table WHERE inner)`: unknown for NULL, else whether the
             // row it refers to is there and matches.

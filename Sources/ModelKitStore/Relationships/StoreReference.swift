@@ -27,7 +27,7 @@ extension StoreTable {
     /// class models (whose tables this builds, so a delete here can reach them).
     func outgoingReferences() throws -> [StoreReference] {
         try columns.indices.compactMap { index in
-            guard let (type, isToMany) = Self.referencedModel(columns[index].kind) else { return nil }
+            guard let (type, isToMany) = columns[index].kind.referencedIdentifiedClass else { return nil }
             return StoreReference(table: self, column: index, target: try StoreTable.of(type), isToMany: isToMany)
         }
     }
@@ -37,7 +37,7 @@ extension StoreTable {
     /// relationships (built here). A table no code of the process has touched is not seen.
     func incomingReferences() throws -> [StoreReference] {
         for property in schema.properties where property.relationship != nil {
-            if let (type, _) = Self.referencedModel(property.valueKind) { _ = try StoreTable.of(type) }
+            if let (type, _) = property.valueKind.referencedIdentifiedClass { _ = try StoreTable.of(type) }
         }
         return try StoreTable.known.flatMap { table in
             try table.outgoingReferences().filter { $0.target === self }
@@ -51,7 +51,7 @@ extension StoreTable {
         let referrer = ObjectIdentifier(reference.table.schema.modelType)
         for property in schema.properties {
             guard let relationship = property.relationship, relationship.inverse == reference.name,
-                let (type, _) = Self.referencedModel(property.valueKind), ObjectIdentifier(type) == referrer
+                let (type, _) = property.valueKind.referencedIdentifiedClass, ObjectIdentifier(type) == referrer
             else { continue }
             return (relationship.deleteRule, true)
         }
@@ -70,11 +70,6 @@ extension StoreTable {
         }
     }
 
-    /// The identified class model type a value of `kind` refers to, and whether it is an array
-    /// of them.
-    static func referencedModel(_ kind: ModelValueKind) -> (any Model.Type, isToMany: Bool)? {
-        kind.referencedIdentifiedClass.map { ($0.type, $0.isToMany) }
-    }
 }
 
 extension StoreReference {
@@ -88,26 +83,35 @@ extension StoreReference {
                 .undecodableRow, table: table.name,
                 reason: "'\(name)' holds \(value.quotedDescription), not a JSON array of identifiers")
         }
-        return elements.compactMap { element in
-            switch element {
-            case .int(let number): return .integer(number)
-            case .string(let text): return .text(text)
-            default: return nil
-            }
-        }
+        return elements.compactMap(StoreValue.init(identifierIn:))
     }
 
     /// The column's value without the identifiers in `removed`: `NULL` for a to-one, the array
     /// without them for a to-many.
     func value(_ value: StoreValue, removing removed: Set<StoreValue>) throws -> StoreValue {
         guard isToMany else { return .null }
-        let kept = try identifiers(in: value).filter { !removed.contains($0) }.map { identifier -> JSONValue in
-            switch identifier {
-            case .integer(let number): return .int(number)
-            case .text(let text): return .string(text)
-            default: return .null
-            }
-        }
+        let kept = try identifiers(in: value).filter { !removed.contains($0) }.map(\.jsonIdentifier)
         return .text(try JSONValue.array(kept).jsonString())
+    }
+}
+
+extension StoreValue {
+    /// An identifier as a to-many's JSON array holds it (a number or a string), as a column
+    /// would; nil for any other JSON value.
+    init?(identifierIn element: JSONValue) {
+        switch element {
+        case .int(let number): self = .integer(number)
+        case .string(let text): self = .text(text)
+        default: return nil
+        }
+    }
+
+    /// The identifier as a to-many's JSON array holds it.
+    var jsonIdentifier: JSONValue {
+        switch self {
+        case .integer(let number): return .int(number)
+        case .text(let text): return .string(text)
+        default: return .null
+        }
     }
 }

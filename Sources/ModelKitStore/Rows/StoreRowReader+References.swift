@@ -27,9 +27,7 @@ extension StoreRowReader {
     /// Whether the reference in column `index` leads to a model whose load is under way (a
     /// cycle): it then reads as nil, and the loader sets it once that load ends.
     func defersReference(at index: Int) -> Bool {
-        guard let table, let target = table.deferrableReferences[index], let context,
-            let loader = loader as? RowLoader
-        else { return false }
+        guard let (target, context, loader) = deferral(at: index) else { return false }
         return loader.defersReference(to: target, identifier: columns[index], from: columns.values, context: context)
     }
 
@@ -37,20 +35,19 @@ extension StoreRowReader {
     /// way (a parent's children that point back to it): it then reads as empty, and the loader
     /// fills it once that load ends.
     func defersReferences(in elements: [JSONValue], at index: Int) -> Bool {
+        guard let (target, context, loader) = deferral(at: index) else { return false }
+        return elements.contains { element in
+            guard let identifier = StoreValue(identifierIn: element) else { return false }
+            return loader.defersReference(to: target, identifier: identifier, from: columns.values, context: context)
+        }
+    }
+
+    /// What deferring a reference in column `index` needs, when the column's references can wait
+    /// and a loader reads them through a context.
+    private func deferral(at index: Int) -> (AnyModelType, ModelContext, RowLoader)? {
         guard let table, let target = table.deferrableReferences[index], let context,
             let loader = loader as? RowLoader
-        else { return false }
-        for element in elements {
-            let identifier: StoreValue
-            switch element {
-            case .int(let number): identifier = .integer(number)
-            case .string(let text): identifier = .text(text)
-            default: continue
-            }
-            if loader.defersReference(to: target, identifier: identifier, from: columns.values, context: context) {
-                return true
-            }
-        }
-        return false
+        else { return nil }
+        return (target, context, loader)
     }
 }

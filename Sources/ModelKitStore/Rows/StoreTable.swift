@@ -121,20 +121,11 @@ package final class StoreTable: Sendable {
         self.isClass = M.self is AnyObject.Type
         self.deferrableReferences = columns.map { [isClass] column in
             let property = schema.properties[column.field]
-            guard isClass, property.isMutable else { return nil }
             // A to-one can wait as nil when it may be nil; a to-many can always wait as empty.
-            let referred: ModelValueKind
-            if case .array(let element) = column.kind.unwrapped {
-                referred = element.unwrapped
-            } else if property.isOptional || property.isWeak {
-                referred = column.kind.unwrapped
-            } else {
-                return nil
-            }
-            guard case .model(let target) = referred, target.type is AnyObject.Type,
-                target.type.modelSchema.identifierIndex != nil
+            guard isClass, property.isMutable, let (type, isToMany) = column.kind.referencedIdentifiedClass,
+                isToMany || property.isOptional || property.isWeak
             else { return nil }
-            return target
+            return AnyModelType(type)
         }
         self.migrates = M.self is any ModelMigrating.Type
         self.columnByField = columnByField
