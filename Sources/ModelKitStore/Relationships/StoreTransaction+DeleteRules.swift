@@ -87,14 +87,19 @@ extension StoreTransaction {
     /// knows but never saved here has no rows that could refer to them (and no table is made
     /// for it just to look).
     private func storedReferences(to table: StoreTable, plan: inout DeletePlan) async throws -> [StoreReference] {
-        let references = try table.incomingReferences()
-        guard !references.isEmpty, let migrating = connection as? any MigratingConnection else { return references }
-        var stored: [StoreReference] = []
-        for reference in references {
-            let name = reference.table.name
-            if plan.columnsByTable[name] == nil { plan.columnsByTable[name] = .some(try await migrating.columnNames(ofTable: name)) }
-            if plan.columnsByTable[name]??.contains(reference.name) == true { stored.append(reference) }
+        if let known = plan.referencesByTable[ObjectIdentifier(table)] { return known }
+        var stored = try table.incomingReferences()
+        if !stored.isEmpty, let migrating = connection as? any MigratingConnection {
+            var columnsByTable: [String: [String]?] = [:]
+            var present: [StoreReference] = []
+            for reference in stored {
+                let name = reference.table.name
+                if columnsByTable[name] == nil { columnsByTable[name] = .some(try await migrating.columnNames(ofTable: name)) }
+                if columnsByTable[name]??.contains(reference.name) == true { present.append(reference) }
+            }
+            stored = present
         }
+        plan.referencesByTable[ObjectIdentifier(table)] = stored
         return stored
     }
 
@@ -127,12 +132,13 @@ extension StoreTransaction {
     /// Writes the plan: the nullified references of rows that stay, then the deletes.
     private func apply(_ plan: DeletePlan, count: Int) async throws -> StoreDeletion {
         var deletion = StoreDeletion(count: count)
+        let updating = connection as? any MigratingConnection
         for nullification in plan.nullifications.values
         where !plan.isDeleted(nullification.identifier, in: nullification.reference.table) {
             let reference = nullification.reference
             let removed = plan.deleted[ObjectIdentifier(reference.target)]?.identifiers ?? []
             let value = try reference.value(nullification.value, removing: removed)
-            guard let migrating = connection as? any MigratingConnection else {
+            guard let migrating = updating else {
                 throw StoreError(.database, table: reference.table.name, reason: "the store cannot update rows by column")
             }
             try await migrating.update(
@@ -167,8 +173,8 @@ private struct DeletePlan {
     var denials: [Denial] = []
     /// Deleted rows whose own relationship refuses the delete.
     var ownDenials: [(StoreReference, StoreValue, [StoreValue])] = []
-    /// The columns of each table the delete looked at, nil for a table the store does not have.
-    var columnsByTable: [String: [String]?] = [:]
+    /// The references to each table's models the store has, found once per table.
+    var referencesByTable: [ObjectIdentifier: [StoreReference]] = [:]
 
     mutating func add(_ table: StoreTable, rows: [[StoreValue]]) {
         let key = ObjectIdentifier(table)
