@@ -58,7 +58,7 @@ extension ModelDeclarationParser {
                     reason: "write the related model's property that refers back, as '\\Model.property'"))
             return nil
         }
-        if let related = Self.relatedTypeName(property.typeText), root.trimmedDescription != related {
+        if let related = RelationshipCandidate.relatedTypeName(property.typeText), root.trimmedDescription != related {
             let replaced = keyPath.with(\.root, TypeSyntax(IdentifierTypeSyntax(name: .identifier(related))))
             diagnose(
                 expression,
@@ -73,20 +73,5 @@ extension ModelDeclarationParser {
             return nil
         }
         return (text, component.declName.baseName.text)
-    }
-
-    /// The model type a relationship's property refers to, read from its declared type:
-    /// `Author?`, `Optional<Author>`, `[Comment]` or `Array<Comment>` name `Author` and `Comment`;
-    /// nil for a type the macro cannot read that way (the generated call still checks it).
-    static func relatedTypeName(_ typeText: String?) -> String? {
-        guard var text = typeText?.filter({ !$0.isWhitespace }) else { return nil }
-        if text.hasSuffix("?") || text.hasSuffix("!") { text.removeLast() }
-        for (open, close) in [("[", "]"), ("Optional<", ">"), ("Array<", ">")] where text.hasPrefix(open) && text.hasSuffix(close) {
-            text = String(text.dropFirst(open.count).dropLast(close.count))
-            break
-        }
-        let isName = text.first.map { $0.isLetter || $0 == "_" } == true
-            && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
-        return isName ? text : nil
     }
 }

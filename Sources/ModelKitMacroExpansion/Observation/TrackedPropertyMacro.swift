@@ -29,64 +29,23 @@ public enum TrackedPropertyMacro: AccessorMacro, PeerMacro {
         let name = property.name
         let storage = "_\(name)"
         let keyPath = "\\.\(name)"
-        if RelationshipCandidate.mayBeRelationship(property.type) {
-            return relationshipAccessors(name: name, storage: storage, keyPath: keyPath)
-        }
+        // A type that may be a relationship (`Author?`, `[Comment]`) keeps its inverse after each
+        // write (`modelInverseChanged`, which does nothing for a type that turns out not to be one).
+        let keepsInverse = RelationshipCandidate.mayBeRelationship(property.type)
+        let before = keepsInverse ? ["let oldValue = \(storage)"] : []
+        let after = keepsInverse ? ["ModelKitCore.modelInverseChanged(self, \(keyPath), from: oldValue, to: \(storage))"] : []
+        let set = [
+            "guard ModelKitCore.modelValueChanges(\(storage), newValue) else {",
+            "    \(storage) = newValue",
+            "    return",
+            "}",
+        ] + before + ["_modelKitMutate(\(keyPath)) {", "    \(storage) = newValue", "}"] + after
+        let modify =
+            ["_modelKitAccess(\(keyPath))", "_modelKitWillModify(\(keyPath))"] + before
+            + ["defer {", "    _modelKitDidModify(\(keyPath))"] + after.map { "    " + $0 } + ["}", "yield &\(storage)"]
         return readingAccessors(storage: storage, keyPath: keyPath) + [
-            GeneratedSyntax.accessor(
-                .set,
-                body: """
-                    guard ModelKitCore.modelValueChanges(\(storage), newValue) else {
-                        \(storage) = newValue
-                        return
-                    }
-                    _modelKitMutate(\(keyPath)) {
-                        \(storage) = newValue
-                    }
-                    """),
-            GeneratedSyntax.accessor(
-                ._modify,
-                body: """
-                    _modelKitAccess(\(keyPath))
-                    _modelKitWillModify(\(keyPath))
-                    defer {
-                        _modelKitDidModify(\(keyPath))
-                    }
-                    yield &\(storage)
-                    """),
-        ]
-    }
-
-    /// The accessors of a property whose type may be a relationship (`Author?`, `[Comment]`):
-    /// after each write, the inverse is kept (`modelInverseChanged`, which does nothing for a
-    /// type that turns out not to be one).
-    static func relationshipAccessors(name: String, storage: String, keyPath: String) -> [AccessorDeclSyntax] {
-        readingAccessors(storage: storage, keyPath: keyPath) + [
-            GeneratedSyntax.accessor(
-                .set,
-                body: """
-                    guard ModelKitCore.modelValueChanges(\(storage), newValue) else {
-                        \(storage) = newValue
-                        return
-                    }
-                    let oldValue = \(storage)
-                    _modelKitMutate(\(keyPath)) {
-                        \(storage) = newValue
-                    }
-                    ModelKitCore.modelInverseChanged(self, \(keyPath), from: oldValue, to: \(storage))
-                    """),
-            GeneratedSyntax.accessor(
-                ._modify,
-                body: """
-                    _modelKitAccess(\(keyPath))
-                    _modelKitWillModify(\(keyPath))
-                    let oldValue = \(storage)
-                    defer {
-                        _modelKitDidModify(\(keyPath))
-                        ModelKitCore.modelInverseChanged(self, \(keyPath), from: oldValue, to: \(storage))
-                    }
-                    yield &\(storage)
-                    """),
+            GeneratedSyntax.accessor(.set, body: set.joined(separator: "\n")),
+            GeneratedSyntax.accessor(._modify, body: modify.joined(separator: "\n")),
         ]
     }
 
@@ -155,27 +114,35 @@ struct TrackedProperty {
     }
 }
 
-/// Whether a declared type may hold a relationship, read from its spelling: a type name, an
-/// optional of one, or an array of one (`Author`, `Author?`, `[Comment]`), that is not one of the
-/// standard values. Only those properties pay for keeping an inverse.
+/// What a declared type says of a relationship, read from its spelling: a type name, an optional
+/// of one, or an array of one (`Author`, `Author?`, `[Comment]`).
 enum RelationshipCandidate {
     static let standardValues: Set<String> = [
         "String", "Substring", "Character", "Bool", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16",
         "UInt32", "UInt64", "Double", "Float", "Decimal", "Date", "Data", "URL", "UUID", "JSONValue", "CGFloat",
     ]
 
-    static func mayBeRelationship(_ type: String) -> Bool {
-        var text = type.filter { !$0.isWhitespace }
+    /// The model type a relationship's declared type names: `Author?`, `Optional<Author>`,
+    /// `[Comment]` or `Array<Comment>` name `Author` and `Comment`; nil for a type not spelled so
+    /// (the generated code still checks it).
+    static func relatedTypeName(_ typeText: String?) -> String? {
+        guard var text = typeText?.filter({ !$0.isWhitespace }) else { return nil }
         if text.hasSuffix("?") || text.hasSuffix("!") { text.removeLast() }
         for (open, close) in [("[", "]"), ("Optional<", ">"), ("Array<", ">")] where text.hasPrefix(open) && text.hasSuffix(close) {
             text = String(text.dropFirst(open.count).dropLast(close.count))
             break
         }
         if text.hasSuffix("?") { text.removeLast() }
-        guard let first = text.first, first.isUppercase || first == "_",
-            text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
-        else { return false }
-        let last = text.split(separator: ".").last.map(String.init) ?? text
+        let isName = text.first.map { $0.isLetter || $0 == "_" } == true
+            && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
+        return isName ? text : nil
+    }
+
+    /// Whether a declared type may hold a relationship: it names a type, capitalized, that is not
+    /// one of the standard values. Only those properties pay for keeping an inverse.
+    static func mayBeRelationship(_ type: String) -> Bool {
+        guard let name = relatedTypeName(type), let first = name.first, first.isUppercase || first == "_" else { return false }
+        let last = name.split(separator: ".").last.map(String.init) ?? name
         return !standardValues.contains(last)
     }
 }
