@@ -7,11 +7,11 @@
 // the other side finds its inverse already consistent and stops.
 
 /// The property of a related model that refers back, found from either side's `@Relationship`.
-struct ModelInverse {
+package struct ModelInverse {
     /// The related model's property.
-    let property: ModelProperty
+    package let property: ModelProperty
     /// Whether it holds an array of models (else a to-one).
-    let isToMany: Bool
+    package let isToMany: Bool
 
     /// Makes `other`'s inverse refer to `root` too: appended to a to-many, set in a to-one.
     func add<Root: AnyObject, Other: AnyObject>(_ root: Root, to other: Other) {
@@ -55,7 +55,7 @@ package enum ModelInverses {
 
     /// The inverse of the property at `keyPath` of a model whose schema is `schema`, if a
     /// `@Relationship` on either side names one.
-    static func inverse(of keyPath: AnyKeyPath, in schema: ModelSchema) -> ModelInverse? {
+    package static func inverse(of keyPath: AnyKeyPath, in schema: ModelSchema) -> ModelInverse? {
         if let found = cache.withLock({ $0[keyPath] }) { return found }
         let found = resolve(keyPath, in: schema)
         cache.withLock { $0[keyPath] = .some(found) }

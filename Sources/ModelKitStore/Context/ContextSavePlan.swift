@@ -37,13 +37,13 @@ struct ContextSavePlan {
         var references: [any Model] = []
         for pending in tracker.insertedModels {
             try Self.checkIdentifier(of: pending.model, registeredAs: pending.identifier, table: pending.table)
-            let (row, refs) = try RowEncoding.row(of: pending.model, table: pending.table)
+            let (row, refs) = try RowEncoding.row(of: pending.model, table: pending.table, saving: true)
             inserts.append(Insert(model: pending.model, table: pending.table, row: row))
             planned.insert(ObjectIdentifier(pending.object))
             references += refs
         }
         for (model, entry) in tracker.candidates() {
-            let (row, refs) = try RowEncoding.row(of: model, table: entry.table)
+            let (row, refs) = try RowEncoding.row(of: model, table: entry.table, saving: true)
             let columns = RowEncoding.differingColumns(row, entry.baseline)
             guard !columns.isEmpty else { continue }
             if columns.contains(entry.table.identifierColumn) {
@@ -61,7 +61,7 @@ struct ContextSavePlan {
             let object = reference as AnyObject
             guard planned.insert(ObjectIdentifier(object)).inserted, tracker.entry(of: object) == nil else { continue }
             let table = try RowEncoding.table(of: reference)
-            let (row, refs) = try RowEncoding.row(of: reference, table: table)
+            let (row, refs) = try RowEncoding.row(of: reference, table: table, saving: true)
             inserts.append(Insert(model: reference, table: table, row: row))
             if let identifier = reference.modelIdentifier { context.register(reference, identifier: identifier) }
             references += refs
@@ -120,7 +120,7 @@ struct ContextSavePlan {
         }
         for insert in inserts { add(insert.table, insert.row) }
         for (index, change) in changes.enumerated() where !skipped.contains(index) { add(change.entry.table, change.row) }
-        for upsert in upserts { try await tx.connection.upsert(upsert.table, rows: upsert.rows) }
+        for upsert in upserts { try await tx.connection.upsert(upsert.table, rows: upsert.table.storedRows(upsert.rows)) }
         var deletions: [StoreDeletion] = []
         for (table, indices) in grouped(deletes.indices, table: { deletes[$0].table }) {
             let identifiers = try indices.map { try table.identifierValue(deletes[$0].identifier) }

@@ -11,10 +11,14 @@ enum RowEncoding {
         return try table(model)
     }
 
-    /// `model`'s row, and the identified class models it refers to.
-    static func row(of model: any Model, table: StoreTable) throws -> (values: [StoreValue], references: [any Model]) {
+    /// `model`'s row, and the identified class models it refers to; `saving` when the row goes to
+    /// the store (see ``StoreRowWriter/checksInverses``).
+    static func row(
+        of model: any Model, table: StoreTable, saving: Bool = false
+    ) throws -> (values: [StoreValue], references: [any Model]) {
         func encode<M: Model>(_ model: M) throws -> (values: [StoreValue], references: [any Model]) {
             var writer = StoreRowWriter(columnCount: table.columns.count)
+            writer.checksInverses = saving
             do {
                 try writer.writeRow(model, table: table)
             } catch {
@@ -57,11 +61,14 @@ enum RowEncoding {
     /// context encoded: JSON text compares by value (PostgreSQL's `jsonb` orders keys its own
     /// way), dates to the microsecond (PostgreSQL's `timestamptz` keeps no more).
     ///
+    /// A to-many kept in its inverse's column is not compared (the store's column is `NULL`).
     /// A `NULL` where the property has a default is the default, which is what the baseline holds:
     /// a column a newer version of the model added reads so in every older row.
     static func changedColumns(stored: [StoreValue], baseline: [StoreValue], table: StoreTable) -> [Int] {
         stored.indices.filter { index in
             guard index < baseline.count else { return true }
+            // The store keeps it in the related rows: they tell whether it changed.
+            if table.toManyThroughInverse.contains(where: { $0.column == index }) { return false }
             if stored[index] == .null, index < table.columns.count,
                 table.schema.properties[table.columns[index].field].hasDefault
             {

@@ -14,7 +14,13 @@ extension RowLoader {
     ) throws -> [M] {
         // A local function, not a closure value: nothing captured is boxed on the heap.
         func read() throws -> [M] {
-            try rows.withRows(query) { next in try models(M.self, rows: next, table: query.table, context: context, decoder: decoder) }
+            // The relationships are filled inside the query's access: the same snapshot, and a
+            // read of one access needs no transaction.
+            try rows.withRows(query) { next in
+                let found = try models(M.self, rows: next, table: query.table, context: context, decoder: decoder)
+                try fillToManyNow(in: context)
+                return found
+            }
         }
         guard let context else { return try read() }
         return try context.performMapping(read)
@@ -27,7 +33,11 @@ extension RowLoader {
         decoder: StoreModelDecoder<M>
     ) throws -> (models: [M], isDone: Bool) {
         func read() throws -> (result: [M], isDone: Bool) {
-            try cursor.withNextRows(limit: limit) { next in try models(M.self, rows: next, table: table, context: context, decoder: decoder) }
+            let batch = try cursor.withNextRows(limit: limit) { next in
+                try models(M.self, rows: next, table: table, context: context, decoder: decoder)
+            }
+            try fillToManyNow(in: context)
+            return batch
         }
         let batch = try context.map { try $0.performMapping(read) } ?? read()
         return (batch.result, batch.isDone)
@@ -65,6 +75,7 @@ extension RowLoader {
                     try self.model(
                         M.self, from: row, version: row.version(after: table.columns.count), table: table, context: context,
                         decoder: decoder))
+                try fillToManyNow(in: context)
             }
         }
         if let context { try context.performMapping(read) } else { try read() }

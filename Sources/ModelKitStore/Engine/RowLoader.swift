@@ -24,7 +24,7 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
         case absent
     }
 
-    private let synchronous: (any SynchronousRowReading)?
+    let synchronous: (any SynchronousRowReading)?
     private var rows: [RowKey: Lookup] = [:]
     private var allColumns: [RowKey: [String: StoreValue]] = [:]
     /// Rows a read needed and did not find at hand, by table, for the next round.
@@ -45,6 +45,9 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
     /// Live instances with references to set once the outermost load ends: their rows, read
     /// again then, when every model of the cycle is registered.
     var cycleFixups: [CycleFixup] = []
+    /// Owners registered whose to-many relationships kept through an inverse are still to
+    /// fill, in the order they were read (``RowLoader+ToMany``).
+    var ownersToFill: [OwnerToFill] = []
 
     init(synchronous: (any SynchronousRowReading)?) {
         self.synchronous = synchronous
@@ -55,18 +58,24 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
         _ type: M.Type, rows: [StoredRow], table: StoreTable, context: ModelContext?, connection: any StoreConnection,
         decoder: StoreModelDecoder<M>
     ) async throws -> [M] {
+        var models: [M]
         while true {
+            let mark = ownersToFill.count
             do {
-                func read() throws -> [M] { try models(M.self, rows: rows, table: table, context: context, decoder: decoder) }
+                func read() throws -> [M] { try self.models(M.self, rows: rows, table: table, context: context, decoder: decoder) }
                 guard let context else { return try read() }
-                return try context.performMapping(read)
+                models = try context.performMapping(read)
+                break
             } catch {
-                // The round registered nothing: whatever it deferred goes with it.
+                // The round registered nothing: whatever it deferred or noted goes with it.
                 forgetCycles()
+                forgetOwners(since: mark)
                 guard hasMissing else { throw error }
                 try await fetchMissing(from: connection)
             }
         }
+        try await fillToMany(in: context, connection: connection)
+        return models
     }
 
     /// The models of `rows`, or the first error; when a row's references are not at hand, the
@@ -110,6 +119,7 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
         }
         let isOutermost = loadsInProgress.count == 1
         while true {
+            let mark = ownersToFill.count
             do {
                 return try context.performMapping {
                     var reader = StoreRowReader(
@@ -122,6 +132,7 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
             } catch {
                 guard isOutermost else { throw error }
                 forgetCycles()
+                forgetOwners(since: mark)
                 // A cycle closed through a reference that cannot wait: read again, deferring the
                 // references that lead into it (the read registered nothing).
                 guard retriesCycle else { throw error }
@@ -185,6 +196,9 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
         let model = try decoder.decode(&reader)
         let live = context.register(model, identifier: identifier)
         if deferringRows.count > deferredBefore { noteDeferred(by: live, registered: model, table: table, since: deferredBefore) }
+        if !table.toManyThroughInverse.isEmpty, (live as AnyObject) === (model as AnyObject) {
+            noteOwner(live, table: table, identifier: reader.columns[table.identifierColumn])
+        }
         if let tracker = context.tracker as? ContextTracker, (live as AnyObject) === (model as AnyObject) {
             try tracker.didLoad(model, table: table, context: context)
         }
@@ -269,12 +283,12 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
         throw RowNotAtHand()
     }
 
-    private var hasMissing: Bool {
+    var hasMissing: Bool {
         !missingRows.isEmpty || !missingColumns.isEmpty
     }
 
     /// Fetches every row noted as missing: one query per table.
-    private func fetchMissing(from connection: any StoreConnection) async throws {
+    func fetchMissing(from connection: any StoreConnection) async throws {
         let wanted = missingRows
         let columns = missingColumns
         missingRows = [:]

@@ -68,6 +68,8 @@ extension StoreConnection where Self: InPlaceRowReading {
 package protocol SynchronousRowReading {
     /// The row stored for an identifier, or nil.
     func selectRowNow(_ table: StoreTable, identifier: StoreValue) throws -> StoredRow?
+    /// The rows a query selects, in its order.
+    func selectRowsNow(_ query: ResolvedQuery) throws -> [StoredRow]
     /// Every column of the row stored for an identifier, by name (see
     /// ``StoreConnection/selectAllColumns(_:identifier:)``).
     func selectAllColumnsNow(_ table: StoreTable, identifier: StoreValue) throws -> [String: StoreValue]

@@ -124,10 +124,10 @@ extension SynchronousStoreEngine {
     public func loadModel<M: Model>(_ type: M.Type, id identifier: AnyHashable, into context: ModelContext) throws -> M? {
         // Inside one of this store's transactions, on the same task: through it.
         if let connection = OpenTransaction.opened(by: self) as? Connection {
-            return try RowLoader(synchronous: connection).loadModel(M.self, id: identifier, into: context)
+            return try RowLoader(synchronous: connection).loadModelAndRelationships(M.self, id: identifier, into: context)
         }
         return try withConnectionNow { connection in
-            try RowLoader(synchronous: connection).loadModel(M.self, id: identifier, into: context)
+            try RowLoader(synchronous: connection).loadModelAndRelationships(M.self, id: identifier, into: context)
         }
     }
 }

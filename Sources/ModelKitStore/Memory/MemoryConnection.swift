@@ -73,6 +73,10 @@ package final class MemoryConnection: StoreConnection, SynchronousRowReading {
     }
 
     package func selectRows(_ query: ResolvedQuery) async throws -> [StoredRow] {
+        selectRowsNow(query)
+    }
+
+    package func selectRowsNow(_ query: ResolvedQuery) -> [StoredRow] {
         state.withLock { state in
             Self.select(query, in: state.tables).compactMap { key in
                 state.tables[query.table.name]?.rows[key].map { Self.storedRow($0, table: query.table) }
@@ -132,7 +136,12 @@ package final class MemoryConnection: StoreConnection, SynchronousRowReading {
         guard let table = tables[query.table.name] else { return [] }
         var rows = table.rows.values.filter { row in
             guard let condition = query.condition else { return true }
-            return condition.matches({ row.columns[$0] ?? .null }, related: { tables[$0.name]?.rows[$1]?.columns }) == true
+            return condition.matches(
+                { row.columns[$0] ?? .null }, related: { tables[$0.name]?.rows[$1]?.columns },
+                referring: { table, column, identifier in
+                    guard identifier != .null else { return [] }
+                    return tables[table.name]?.rows.values.compactMap { $0.columns[column] == identifier ? $0.columns : nil } ?? []
+                }) == true
         }
         let scores: [Int: Int] = query.rank.map { rank in
             Dictionary(uniqueKeysWithValues: rows.map { row in (row.sequence, rank.score { row.columns[$0] ?? .null }) })

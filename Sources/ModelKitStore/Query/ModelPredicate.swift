@@ -244,7 +244,12 @@ extension KeyPath where Root: Model {
 extension KeyPath where Root: Model, Value: RelationshipValue & Collection {
     /// How many models a to-many holds, to compare with a number: `(\Post.comments).count > 3`.
     public var count: ModelCount<Root> {
-        ModelCount { comparison, count in ModelPredicate(self) { .count(column: $0, comparison, Int64(count)) } }
+        ModelCount { comparison, count in
+            ModelPredicate(self) { column in
+                if let referrers = try self.referrers(column, where: nil) { return .referrers(referrers, comparison, Int64(count)) }
+                return .count(column: column, comparison, Int64(count))
+            }
+        }
     }
 
     /// The rows whose to-many holds `model` (by identifier): the posts with a tag.
@@ -255,8 +260,64 @@ extension KeyPath where Root: Model, Value: RelationshipValue & Collection {
     public func contains(_ model: Value.Related) -> ModelPredicate<Root> {
         ModelPredicate(self) { column in
             guard let identifier = model.modelIdentifier else { throw StoreError.notIdentified(Value.Related.modelSchema) }
-            return .holds(column: column, try StoreTable.of(Value.Related.self).identifierValue(identifier))
+            let related = try StoreTable.of(Value.Related.self)
+            let value = try related.identifierValue(identifier)
+            let isModel = StoreExpression.compare(column: related.columns[related.identifierColumn].name, .equal, value)
+            if let referrers = try self.referrers(column, where: isModel) { return .referrers(referrers, .greaterOrEqual, 1) }
+            return .holds(column: column, value)
         }
+    }
+
+    /// The rows whose to-many holds a model that matches `predicate`: the posts with a comment by Ada.
+    ///
+    /// ```swift
+    /// ModelQuery(Post.self).filter((\Post.comments).contains(where: \Comment.text == "First!"))
+    /// ```
+    ///
+    /// For a to-many kept in its inverse's column (one whose inverse is a to-one); another
+    /// throws ``StoreError/Kind/unknownKeyPath`` when the query runs.
+    public func contains(where predicate: ModelPredicate<Value.Related>) -> ModelPredicate<Root> {
+        ModelPredicate(self) { column in
+            .referrers(try self.requiredReferrers(column, where: try predicate.expression.get()), .greaterOrEqual, 1)
+        }
+    }
+
+    /// The rows whose to-many holds only models that match `predicate` (none at all included):
+    /// the posts whose every comment is approved.
+    ///
+    /// ```swift
+    /// ModelQuery(Post.self).filter((\Post.comments).allSatisfy(\Comment.isApproved == true))
+    /// ```
+    ///
+    /// A model for which `predicate` cannot tell (it compares a nil value) does not satisfy it,
+    /// as in Swift. For a to-many kept in its inverse's column, as ``contains(where:)``.
+    public func allSatisfy(_ predicate: ModelPredicate<Value.Related>) -> ModelPredicate<Root> {
+        ModelPredicate(self) { column in
+            .referrers(try self.requiredReferrers(column, where: .isNotTrue(try predicate.expression.get())), .equal, 0)
+        }
+    }
+
+    /// The referring rows of the to-many in `column`, when the store keeps it in its inverse's
+    /// column; nil when the column holds its identifiers.
+    fileprivate func referrers(_ column: String, where condition: StoreExpression?) throws -> StoreReferrers? {
+        let table = try StoreTable.of(Root.self)
+        guard let toMany = table.toManyThroughInverse.first(where: { table.columns[$0.column].name == column }) else {
+            return nil
+        }
+        let related = try toMany.relatedTable()
+        return StoreReferrers(
+            table: related, column: related.columns[try toMany.inverseColumn(in: related)].name,
+            identifier: table.columns[table.identifierColumn].name, condition: condition)
+    }
+
+    /// ``referrers(_:where:)``, or the error for a to-many that keeps its identifiers.
+    fileprivate func requiredReferrers(_ column: String, where condition: StoreExpression) throws -> StoreReferrers {
+        if let referrers = try referrers(column, where: condition) { return referrers }
+        let name = "\(Root.modelSchema.modelName).\(column)"
+        throw StoreError(
+            .unknownKeyPath, table: Root.modelSchema.storeTableName,
+            reason: "'\(name)' keeps the identifiers of its models, not an inverse's column: a condition on its models "
+                + "needs a to-many whose inverse is a to-one ('@Relationship(inverse:)')")
     }
 }
 

@@ -101,4 +101,7 @@ package struct ResolvedQuery {
     package let offset: Int
     /// The full-text search whose relevance orders the rows first, if any.
     package var rank: StoreSearch? = nil
+    /// How deep in subqueries of referring rows the query's condition is (``StoreReferrers``):
+    /// 0 for a query's own table, which SQL names by its name; aliased below.
+    package var depth = 0
 }

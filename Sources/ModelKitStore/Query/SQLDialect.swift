@@ -217,6 +217,26 @@ extension StoreExpression {
             let related = ResolvedQuery(table: table, condition: inner, orderings: [], limit: nil, offset: 0)
             try inner.appendSQL(to: &sql, query: related, &dialect)
             sql += ")"
+        case .referrers(let referrers, let comparison, let count):
+            // Aliased, so that a table referring to itself (a node's children) is told apart from
+            // the row the subquery counts for; the alias says how deep it is.
+            let alias = quoted("_referrer\(query.depth + 1)")
+            let outer = query.depth == 0 ? dialect.tableSQL(query.table) : quoted("_referrer\(query.depth)")
+            sql += "(SELECT COUNT(*) FROM \(dialect.tableSQL(referrers.table)) AS \(alias) WHERE "
+                + "\(alias).\(quoted(referrers.column)) = \(outer).\(quoted(referrers.identifier))"
+            if let condition = referrers.condition {
+                var related = ResolvedQuery(table: referrers.table, condition: condition, orderings: [], limit: nil, offset: 0)
+                related.depth = query.depth + 1
+                sql += " AND ("
+                try condition.appendSQL(to: &sql, query: related, &dialect)
+                sql += ")"
+            }
+            let operation = comparison == .notEqual ? dialect.isDistinctFrom : comparison.sqlOperator
+            sql += ") \(operation) " + (try dialect.bind(.integer(count), column: nil))
+        case .isNotTrue(let inner):
+            sql += "("
+            try inner.appendSQL(to: &sql, query: query, &dialect)
+            sql += ") IS NOT TRUE"
         case .and(let lhs, let rhs), .or(let lhs, let rhs):
             sql += "("
             try lhs.appendSQL(to: &sql, query: query, &dialect)

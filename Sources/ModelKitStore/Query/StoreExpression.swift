@@ -22,6 +22,11 @@ package indirect enum StoreExpression: Hashable, Sendable {
     case count(column: String, StoreComparison, Int64)
     /// The column's array (a to-many's identifiers) holds the identifier.
     case holds(column: String, StoreValue)
+    /// The number of rows of another table that refer to the row through one of their columns
+    /// (a to-many kept in its inverse's column) and match a condition, compared with a count.
+    case referrers(StoreReferrers, StoreComparison, Int64)
+    /// The expression is not true: false or unknown (SQL's `IS NOT TRUE`).
+    case isNotTrue(StoreExpression)
     case and(StoreExpression, StoreExpression)
     case or(StoreExpression, StoreExpression)
     case not(StoreExpression)
@@ -31,7 +36,8 @@ package indirect enum StoreExpression: Hashable, Sendable {
     /// which never matches. `related` finds the columns of the row of a table with an identifier
     /// (for a condition through a reference).
     package func matches(
-        _ value: (String) -> StoreValue, related: (StoreTable, StoreValue) -> [String: StoreValue]? = { _, _ in nil }
+        _ value: (String) -> StoreValue, related: (StoreTable, StoreValue) -> [String: StoreValue]? = { _, _ in nil },
+        referring: (StoreTable, String, StoreValue) -> [[String: StoreValue]] = { _, _, _ in [] }
     ) -> Bool? {
         switch self {
         case .compare(let column, let comparison, let operand):
@@ -82,19 +88,28 @@ package indirect enum StoreExpression: Hashable, Sendable {
             let stored = value(column)
             guard stored != .null else { return nil }
             guard let row = related(table, stored) else { return false }
-            return inner.matches({ row[$0] ?? .null }, related: related) == true
+            return inner.matches({ row[$0] ?? .null }, related: related, referring: referring) == true
+        case .referrers(let referrers, let comparison, let count):
+            let rows = referring(referrers.table, referrers.column, value(referrers.identifier))
+            let matching = rows.filter { row in
+                referrers.condition.map { $0.matches({ row[$0] ?? .null }, related: related, referring: referring) == true } ?? true
+            }
+            return StoreExpression.compare(column: "n", comparison, .integer(count))
+                .matches { _ in .integer(Int64(matching.count)) }
+        case .isNotTrue(let inner):
+            return inner.matches(value, related: related, referring: referring) != true
         case .and(let lhs, let rhs):
-            let left = lhs.matches(value, related: related)
-            let right = rhs.matches(value, related: related)
+            let left = lhs.matches(value, related: related, referring: referring)
+            let right = rhs.matches(value, related: related, referring: referring)
             if left == false || right == false { return false }
             return left == nil || right == nil ? nil : true
         case .or(let lhs, let rhs):
-            let left = lhs.matches(value, related: related)
-            let right = rhs.matches(value, related: related)
+            let left = lhs.matches(value, related: related, referring: referring)
+            let right = rhs.matches(value, related: related, referring: referring)
             if left == true || right == true { return true }
             return left == nil || right == nil ? nil : false
         case .not(let inner):
-            return inner.matches(value, related: related).map { !$0 }
+            return inner.matches(value, related: related, referring: referring).map { !$0 }
         }
     }
 
@@ -161,11 +176,27 @@ extension StoreExpression {
             case .and(let lhs, let rhs), .or(let lhs, let rhs):
                 walk(lhs)
                 walk(rhs)
-            case .not(let inner): walk(inner)
+            case .not(let inner), .isNotTrue(let inner): walk(inner)
+            case .referrers(let referrers, _, _):
+                if !tables.contains(where: { $0 === referrers.table }) { tables.append(referrers.table) }
+                if let condition = referrers.condition { walk(condition) }
             case .compare, .isIn, .text, .search, .count, .holds: break
             }
         }
         walk(self)
         return tables
     }
+}
+
+/// The rows of a table that refer to another table's row through one of their columns: the
+/// models of a to-many kept in its inverse's column (``StoreToMany``).
+package struct StoreReferrers: Hashable, Sendable {
+    /// The referring table (the related models').
+    package let table: StoreTable
+    /// Its column holding the identifier of the row they refer to (the inverse).
+    package let column: String
+    /// The identifier column of the row referred to (the owner's).
+    package let identifier: String
+    /// The condition the referring rows must meet, if any (in their table's columns).
+    package let condition: StoreExpression?
 }

@@ -23,6 +23,9 @@ struct StoreRowWriter: ModelWriter {
     var json = JSONBytesWriter(mapping: .propertyKeys)
     /// Identified class models written as identifiers, to save with the row.
     var references: [any Model] = []
+    /// Whether a row is to be stored (a save), so that each to-many kept in its inverse's column
+    /// must agree with that inverse; a context's baselines are rows of any moment.
+    var checksInverses = false
 
     init(columnCount: Int, options: MappingOptions = .default) {
         self.values = Array(repeating: .null, count: columnCount)
@@ -50,6 +53,13 @@ struct StoreRowWriter: ModelWriter {
                 try encodeField(table.columns[index].field, of: model, schema: schema)
             } catch let error as ModelError {
                 throw error.prefixed(by: .key(table.columns[index].name))
+            }
+        }
+        for toMany in table.toManyThroughInverse where checksInverses {
+            do {
+                try toMany.checkInverses(of: model)
+            } catch let error as ModelError {
+                throw error.prefixed(by: .key(toMany.property.name))
             }
         }
     }

@@ -65,6 +65,9 @@ package final class StoreTable: Sendable {
     /// or an array, settable property of a class), which is how a cycle of references loads; nil
     /// for other columns.
     let deferrableReferences: [AnyModelType?]
+    /// The to-many relationships kept in their inverse's column (``StoreToMany``), which a read
+    /// fills after the rows and a save stores as `NULL`.
+    package let toManyThroughInverse: [StoreToMany]
     /// The index in ``columns`` of the identifier.
     package let identifierColumn: Int
     /// Whether the model is a class (identity goes through a context).
@@ -127,6 +130,9 @@ package final class StoreTable: Sendable {
             else { return nil }
             return AnyModelType(type)
         }
+        self.toManyThroughInverse = isClass ? columns.indices.compactMap { index in
+            StoreToMany(column: index, property: schema.properties[columns[index].field], in: schema)
+        } : []
         self.migrates = M.self is any ModelMigrating.Type
         self.columnByField = columnByField
         let identifierType = schema.properties[identifierIndex].valueType

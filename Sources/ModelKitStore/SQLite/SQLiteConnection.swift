@@ -236,6 +236,10 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlace
     }
 
     package func selectRows(_ query: ResolvedQuery) async throws -> [StoredRow] {
+        try selectRowsNow(query)
+    }
+
+    package func selectRowsNow(_ query: ResolvedQuery) throws -> [StoredRow] {
         try withRows(query) { next in
             var rows: [StoredRow] = []
             while let row = try next() { rows.append(row.stored(count: query.table.columns.count)) }

@@ -12,6 +12,7 @@ struct RowEncoder {
 
     init(write: @escaping (StoreTable, [StoreValue]) throws -> Void) {
         self.write = write
+        writer.checksInverses = true
     }
 
     /// Encodes `models` and everything they refer to.

@@ -76,7 +76,7 @@ public final class StoreTransaction {
         }
         try encoder.encode(models)
         for batch in batches {
-            try await connection.upsert(batch.table, rows: batch.rows)
+            try await connection.upsert(batch.table, rows: batch.table.storedRows(batch.rows))
         }
     }
 
@@ -165,7 +165,10 @@ public final class StoreTransaction {
         guard let synchronous else { throw Self.suspends(table) }
         guard let row = try synchronous.selectRowNow(table, identifier: key) else { return }
         func read() throws -> M {
-            try loader.model(M.self, from: .values(row.values), version: row.version, table: table, context: context, decoder: decoder)
+            let model = try loader.model(
+                M.self, from: .values(row.values), version: row.version, table: table, context: context, decoder: decoder)
+            try loader.fillToManyNow(in: context)
+            return model
         }
         guard let context else { return found(try read()) }
         found(try context.performMapping(read))

@@ -1,0 +1,157 @@
+import Foundation
+import ModelKitCore
+
+// To-many relationships kept in their inverse's column (``StoreToMany``) are filled once the
+// rows of an operation are read: every owner the loader registered waits in a list, and then
+// one query per relationship (per chunk of owners) reads every related row at once, and each
+// owner's array is set from them. Never a query per owner: 10,000 posts with their comments
+// are two queries. The related models may own to-many relationships of their own, which the
+// next turn of the loop fills, one query per relationship and level.
+
+/// An owner registered by a read, whose to-many relationships kept through an inverse are
+/// still to fill.
+struct OwnerToFill {
+    let table: StoreTable
+    let owner: any Model
+    let identifier: StoreValue
+}
+
+extension RowLoader {
+    /// Notes an owner the read registered, when its table has such relationships.
+    func noteOwner(_ owner: any Model, table: StoreTable, identifier: StoreValue) {
+        ownersToFill.append(OwnerToFill(table: table, owner: owner, identifier: identifier))
+    }
+
+    /// ``loadModel(_:id:into:)`` as a whole operation (a context mapping a payload loads a model
+    /// it does not hold): the load, then the relationships of what it registered.
+    func loadModelAndRelationships<M: Model>(_ type: M.Type, id identifier: AnyHashable, into context: ModelContext) throws -> M? {
+        try context.performMapping {
+            let model = try loadModel(M.self, id: identifier, into: context)
+            try fillToManyNow(in: context)
+            return model
+        }
+    }
+
+    /// Fills the noted owners' relationships through a connection that reads without
+    /// suspending, in the caller's mapping run (all or nothing with the read).
+    func fillToManyNow(in context: ModelContext?) throws {
+        guard let context, !ownersToFill.isEmpty else { return }
+        guard let synchronous else {
+            throw StoreError(.misusedTransaction, reason: "a relationship was to be filled without suspending by a store that cannot")
+        }
+        while let (table, owners) = takeOwners() {
+            for toMany in table.toManyThroughInverse {
+                let related = try toMany.relatedTable()
+                for query in try toMany.queries(related, owners: owners.map(\.identifier)) {
+                    if let inPlace = synchronous as? any InPlaceRowReading {
+                        try inPlace.withRows(query) { next in
+                            try fill(toMany, of: owners, table: table, related: related, rows: next, context: context)
+                        }
+                    } else {
+                        let rows = try synchronous.selectRowsNow(query)
+                        try fill(toMany, of: owners, table: table, related: related, rows: Self.stepping(rows, related), context: context)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Fills the noted owners' relationships through any connection: each query's rows fetched,
+    /// then read in a mapping run of their own (in rounds, when their references need rows
+    /// that are not at hand).
+    func fillToMany(in context: ModelContext?, connection: any StoreConnection) async throws {
+        guard let context else { return }
+        while let (table, owners) = takeOwners() {
+            for toMany in table.toManyThroughInverse {
+                let related = try toMany.relatedTable()
+                var rows: [StoredRow] = []
+                for query in try toMany.queries(related, owners: owners.map(\.identifier)) {
+                    rows += try await connection.selectRows(query)
+                }
+                while true {
+                    let mark = ownersToFill.count
+                    do {
+                        try context.performMapping {
+                            try fill(toMany, of: owners, table: table, related: related, rows: Self.stepping(rows, related), context: context)
+                        }
+                        break
+                    } catch {
+                        forgetOwners(since: mark)
+                        forgetCycles()
+                        guard hasMissing else { throw error }
+                        try await fetchMissing(from: connection)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Drops the owners a failed read noted (it registered nothing).
+    func forgetOwners(since mark: Int) {
+        if ownersToFill.count > mark { ownersToFill.removeSubrange(mark...) }
+    }
+
+    /// The noted owners of one table, taken off the list.
+    private func takeOwners() -> (StoreTable, [OwnerToFill])? {
+        guard let table = ownersToFill.first?.table else { return nil }
+        var taken: [OwnerToFill] = []
+        ownersToFill.removeAll { entry in
+            guard entry.table === table else { return false }
+            taken.append(entry)
+            return true
+        }
+        return (table, taken)
+    }
+
+    /// A function stepping through rows copied out of an engine, each with its version after
+    /// the columns (as a row read in place has it).
+    private static func stepping(_ rows: [StoredRow], _ table: StoreTable) -> () throws -> StoreRowColumns? {
+        var iterator = rows.makeIterator()
+        return {
+            guard let row = iterator.next() else { return nil }
+            return .values(row.values + [.integer(Int64(row.version))])
+        }
+    }
+
+    /// Reads the related rows `next` steps to and sets each owner's relationship to those
+    /// that refer to it, ordered by identifier.
+    private func fill(
+        _ toMany: StoreToMany, of owners: [OwnerToFill], table: StoreTable, related: StoreTable,
+        rows next: () throws -> StoreRowColumns?, context: ModelContext
+    ) throws {
+        guard let ownerType = table.schema.modelType as? any Model.Type else { return }
+        let inverseColumn = try toMany.inverseColumn(in: related)
+        func fill<Owner: Model, Element: Model>(_: Owner.Type, _: Element.Type) throws {
+            guard let keyPath = toMany.property.keyPath as? ReferenceWritableKeyPath<Owner, [Element]> else {
+                throw StoreError(
+                    .unknownKeyPath, table: table.name, reason: "'\(toMany.property.name)' cannot be set to the related models")
+            }
+            var groups: [StoreValue: [(identifier: StoreValue, model: Element)]] = [:]
+            var reader = StoreRowReader(columns: .values([]), table: related, context: context, loader: self)
+            let decoder = StoreModelDecoder<Element>()
+            while let row = try next() {
+                reader.start(row)
+                let owner = row[inverseColumn]
+                let identifier = row[related.identifierColumn]
+                let model = try model(
+                    Element.self, reading: &reader, version: row.version(after: related.columns.count), table: related,
+                    context: context, decoder: decoder)
+                groups[owner, default: []].append((identifier, model))
+            }
+            let tracker = context.tracker as? ContextTracker
+            try ModelInverses.withoutKeeping {
+                for entry in owners {
+                    guard let owner = entry.owner as? Owner else { continue }
+                    let elements = (groups[entry.identifier] ?? [])
+                        .sorted { StoreValue.compare($0.identifier, $1.identifier) < 0 }.map(\.model)
+                    if let tracker {
+                        try tracker.applying(owner, table: table) { owner[keyPath: keyPath] = elements }
+                    } else {
+                        owner[keyPath: keyPath] = elements
+                    }
+                }
+            }
+        }
+        try fill(ownerType, toMany.related.type)
+    }
+}

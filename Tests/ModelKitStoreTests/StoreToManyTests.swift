@@ -1,0 +1,215 @@
+import Foundation
+import GRDB
+import ModelKit
+import ModelKitStore
+import ModelKitTestSupport
+import Testing
+
+/// A to-many whose inverse is a to-one lies in the inverse's column: the owner's column holds
+/// `NULL`, a read fills the arrays with one query per relationship (never one per row), and
+/// conditions on the related models are subqueries over that column.
+@Suite struct StoreToManyTests {
+    @Test(arguments: StoreKind.allCases)
+    func aToManyLivesInItsInversesColumn(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        let topic = Topic(id: 1, title: "Relationships")
+        for id in [3, 1, 2] { _ = Reply(id: id, text: "reply \(id)", topic: topic) }
+        expectEqual(topic.replies.map(\.id), [3, 1, 2])
+        try await store.save(topic)
+
+        if let sqlite = store as? SQLiteStore {
+            try await sqlite.database.read { db in
+                #expect(try DatabaseValue.fetchOne(db, sql: #"SELECT "replies" FROM "Topic""#)?.isNull == true)
+                expectEqual(try Int.fetchAll(db, sql: #"SELECT "topic" FROM "Reply" ORDER BY "id""#), [1, 1, 1])
+            }
+        }
+        let loaded = try #require(try await store.fetchOne(Topic.self, id: 1))
+        // The rows hold no order: the related identifiers give one, the same on every store.
+        expectEqual(loaded.replies.map(\.id), [1, 2, 3])
+        #expect(loaded.replies.allSatisfy { $0.topic === loaded })
+        let reply = try #require(try await store.fetchOne(Reply.self, id: 2))
+        expectEqual(reply.topic?.replies.map(\.id), [1, 2, 3])
+        #expect(reply.topic?.replies.contains { $0 === reply } == true)
+        Topic.breakCycles([topic, loaded, reply.topic].compactMap { $0 })
+    }
+
+    /// A tree in one table: each node's children are the nodes whose parent it is.
+    @Test(arguments: StoreKind.allCases)
+    func aTreeInOneTableLoadsAndCascades(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        let root = Outline(id: 1, title: "root")
+        let chapter = Outline(id: 2, title: "chapter", parent: root)
+        _ = Outline(id: 3, title: "section", parent: chapter)
+        _ = Outline(id: 4, title: "appendix", parent: root)
+        try await store.save(root)
+
+        let loaded = try #require(try await store.fetchOne(Outline.self, id: 1))
+        expectEqual(loaded.children.map(\.title), ["chapter", "appendix"])
+        expectEqual(loaded.children.first?.children.map(\.title), ["section"])
+        #expect(loaded.children.first?.children.first?.parent === loaded.children.first)
+        let leaves = try await store.fetchAll(ModelQuery(Outline.self).filter((\Outline.children).count == 0).order(by: \Outline.id))
+        expectEqual(leaves.map(\.id), [3, 4])
+        let parents = try await store.fetchAll(
+            ModelQuery(Outline.self).filter((\Outline.children).contains(where: \Outline.title == "section")))
+        expectEqual(parents.map(\.id), [2])
+
+        #expect(try await store.deleteOne(Outline.self, id: 1))
+        try await expectEqual(store.fetchCount(Outline.self), 0)
+        Outline.breakCycles([root, loaded] + leaves + parents)
+    }
+
+    /// Conditions on a to-many's models, the same on every store: how many, whether one of them
+    /// is a given model or matches, whether all of them match.
+    @Test(arguments: StoreKind.allCases)
+    func conditionsOnTheModelsOfAToMany(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        let topics = (1...4).map { Topic(id: $0, title: "topic \($0)") }
+        let replies = [
+            Reply(id: 10, text: "first", topic: topics[0]), Reply(id: 11, text: "second", topic: topics[0]),
+            Reply(id: 20, text: "first", topic: topics[1]), Reply(id: 30, text: "second", topic: topics[2]),
+        ]
+        _ = Reaction(id: 100, emoji: "+1", reply: replies[0])
+        try await store.save(topics)
+        func ids(_ predicate: ModelPredicate<Topic>) async throws -> [Int] {
+            try await store.fetchAll(ModelQuery(Topic.self).filter(predicate).order(by: \Topic.id)).map(\.id)
+        }
+        try await expectEqual(ids((\Topic.replies).count == 2), [1])
+        try await expectEqual(ids((\Topic.replies).count < 1), [4])
+        try await expectEqual(ids((\Topic.replies).contains(replies[2])), [2])
+        try await expectEqual(ids((\Topic.replies).contains(where: \Reply.text == "first")), [1, 2])
+        try await expectEqual(ids(!(\Topic.replies).contains(where: \Reply.text == "first")), [3, 4])
+        try await expectEqual(ids((\Topic.replies).allSatisfy(\Reply.text == "second")), [3, 4])
+        try await expectEqual(
+            ids((\Topic.replies).contains(where: (\Reply.reactions).contains(where: \Reaction.emoji == "+1"))), [1])
+        try await expectEqual(store.fetchCount(ModelQuery(Topic.self).filter((\Topic.replies).count >= 1)), 3)
+        try await expectEqual(store.deleteAll(ModelQuery(Topic.self).filter((\Topic.replies).count == 0)), 1)
+        Topic.breakCycles(topics)
+    }
+
+    /// A condition on the models of a to-many that keeps identifiers (no inverse to-one) is a
+    /// typed error, not a silent match.
+    @Test func aConditionOnAToManyOfIdentifiersIsRefused() async throws {
+        let store = MemoryStore()
+        let error = await #expect(throws: StoreError.self) {
+            try await store.fetchAll(ModelQuery(TaggedNote.self).filter((\TaggedNote.tags).contains(where: \NoteTag.name == "swift")))
+        }
+        #expect(error?.kind == .unknownKeyPath)
+        #expect(error?.description.contains("'TaggedNote.tags' keeps the identifiers of its models") == true)
+    }
+
+    /// A class that keeps no inverses may hold a model whose inverse says otherwise: saving it
+    /// is refused, naming the model, rather than losing it from the array on the next read.
+    @Test(arguments: StoreKind.allCases)
+    func anArrayThatDisagreesWithItsInverseIsRefused(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        let ledger = Ledger(id: 1)
+        ledger.entries = [LedgerEntry(id: 7)]
+        let error = await #expect(throws: StoreError.self) { try await store.save(ledger) }
+        #expect(error?.description.contains("'7' whose 'ledger' is nil: set it") == true)
+        try await expectEqual(store.fetchCount(Ledger.self), 0)
+        ledger.entries[0].ledger = ledger
+        try await store.save(ledger)
+        expectEqual(try await store.fetchOne(Ledger.self, id: 1)?.entries.map(\.id), [7])
+        ledger.entries = []
+    }
+
+    /// Reading models with to-many relationships costs one query per relationship (and per
+    /// level), whatever the number of rows: counted by SQLite itself, on a store with one
+    /// connection whose statements are traced. N+1 would grow with the rows.
+    @Test(arguments: [5, 50])
+    func aReadIsOneQueryPerRelationship(topics count: Int) async throws {
+        let directory = try TemporaryDirectory()
+        let statements = StatementLog()
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        configuration.prepareDatabase { db in db.trace { statements.record($0.expandedDescription) } }
+        let store = SQLiteStore(database: try DatabaseQueue(path: directory.path("traced.sqlite"), configuration: configuration))
+        let topics = (0..<count).map { Topic(id: $0, title: "topic \($0)") }
+        for index in 0..<count * 4 {
+            let reply = Reply(id: index, text: "reply \(index)", topic: topics[index % count])
+            _ = Reaction(id: index * 2, emoji: "+1", reply: reply)
+            _ = Reaction(id: index * 2 + 1, emoji: "-1", reply: reply)
+        }
+        try await store.save(topics)
+
+        statements.reset()
+        let loaded = try await store.fetchAll(Topic.self)
+        expectEqual(loaded.count, count)
+        #expect(loaded.allSatisfy { $0.replies.count == 4 && $0.replies.allSatisfy { $0.reactions.count == 2 } })
+        // The topics, then every topic's replies, then every reply's reactions.
+        expectEqual(statements.selects, 3, "\(statements.all)")
+
+        statements.reset()
+        let reply = try #require(try await store.fetchOne(Reply.self, id: 1))
+        expectEqual(reply.topic?.replies.count, 4)
+        // The reply, its topic, the topic's replies, their reactions.
+        expectEqual(statements.selects, 4, "\(statements.all)")
+        Topic.breakCycles(topics + loaded + [reply.topic].compactMap { $0 })
+    }
+}
+
+/// The SQL statements a traced connection ran.
+final class StatementLog: Sendable {
+    private let statements = Locked<[String]>([])
+
+    func record(_ statement: String) { statements.withLock { $0.append(statement) } }
+    func reset() { statements.withLock { $0 = [] } }
+    var all: [String] { statements.withLock { $0 } }
+    /// How many statements read rows.
+    var selects: Int { all.filter { $0.uppercased().hasPrefix("SELECT") }.count }
+}
+
+@Model final class Topic {
+    @Identifier var id: Int
+    var title: String
+    @Relationship(deleteRule: .cascade, inverse: \Reply.topic) var replies: [Reply] = []
+
+    /// Ends the reference cycles a test made, so its instances go.
+    static func breakCycles(_ topics: [Topic]) {
+        for topic in topics {
+            for reply in topic.replies { reply.reactions = [] }
+            topic.replies = []
+        }
+    }
+}
+
+@Model(indexes: [["topic"]]) final class Reply {
+    @Identifier var id: Int
+    var text: String
+    var topic: Topic?
+    @Relationship(deleteRule: .cascade, inverse: \Reaction.reply) var reactions: [Reaction] = []
+}
+
+@Model(indexes: [["reply"]]) final class Reaction {
+    @Identifier var id: Int
+    var emoji: String
+    var reply: Reply?
+}
+
+@Model(indexes: [["parent"]]) final class Outline {
+    @Identifier var id: Int
+    var title: String
+    var parent: Outline?
+    @Relationship(deleteRule: .cascade, inverse: \Outline.parent) var children: [Outline] = []
+
+    static func breakCycles(_ nodes: [Outline]) {
+        for node in nodes {
+            breakCycles(node.children)
+            node.children = []
+        }
+    }
+}
+
+@Model(observable: false) final class Ledger {
+    @Identifier var id: Int
+    @Relationship(inverse: \LedgerEntry.ledger) var entries: [LedgerEntry] = []
+}
+
+@Model(observable: false) final class LedgerEntry {
+    @Identifier var id: Int
+    var ledger: Ledger?
+}
