@@ -63,6 +63,8 @@ private func print(_ items: Any..., separator: String = " ", terminator: String 
             print(try await store.fetchCount(ModelQuery(Comment.self).filter(\Comment.post == loaded)))  // 2
             let byAda = ModelQuery(Comment.self).filter((\Comment.post).matching((\BlogPost.writer).matching(\BlogAuthor.name == "Ada")))
             print(try await store.fetchCount(byAda))  // 2
+            // Conditions on the models of a to-many: the posts with a comment that says "Thanks".
+            print(try await store.fetchCount(ModelQuery(BlogPost.self).filter((\BlogPost.comments).contains(where: \Comment.text == "Thanks"))))  // 1
 
             // Deleting follows the rules, in the delete's transaction: her posts go, and their comments.
             try await store.delete(ada)
