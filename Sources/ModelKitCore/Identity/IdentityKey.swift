@@ -6,9 +6,10 @@ import Foundation
 /// `AnyHashable`'s hashing and equality go through dynamic casts (integers of different widths
 /// compare equal), which made them most of the cost of a lookup; integers, strings and UUIDs skip
 /// that, and integers of any width still meet (`Int64(12)` finds what `12` registered).
-// Usable from inline: the inlinable `ModelContext.register(_:id:)` makes keys.
+// Usable from inline: the inlinable `ModelContext.register(_:id:)` makes keys. Package: a store makes the key of a
+// row's identifier from the stored value, without `AnyHashable`.
 @usableFromInline
-enum IdentityKey: Hashable {
+package enum IdentityKey: Hashable {
     case integer(Int64)
     case string(String)
     case uuid(UUID)
@@ -42,7 +43,7 @@ enum IdentityKey: Hashable {
     /// The key of a type-erased identifier.
     // Usable from inline: the inlinable generic `init` falls back to it for other identifier types.
     @usableFromInline
-    init(_ id: AnyHashable) {
+    package init(_ id: AnyHashable) {
         switch id.base {
         case let value as String: self = .string(value)
         case let value as Int: self = .integer(Int64(value))

@@ -116,6 +116,14 @@ final class IdentityTable {
     /// Drops the slots of instances that are gone (and with them the memory those keep), so the
     /// table stays as large as what lives.
     private func sweep() {
+        // A table that grows as a read registers its models is mostly alive at each sweep:
+        // rebuilding it then would move every reference for the few it drops, at every doubling.
+        var gone = 0
+        for slot in 0..<used where !slots[slot].isLive { gone += 1 }
+        if gone * 4 < used {
+            sweepAt = max(64, used * 2)
+            return
+        }
         var live: [AnyObject] = []
         func kept<K>(_ entries: [K: Int]) -> [K: Int] {
             var result: [K: Int] = [:]

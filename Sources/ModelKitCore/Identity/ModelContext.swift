@@ -175,10 +175,16 @@ public final class ModelContext {
         register(model, as: model as AnyObject, key: IdentityKey(identifier))
     }
 
+    /// The live instance of `type` for a key a store made from a row's identifier (the key
+    /// `IdentityKey(_:)` makes of the identifier).
+    package func registeredModel<M: Model>(_ type: M.Type, key: IdentityKey) -> M? {
+        Self.cast(liveObject(for: key, type: M.self), to: M.self)
+    }
+
     /// Lookup-or-insert of `model` (which is `object`): the generic part is only the final cast.
     // Usable from inline: the inlinable `register(_:id:)` falls back to it when another instance is live.
     @usableFromInline
-    func register<M: Model>(_ model: M, as object: AnyObject, key: IdentityKey) -> M {
+    package func register<M: Model>(_ model: M, as object: AnyObject, key: IdentityKey) -> M {
         let live = liveObject(inserting: object, key: key, type: M.self)
         if live === object { return model }
         if let live = Self.cast(live, to: M.self) { return live }

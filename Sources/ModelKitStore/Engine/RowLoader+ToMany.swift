@@ -126,24 +126,47 @@ extension RowLoader {
                 throw StoreError(
                     .unknownKeyPath, table: table.name, reason: "'\(toMany.property.name)' cannot be set to the related models")
             }
-            var groups: [StoreValue: [(identifier: StoreValue, model: Element)]] = [:]
+            // Three arrays rather than one of tuples: a tuple with a generic element is copied and
+            // destroyed through its metadata, looked up at run time in this unspecialized code.
+            var ownerOf: [StoreValue] = []
+            var identifiers: [StoreValue] = []
+            var models: [Element] = []
             var reader = StoreRowReader(columns: .values([]), table: related, context: context, loader: self)
             let decoder = StoreModelDecoder<Element>()
             while let row = try next() {
                 reader.start(row)
-                let owner = row[inverseColumn]
-                let identifier = row[related.identifierColumn]
-                let model = try model(
-                    Element.self, reading: &reader, version: row.version(after: related.columns.count), table: related,
-                    context: context, decoder: decoder)
-                groups[owner, default: []].append((identifier, model))
+                ownerOf.append(row[inverseColumn])
+                identifiers.append(row[related.identifierColumn])
+                models.append(
+                    try model(
+                        Element.self, reading: &reader, version: row.version(after: related.columns.count), table: related,
+                        context: context, decoder: decoder))
+            }
+            // Through an index on the inverse (SQLite's `IN` walks it), the rows come grouped by
+            // owner and in identifier order already: then each owner's models are one run.
+            func precedes(_ a: Int, _ b: Int) -> Bool {
+                let byOwner = StoreValue.compare(ownerOf[a], ownerOf[b])
+                return byOwner != 0 ? byOwner < 0 : StoreValue.compare(identifiers[a], identifiers[b]) < 0
+            }
+            if models.indices.dropFirst().contains(where: { precedes($0, $0 - 1) }) {
+                let order = models.indices.sorted(by: precedes)
+                ownerOf = order.map { ownerOf[$0] }
+                models = order.map { models[$0] }
+            }
+            var runs: [StoreValue: Range<Int>] = [:]
+            runs.reserveCapacity(owners.count)
+            var start = 0
+            while start < models.count {
+                var end = start + 1
+                while end < models.count, ownerOf[end] == ownerOf[start] { end += 1 }
+                runs[ownerOf[start]] = start..<end
+                start = end
             }
             let tracker = context.tracker as? ContextTracker
             try ModelInverses.withoutKeeping {
                 for entry in owners {
                     guard let owner = entry.owner as? Owner else { continue }
-                    let elements = (groups[entry.identifier] ?? [])
-                        .sorted { StoreValue.compare($0.identifier, $1.identifier) < 0 }.map(\.model)
+                    let elements = runs[entry.identifier].map { Array(models[$0]) } ?? []
                     if let tracker {
                         try tracker.applying(owner, table: table) { owner[keyPath: keyPath] = elements }
                     } else {

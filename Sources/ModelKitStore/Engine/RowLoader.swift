@@ -184,8 +184,12 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
         _ type: M.Type, reading reader: inout StoreRowReader, version: () -> Int, table: StoreTable, context: ModelContext,
         decoder: StoreModelDecoder<M>
     ) throws -> M {
-        let identifier = try reader.decodeIdentifier(M.self)
-        if let live = context.registeredModel(M.self, identifier: identifier) {
+        let stored = reader.columns[table.identifierColumn]
+        // Keyed from the stored value where it can be: `AnyHashable` and its casts were a third
+        // of reading a related model in generic code.
+        let key = try IdentityKey(stored: stored, identifierType: table.identifierType)
+            ?? IdentityKey(reader.decodeIdentifier(M.self))
+        if let live = context.registeredModel(M.self, key: key) {
             if let tracker = context.tracker as? ContextTracker {
                 try refreshLive(live, from: reader.columns, version: version(), table: table, context: context, tracker: tracker)
             }
@@ -194,14 +198,14 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
         try migrateIfOlder(M.self, &reader, version: version, table: table, context: context)
         let deferredBefore = deferringRows.count
         let model = try decoder.decode(&reader)
-        let live = context.register(model, identifier: identifier)
+        // Unsafe: the table is a class's (`isClass`, checked by the caller), so `model` is one
+        // reference, which this reinterprets without `as AnyObject`'s dynamic check.
+        let object = unsafeBitCast(model, to: AnyObject.self)
+        let live = context.register(model, as: object, key: key)
+        let isNew = unsafeBitCast(live, to: AnyObject.self) === object
         if deferringRows.count > deferredBefore { noteDeferred(by: live, registered: model, table: table, since: deferredBefore) }
-        if !table.toManyThroughInverse.isEmpty, (live as AnyObject) === (model as AnyObject) {
-            noteOwner(live, table: table, identifier: reader.columns[table.identifierColumn])
-        }
-        if let tracker = context.tracker as? ContextTracker, (live as AnyObject) === (model as AnyObject) {
-            try tracker.didLoad(model, table: table, context: context)
-        }
+        if isNew, !table.toManyThroughInverse.isEmpty { noteOwner(live, table: table, identifier: stored) }
+        if isNew, let tracker = context.tracker as? ContextTracker { try tracker.didLoad(model, table: table, context: context) }
         return live
     }
 

@@ -9,8 +9,17 @@ extension StoreRowReader {
     // line.
     @usableFromInline
     mutating func decodeModel<M: Model>(_ type: M.Type) throws -> M {
-        guard M.modelSchema.identifierIndex != nil, M.self is AnyObject.Type else {
+        let schema = M.modelSchema
+        guard let identifierIndex = schema.identifierIndex, M.self is AnyObject.Type else {
             return try decodeUnidentified(M.self)
+        }
+        // A reference that is live: found from the stored value, without `AnyHashable` (see
+        // `IdentityKey(stored:identifierType:)`).
+        if case .column(let index) = node, let context,
+            let key = IdentityKey(stored: columns[index], identifierType: schema.properties[identifierIndex].valueType),
+            let live = context.registeredModel(M.self, key: key)
+        {
+            return live
         }
         let identifier = try M.decodeModelIdentifier(from: &self)
         let context = self.context ?? ModelContext()

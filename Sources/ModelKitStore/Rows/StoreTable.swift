@@ -72,6 +72,9 @@ package final class StoreTable: Sendable {
     package let identifierColumn: Int
     /// Whether the model is a class (identity goes through a context).
     package let isClass: Bool
+    /// The identifier property's type, which tells how a stored identifier is keyed in a
+    /// context (``IdentityKey/init(stored:identifierType:)``).
+    let identifierType: Any.Type
     /// Whether the model migrates older rows (``ModelMigrating``).
     let migrates: Bool
     /// The column of each schema property, -1 for transient ones.
@@ -122,6 +125,7 @@ package final class StoreTable: Sendable {
         }
         self.identifierColumn = columnByField[identifierIndex]
         self.isClass = M.self is AnyObject.Type
+        self.identifierType = schema.properties[identifierIndex].valueType
         self.deferrableReferences = columns.map { [isClass] column in
             let property = schema.properties[column.field]
             // A to-one can wait as nil when it may be nil; a to-many can always wait as empty.
@@ -264,6 +268,24 @@ extension StoreTable: Hashable {
     // calls them.
     @usableFromInline package static func == (lhs: StoreTable, rhs: StoreTable) -> Bool { lhs === rhs }
     @usableFromInline package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+extension IdentityKey {
+    /// The key a context gives a stored identifier of a model whose identifier property is of
+    /// `identifierType`, made from the stored value: for integers and strings (most
+    /// identifiers), with no `AnyHashable` and none of the dynamic casts it costs; nil for
+    /// other types, which go through `AnyHashable`.
+    init?(stored value: StoreValue, identifierType: Any.Type) {
+        switch value {
+        case .integer(let number):
+            guard identifierType == Int.self || identifierType == Int64.self || identifierType == Int32.self else { return nil }
+            self = .integer(number)
+        case .text(let text):
+            guard identifierType == String.self else { return nil }
+            self = .string(text)
+        default: return nil
+        }
+    }
 }
 
 /// Encodes identifiers of one type as the store writes them.
