@@ -154,14 +154,17 @@ struct Writer {
         return String(decoding: output.readDataToEndOfFile(), as: UTF8.self)
     }
 
-    /// Reads the writer's output until `text` appears; throws if it ends first.
-    func waitForOutput(_ text: String) throws {
+    /// Reads the writer's output until `text` appears; throws if it ends first. Returns the
+    /// output read, which a later drain no longer sees.
+    @discardableResult
+    func waitForOutput(_ text: String) throws -> String {
         var seen = ""
         while !seen.contains(text) {
             let data = output.availableData
             if data.isEmpty { throw WriterEnded(output: seen) }
             seen += String(decoding: data, as: UTF8.self)
         }
+        return seen
     }
 
     /// Kills the writer at once (SIGKILL: no cleanup of any kind) and waits for it to end.
