@@ -144,6 +144,15 @@ import Testing
         expectEqual(statements.selects, 3, "\(statements.all)")
 
         statements.reset()
+        let replies = try await store.fetchAll(Reply.self)
+        expectEqual(replies.count, count * 4)
+        #expect(replies.allSatisfy { reply in reply.topic?.replies.contains { $0 === reply } == true })
+        // The replies, then their topics (a to-one, loaded for all of them at once), then the
+        // topics' replies and the replies' reactions.
+        expectEqual(statements.selects, 4, "\(statements.all)")
+        Topic.breakCycles(replies.compactMap(\.topic))
+
+        statements.reset()
         let reply = try #require(try await store.fetchOne(Reply.self, id: 1))
         expectEqual(reply.topic?.replies.count, 4)
         // The reply, its topic, the topic's replies, their reactions.

@@ -17,7 +17,14 @@ extension RowLoader {
             // The relationships are filled inside the query's access: the same snapshot, and a
             // read of one access needs no transaction.
             try rows.withRows(query) { next in
-                let found = try models(M.self, rows: next, table: query.table, context: context, decoder: decoder)
+                let found: [M]
+                if prefetchesReferences(of: query.table, context: context) {
+                    let copied = try Self.copiedRows(next, table: query.table)
+                    try prefetchReferences(of: copied, table: query.table)
+                    found = try models(M.self, rows: copied, table: query.table, context: context, decoder: decoder)
+                } else {
+                    found = try models(M.self, rows: next, table: query.table, context: context, decoder: decoder)
+                }
                 try fillToManyNow(in: context)
                 return found
             }

@@ -42,13 +42,17 @@ extension RowLoader {
         while let (table, owners) = takeOwners() {
             for toMany in table.toManyThroughInverse {
                 let related = try toMany.relatedTable()
+                let inverse = try toMany.inverseColumn(in: related)
+                // The related rows' other to-one references load first, in one query each.
+                let prefetches = prefetchesReferences(of: related, context: context, skipping: inverse)
                 for query in try toMany.queries(related, owners: owners.map(\.identifier)) {
-                    if let inPlace = synchronous as? any InPlaceRowReading {
+                    if !prefetches, let inPlace = synchronous as? any InPlaceRowReading {
                         try inPlace.withRows(query) { next in
                             try fill(toMany, of: owners, table: table, related: related, rows: next, context: context)
                         }
                     } else {
                         let rows = try synchronous.selectRowsNow(query)
+                        if prefetches { try prefetchReferences(of: rows, table: related, skipping: inverse) }
                         try fill(toMany, of: owners, table: table, related: related, rows: Self.stepping(rows, related), context: context)
                     }
                 }
@@ -67,6 +71,10 @@ extension RowLoader {
                 var rows: [StoredRow] = []
                 for query in try toMany.queries(related, owners: owners.map(\.identifier)) {
                     rows += try await connection.selectRows(query)
+                }
+                let inverse = try toMany.inverseColumn(in: related)
+                if prefetchesReferences(of: related, context: context, skipping: inverse) {
+                    try prefetchReferences(of: rows, table: related, skipping: inverse)
                 }
                 while true {
                     let mark = ownersToFill.count

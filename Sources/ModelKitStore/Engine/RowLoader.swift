@@ -58,6 +58,7 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
         _ type: M.Type, rows: [StoredRow], table: StoreTable, context: ModelContext?, connection: any StoreConnection,
         decoder: StoreModelDecoder<M>
     ) async throws -> [M] {
+        if prefetchesReferences(of: table, context: context) { try prefetchReferences(of: rows, table: table) }
         var models: [M]
         while true {
             let mark = ownersToFill.count
@@ -80,7 +81,7 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
 
     /// The models of `rows`, or the first error; when a row's references are not at hand, the
     /// other rows are still read, so one round fetches what all of them need.
-    private func models<M: Model>(
+    func models<M: Model>(
         _ type: M.Type, rows: [StoredRow], table: StoreTable, context: ModelContext?, decoder: StoreModelDecoder<M>
     ) throws -> [M] {
         var models: [M] = []
@@ -285,6 +286,21 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
         }
         missingColumns[key] = table
         throw RowNotAtHand()
+    }
+
+    /// Whether the row for an identifier has been looked for already (found or absent).
+    func isAtHand(_ table: StoreTable, identifier: StoreValue) -> Bool {
+        rows[RowKey(table: table.name, identifier: identifier)] != nil
+    }
+
+    /// Keeps a row read ahead, for a read that will need it.
+    func keepAtHand(_ table: StoreTable, _ row: StoredRow) {
+        rows[RowKey(table: table.name, identifier: row.values[table.identifierColumn])] = .found(row)
+    }
+
+    /// Notes that no row is stored for an identifier (until ``keepAtHand(_:_:)`` says otherwise).
+    func markAbsent(_ table: StoreTable, identifier: StoreValue) {
+        rows[RowKey(table: table.name, identifier: identifier)] = .absent
     }
 
     var hasMissing: Bool {

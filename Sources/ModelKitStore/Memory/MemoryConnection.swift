@@ -134,7 +134,22 @@ package final class MemoryConnection: StoreConnection, SynchronousRowReading {
     /// The identifiers of the rows a query selects, in its order, as SQLite would return them.
     static func select(_ query: ResolvedQuery, in tables: [String: Table]) -> [StoreValue] {
         guard let table = tables[query.table.name] else { return [] }
+        // The rows of many identifiers (the loader's reads of references and to-many
+        // relationships): a set of them, where SQLite's equality is plain equality (integers
+        // and text), rather than a scan of the identifiers for every row.
+        var exact: (column: String, values: Set<StoreValue>)?
+        if case .isIn(let column, let values)? = query.condition, values.count > 8,
+            values.allSatisfy({ if case .integer = $0 { return true } else if case .text = $0 { return true } else { return false } })
+        {
+            exact = (column, Set(values))
+        }
         var rows = table.rows.values.filter { row in
+            if let exact, let stored = row.columns[exact.column] {
+                switch stored {
+                case .integer, .text, .null: return exact.values.contains(stored)
+                default: break
+                }
+            }
             guard let condition = query.condition else { return true }
             return condition.matches(
                 { row.columns[$0] ?? .null }, related: { tables[$0.name]?.rows[$1]?.columns },

@@ -65,6 +65,9 @@ package final class StoreTable: Sendable {
     /// or an array, settable property of a class), which is how a cycle of references loads; nil
     /// for other columns.
     let deferrableReferences: [AnyModelType?]
+    /// The columns holding a to-one reference to an identified class model, and that model's
+    /// type: what a read of many rows loads in one query per referenced table (``RowLoader``).
+    let toOneReferences: [(column: Int, target: AnyModelType)]
     /// The to-many relationships kept in their inverse's column (``StoreToMany``), which a read
     /// fills after the rows and a save stores as `NULL`.
     package let toManyThroughInverse: [StoreToMany]
@@ -133,6 +136,10 @@ package final class StoreTable: Sendable {
                 isToMany || property.isOptional || property.isWeak
             else { return nil }
             return AnyModelType(type)
+        }
+        self.toOneReferences = columns.indices.compactMap { index in
+            guard let (type, isToMany) = columns[index].kind.referencedIdentifiedClass, !isToMany else { return nil }
+            return (index, AnyModelType(type))
         }
         self.toManyThroughInverse = isClass ? columns.indices.compactMap { index in
             StoreToMany(column: index, property: schema.properties[columns[index].field], in: schema)
