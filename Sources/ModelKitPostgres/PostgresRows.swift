@@ -76,7 +76,7 @@
         /// The layout of a query's table, prepared with the tables its conditions through
         /// references name (created empty when no row was saved to them yet).
         func prepare(_ query: ResolvedQuery) async throws -> PostgresTableLayout {
-            for related in query.condition?.relatedTables ?? [] { _ = try await prepare(related) }
+            for related in query.relatedTables { _ = try await prepare(related) }
             return try await prepare(query.table)
         }
 

@@ -65,6 +65,8 @@ private func print(_ items: Any..., separator: String = " ", terminator: String 
             print(try await store.fetchCount(byAda))  // 2
             // Conditions on the models of a to-many: the posts with a comment that says "Thanks".
             print(try await store.fetchCount(ModelQuery(BlogPost.self).filter((\BlogPost.comments).contains(where: \Comment.text == "Thanks"))))  // 1
+            // Ordering through a reference: the comments by their post's title, then by identifier.
+            print(try await store.fetchAll(ModelQuery(Comment.self).order(through: \Comment.post, by: \BlogPost.title).order(by: \Comment.id)).map(\.id))  // [100, 101]
 
             // Deleting follows the rules, in the delete's transaction: her posts go, and their comments.
             try await store.delete(ada)

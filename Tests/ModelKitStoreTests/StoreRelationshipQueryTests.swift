@@ -127,6 +127,39 @@ import Testing
         expectEqual(sql.arguments, [.text("Ada")])
     }
 
+    /// An order through a to-one reference: by a value of the model it leads to, a nil reference
+    /// first (ascending) as a nil value, in one table too (nodes by their parent's title).
+    @Test(arguments: StoreKind.allCases)
+    func anOrderThroughAReference(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        let topics = [Topic(id: 1, title: "b"), Topic(id: 2, title: "c"), Topic(id: 3, title: "a")]
+        let replies = [
+            Reply(id: 10, text: "x", topic: topics[0]), Reply(id: 11, text: "y", topic: topics[1]),
+            Reply(id: 12, text: "z", topic: topics[2]), Reply(id: 13, text: "w"),
+        ]
+        try await store.save(replies)
+        let ascending = try await store.fetchAll(ModelQuery(Reply.self).order(through: \Reply.topic, by: \Topic.title))
+        expectEqual(ascending.map(\.id), [13, 12, 10, 11])
+        let descending = try await store.fetchAll(
+            ModelQuery(Reply.self).order(through: \Reply.topic, by: \Topic.title, .descending).limit(2))
+        expectEqual(descending.map(\.id), [11, 10])
+        let then = ModelQuery(Reply.self).filter(\Reply.topic != nil).order(through: \Reply.topic, by: \Topic.id, .descending)
+        try await expectEqual(store.fetchAll(then).map(\.id), [12, 11, 10])
+
+        let root = Outline(id: 1, title: "root")
+        let zeta = Outline(id: 2, title: "zeta", parent: root)
+        _ = Outline(id: 3, title: "under zeta", parent: zeta)
+        let alpha = Outline(id: 4, title: "alpha", parent: root)
+        _ = Outline(id: 5, title: "under alpha", parent: alpha)
+        try await store.save(root)
+        let nodes = try await store.fetchAll(
+            ModelQuery(Outline.self).order(through: \Outline.parent, by: \Outline.title).order(by: \Outline.id))
+        expectEqual(nodes.map(\.id), [1, 5, 2, 4, 3])
+        Topic.breakCycles(topics + ascending.compactMap(\.topic))
+        Outline.breakCycles([root] + nodes)
+    }
+
     /// A key path inside a to-many names no column: a typed error saying so.
     @Test func aKeyPathInsideAToManyIsRefused() async throws {
         let store = MemoryStore()

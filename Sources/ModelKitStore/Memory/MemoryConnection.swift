@@ -165,8 +165,13 @@ package final class MemoryConnection: StoreConnection, SynchronousRowReading {
             if query.rank != nil, scores[lhs.sequence] != scores[rhs.sequence] {
                 return scores[lhs.sequence, default: 0] > scores[rhs.sequence, default: 0]
             }
+            func value(_ row: Row, _ ordering: StoreOrdering) -> StoreValue {
+                let stored = row.columns[ordering.column] ?? .null
+                guard let (related, column) = ordering.through else { return stored }
+                return tables[related.name]?.rows[stored]?.columns[column] ?? .null
+            }
             for ordering in query.orderings {
-                let order = StoreValue.compare(lhs.columns[ordering.column] ?? .null, rhs.columns[ordering.column] ?? .null)
+                let order = StoreValue.compare(value(lhs, ordering), value(rhs, ordering))
                 if order != 0 { return ordering.order == .ascending ? order < 0 : order > 0 }
             }
             return lhs.sequence < rhs.sequence

@@ -17,7 +17,7 @@ public struct ModelQuery<M: Model>: Sendable {
     /// The predicate rows must match; nil for every row.
     public private(set) var predicate: ModelPredicate<M>?
     /// Columns to order by, first to last, or why one cannot be (an unknown key path).
-    var orderings: [Result<(column: String, order: StoreOrder), StoreError>] = []
+    var orderings: [Result<StoreOrdering, StoreError>] = []
     /// The most rows to return.
     public private(set) var limit: Int?
     /// How many matching rows to skip.
@@ -44,11 +44,44 @@ public struct ModelQuery<M: Model>: Sendable {
     public func order<V: StoreOrderable>(by keyPath: KeyPath<M, V>, _ order: StoreOrder = .ascending) -> ModelQuery {
         var query = self
         do {
-            query.orderings.append(.success((try ModelPredicate<M>.column(of: keyPath), order)))
+            query.orderings.append(.success(StoreOrdering(column: try ModelPredicate<M>.column(of: keyPath), order: order)))
         } catch {
             query.orderings.append(
                 .failure(error as? StoreError ?? StoreError(.unknownKeyPath, reason: "\(error)", underlying: error)))
         }
+        return query
+    }
+
+    /// The query ordered by a property of the model a to-one reference leads to, after the
+    /// orderings already given: the comments by their post's title. A model whose reference is
+    /// nil orders as a nil value does (first, ascending).
+    ///
+    /// ```swift
+    /// ModelQuery(Comment.self).order(through: \Comment.post, by: \Post.title)
+    /// ```
+    public func order<Other: Model & AnyObject, V: StoreOrderable>(
+        through reference: KeyPath<M, Other?>, by keyPath: KeyPath<Other, V>, _ order: StoreOrder = .ascending
+    ) -> ModelQuery {
+        ordered(through: reference, by: keyPath, order)
+    }
+
+    /// ``order(through:by:_:)`` through a reference that cannot be nil.
+    public func order<Other: Model & AnyObject, V: StoreOrderable>(
+        through reference: KeyPath<M, Other>, by keyPath: KeyPath<Other, V>, _ order: StoreOrder = .ascending
+    ) -> ModelQuery {
+        ordered(through: reference, by: keyPath, order)
+    }
+
+    private func ordered<Reference, Other: Model & AnyObject, V: StoreOrderable>(
+        through reference: KeyPath<M, Reference>, by keyPath: KeyPath<Other, V>, _ order: StoreOrder
+    ) -> ModelQuery {
+        var query = self
+        query.orderings.append(
+            Result {
+                StoreOrdering(
+                    column: try ModelPredicate<M>.column(of: reference), order: order,
+                    through: (try StoreTable.of(Other.self), try ModelPredicate<Other>.column(of: keyPath)))
+            }.mapError { $0 as? StoreError ?? StoreError(.unknownKeyPath, reason: "\($0)", underlying: $0) })
         return query
     }
 
@@ -96,7 +129,7 @@ public enum StoreOrder: Hashable, Sendable {
 package struct ResolvedQuery {
     package let table: StoreTable
     package let condition: StoreExpression?
-    package let orderings: [(column: String, order: StoreOrder)]
+    package let orderings: [StoreOrdering]
     package let limit: Int?
     package let offset: Int
     /// The full-text search whose relevance orders the rows first, if any.
@@ -104,4 +137,20 @@ package struct ResolvedQuery {
     /// How deep in subqueries of referring rows the query's condition is (``StoreReferrers``):
     /// 0 for a query's own table, which SQL names by its name; aliased below.
     package var depth = 0
+}
+
+/// One term of a query's order: a column of the query's table, or a column of the row a to-one
+/// reference column leads to (``ModelQuery/order(through:by:_:)``).
+package struct StoreOrdering {
+    /// The query table's column: the value, or the reference.
+    package let column: String
+    package let order: StoreOrder
+    /// The table the reference leads to and its column whose value orders, if any.
+    package let through: (table: StoreTable, column: String)?
+
+    package init(column: String, order: StoreOrder, through: (table: StoreTable, column: String)? = nil) {
+        self.column = column
+        self.order = order
+        self.through = through
+    }
 }

@@ -163,7 +163,19 @@ extension ResolvedQuery {
             let placeholder = try dialect.bind(.text(dialect.searchText(rank)), column: nil)
             terms.append(dialect.searchRank(rank, table: table, placeholder: placeholder))
         }
-        terms += orderings.map { dialect.orderTerm(column: quoted($0.column), $0.order) }
+        terms += orderings.map { ordering in
+            guard let (related, column) = ordering.through else {
+                return dialect.orderTerm(column: quoted(ordering.column), ordering.order)
+            }
+            // The value in the row the reference leads to, aliased so that a table referring to
+            // itself (a node ordered by its parent's title) is told apart.
+            let alias = quoted("_ordering")
+            let identifier = quoted(related.columns[related.identifierColumn].name)
+            return dialect.orderTerm(
+                column: "(SELECT \(alias).\(quoted(column)) FROM \(dialect.tableSQL(related)) AS \(alias) "
+                    + "WHERE \(alias).\(identifier) = \(dialect.tableSQL(table)).\(quoted(ordering.column)))",
+                ordering.order)
+        }
         if !terms.isEmpty { sql += " ORDER BY " + terms.joined(separator: ", ") }
         guard limit != nil || offset > 0 else { return }
         if let limit {

@@ -164,6 +164,17 @@ package enum StoreComparison: Hashable, Sendable {
     }
 }
 
+extension ResolvedQuery {
+    /// The tables the query's conditions and orderings through references name, each once.
+    package var relatedTables: [StoreTable] {
+        var tables = condition?.relatedTables ?? []
+        for ordering in orderings {
+            if let (table, _) = ordering.through, !tables.contains(where: { $0 === table }) { tables.append(table) }
+        }
+        return tables
+    }
+}
+
 extension StoreExpression {
     /// The tables conditions through references name, each once, outermost first.
     package var relatedTables: [StoreTable] {

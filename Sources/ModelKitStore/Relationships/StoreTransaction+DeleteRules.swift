@@ -107,7 +107,7 @@ extension StoreTransaction {
     private func rowsReferring(to identifiers: [StoreValue], through reference: StoreReference) async throws -> [[StoreValue]] {
         let referring = reference.table
         // In identifier order, so an error names them as a listing would.
-        let order = [(column: referring.columns[referring.identifierColumn].name, order: StoreOrder.ascending)]
+        let order = [StoreOrdering(column: referring.columns[referring.identifierColumn].name, order: .ascending)]
         guard reference.isToMany else {
             var rows: [[StoreValue]] = []
             for chunk in identifiers.chunked(500) {

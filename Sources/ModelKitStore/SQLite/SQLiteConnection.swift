@@ -80,7 +80,7 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlace
     /// prepared first as its own table is (a table no row was saved to yet is created empty), so
     /// the subquery on them finds no rows instead of failing.
     func access<T>(_ query: ResolvedQuery, sql: String?, _ body: (Database) throws -> T) throws -> T {
-        for related in query.condition?.relatedTables ?? [] where !store.isPrepared(related) {
+        for related in query.relatedTables where !store.isPrepared(related) {
             _ = try access(related, sql: nil) { _ in }
         }
         return try access(query.table, sql: sql, body)
