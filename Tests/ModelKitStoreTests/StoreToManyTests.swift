@@ -60,6 +60,29 @@ import Testing
         Outline.breakCycles([root, loaded] + leaves + parents)
     }
 
+    /// A context's owners follow the deletes of the models their to-many holds: the array loses
+    /// them, without counting as an edit.
+    @Test(arguments: StoreKind.allCases)
+    func anOwnerLosesTheModelsADeleteRemoves(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        let topic = Topic(id: 1, title: "t")
+        for id in 1...3 { _ = Reaction(id: id * 10, emoji: "+1", reply: Reply(id: id, text: "r\(id)", topic: topic)) }
+        try await store.save(topic)
+
+        let context = ModelContext(store: store)
+        let loaded = try #require(try await store.fetchOne(Topic.self, id: 1, context: context))
+        let second = loaded.replies[1]
+        try context.delete(second)
+        try await context.save()
+        expectEqual(loaded.replies.map(\.id), [1, 3])
+        #expect(!context.hasChanges)
+        try await expectEqual(store.fetchCount(Reaction.self), 2)  // the reply's reactions went with it
+        expectEqual(try await store.fetchOne(Topic.self, id: 1)?.replies.map(\.id), [1, 3])
+        Topic.breakCycles([topic, loaded])
+        second.reactions = []
+    }
+
     /// Conditions on a to-many's models, the same on every store: how many, whether one of them
     /// is a given model or matches, whether all of them match.
     @Test(arguments: StoreKind.allCases)

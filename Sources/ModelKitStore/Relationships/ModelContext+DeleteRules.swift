@@ -8,8 +8,10 @@ extension ModelContext {
     func follow(_ deletion: StoreDeletion, tracker: ContextTracker) throws {
         guard !deletion.deleted.isEmpty || !deletion.nullified.isEmpty else { return }
         var live: [ObjectIdentifier: [StoreValue: any Model]] = [:]
+        var tables: [StoreTable] = []
         for (type, models) in tracker.liveModelsByTable() {
             let table = try StoreTable.of(type)
+            tables.append(table)
             for model in models {
                 guard let identifier = model.modelIdentifier else { continue }
                 live[ObjectIdentifier(table), default: [:]][try table.identifierValue(identifier)] = model
@@ -23,19 +25,40 @@ extension ModelContext {
             }
         }
         for (reference, identifier, value) in deletion.nullified {
-            let table = reference.table
-            guard let model = live[ObjectIdentifier(table)]?[identifier], let entry = tracker.entry(of: model as AnyObject)
-            else { continue }
-            // The instance keeps its other edits: only the reference's column takes the stored value.
-            var row = try RowEncoding.row(of: model, table: table).values
-            row[reference.column] = value
-            var baseline = entry.baseline
-            baseline[reference.column] = value
-            try tracker.applying(model, table: table) {
-                try RowEncoding.apply(row, to: model, table: table, context: self, loader: loader)
-            }
-            try tracker.rebase(model, table: table, baseline: baseline)
-            if row != baseline { tracker.markEdited(model) }
+            guard let model = live[ObjectIdentifier(reference.table)]?[identifier] else { continue }
+            try take(value, in: reference.column, of: model, table: reference.table, tracker: tracker)
         }
+        // A to-many kept in its inverse's column loses the deleted models: the store no longer
+        // holds their rows.
+        var deleted: [ObjectIdentifier: Set<StoreValue>] = [:]
+        for (table, identifiers) in deletion.deleted { deleted[ObjectIdentifier(table), default: []].formUnion(identifiers) }
+        for table in tables {
+            guard let models = live[ObjectIdentifier(table)] else { continue }
+            for toMany in table.toManyThroughInverse {
+                let related = try toMany.relatedTable()
+                guard let gone = deleted[ObjectIdentifier(related)] else { continue }
+                let reference = StoreReference(table: table, column: toMany.column, target: related, isToMany: true)
+                for model in models.values {
+                    let held = try RowEncoding.row(of: model, table: table).values[toMany.column]
+                    let kept = try reference.value(held, removing: gone)
+                    if kept != held { try take(kept, in: toMany.column, of: model, table: table, tracker: tracker) }
+                }
+            }
+        }
+    }
+
+    /// Sets one column of a live instance to what the store now holds, baseline included: the
+    /// instance keeps its other edits, and this is not one.
+    private func take(_ value: StoreValue, in column: Int, of model: any Model, table: StoreTable, tracker: ContextTracker) throws {
+        guard let entry = tracker.entry(of: model as AnyObject) else { return }
+        var row = try RowEncoding.row(of: model, table: table).values
+        row[column] = value
+        var baseline = entry.baseline
+        baseline[column] = value
+        try tracker.applying(model, table: table) {
+            try RowEncoding.apply(row, to: model, table: table, context: self, loader: loader)
+        }
+        try tracker.rebase(model, table: table, baseline: baseline)
+        if row != baseline { tracker.markEdited(model) }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import ModelKitCore
 
 /// A column that refers to identified class models of one type: a to-one (the identifier, or
-/// `NULL`) or a to-many (a JSON array of identifiers). How a delete of those models reaches the
+/// `NULL`) or a to-many that keeps its identifiers (a JSON array of them). How a delete of those models reaches the
 /// rows that refer to them.
 package struct StoreReference: Sendable {
     /// The table holding the column.
@@ -27,7 +27,10 @@ extension StoreTable {
     /// class models (whose tables this builds, so a delete here can reach them).
     func outgoingReferences() throws -> [StoreReference] {
         try columns.indices.compactMap { index in
-            guard let (type, isToMany) = columns[index].kind.referencedIdentifiedClass else { return nil }
+            // A to-many kept in its inverse's column holds nothing here: its rows refer to this one.
+            guard let (type, isToMany) = columns[index].kind.referencedIdentifiedClass,
+                !toManyThroughInverse.contains(where: { $0.column == index })
+            else { return nil }
             return StoreReference(table: self, column: index, target: try StoreTable.of(type), isToMany: isToMany)
         }
     }
