@@ -60,6 +60,35 @@ import Testing
         Outline.breakCycles([root, loaded] + leaves + parents)
     }
 
+    /// The inverse may be declared on the to-one's side; a cursor fills each batch's owners; a
+    /// tracking context's fills are no edits.
+    @Test(arguments: StoreKind.allCases)
+    func anInverseDeclaredOnTheOtherSideACursorAndATrackingContext(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        let shelves = (1...5).map { Shelf(id: $0) }
+        for id in 1...10 { _ = Volume(id: id, shelf: shelves[id % 5]) }  // shelf 2 holds 1 and 6, shelf 1 5 and 10
+        try await store.save(shelves)
+
+        var seen: [Int: [Int]] = [:]
+        for try await shelf in store.cursor(ModelQuery(Shelf.self).order(by: \Shelf.id), batchSize: 2) {
+            seen[shelf.id] = shelf.volumes.map(\.id)
+            #expect(shelf.volumes.allSatisfy { $0.shelf === shelf })
+            shelf.volumes = []
+        }
+        expectEqual(seen, [1: [5, 10], 2: [1, 6], 3: [2, 7], 4: [3, 8], 5: [4, 9]])
+
+        let context = ModelContext(store: store)
+        let loaded = try await store.fetchAll(ModelQuery(Shelf.self).order(by: \Shelf.id), context: context)
+        expectEqual(loaded.map { $0.volumes.count }, [2, 2, 2, 2, 2])
+        #expect(!context.hasChanges)
+        loaded[0].volumes[0].shelf = loaded[1]
+        expectEqual(context.changedProperties(of: loaded[0]), ["volumes"])
+        try await context.save()
+        expectEqual(try await store.fetchOne(Shelf.self, id: 2)?.volumes.map(\.id), [1, 5, 6])
+        (shelves + loaded).forEach { $0.volumes = [] }
+    }
+
     /// A context's owners follow the deletes of the models their to-many holds: the array loses
     /// them, without counting as an edit.
     @Test(arguments: StoreKind.allCases)
@@ -244,4 +273,15 @@ final class StatementLog: Sendable {
 @Model(observable: false) final class LedgerEntry {
     @Identifier var id: Int
     var ledger: Ledger?
+}
+
+/// A shelf whose volumes' inverse is declared on the volume.
+@Model final class Shelf {
+    @Identifier var id: Int
+    var volumes: [Volume] = []
+}
+
+@Model(indexes: [["shelf"]]) final class Volume {
+    @Identifier var id: Int
+    @Relationship(inverse: \Shelf.volumes) var shelf: Shelf?
 }
