@@ -89,6 +89,21 @@ import Testing
         (shelves + loaded).forEach { $0.volumes = [] }
     }
 
+    /// More owners than one query binds (30,000): each chunk of owners gets the models of its
+    /// own query, none loses them to another chunk's.
+    @Test func moreOwnersThanOneQueryBinds() async throws {
+        let store = try SQLiteStore()
+        let topics = (0..<30_002).map { Topic(id: $0, title: "") }
+        _ = Reply(id: 1, text: "first", topic: topics[0])
+        _ = Reply(id: 2, text: "last", topic: topics[30_001])
+        try await store.save(topics)
+        let loaded = try await store.fetchAll(ModelQuery(Topic.self).order(by: \Topic.id))
+        expectEqual(loaded.count, 30_002)
+        expectEqual(loaded[0].replies.map(\.id), [1])
+        expectEqual(loaded[30_001].replies.map(\.id), [2])
+        Topic.breakCycles(topics + loaded)
+    }
+
     /// A context's owners follow the deletes of the models their to-many holds: the array loses
     /// them, without counting as an edit.
     @Test(arguments: StoreKind.allCases)

@@ -50,8 +50,7 @@ extension RowLoader {
                 guard let (target, identifiers) = wanted[key], !identifiers.isEmpty else { continue }
                 var found: [StoredRow] = []
                 let name = target.columns[target.identifierColumn].name
-                for start in stride(from: 0, to: identifiers.count, by: StoreToMany.chunk) {
-                    let chunk = Array(identifiers[start..<min(identifiers.count, start + StoreToMany.chunk)])
+                for chunk in identifiers.chunked(StoreToMany.chunk) {
                     found += try synchronous.selectRowsNow(
                         ResolvedQuery(table: target, condition: .isIn(column: name, chunk), orderings: [], limit: nil, offset: 0))
                 }

@@ -45,7 +45,9 @@ extension RowLoader {
                 let inverse = try toMany.inverseColumn(in: related)
                 // The related rows' other to-one references load first, in one query each.
                 let prefetches = prefetchesReferences(of: related, context: context, skipping: inverse)
-                for query in try toMany.queries(related, owners: owners.map(\.identifier)) {
+                // A query per chunk of owners, each chunk's arrays set from its own query's rows.
+                for owners in owners.chunked(StoreToMany.chunk) {
+                    let query = try toMany.query(related, owners: owners.map(\.identifier))
                     if !prefetches, let inPlace = synchronous as? any InPlaceRowReading {
                         try inPlace.withRows(query) { next in
                             try fill(toMany, of: owners, table: table, related: related, rows: next, context: context)
@@ -69,8 +71,8 @@ extension RowLoader {
             for toMany in table.toManyThroughInverse {
                 let related = try toMany.relatedTable()
                 var rows: [StoredRow] = []
-                for query in try toMany.queries(related, owners: owners.map(\.identifier)) {
-                    rows += try await connection.selectRows(query)
+                for chunk in owners.chunked(StoreToMany.chunk) {
+                    rows += try await connection.selectRows(try toMany.query(related, owners: chunk.map(\.identifier)))
                 }
                 let inverse = try toMany.inverseColumn(in: related)
                 if prefetchesReferences(of: related, context: context, skipping: inverse) {

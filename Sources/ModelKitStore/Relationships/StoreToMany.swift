@@ -48,14 +48,10 @@ package struct StoreToMany: Sendable {
         return column
     }
 
-    /// The rows of `related` that refer to any of `owners` through the inverse, a chunk of
-    /// identifiers per query (each engine binds a bounded number of values).
-    func queries(_ related: StoreTable, owners: [StoreValue]) throws -> [ResolvedQuery] {
+    /// The rows of `related` that refer to any of `owners` (at most ``chunk``) through the inverse.
+    func query(_ related: StoreTable, owners: [StoreValue]) throws -> ResolvedQuery {
         let name = related.columns[try inverseColumn(in: related)].name
-        return stride(from: 0, to: owners.count, by: Self.chunk).map { start in
-            let chunk = Array(owners[start..<min(owners.count, start + Self.chunk)])
-            return ResolvedQuery(table: related, condition: .isIn(column: name, chunk), orderings: [], limit: nil, offset: 0)
-        }
+        return ResolvedQuery(table: related, condition: .isIn(column: name, owners), orderings: [], limit: nil, offset: 0)
     }
 
     /// How many identifiers one query binds: below SQLite's 32,766 variables and PostgreSQL's 65,535.

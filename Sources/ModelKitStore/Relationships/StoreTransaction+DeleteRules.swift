@@ -229,7 +229,7 @@ private struct Denial {
 
 extension Array {
     /// The array in consecutive slices of at most `size` elements.
-    fileprivate func chunked(_ size: Int) -> [[Element]] {
+    func chunked(_ size: Int) -> [[Element]] {
         stride(from: 0, to: count, by: size).map { Array(self[$0..<Swift.min($0 + size, count)]) }
     }
 }
