@@ -89,6 +89,17 @@ import Testing
         (shelves + loaded).forEach { $0.volumes = [] }
     }
 
+    /// An owner whose related models were never saved (no table for them yet) loads with an
+    /// empty array.
+    @Test(arguments: StoreKind.allCases)
+    func anOwnerWhoseRelatedTableIsNotThereYet(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        try await store.save(Ledger(id: 1))
+        expectEqual(try await store.fetchOne(Ledger.self, id: 1)?.entries.count, 0)
+        try await expectEqual(store.fetchCount(ModelQuery(Ledger.self).filter((\Ledger.entries).count == 0)), 1)
+    }
+
     /// More owners than one query binds (30,000): each chunk of owners gets the models of its
     /// own query, none loses them to another chunk's.
     @Test func moreOwnersThanOneQueryBinds() async throws {
