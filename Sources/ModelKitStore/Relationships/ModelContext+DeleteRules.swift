@@ -26,7 +26,8 @@ extension ModelContext {
         }
         for (reference, identifier, value) in deletion.nullified {
             guard let model = live[ObjectIdentifier(reference.table)]?[identifier] else { continue }
-            try take(value, in: reference.column, of: model, table: reference.table, tracker: tracker)
+            let row = try RowEncoding.row(of: model, table: reference.table).values
+            try take(value, in: reference.column, of: model, row: row, table: reference.table, tracker: tracker)
         }
         // A to-many kept in its inverse's column loses the deleted models: the store no longer
         // holds their rows.
@@ -39,19 +40,23 @@ extension ModelContext {
                 guard let gone = deleted[ObjectIdentifier(related)] else { continue }
                 let reference = StoreReference(table: table, column: toMany.column, target: related, isToMany: true)
                 for model in models.values {
-                    let held = try RowEncoding.row(of: model, table: table).values[toMany.column]
-                    let kept = try reference.value(held, removing: gone)
-                    if kept != held { try take(kept, in: toMany.column, of: model, table: table, tracker: tracker) }
+                    let row = try RowEncoding.row(of: model, table: table).values
+                    let kept = try reference.value(row[toMany.column], removing: gone)
+                    if kept != row[toMany.column] {
+                        try take(kept, in: toMany.column, of: model, row: row, table: table, tracker: tracker)
+                    }
                 }
             }
         }
     }
 
-    /// Sets one column of a live instance to what the store now holds, baseline included: the
-    /// instance keeps its other edits, and this is not one.
-    private func take(_ value: StoreValue, in column: Int, of model: any Model, table: StoreTable, tracker: ContextTracker) throws {
+    /// Sets one column of a live instance, whose row is `row` now, to what the store holds,
+    /// baseline included: the instance keeps its other edits, and this is not one.
+    private func take(
+        _ value: StoreValue, in column: Int, of model: any Model, row: [StoreValue], table: StoreTable, tracker: ContextTracker
+    ) throws {
         guard let entry = tracker.entry(of: model as AnyObject) else { return }
-        var row = try RowEncoding.row(of: model, table: table).values
+        var row = row
         row[column] = value
         var baseline = entry.baseline
         baseline[column] = value
