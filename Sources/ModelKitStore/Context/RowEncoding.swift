@@ -68,7 +68,7 @@ enum RowEncoding {
         stored.indices.filter { index in
             guard index < baseline.count else { return true }
             // The store keeps it in the related rows: they tell whether it changed.
-            if table.toManyThroughInverse.contains(where: { $0.column == index }) { return false }
+            if table.toManyThroughInverse(atColumn: index) != nil { return false }
             if stored[index] == .null, index < table.columns.count,
                 table.schema.properties[table.columns[index].field].hasDefault
             {

@@ -19,7 +19,7 @@ extension RowLoader {
             try rows.withRows(query) { next in
                 let found: [M]
                 if prefetchesReferences(of: query.table, context: context) {
-                    let copied = try Self.copiedRows(next, table: query.table)
+                    let copied = try StoreRowColumns.copies(of: next, count: query.table.columns.count)
                     try prefetchReferences(of: copied, table: query.table)
                     found = try models(M.self, rows: copied, table: query.table, context: context, decoder: decoder)
                 } else {

@@ -59,11 +59,4 @@ extension RowLoader {
             }
         }
     }
-
-    /// The rows `next` steps to, copied out (with their versions).
-    static func copiedRows(_ next: () throws -> StoreRowColumns?, table: StoreTable) throws -> [StoredRow] {
-        var rows: [StoredRow] = []
-        while let row = try next() { rows.append(row.stored(count: table.columns.count)) }
-        return rows
-    }
 }

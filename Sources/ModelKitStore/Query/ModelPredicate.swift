@@ -301,7 +301,7 @@ extension KeyPath where Root: Model, Value: RelationshipValue & Collection {
     /// column; nil when the column holds its identifiers.
     fileprivate func referrers(_ column: String, where condition: StoreExpression?) throws -> StoreReferrers? {
         let table = try StoreTable.of(Root.self)
-        guard let toMany = table.toManyThroughInverse.first(where: { table.columns[$0.column].name == column }) else {
+        guard let index = table.column(named: column), let toMany = table.toManyThroughInverse(atColumn: index) else {
             return nil
         }
         let related = try toMany.relatedTable()

@@ -42,14 +42,7 @@ public struct ModelQuery<M: Model>: Sendable {
     /// ModelQuery(Status.self).order(by: \Status.createdAt, .descending)
     /// ```
     public func order<V: StoreOrderable>(by keyPath: KeyPath<M, V>, _ order: StoreOrder = .ascending) -> ModelQuery {
-        var query = self
-        do {
-            query.orderings.append(.success(StoreOrdering(column: try ModelPredicate<M>.column(of: keyPath), order: order)))
-        } catch {
-            query.orderings.append(
-                .failure(error as? StoreError ?? StoreError(.unknownKeyPath, reason: "\(error)", underlying: error)))
-        }
-        return query
+        ordered { StoreOrdering(column: try ModelPredicate<M>.column(of: keyPath), order: order) }
     }
 
     /// The query ordered by a property of the model a to-one reference leads to, after the
@@ -75,13 +68,18 @@ public struct ModelQuery<M: Model>: Sendable {
     private func ordered<Reference, Other: Model & AnyObject, V: StoreOrderable>(
         through reference: KeyPath<M, Reference>, by keyPath: KeyPath<Other, V>, _ order: StoreOrder
     ) -> ModelQuery {
+        ordered {
+            StoreOrdering(
+                column: try ModelPredicate<M>.column(of: reference), order: order,
+                through: (try StoreTable.of(Other.self), try ModelPredicate<Other>.column(of: keyPath)))
+        }
+    }
+
+    /// The query with one more ordering, or the reason it cannot be one (thrown when it runs).
+    private func ordered(_ ordering: () throws -> StoreOrdering) -> ModelQuery {
         var query = self
         query.orderings.append(
-            Result {
-                StoreOrdering(
-                    column: try ModelPredicate<M>.column(of: reference), order: order,
-                    through: (try StoreTable.of(Other.self), try ModelPredicate<Other>.column(of: keyPath)))
-            }.mapError { $0 as? StoreError ?? StoreError(.unknownKeyPath, reason: "\($0)", underlying: $0) })
+            Result(catching: ordering).mapError { $0 as? StoreError ?? StoreError(.unknownKeyPath, reason: "\($0)", underlying: $0) })
         return query
     }
 

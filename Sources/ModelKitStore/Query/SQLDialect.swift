@@ -110,6 +110,14 @@ package struct SQLiteDialect: SQLDialect {
     }
 }
 
+extension SQLDialect {
+    /// The operator of a comparison in this dialect: `!=` is "is distinct from", so `NULL` is a
+    /// value like any other.
+    func sqlOperator(_ comparison: StoreComparison) -> String {
+        comparison == .notEqual ? isDistinctFrom : comparison.sqlOperator
+    }
+}
+
 extension ResolvedQuery {
     /// The column a query names, for binding its values.
     func column(named name: String) -> StoreTable.Column? {
@@ -201,7 +209,7 @@ extension StoreExpression {
             case (.equal, .null): sql += " IS NULL"
             case (.notEqual, .null): sql += " IS NOT NULL"
             default:
-                let operation = comparison == .notEqual ? dialect.isDistinctFrom : comparison.sqlOperator
+                let operation = dialect.sqlOperator(comparison)
                 sql += " \(operation) " + (try dialect.bind(value, column: query.column(named: column)))
             }
         case .isIn(let column, let values):
@@ -219,7 +227,7 @@ extension StoreExpression {
             let placeholder = try dialect.bind(.text(match.text), column: query.column(named: column))
             sql += dialect.textMatch(match, column: quoted(column), placeholder: placeholder)
         case .count(let column, let comparison, let count):
-            let operation = comparison == .notEqual ? dialect.isDistinctFrom : comparison.sqlOperator
+            let operation = dialect.sqlOperator(comparison)
             sql += "\(dialect.arrayLength(quoted(column))) \(operation) " + (try dialect.bind(.integer(count), column: nil))
         case .holds(let column, let identifier):
             sql += dialect.arrayHolds(quoted(column), placeholder: try dialect.bind(identifier, column: nil))
@@ -243,7 +251,7 @@ extension StoreExpression {
                 try condition.appendSQL(to: &sql, query: related, &dialect)
                 sql += ")"
             }
-            let operation = comparison == .notEqual ? dialect.isDistinctFrom : comparison.sqlOperator
+            let operation = dialect.sqlOperator(comparison)
             sql += ") \(operation) " + (try dialect.bind(.integer(count), column: nil))
         case .isNotTrue(let inner):
             sql += "("

@@ -76,8 +76,7 @@ package indirect enum StoreExpression: Hashable, Sendable {
             // `NULL` has no length: unknown, as SQL's array-length functions give.
             guard case .text(let text) = value(column), case .array(let elements)? = try? JSONValue(parsing: text)
             else { return nil }
-            return StoreExpression.compare(column: "n", comparison, .integer(count))
-                .matches { _ in .integer(Int64(elements.count)) }
+            return comparison.holds(Int64(elements.count), count)
         case .holds(let column, let identifier):
             guard case .text(let text) = value(column), case .array(let elements)? = try? JSONValue(parsing: text)
             else { return value(column) == .null ? nil : false }
@@ -94,8 +93,7 @@ package indirect enum StoreExpression: Hashable, Sendable {
             let matching = rows.filter { row in
                 referrers.condition.map { $0.matches({ row[$0] ?? .null }, related: related, referring: referring) == true } ?? true
             }
-            return StoreExpression.compare(column: "n", comparison, .integer(count))
-                .matches { _ in .integer(Int64(matching.count)) }
+            return comparison.holds(Int64(matching.count), count)
         case .isNotTrue(let inner):
             return inner.matches(value, related: related, referring: referring) != true
         case .and(let lhs, let rhs):
@@ -160,6 +158,18 @@ package enum StoreComparison: Hashable, Sendable {
         case .lessOrEqual: return "<="
         case .greater: return ">"
         case .greaterOrEqual: return ">="
+        }
+    }
+
+    /// Whether `lhs` compares so with `rhs` (two counts: never `NULL`).
+    func holds(_ lhs: Int64, _ rhs: Int64) -> Bool {
+        switch self {
+        case .equal: return lhs == rhs
+        case .notEqual: return lhs != rhs
+        case .less: return lhs < rhs
+        case .lessOrEqual: return lhs <= rhs
+        case .greater: return lhs > rhs
+        case .greaterOrEqual: return lhs >= rhs
         }
     }
 }

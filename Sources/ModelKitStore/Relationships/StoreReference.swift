@@ -29,7 +29,7 @@ extension StoreTable {
         try columns.indices.compactMap { index in
             // A to-many kept in its inverse's column holds nothing here: its rows refer to this one.
             guard let (type, isToMany) = columns[index].kind.referencedIdentifiedClass,
-                !toManyThroughInverse.contains(where: { $0.column == index })
+                toManyThroughInverse(atColumn: index) == nil
             else { return nil }
             return StoreReference(table: self, column: index, target: try StoreTable.of(type), isToMany: isToMany)
         }

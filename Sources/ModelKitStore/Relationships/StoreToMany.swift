@@ -81,6 +81,11 @@ package struct StoreToMany: Sendable {
 }
 
 extension StoreTable {
+    /// The to-many kept in its inverse's column whose own column is `index`, if it is one.
+    func toManyThroughInverse(atColumn index: Int) -> StoreToMany? {
+        toManyThroughInverse.first { $0.column == index }
+    }
+
     /// The values a row of this table is stored with: a to-many kept in its inverse's column is
     /// `NULL` (the context's row holds its identifiers).
     func storedRow(_ values: [StoreValue]) -> [StoreValue] {

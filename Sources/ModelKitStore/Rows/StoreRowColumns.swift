@@ -45,6 +45,13 @@ package enum StoreRowColumns {
         StoredRow(values: (0..<count).map { self[$0] }, version: version(after: count))
     }
 
+    /// The rows `next` steps to, each copied out as ``stored(count:)`` does.
+    static func copies(of next: () throws -> StoreRowColumns?, count: Int) throws -> [StoredRow] {
+        var rows: [StoredRow] = []
+        while let row = try next() { rows.append(row.stored(count: count)) }
+        return rows
+    }
+
     /// Whether column `index` holds `NULL`.
     // @inlinable: asked per column by the reader's inlinable decodeFields, readMembers and decodeNil(), in the
     // caller's module; inlined there, a switch and SQLiteRow.type(_:).

@@ -240,11 +240,7 @@ package struct SQLiteConnection: StoreConnection, SynchronousRowReading, InPlace
     }
 
     package func selectRowsNow(_ query: ResolvedQuery) throws -> [StoredRow] {
-        try withRows(query) { next in
-            var rows: [StoredRow] = []
-            while let row = try next() { rows.append(row.stored(count: query.table.columns.count)) }
-            return rows
-        }
+        try withRows(query) { next in try StoreRowColumns.copies(of: next, count: query.table.columns.count) }
     }
 
     package func selectRows(_ table: StoreTable, identifiers: [StoreValue]) async throws -> [StoredRow] {
