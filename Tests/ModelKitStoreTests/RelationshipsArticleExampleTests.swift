@@ -36,6 +36,7 @@ private func print(_ items: Any..., separator: String = " ", terminator: String 
 
 @Model final class Tag {
     @Identifier var name: String
+    @Relationship(inverse: \BlogPost.tags) var posts: [BlogPost] = []
 }
 // snippet: relationships-end
 
@@ -65,17 +66,23 @@ private func print(_ items: Any..., separator: String = " ", terminator: String 
             print(try await store.fetchCount(byAda))  // 2
             // Conditions on the models of a to-many: the posts with a comment that says "Thanks".
             print(try await store.fetchCount(ModelQuery(BlogPost.self).filter((\BlogPost.comments).contains(where: \Comment.text == "Thanks"))))  // 1
+            // A many-to-many lies in a join table: both sides load, and conditions go through it.
+            let swift = try await store.fetchOne(Tag.self, id: "swift")!
+            print(swift.posts.map(\.title), try await store.fetchCount(ModelQuery(BlogPost.self).filter((\BlogPost.tags).contains(swift))))  // ["Notes"] 1
             // Ordering through a reference: the comments by their post's title, then by identifier.
             print(try await store.fetchAll(ModelQuery(Comment.self).order(through: \Comment.post, by: \BlogPost.title).order(by: \Comment.id)).map(\.id))  // [100, 101]
 
             // Deleting follows the rules, in the delete's transaction: her posts go, and their comments.
             try await store.delete(ada)
             print(try await store.fetchCount(BlogPost.self), try await store.fetchCount(Comment.self))  // 0 0
-            print(try await store.fetchCount(Tag.self))  // 1
+            print(try await store.fetchCount(Tag.self), try await store.fetchOne(Tag.self, id: "swift")!.posts.count)  // 1 0
             // snippet: relationships-end
             ada.posts = []
             post.comments = []
+            post.tags = []
             loaded.comments = []
+            loaded.tags = []
+            swift.posts = []
         }
         let snippet = try DocumentationExamples.snippet("relationships", inFile: #filePath)
         #expect(output == DocumentationExamples.commentedOutput(of: snippet), "printed:\n\(output.joined(separator: "\n"))")

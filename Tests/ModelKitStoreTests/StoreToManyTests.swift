@@ -202,10 +202,7 @@ import Testing
     func aReadIsOneQueryPerRelationship(topics count: Int) async throws {
         let directory = try TemporaryDirectory()
         let statements = StatementLog()
-        var configuration = Configuration()
-        configuration.allowsUnsafeTransactions = true
-        configuration.prepareDatabase { db in db.trace { statements.record($0.expandedDescription) } }
-        let store = SQLiteStore(database: try DatabaseQueue(path: directory.path("traced.sqlite"), configuration: configuration))
+        let store = try statements.tracedStore(in: directory)
         let topics = (0..<count).map { Topic(id: $0, title: "topic \($0)") }
         for index in 0..<count * 4 {
             let reply = Reply(id: index, text: "reply \(index)", topic: topics[index % count])
@@ -246,6 +243,14 @@ final class StatementLog: Sendable {
     func record(_ statement: String) { statements.withLock { $0.append(statement) } }
     func reset() { statements.withLock { $0 = [] } }
     var all: [String] { statements.withLock { $0 } }
+    /// An SQLite store on one connection (a file in `directory`) whose statements this log records.
+    func tracedStore(in directory: TemporaryDirectory) throws -> SQLiteStore {
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        configuration.prepareDatabase { db in db.trace { self.record($0.expandedDescription) } }
+        return SQLiteStore(database: try DatabaseQueue(path: directory.path("traced.sqlite"), configuration: configuration))
+    }
+
     /// How many statements read rows.
     var selects: Int { all.filter { $0.uppercased().hasPrefix("SELECT") }.count }
 }

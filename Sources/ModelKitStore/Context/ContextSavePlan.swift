@@ -120,7 +120,7 @@ struct ContextSavePlan {
         }
         for insert in inserts { add(insert.table, insert.row) }
         for (index, change) in changes.enumerated() where !skipped.contains(index) { add(change.entry.table, change.row) }
-        for upsert in upserts { try await tx.connection.upsert(upsert.table, rows: upsert.table.storedRows(upsert.rows)) }
+        for upsert in upserts { try await tx.connection.store(upsert.table, rows: upsert.rows) }
         var deletions: [StoreDeletion] = []
         for (table, indices) in grouped(deletes.indices, table: { deletes[$0].table }) {
             let identifiers = try indices.map { try table.identifierValue(deletes[$0].identifier) }

@@ -61,14 +61,14 @@ enum RowEncoding {
     /// context encoded: JSON text compares by value (PostgreSQL's `jsonb` orders keys its own
     /// way), dates to the microsecond (PostgreSQL's `timestamptz` keeps no more).
     ///
-    /// A to-many kept in its inverse's column is not compared (the store's column is `NULL`).
+    /// A to-many kept in its inverse's column or a join table is not compared (the store's column is `NULL`).
     /// A `NULL` where the property has a default is the default, which is what the baseline holds:
     /// a column a newer version of the model added reads so in every older row.
     static func changedColumns(stored: [StoreValue], baseline: [StoreValue], table: StoreTable) -> [Int] {
         stored.indices.filter { index in
             guard index < baseline.count else { return true }
             // The store keeps it in the related rows: they tell whether it changed.
-            if table.toManyThroughInverse(atColumn: index) != nil { return false }
+            if table.keepsElsewhere(column: index) { return false }
             if stored[index] == .null, index < table.columns.count,
                 table.schema.properties[table.columns[index].field].hasDefault
             {

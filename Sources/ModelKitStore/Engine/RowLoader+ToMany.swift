@@ -1,8 +1,8 @@
 import Foundation
 import ModelKitCore
 
-// To-many relationships kept in their inverse's column (``StoreToMany``) are filled once the
-// rows of an operation are read: every owner the loader registered waits in a list, and then
+// To-many relationships kept in their inverse's column (``StoreToMany``) or a join table
+// (``StoreManyToMany``, RowLoader+ManyToMany) are filled once the rows of an operation are read: every owner the loader registered waits in a list, and then
 // one query per relationship (per chunk of owners) reads every related row at once, and each
 // owner's array is set from them. Never a query per owner: 10,000 posts with their comments
 // are two queries. The related models may own to-many relationships of their own, which the
@@ -59,6 +59,7 @@ extension RowLoader {
                     }
                 }
             }
+            try fillManyToManyNow(table, owners: owners, context: context, synchronous: synchronous)
         }
     }
 
@@ -78,20 +79,27 @@ extension RowLoader {
                 if prefetchesReferences(of: related, context: context, skipping: inverse) {
                     try prefetchReferences(of: rows, table: related, skipping: inverse)
                 }
-                while true {
-                    let mark = ownersToFill.count
-                    do {
-                        try context.performMapping {
-                            try fill(toMany, of: owners, table: table, related: related, rows: Self.stepping(rows, related), context: context)
-                        }
-                        break
-                    } catch {
-                        forgetOwners(since: mark)
-                        forgetCycles()
-                        guard hasMissing else { throw error }
-                        try await fetchMissing(from: connection)
-                    }
+                try await inRounds(context, connection: connection) {
+                    try fill(toMany, of: owners, table: table, related: related, rows: Self.stepping(rows, related), context: context)
                 }
+            }
+            try await fillManyToMany(table, owners: owners, context: context, connection: connection)
+        }
+    }
+
+    /// Runs `read` in a mapping run of `context`, again after each round that fetched the rows
+    /// it lacked, until it needs none (a failed run registered nothing).
+    func inRounds(_ context: ModelContext, connection: any StoreConnection, _ read: () throws -> Void) async throws {
+        while true {
+            let mark = ownersToFill.count
+            do {
+                try context.performMapping(read)
+                return
+            } catch {
+                forgetOwners(since: mark)
+                forgetCycles()
+                guard hasMissing else { throw error }
+                try await fetchMissing(from: connection)
             }
         }
     }
@@ -115,7 +123,7 @@ extension RowLoader {
 
     /// A function stepping through rows copied out of an engine, each with its version after
     /// the columns (as a row read in place has it).
-    private static func stepping(_ rows: [StoredRow], _ table: StoreTable) -> () throws -> StoreRowColumns? {
+    static func stepping(_ rows: [StoredRow], _ table: StoreTable) -> () throws -> StoreRowColumns? {
         var iterator = rows.makeIterator()
         return {
             guard let row = iterator.next() else { return nil }

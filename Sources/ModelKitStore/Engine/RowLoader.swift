@@ -205,7 +205,7 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
         let live = context.register(model, as: object, key: key)
         let isNew = unsafeBitCast(live, to: AnyObject.self) === object
         if deferringRows.count > deferredBefore { noteDeferred(by: live, registered: model, table: table, since: deferredBefore) }
-        if isNew, !table.toManyThroughInverse.isEmpty { noteOwner(live, table: table, identifier: stored) }
+        if isNew, !table.toManyThroughInverse.isEmpty || !table.manyToMany.isEmpty { noteOwner(live, table: table, identifier: stored) }
         if isNew, let tracker = context.tracker as? ContextTracker { try tracker.didLoad(model, table: table, context: context) }
         return live
     }

@@ -274,7 +274,7 @@ extension KeyPath where Root: Model, Value: RelationshipValue & Collection {
     /// ModelQuery(Post.self).filter((\Post.comments).contains(where: \Comment.text == "First!"))
     /// ```
     ///
-    /// For a to-many kept in its inverse's column (one whose inverse is a to-one); another
+    /// For a to-many with an inverse (kept in the inverse's column or a join table); another
     /// throws ``StoreError/Kind/unknownKeyPath`` when the query runs.
     public func contains(where predicate: ModelPredicate<Value.Related>) -> ModelPredicate<Root> {
         ModelPredicate(self) { column in
@@ -298,12 +298,20 @@ extension KeyPath where Root: Model, Value: RelationshipValue & Collection {
     }
 
     /// The referring rows of the to-many in `column`, when the store keeps it in its inverse's
-    /// column; nil when the column holds its identifiers.
+    /// column (the related rows) or a join table (its rows, whose related model must meet
+    /// `condition`); nil when the column holds its identifiers.
     fileprivate func referrers(_ column: String, where condition: StoreExpression?) throws -> StoreReferrers? {
         let table = try StoreTable.of(Root.self)
-        guard let index = table.column(named: column), let toMany = table.toManyThroughInverse(atColumn: index) else {
-            return nil
+        guard let index = table.column(named: column) else { return nil }
+        if let manyToMany = table.manyToMany(atColumn: index) {
+            let join = try manyToMany.joinTable()
+            let related = try manyToMany.relatedTable()
+            return StoreReferrers(
+                table: join, column: join.columns[manyToMany.ownerColumn].name,
+                identifier: table.columns[table.identifierColumn].name,
+                condition: condition.map { .related(column: join.columns[manyToMany.relatedColumn].name, related, $0) })
         }
+        guard let toMany = table.toManyThroughInverse(atColumn: index) else { return nil }
         let related = try toMany.relatedTable()
         return StoreReferrers(
             table: related, column: related.columns[try toMany.inverseColumn(in: related)].name,
@@ -317,7 +325,7 @@ extension KeyPath where Root: Model, Value: RelationshipValue & Collection {
         throw StoreError(
             .unknownKeyPath, table: Root.modelSchema.storeTableName,
             reason: "'\(name)' keeps the identifiers of its models, not an inverse's column: a condition on its models "
-                + "needs a to-many whose inverse is a to-one ('@Relationship(inverse:)')")
+                + "needs a to-many with an inverse ('@Relationship(inverse:)')")
     }
 }
 

@@ -29,21 +29,22 @@ extension ModelContext {
             let row = try RowEncoding.row(of: model, table: reference.table).values
             try take(value, in: reference.column, of: model, row: row, table: reference.table, tracker: tracker)
         }
-        // A to-many kept in its inverse's column loses the deleted models: the store no longer
-        // holds their rows.
+        // A to-many kept in its inverse's column or a join table loses the deleted models: the
+        // store no longer holds their rows.
         var deleted: [ObjectIdentifier: Set<StoreValue>] = [:]
         for (table, identifiers) in deletion.deleted { deleted[ObjectIdentifier(table), default: []].formUnion(identifiers) }
         for table in tables {
             guard let models = live[ObjectIdentifier(table)] else { continue }
-            for toMany in table.toManyThroughInverse {
-                let related = try toMany.relatedTable()
+            let keptElsewhere = try table.toManyThroughInverse.map { ($0.column, try $0.relatedTable()) }
+                + table.manyToMany.map { ($0.column, try $0.relatedTable()) }
+            for (column, related) in keptElsewhere {
                 guard let gone = deleted[ObjectIdentifier(related)] else { continue }
-                let reference = StoreReference(table: table, column: toMany.column, target: related, isToMany: true)
+                let reference = StoreReference(table: table, column: column, target: related, isToMany: true)
                 for model in models.values {
                     let row = try RowEncoding.row(of: model, table: table).values
-                    let kept = try reference.value(row[toMany.column], removing: gone)
-                    if kept != row[toMany.column] {
-                        try take(kept, in: toMany.column, of: model, row: row, table: table, tracker: tracker)
+                    let kept = try reference.value(row[column], removing: gone)
+                    if kept != row[column] {
+                        try take(kept, in: column, of: model, row: row, table: table, tracker: tracker)
                     }
                 }
             }

@@ -27,9 +27,9 @@ extension StoreTable {
     /// class models (whose tables this builds, so a delete here can reach them).
     func outgoingReferences() throws -> [StoreReference] {
         try columns.indices.compactMap { index in
-            // A to-many kept in its inverse's column holds nothing here: its rows refer to this one.
-            guard let (type, isToMany) = columns[index].kind.referencedIdentifiedClass,
-                toManyThroughInverse(atColumn: index) == nil
+            // A to-many kept in its inverse's column or a join table holds nothing here: the rows
+            // of those refer to this one.
+            guard let (type, isToMany) = columns[index].kind.referencedIdentifiedClass, !keepsElsewhere(column: index)
             else { return nil }
             return StoreReference(table: self, column: index, target: try StoreTable.of(type), isToMany: isToMany)
         }

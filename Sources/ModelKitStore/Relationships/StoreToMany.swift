@@ -23,10 +23,7 @@ package struct StoreToMany: Sendable {
     /// The relationship of `property` (at `column` of a table of `schema`), when it is a to-many
     /// of identified class models whose inverse is a stored to-one.
     init?(column: Int, property: ModelProperty, in schema: ModelSchema) {
-        guard property.isMutable, let (related, isToMany) = property.valueKind.referencedIdentifiedClass, isToMany,
-            let inverse = ModelInverses.inverse(of: property.keyPath, in: schema), !inverse.isToMany,
-            !inverse.property.isTransient
-        else { return nil }
+        guard let (related, inverse) = property.storedToManyInverse(in: schema), !inverse.isToMany else { return nil }
         self.column = column
         self.property = property
         self.related = AnyModelType(related)
@@ -61,22 +58,42 @@ package struct StoreToMany: Sendable {
     /// the store keeps only that side, so a model whose inverse says otherwise (a class that does
     /// not keep inverses, `@Model(observable: false)`) would leave the array on the next read.
     func checkInverses<M: Model>(of owner: M) throws {
-        guard let elements = owner[keyPath: property.keyPath] as? [any Model] else { return }
-        for element in elements {
-            func refersBack<E: Model>(_ element: E) -> (matches: Bool, found: String) {
+        try checkElements(
+            of: owner, property: property,
+            expected: "models whose '\(inverse.name)' is this model (the store keeps '\(property.name)' in that column)"
+        ) { element in
+            func refersBack<E: Model>(_ element: E) -> String? {
                 let value = element[keyPath: inverse.keyPath].flatMap(unwrappedOptional)
-                guard let other = value.map({ $0 as AnyObject }) else { return (false, "nil") }
-                if other === (owner as AnyObject) { return (true, "") }
-                return (false, (other as? any Model)?.modelIdentifier.map { "'\($0)'" } ?? "another model")
+                guard let other = value.map({ $0 as AnyObject }) else { return "nil" }
+                if other === (owner as AnyObject) { return nil }
+                return (other as? any Model)?.modelIdentifier.map { "'\($0)'" } ?? "another model"
             }
-            let (matches, found) = refersBack(element)
-            guard !matches else { continue }
-            let identifier = element.modelIdentifier.map { "'\($0)'" } ?? "a model"
-            throw ModelError(
-                .invalidValue,
-                expected: "models whose '\(inverse.name)' is this model (the store keeps '\(property.name)' in that column)",
-                found: "\(identifier) whose '\(inverse.name)' is \(found): set it, or use an observable model, which keeps inverses")
+            return refersBack(element).map { "whose '\(inverse.name)' is \($0): set it, or use an observable model, which keeps inverses" }
         }
+    }
+}
+
+/// Throws, for the first model of `owner`'s to-many `property` that `disagreement` describes
+/// (how it disagrees with its inverse, and what to do), an error expecting `expected`.
+func checkElements<M: Model>(
+    of owner: M, property: ModelProperty, expected: String, disagreement: (any Model) -> String?
+) throws {
+    guard let elements = owner[keyPath: property.keyPath] as? [any Model] else { return }
+    for element in elements {
+        guard let found = disagreement(element) else { continue }
+        let identifier = element.modelIdentifier.map { "'\($0)'" } ?? "a model"
+        throw ModelError(.invalidValue, expected: expected, found: "\(identifier) \(found)")
+    }
+}
+
+extension ModelProperty {
+    /// The related model type and the inverse of a settable to-many of identified class models
+    /// whose inverse is stored: a to-many a store keeps in the inverse's column or a join table.
+    func storedToManyInverse(in schema: ModelSchema) -> (related: any Model.Type, inverse: ModelInverse)? {
+        guard isMutable, let (related, isToMany) = valueKind.referencedIdentifiedClass, isToMany,
+            let inverse = ModelInverses.inverse(of: keyPath, in: schema), !inverse.property.isTransient
+        else { return nil }
+        return (related, inverse)
     }
 }
 
@@ -86,17 +103,18 @@ extension StoreTable {
         toManyThroughInverse.first { $0.column == index }
     }
 
-    /// The values a row of this table is stored with: a to-many kept in its inverse's column is
-    /// `NULL` (the context's row holds its identifiers).
+    /// The values a row of this table is stored with: a to-many kept in its inverse's column or
+    /// a join table is `NULL` (the context's row holds its identifiers).
     func storedRow(_ values: [StoreValue]) -> [StoreValue] {
-        guard !toManyThroughInverse.isEmpty else { return values }
+        guard !toManyThroughInverse.isEmpty || !manyToMany.isEmpty else { return values }
         var values = values
         for toMany in toManyThroughInverse where toMany.column < values.count { values[toMany.column] = .null }
+        for manyToMany in manyToMany where manyToMany.column < values.count { values[manyToMany.column] = .null }
         return values
     }
 
     /// ``storedRow(_:)`` for each row.
     func storedRows(_ rows: [[StoreValue]]) -> [[StoreValue]] {
-        toManyThroughInverse.isEmpty ? rows : rows.map(storedRow)
+        toManyThroughInverse.isEmpty && manyToMany.isEmpty ? rows : rows.map(storedRow)
     }
 }

@@ -22,7 +22,7 @@ extension StoreTransaction {
         let table = query.table
         var plan = DeletePlan()
         let incoming = try await storedReferences(to: table, plan: &plan)
-        if incoming.isEmpty, try table.rulesWithoutInverse().isEmpty {
+        if incoming.isEmpty, table.manyToMany.isEmpty, try table.rulesWithoutInverse().isEmpty {
             return StoreDeletion(count: try await connection.delete(query))
         }
         let rows = try await connection.selectRows(query)
@@ -40,7 +40,7 @@ extension StoreTransaction {
     }
 
     /// Finds what deleting `rows` of `table` reaches: rows that refer to them, and the rows this
-    /// model's relationships without an inverse refer to.
+    /// model's relationships without an inverse, or kept in a join table, refer to.
     private func follow(_ table: StoreTable, rows: [[StoreValue]], into plan: inout DeletePlan) async throws {
         let identifiers = rows.map { $0[table.identifierColumn] }
         let removed = Set(identifiers)
@@ -72,6 +72,29 @@ extension StoreTransaction {
                 }
                 let stored = try await connection.selectRows(reference.target, identifiers: targets)
                 plan.add(reference.target, rows: stored.map(\.values))
+            }
+        }
+        for manyToMany in table.manyToMany {
+            let rule = manyToMany.property.relationship?.deleteRule ?? .nullify
+            guard rule == .cascade || rule == .deny else { continue }
+            let join = try manyToMany.joinTable()
+            let related = try manyToMany.relatedTable()
+            var pairs: [[StoreValue]] = []
+            for chunk in identifiers.chunked(500) {
+                pairs += try await connection.selectRows(manyToMany.query(join, owners: chunk)).map(\.values)
+            }
+            guard rule == .cascade else {
+                let reference = StoreReference(table: table, column: manyToMany.column, target: related, isToMany: true)
+                for identifier in identifiers {
+                    let targets = pairs.filter { $0[manyToMany.ownerColumn] == identifier }.map { $0[manyToMany.relatedColumn] }
+                    if !targets.isEmpty { plan.ownDenials.append((reference, identifier, targets)) }
+                }
+                continue
+            }
+            var seen = Set<StoreValue>()
+            let targets = pairs.map { $0[manyToMany.relatedColumn] }.filter { seen.insert($0).inserted }
+            for chunk in targets.chunked(500) {
+                plan.add(related, rows: try await connection.selectRows(related, identifiers: chunk).map(\.values))
             }
         }
         if let (reference, identifier, targets) = plan.ownDenials.first {
@@ -153,6 +176,10 @@ extension StoreTransaction {
                 let query = ResolvedQuery(
                     table: entry.table, condition: .isIn(column: identifierColumn, chunk), orderings: [], limit: nil, offset: 0)
                 _ = try await connection.delete(query)
+                // Their join rows go with them: they said only that these rows held or were held.
+                for manyToMany in entry.table.manyToMany {
+                    _ = try await connection.delete(manyToMany.query(try manyToMany.joinTable(), owners: chunk, ordered: false))
+                }
             }
             deletion.deleted.append((entry.table, entry.ordered))
         }

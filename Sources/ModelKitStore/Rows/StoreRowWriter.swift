@@ -24,7 +24,7 @@ struct StoreRowWriter: ModelWriter {
     /// Identified class models written as identifiers, to save with the row.
     var references: [any Model] = []
     /// Whether a row is to be stored (a save), so that each to-many kept in its inverse's column
-    /// must agree with that inverse; a context's baselines are rows of any moment.
+    /// or a join table must agree with its inverse; a context's baselines are rows of any moment.
     var checksInverses = false
 
     init(columnCount: Int, options: MappingOptions = .default) {
@@ -55,11 +55,19 @@ struct StoreRowWriter: ModelWriter {
                 throw error.prefixed(by: .key(table.columns[index].name))
             }
         }
-        for toMany in table.toManyThroughInverse where checksInverses {
+        guard checksInverses else { return }
+        for toMany in table.toManyThroughInverse {
             do {
                 try toMany.checkInverses(of: model)
             } catch let error as ModelError {
                 throw error.prefixed(by: .key(toMany.property.name))
+            }
+        }
+        for manyToMany in table.manyToMany {
+            do {
+                try manyToMany.checkInverses(of: model)
+            } catch let error as ModelError {
+                throw error.prefixed(by: .key(manyToMany.property.name))
             }
         }
     }

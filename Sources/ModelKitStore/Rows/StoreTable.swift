@@ -71,6 +71,9 @@ package final class StoreTable: Sendable {
     /// The to-many relationships kept in their inverse's column (``StoreToMany``), which a read
     /// fills after the rows and a save stores as `NULL`.
     package let toManyThroughInverse: [StoreToMany]
+    /// The many-to-many relationships kept in a join table (``StoreManyToMany``), which a read
+    /// fills after the rows and a save stores as `NULL` in this table and as rows of the join table.
+    package let manyToMany: [StoreManyToMany]
     /// The index in ``columns`` of the identifier.
     package let identifierColumn: Int
     /// Whether the model is a class (identity goes through a context).
@@ -98,8 +101,13 @@ package final class StoreTable: Sendable {
     /// The model's unique constraints, each with its columns' indexes in ``columns``.
     package let uniqueIndexes: [(index: ModelIndex, columns: [Int])]
 
-    init<M: Model>(_ type: M.Type) throws {
-        let schema = M.modelSchema
+    convenience init<M: Model>(_ type: M.Type) throws {
+        try self.init(schema: M.modelSchema, isClass: M.self is AnyObject.Type, migrates: M.self is any ModelMigrating.Type)
+    }
+
+    /// The table of a model whose schema is `schema`, or of a join table (``StoreManyToMany``),
+    /// whose schema no Swift type declares.
+    init(schema: ModelSchema, isClass: Bool, migrates: Bool) throws {
         guard let identifierIndex = schema.identifierIndex else { throw StoreError.notIdentified(schema) }
         let readingKeys = schema.propertyReadingKeys
         var columns: [Column] = []
@@ -127,7 +135,7 @@ package final class StoreTable: Sendable {
             column.readingEdge.map { readingKeys.plainLeaves[$0] != nil } ?? true
         }
         self.identifierColumn = columnByField[identifierIndex]
-        self.isClass = M.self is AnyObject.Type
+        self.isClass = isClass
         self.identifierType = schema.properties[identifierIndex].valueType
         self.deferrableReferences = columns.map { [isClass] column in
             let property = schema.properties[column.field]
@@ -144,7 +152,10 @@ package final class StoreTable: Sendable {
         self.toManyThroughInverse = isClass ? columns.indices.compactMap { index in
             StoreToMany(column: index, property: schema.properties[columns[index].field], in: schema)
         } : []
-        self.migrates = M.self is any ModelMigrating.Type
+        self.manyToMany = isClass ? columns.indices.compactMap { index in
+            StoreManyToMany(column: index, property: schema.properties[columns[index].field], in: schema)
+        } : []
+        self.migrates = migrates
         self.columnByField = columnByField
         let identifierType = schema.properties[identifierIndex].valueType
         if let valueType = identifierType as? any ModelValue.Type {

@@ -76,7 +76,7 @@ public final class StoreTransaction {
         }
         try encoder.encode(models)
         for batch in batches {
-            try await connection.upsert(batch.table, rows: batch.table.storedRows(batch.rows))
+            try await connection.store(batch.table, rows: batch.rows)
         }
     }
 
