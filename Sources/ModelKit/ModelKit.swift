@@ -79,17 +79,22 @@ public macro Transform<T: ModelTransformer>(_ transformer: T) =
 /// The property refers to other identified class models (`Author?`, `Author` or `[Comment]`), and
 /// deleting its model does `deleteRule` to them: `@Relationship(deleteRule: .cascade) var profile:
 /// Profile?`. Stores apply the rule in the delete's transaction.
+///
+/// `representation: .identifiers` writes the related models as their identifiers in JSON (and
+/// the other formats that map payloads) instead of nested objects.
 @attached(peer)
-public macro Relationship(deleteRule: DeleteRule = .nullify) =
+public macro Relationship(deleteRule: DeleteRule = .nullify, representation: RelationshipRepresentation = .nested) =
     #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
 
 /// The property refers to other identified class models, and `inverse` is the property of theirs
 /// that refers back: `@Relationship(deleteRule: .cascade, inverse: \Comment.post) var comments:
 /// [Comment]`. Stores apply the rule in the delete's transaction; `@Model` checks at compile time
 /// that the inverse refers back to this model (and is optional when the rule nullifies).
+/// `representation: .identifiers` writes the related models as their identifiers.
 @attached(peer)
-public macro Relationship<Root, Value>(deleteRule: DeleteRule = .nullify, inverse: KeyPath<Root, Value>) =
-    #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
+public macro Relationship<Root, Value>(
+    deleteRule: DeleteRule = .nullify, inverse: KeyPath<Root, Value>, representation: RelationshipRepresentation = .nested
+) = #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
 
 /// How the property is written to keyed archives: `@Archive(.conditional)`.
 @attached(peer)

@@ -100,6 +100,9 @@ import Testing
             .untested(firstLine: "@Model(version: 2) final class Person {"),
             .tested(snippet: "store-migrations", test: "Tests/ModelKitStoreTests/StoreRecordedMigrationTests.swift"),
         ],
+        "Sources/ModelKit/ModelKit.docc/Relationships.md": [
+            .tested(snippet: "relationships-identifiers", test: "Tests/ModelKitCoreTests/RelationshipRepresentationTests.swift"),
+        ],
         "Sources/ModelKit/ModelKit.docc/WorkingWithAContext.md": [
             .tested(snippet: "context-actor", test: "Tests/ModelKitStoreTests/ContextArticleExampleTests.swift"),
         ],

@@ -31,6 +31,28 @@ struct RelationshipMacroTests {
         }
     }
 
+    /// `representation: .identifiers` is recorded in the schema, and the property is written
+    /// through the writer's `encodeIdentifiers`, which only a relationship's type compiles with.
+    @Test func aRelationshipWrittenAsIdentifiers() {
+        let (expanded, diagnostics) = ModelKitMacros.expand(
+            """
+            @Model
+            final class Post {
+                @Identifier var id: Int
+                @Relationship(inverse: \\Tag.posts, representation: .identifiers) var tags: [Tag] = []
+                var title: String = ""
+            }
+            """)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        for line in [
+            #"ModelKitCore.modelRelationship(nullifying: \Post.tags, inverse: \Tag.posts, named: "posts").representing(.identifiers)"#,
+            "try writer.encodeIdentifiers(self._tags)",
+            "try writer.encodeValue(self._title)",
+        ] {
+            #expect(expanded.contains(line), "\(line)\n\(expanded)")
+        }
+    }
+
     /// A tracked property whose type may be a relationship keeps its inverse after each write,
     /// and initializers assign storage (no setter runs before the instance is whole).
     @Test func aPossibleRelationshipKeepsItsInverseAfterEachWrite() {
@@ -63,6 +85,10 @@ struct RelationshipMacroTests {
         (
             "@Relationship(deleteRule: .remove) var comments: [Comment] = []",
             "'.remove' is not a delete rule: write '.nullify', '.cascade', '.deny' or '.noAction'"
+        ),
+        (
+            "@Relationship(representation: .ids) var comments: [Comment] = []",
+            "'.ids' is not a relationship representation: write '.nested' or '.identifiers'"
         ),
         (
             "@Relationship @Transient var comments: [Comment] = []",

@@ -6,6 +6,8 @@ extension ModelReader {
     public mutating func decodeIdentified<M: Model>(_ type: M.Type, in context: ModelContext) throws -> M {
         let schema = M.modelSchema
         guard let identifierIndex = schema.identifierIndex else { return try decodeUnidentified(M.self) }
+        // An identifier where the model's object could be (a relationship written as identifiers).
+        if try peekShape() == .scalar { return try decodeReference(M.self, identifierIndex: identifierIndex, in: context) }
         // Read the identifier ahead, then come back to map the object.
         let start = mark()
         var probe = IdentifierProbe<M>(identifierIndex: identifierIndex)

@@ -33,6 +33,8 @@ public struct ModelRelationship: Hashable, Sendable, CustomStringConvertible {
     public let deleteRule: DeleteRule
     /// The name of the related model's property that refers back, if one is declared.
     public let inverse: String?
+    /// How formats that map payloads (JSON, dictionaries, `Codable`) write the related models.
+    public private(set) var representation: RelationshipRepresentation = .nested
 
     /// A relationship with no inverse.
     public init(deleteRule: DeleteRule = .nullify, inverse: String? = nil) {
@@ -40,9 +42,34 @@ public struct ModelRelationship: Hashable, Sendable, CustomStringConvertible {
         self.inverse = inverse
     }
 
+    /// The relationship written as `representation`; `@Model` generates the call for
+    /// `@Relationship(representation:)`.
+    public func representing(_ representation: RelationshipRepresentation) -> ModelRelationship {
+        var copy = self
+        copy.representation = representation
+        return copy
+    }
+
     public var description: String {
         deleteRule.rawValue + (inverse.map { ", inverse '\($0)'" } ?? "")
+            + (representation == .nested ? "" : ", written as \(representation)")
     }
+}
+
+/// How formats that map payloads (JSON, dictionaries, `Codable`) write a relationship's models:
+/// `@Relationship(representation: .identifiers) var tags: [Tag]`.
+///
+/// Stores keep identifiers and archives keep the graph whatever it says. Reading accepts both
+/// forms: a nested object maps into the related model, and an identifier, through a context,
+/// is the model the context holds or loads for it.
+public enum RelationshipRepresentation: String, Hashable, Sendable, CustomStringConvertible {
+    /// The related models as nested objects (the default); a reference back through an inverse
+    /// is left implied (`null`, or left out of an array).
+    case nested
+    /// The related models' identifiers: `"author": 1`, `"tags": ["swift", "linux"]`.
+    case identifiers
+
+    public var description: String { rawValue }
 }
 
 /// The type of a property that can hold a relationship: an optional (to-one) or an array

@@ -2,7 +2,7 @@ import SwiftDiagnostics
 import SwiftSyntax
 
 extension ModelDeclarationParser {
-    /// Reads `@Relationship(deleteRule:inverse:)`, diagnosing on the user's line what the macro
+    /// Reads `@Relationship(deleteRule:inverse:representation:)`, diagnosing on the user's line what the macro
     /// can see cannot work: a relationship in a struct, a rule that is not one of the four, an
     /// inverse that is not a property of the related model. What only types tell (the inverse refers
     /// back to this model, is optional when the rule nullifies) the generated call checks.
@@ -35,6 +35,17 @@ extension ModelDeclarationParser {
                 return nil
             }
             declaration.deleteRule = member
+        }
+        if let representation = arguments.first(where: { $0.label?.text == "representation" }) {
+            let text = representation.expression.trimmedDescription
+            let member = text.split(separator: ".").last.map(String.init) ?? ""
+            guard ["nested", "identifiers"].contains(member),
+                text == "." + member || text.hasSuffix("RelationshipRepresentation." + member)
+            else {
+                diagnose(representation.expression, .invalidRepresentation(expression: text))
+                return nil
+            }
+            declaration.writesIdentifiers = member == "identifiers"
         }
         if let inverse = arguments.first(where: { $0.label?.text == "inverse" }) {
             guard let found = readInverse(inverse.expression, of: property) else { return nil }

@@ -46,6 +46,8 @@ struct StoredProperty {
         var deleteRule: String
         /// The inverse key path as written (`\Comment.post`) and the property it names, if any.
         var inverse: (expression: String, name: String)?
+        /// Whether payload formats write the related models' identifiers (`representation: .identifiers`).
+        var writesIdentifiers = false
     }
 
     /// The archive behaviour expression from `@Archive`, if any.

@@ -22,6 +22,7 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
     case unsearchableProperty(property: String, model: String, reason: String)
     case relationshipInStruct(property: String, model: String)
     case invalidDeleteRule(expression: String)
+    case invalidRepresentation(expression: String)
     case invalidInverse(property: String, found: String, reason: String)
 
     public var message: String {
@@ -63,6 +64,8 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
                 + "has no inverse to keep and no live instance to follow a delete; make '\(model)' a class"
         case .invalidDeleteRule(let expression):
             return "'\(expression)' is not a delete rule: write '.nullify', '.cascade', '.deny' or '.noAction'"
+        case .invalidRepresentation(let expression):
+            return "'\(expression)' is not a relationship representation: write '.nested' or '.identifiers'"
         case .invalidInverse(let property, let found, let reason):
             return "'\(found)' cannot be the inverse of '\(property)': \(reason)"
         case .localType(let name, let function):
@@ -93,6 +96,7 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
         case .unsearchableProperty: name = "unsearchableProperty"
         case .relationshipInStruct: name = "relationshipInStruct"
         case .invalidDeleteRule: name = "invalidDeleteRule"
+        case .invalidRepresentation: name = "invalidRepresentation"
         case .invalidInverse: name = "invalidInverse"
         }
         return MessageID(domain: "ModelKit", id: name)

@@ -31,6 +31,9 @@ extension ModelExpansion {
                 let call = "try writer.encodeValue(self.\(storage(property)), transformer: \(typeName).\(transformerName(property)))"
                 return "case \(position):\n\(indented(located(property, call)))"
             }
+            if property.relationship?.writesIdentifiers == true {
+                return "case \(position):\n\(indented(located(property, "try writer.encodeIdentifiers(self.\(storage(property)))")))"
+            }
             return "case \(position):\n\(indented(located(property, "try writer.encodeValue(self.\(storage(property)))")))"
         }
         let body = ownSwitch(

@@ -212,7 +212,8 @@ struct ModelExpansion {
             case (let inverse?, let rule):
                 call = "\(core)modelRelationship(\(keyPath), deleteRule: .\(rule), inverse: \(inverse.expression), named: \(stringLiteral(inverse.name)))"
             }
-            return located(property, "static let \(relationshipName(property)): \(core)ModelRelationship = \(call)")
+            let represented = relationship.writesIdentifiers ? "\(call).representing(.identifiers)" : call
+            return located(property, "static let \(relationshipName(property)): \(core)ModelRelationship = \(represented)")
         }
     }
 
