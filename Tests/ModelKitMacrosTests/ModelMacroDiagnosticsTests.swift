@@ -412,6 +412,13 @@ struct ModelMacroDiagnosticsTests {
                 /// Where reads and writes of the observable properties are reported (not a property of the schema).
                 let _modelKitRegistrar = ModelKitCore.ModelObservationRegistrar()
 
+                /// The relationships the store left to load on first access (not a property of the schema).
+                var _modelKitFaults: ModelKitCore.ModelFaults?
+
+                func loadPendingRelationships() throws {
+                    try _modelKitLoadPending()
+                }
+
                 func isModelEqual(to other: AnyObject) -> Bool {
                     guard let other = other as? Session else { return false }
                     guard ModelKitCore.modelValuesEqual(self._token, other._token) else { return false }
@@ -577,6 +584,13 @@ struct ModelMacroDiagnosticsTests {
 
                 /// Where reads and writes of the observable properties are reported (not a property of the schema).
                 let _modelKitRegistrar = ModelKitCore.ModelObservationRegistrar()
+
+                /// The relationships the store left to load on first access (not a property of the schema).
+                var _modelKitFaults: ModelKitCore.ModelFaults?
+
+                func loadPendingRelationships() throws {
+                    try _modelKitLoadPending()
+                }
 
                 func isModelEqual(to other: AnyObject) -> Bool {
                     guard let other = other as? Account else { return false }

@@ -423,6 +423,13 @@ struct ModelMacroExpansionTests {
                 /// Where reads and writes of the observable properties are reported (not a property of the schema).
                 let _modelKitRegistrar = ModelKitCore.ModelObservationRegistrar()
 
+                /// The relationships the store left to load on first access (not a property of the schema).
+                var _modelKitFaults: ModelKitCore.ModelFaults?
+
+                func loadPendingRelationships() throws {
+                    try _modelKitLoadPending()
+                }
+
                 func isModelEqual(to other: AnyObject) -> Bool {
                     guard let other = other as? Shape else { return false }
                     guard ModelKitCore.modelValuesEqual(self._name, other._name) else { return false }

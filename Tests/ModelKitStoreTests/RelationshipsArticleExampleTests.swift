@@ -66,6 +66,9 @@ private func print(_ items: Any..., separator: String = " ", terminator: String 
             print(try await store.fetchCount(byAda))  // 2
             // Conditions on the models of a to-many: the posts with a comment that says "Thanks".
             print(try await store.fetchCount(ModelQuery(BlogPost.self).filter((\BlogPost.comments).contains(where: \Comment.text == "Thanks"))))  // 1
+            // A to-many loads on first access, or with the fetch when the query prefetches it.
+            let posts = try await store.fetchAll(ModelQuery(BlogPost.self).prefetching(\.comments, \.tags))
+            print(posts.map { $0.comments.count }, posts[0].tags.map(\.name))  // [2] ["swift"]
             // A many-to-many lies in a join table: both sides load, and conditions go through it.
             let swift = try await store.fetchOne(Tag.self, id: "swift")!
             print(swift.posts.map(\.title), try await store.fetchCount(ModelQuery(BlogPost.self).filter((\BlogPost.tags).contains(swift))))  // ["Notes"] 1
@@ -83,6 +86,7 @@ private func print(_ items: Any..., separator: String = " ", terminator: String 
             loaded.comments = []
             loaded.tags = []
             swift.posts = []
+            posts.forEach { $0.comments = []; $0.tags = [] }
         }
         let snippet = try DocumentationExamples.snippet("relationships", inFile: #filePath)
         #expect(output == DocumentationExamples.commentedOutput(of: snippet), "printed:\n\(output.joined(separator: "\n"))")

@@ -195,31 +195,25 @@ import Testing
         ledger.entries = []
     }
 
-    /// Reading models with to-many relationships costs one query per relationship (and per
-    /// level), whatever the number of rows: counted by SQLite itself, on a store with one
-    /// connection whose statements are traced. N+1 would grow with the rows.
+    /// Reading models with the to-many relationships a query prefetches costs one query per
+    /// relationship (and per level), whatever the number of rows: counted by SQLite itself, on a
+    /// store with one connection whose statements are traced. N+1 would grow with the rows.
     @Test(arguments: [5, 50])
-    func aReadIsOneQueryPerRelationship(topics count: Int) async throws {
+    func aPrefetchIsOneQueryPerRelationship(topics count: Int) async throws {
         let directory = try TemporaryDirectory()
         let statements = StatementLog()
         let store = try statements.tracedStore(in: directory)
-        let topics = (0..<count).map { Topic(id: $0, title: "topic \($0)") }
-        for index in 0..<count * 4 {
-            let reply = Reply(id: index, text: "reply \(index)", topic: topics[index % count])
-            _ = Reaction(id: index * 2, emoji: "+1", reply: reply)
-            _ = Reaction(id: index * 2 + 1, emoji: "-1", reply: reply)
-        }
-        try await store.save(topics)
+        let topics = try await savedTopics(count, in: store)
 
         statements.reset()
-        let loaded = try await store.fetchAll(Topic.self)
+        let loaded = try await store.fetchAll(ModelQuery(Topic.self).prefetching(\.replies).prefetching(\Reply.reactions))
         expectEqual(loaded.count, count)
         #expect(loaded.allSatisfy { $0.replies.count == 4 && $0.replies.allSatisfy { $0.reactions.count == 2 } })
         // The topics, then every topic's replies, then every reply's reactions.
         expectEqual(statements.selects, 3, "\(statements.all)")
 
         statements.reset()
-        let replies = try await store.fetchAll(Reply.self)
+        let replies = try await store.fetchAll(ModelQuery(Reply.self).prefetching(\.reactions).prefetching(\Topic.replies))
         expectEqual(replies.count, count * 4)
         #expect(replies.allSatisfy { reply in reply.topic?.replies.contains { $0 === reply } == true })
         // The replies, then their topics (a to-one, loaded for all of them at once), then the
@@ -228,11 +222,47 @@ import Testing
         Topic.breakCycles(replies.compactMap(\.topic))
 
         statements.reset()
-        let reply = try #require(try await store.fetchOne(Reply.self, id: 1))
+        let query = ModelQuery(Reply.self).filter(\Reply.id == 1).prefetching(\.reactions).prefetching(\Topic.replies)
+        let reply = try #require(try await store.fetchOne(query))
         expectEqual(reply.topic?.replies.count, 4)
         // The reply, its topic, the topic's replies, their reactions.
         expectEqual(statements.selects, 4, "\(statements.all)")
         Topic.breakCycles(topics + loaded + [reply.topic].compactMap { $0 })
+    }
+
+    /// Without a prefetch, a to-many loads on its first access: one query for that owner, none
+    /// on the next access; the fetch itself is one query.
+    @Test(arguments: [5, 50])
+    func aToManyLoadsOnItsFirstAccess(topics count: Int) async throws {
+        let directory = try TemporaryDirectory()
+        let statements = StatementLog()
+        let store = try statements.tracedStore(in: directory)
+        let topics = try await savedTopics(count, in: store)
+
+        statements.reset()
+        let loaded = try await store.fetchAll(ModelQuery(Topic.self).order(by: \Topic.id))
+        expectEqual(statements.selects, 1, "\(statements.all)")
+        expectEqual(loaded[1].replies.map(\.id), [1, count + 1, 2 * count + 1, 3 * count + 1])
+        expectEqual(statements.selects, 2, "\(statements.all)")
+        #expect(loaded[1].replies.allSatisfy { $0.topic === loaded[1] })
+        expectEqual(statements.selects, 2, "\(statements.all)")
+        expectEqual(loaded[1].replies[0].reactions.map(\.id), [2, 3])
+        expectEqual(statements.selects, 3, "\(statements.all)")
+        #expect(loaded.allSatisfy { $0.replies.count == 4 })
+        expectEqual(statements.selects, 3 + count - 1, "one query for each other topic's first access")
+        Topic.breakCycles(topics + loaded)
+    }
+
+    /// `count` topics with 4 replies each, each reply with 2 reactions, saved.
+    private func savedTopics(_ count: Int, in store: SQLiteStore) async throws -> [Topic] {
+        let topics = (0..<count).map { Topic(id: $0, title: "topic \($0)") }
+        for index in 0..<count * 4 {
+            let reply = Reply(id: index, text: "reply \(index)", topic: topics[index % count])
+            _ = Reaction(id: index * 2, emoji: "+1", reply: reply)
+            _ = Reaction(id: index * 2 + 1, emoji: "-1", reply: reply)
+        }
+        try await store.save(topics)
+        return topics
     }
 }
 

@@ -9,6 +9,8 @@ import ModelKitPropertyList
 extension KeyedArchiveWriter {
     public mutating func encodeModel<M: Model>(_ model: M) throws {
         guard let slot = try slotToWrite(model, isClass: M.self is AnyClass) else { return }
+        // The graph includes what the store left for later.
+        try model.loadPendingRelationships()
         guard depth >= ArchiveEncodingState.deferralDepth else {
             return try KeyedArchiveWriter.writeModelBody(model, slot: slot, state: state, depth: depth)
         }

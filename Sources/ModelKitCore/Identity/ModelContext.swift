@@ -37,6 +37,10 @@ public final class ModelContext {
     package let loader: (any ModelLoading)?
     /// What saving or refreshing does with an edited instance whose row changed in the store.
     public let mergePolicy: ModelMergePolicy
+    /// The error of the last load of a relationship left for its first access that failed
+    /// there (an accessor cannot throw; the relationship stays as it was, and is loaded again on
+    /// its next access). `try model.loadPendingRelationships()` throws it instead.
+    public internal(set) var relationshipLoadError: (any Error)?
     /// The unit of work: what was inserted, edited and deleted since the last save (stores
     /// track it; nil without a store).
     package let tracker: (any ContextChangeTracking)?

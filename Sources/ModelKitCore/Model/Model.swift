@@ -33,6 +33,10 @@ public protocol Model: ModelValue, ModelFieldEncoder {
     /// Checks the whole model after mapping; throw to reject it. The default accepts everything.
     func validate() throws
 
+    /// Loads every relationship the model's store left to load on first access (see
+    /// ``ModelFaults``), as writing the model does first; nothing for a model that has none.
+    func loadPendingRelationships() throws
+
     /// Reads the value of the `@Identifier` property at a reader's current value, as a hashable
     /// identity key; `@Model` generates it for identified models.
     static func decodeModelIdentifier<R: ModelReader>(from reader: inout R) throws -> AnyHashable
@@ -53,6 +57,8 @@ public protocol Model: ModelValue, ModelFieldEncoder {
 
 extension Model {
     public func validate() throws {}
+
+    public func loadPendingRelationships() throws {}
 
     public static func decodeModelIdentifier<R: ModelReader>(from reader: inout R) throws -> AnyHashable {
         throw ModelError(.invalidModel, expected: "an '@Identifier' property", model: modelSchema.modelName)

@@ -21,6 +21,9 @@ import Observation
 public protocol ObservableModel: Model, AnyObject, Observable {
     /// The registrar the generated accessors report to; `@Model` declares it.
     var _modelKitRegistrar: ObservationRegistrar { get }
+    /// The relationships the instance's store left to load on first access, if any
+    /// (``ModelFaults``); `@Model` declares it.
+    var _modelKitFaults: ModelFaults? { get set }
 }
 
 /// The registrar `@Model` gives each observable class (Observation's own).

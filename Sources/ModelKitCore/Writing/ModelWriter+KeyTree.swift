@@ -20,6 +20,8 @@ extension ModelWriter {
     // cycle check's class test are the model type's.
     @inlinable
     public mutating func encodeModelObject<M: Model>(_ model: M) throws {
+        // What the store left for later is written too, not as the empty value it holds meanwhile.
+        try model.loadPendingRelationships()
         try encodeModelObject(model, schema: model.dynamicModelSchema, instance: model.instanceForCycleCheck)
     }
 

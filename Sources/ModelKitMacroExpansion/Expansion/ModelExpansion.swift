@@ -78,6 +78,17 @@ struct ModelExpansion {
                 /// Where reads and writes of the observable properties are reported (not a property of the schema).
                 \(access)let _modelKitRegistrar = \(core)ModelObservationRegistrar()
                 """)
+            members.append(
+                """
+                /// The relationships the store left to load on first access (not a property of the schema).
+                \(access)var _modelKitFaults: \(core)ModelFaults?
+                """)
+            members.append(
+                """
+                \(model.overridableAccess)func loadPendingRelationships() throws {
+                    try _modelKitLoadPending()
+                }
+                """)
         }
         if model.isClass {
             members += classEquality()

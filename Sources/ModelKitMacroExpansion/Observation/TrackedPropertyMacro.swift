@@ -34,33 +34,33 @@ public enum TrackedPropertyMacro: AccessorMacro, PeerMacro {
         let keepsInverse = RelationshipCandidate.mayBeRelationship(property.type)
         let before = keepsInverse ? ["let oldValue = \(storage)"] : []
         let after = keepsInverse ? ["ModelKitCore.modelInverseChanged(self, \(keyPath), from: oldValue, to: \(storage))"] : []
-        let set = [
+        // A relationship the store left for later loads before any access: a write or an
+        // in-place change must start from what is stored, as a read does.
+        let fault = keepsInverse ? ["_modelKitFault(\(keyPath))"] : []
+        let set = fault + [
             "guard ModelKitCore.modelValueChanges(\(storage), newValue) else {",
             "    \(storage) = newValue",
             "    return",
             "}",
         ] + before + ["_modelKitMutate(\(keyPath)) {", "    \(storage) = newValue", "}"] + after
         let modify =
-            ["_modelKitAccess(\(keyPath))", "_modelKitWillModify(\(keyPath))"] + before
+            fault + ["_modelKitAccess(\(keyPath))", "_modelKitWillModify(\(keyPath))"] + before
             + ["defer {", "    _modelKitDidModify(\(keyPath))"] + after.map { "    " + $0 } + ["}", "yield &\(storage)"]
-        return readingAccessors(storage: storage, keyPath: keyPath) + [
+        return readingAccessors(storage: storage, keyPath: keyPath, fault: fault) + [
             GeneratedSyntax.accessor(.set, body: set.joined(separator: "\n")),
             GeneratedSyntax.accessor(._modify, body: modify.joined(separator: "\n")),
         ]
     }
 
     /// `init` (into the storage) and `get` (reporting the read), the same for every property.
-    static func readingAccessors(storage: String, keyPath: String) -> [AccessorDeclSyntax] {
+    static func readingAccessors(storage: String, keyPath: String, fault: [String] = []) -> [AccessorDeclSyntax] {
         [
             GeneratedSyntax.accessor(
                 .`init`, parameter: "initialValue", attribute: "storageRestrictions(initializes: \(storage))",
                 body: "\(storage) = initialValue"),
             GeneratedSyntax.accessor(
                 .get,
-                body: """
-                    _modelKitAccess(\(keyPath))
-                    return \(storage)
-                    """),
+                body: (fault + ["_modelKitAccess(\(keyPath))", "return \(storage)"]).joined(separator: "\n")),
         ]
     }
 

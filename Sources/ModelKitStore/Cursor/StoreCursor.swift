@@ -85,9 +85,12 @@ public struct StoreCursor<M: Model>: AsyncSequence {
             if reader == nil { start() }
             do {
                 let table = try StoreTable.of(M.self)
+                let lazy = (store as? any ModelRelationshipLoading).map {
+                    LazyRelationships(loader: $0, prefetched: query.prefetched)
+                }
                 while models.isEmpty {
                     if let (cursor, connection) = inPlace {
-                        let batch = try RowLoader(synchronous: connection.synchronousRows).models(
+                        let batch = try RowLoader(synchronous: connection.synchronousRows, lazy: lazy).models(
                             M.self, from: cursor, limit: batchSize, table: table, context: StoreTransaction.fetchContext(for: table),
                             decoder: decoder)
                         models = batch.models
@@ -101,7 +104,7 @@ public struct StoreCursor<M: Model>: AsyncSequence {
                     case .inPlace(let cursor, let connection):
                         inPlace = (cursor, connection)
                     case .rows(let rows, let connection):
-                        models = try await RowLoader(synchronous: connection.synchronousRows).models(
+                        models = try await RowLoader(synchronous: connection.synchronousRows, lazy: lazy).models(
                             M.self, rows: rows, table: table, context: StoreTransaction.fetchContext(for: table),
                             connection: connection, decoder: decoder)
                     }

@@ -14,6 +14,8 @@ extension RowLoader {
         _ table: StoreTable, owners: [OwnerToFill], context: ModelContext, synchronous: any SynchronousRowReading
     ) throws {
         for manyToMany in table.manyToMany {
+            let owners = owners.filter { $0.fills(manyToMany.property.name) }
+            guard !owners.isEmpty else { continue }
             let join = try manyToMany.joinTable()
             let related = try manyToMany.relatedTable()
             for owners in owners.chunked(StoreToMany.chunk) {
@@ -30,6 +32,8 @@ extension RowLoader {
     /// their own (in rounds, when their references need rows that are not at hand).
     func fillManyToMany(_ table: StoreTable, owners: [OwnerToFill], context: ModelContext, connection: any StoreConnection) async throws {
         for manyToMany in table.manyToMany {
+            let owners = owners.filter { $0.fills(manyToMany.property.name) }
+            guard !owners.isEmpty else { continue }
             let join = try manyToMany.joinTable()
             let related = try manyToMany.relatedTable()
             var pairs: [StoredRow] = []

@@ -14,12 +14,56 @@ struct OwnerToFill {
     let table: StoreTable
     let owner: any Model
     let identifier: StoreValue
+    /// The relationships to fill, by name; nil for all.
+    var only: Set<String>? = nil
+
+    /// Whether the relationship named `name` is to fill.
+    func fills(_ name: String) -> Bool {
+        only?.contains(name) ?? true
+    }
+}
+
+/// What a read leaves for first access: every to-many kept elsewhere of an observable class,
+/// but the ones a query prefetches.
+struct LazyRelationships {
+    /// The store the relationships load from.
+    let loader: any ModelRelationshipLoading
+    /// The relationships to fill now, by table and property.
+    let prefetched: Set<StorePrefetch>
+
+    /// The relationships of `table` to fill now.
+    func prefetched(of table: StoreTable) -> Set<String> {
+        guard !prefetched.isEmpty else { return [] }
+        return table.relationshipsKeptElsewhere.filter { prefetched.contains(StorePrefetch(table: table.name, property: $0)) }
+    }
 }
 
 extension RowLoader {
-    /// Notes an owner the read registered, when its table has such relationships.
-    func noteOwner(_ owner: any Model, table: StoreTable, identifier: StoreValue) {
-        ownersToFill.append(OwnerToFill(table: table, owner: owner, identifier: identifier))
+    /// Notes an owner the read registered, when its table has such relationships: to fill now,
+    /// or (through a store that reads without suspending, for an observable class) to load on
+    /// first access, as its ``ModelFaults``.
+    func noteOwner(_ owner: any Model, table: StoreTable, identifier: StoreValue, context: ModelContext) {
+        guard let lazy, synchronous != nil, let observable = owner as? any ObservableModel else {
+            ownersToFill.append(OwnerToFill(table: table, owner: owner, identifier: identifier))
+            return
+        }
+        let now = lazy.prefetched(of: table)
+        let later = table.relationshipsKeptElsewhere.subtracting(now)
+        if !later.isEmpty { observable._modelKitFaults = ModelFaults(loader: lazy.loader, context: context, pending: later) }
+        if !now.isEmpty { ownersToFill.append(OwnerToFill(table: table, owner: owner, identifier: identifier, only: now)) }
+    }
+
+    /// Fills the relationships `names` of `owner`, a live instance of `context`, through a
+    /// connection that reads without suspending: a first access of what a read left for later.
+    func fillNow(_ names: Set<String>, of owner: any ObservableModel, into context: ModelContext) throws {
+        func table<Owner: Model>(of _: Owner) throws -> StoreTable { try StoreTable.of(Owner.self) }
+        let table = try table(of: owner)
+        guard let identifier = owner.modelIdentifier else { throw StoreError.notIdentified(table.schema) }
+        let stored = try table.identifierValue(identifier)
+        try context.performMapping {
+            ownersToFill.append(OwnerToFill(table: table, owner: owner, identifier: stored, only: names))
+            try fillToManyNow(in: context)
+        }
     }
 
     /// ``loadModel(_:id:into:)`` as a whole operation (a context mapping a payload loads a model
@@ -39,8 +83,10 @@ extension RowLoader {
         guard let synchronous else {
             throw StoreError(.misusedTransaction, reason: "a relationship was to be filled without suspending by a store that cannot")
         }
-        while let (table, owners) = takeOwners() {
+        while let (table, allOwners) = takeOwners() {
             for toMany in table.toManyThroughInverse {
+                let owners = allOwners.filter { $0.fills(toMany.property.name) }
+                guard !owners.isEmpty else { continue }
                 let related = try toMany.relatedTable()
                 let inverse = try toMany.inverseColumn(in: related)
                 // The related rows' other to-one references load first, in one query each.
@@ -59,7 +105,7 @@ extension RowLoader {
                     }
                 }
             }
-            try fillManyToManyNow(table, owners: owners, context: context, synchronous: synchronous)
+            try fillManyToManyNow(table, owners: allOwners, context: context, synchronous: synchronous)
         }
     }
 
@@ -68,8 +114,10 @@ extension RowLoader {
     /// that are not at hand).
     func fillToMany(in context: ModelContext?, connection: any StoreConnection) async throws {
         guard let context else { return }
-        while let (table, owners) = takeOwners() {
+        while let (table, allOwners) = takeOwners() {
             for toMany in table.toManyThroughInverse {
+                let owners = allOwners.filter { $0.fills(toMany.property.name) }
+                guard !owners.isEmpty else { continue }
                 let related = try toMany.relatedTable()
                 var rows: [StoredRow] = []
                 for chunk in owners.chunked(StoreToMany.chunk) {
@@ -83,7 +131,7 @@ extension RowLoader {
                     try fill(toMany, of: owners, table: table, related: related, rows: Self.stepping(rows, related), context: context)
                 }
             }
-            try await fillManyToMany(table, owners: owners, context: context, connection: connection)
+            try await fillManyToMany(table, owners: allOwners, context: context, connection: connection)
         }
     }
 

@@ -49,8 +49,14 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
     /// fill, in the order they were read (``RowLoader+ToMany``).
     var ownersToFill: [OwnerToFill] = []
 
-    init(synchronous: (any SynchronousRowReading)?) {
+    /// Where the relationships this read leaves for first access load from (the store), and
+    /// the ones of the operation's own table it fills now anyway (``ModelQuery/prefetching(_:)``);
+    /// nil to fill every relationship now.
+    let lazy: LazyRelationships?
+
+    init(synchronous: (any SynchronousRowReading)?, lazy: LazyRelationships? = nil) {
         self.synchronous = synchronous
+        self.lazy = lazy
     }
 
     /// The models of `rows`, in their order, read through `context`.
@@ -205,7 +211,7 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
         let live = context.register(model, as: object, key: key)
         let isNew = unsafeBitCast(live, to: AnyObject.self) === object
         if deferringRows.count > deferredBefore { noteDeferred(by: live, registered: model, table: table, since: deferredBefore) }
-        if isNew, !table.toManyThroughInverse.isEmpty || !table.manyToMany.isEmpty { noteOwner(live, table: table, identifier: stored) }
+        if isNew, !table.relationshipsKeptElsewhere.isEmpty { noteOwner(live, table: table, identifier: stored, context: context) }
         if isNew, let tracker = context.tracker as? ContextTracker { try tracker.didLoad(model, table: table, context: context) }
         return live
     }

@@ -89,7 +89,7 @@ extension StoreEngine {
     private func run<T>(_ kind: StoreTransactionKind, _ body: (StoreTransaction) async throws -> T) async throws -> T {
         try refuseNesting()
         return try await transaction(kind) { connection in
-            let transaction = StoreTransaction(connection: connection, kind: kind)
+            let transaction = StoreTransaction(connection: connection, kind: kind, engine: self as? any ModelRelationshipLoading)
             defer { transaction.finish() }
             let result = try await OpenTransaction.during(self, connection) { try await body(transaction) }
             try Task.checkCancellation()
@@ -122,12 +122,21 @@ package protocol SynchronousStoreEngine: StoreEngine, ModelLoading where Connect
 
 extension SynchronousStoreEngine {
     public func loadModel<M: Model>(_ type: M.Type, id identifier: AnyHashable, into context: ModelContext) throws -> M? {
-        // Inside one of this store's transactions, on the same task: through it.
+        try withLoader { loader in try loader.loadModelAndRelationships(M.self, id: identifier, into: context) }
+    }
+
+    package func loadRelationships(_ names: Set<String>, of owner: any ObservableModel, into context: ModelContext) throws {
+        try withLoader { loader in try loader.fillNow(names, of: owner, into: context) }
+    }
+
+    /// Runs `body` with a loader reading through this store without suspending, whose reads leave
+    /// relationships for first access: inside one of this store's transactions on the same task,
+    /// through it.
+    private func withLoader<T>(_ body: (RowLoader) throws -> T) throws -> T {
+        let lazy = (self as? any ModelRelationshipLoading).map { LazyRelationships(loader: $0, prefetched: []) }
         if let connection = OpenTransaction.opened(by: self) as? Connection {
-            return try RowLoader(synchronous: connection).loadModelAndRelationships(M.self, id: identifier, into: context)
+            return try body(RowLoader(synchronous: connection, lazy: lazy))
         }
-        return try withConnectionNow { connection in
-            try RowLoader(synchronous: connection).loadModelAndRelationships(M.self, id: identifier, into: context)
-        }
+        return try withConnectionNow { connection in try body(RowLoader(synchronous: connection, lazy: lazy)) }
     }
 }

@@ -16,7 +16,7 @@ import ModelKitCore
 /// try await store.save(users)
 /// try await store.fetchCount(TwitterUser.self)   // users.count
 /// ```
-public final class MemoryStore: ModelStore, SynchronousStoreEngine, Sendable {
+public final class MemoryStore: ModelStore, SynchronousStoreEngine, ModelRelationshipLoading, Sendable {
     /// One table: rows by identifier, with the order they were first saved in.
     struct Table {
         var rows: [StoreValue: Row] = [:]

@@ -24,6 +24,9 @@ public struct ModelQuery<M: Model>: Sendable {
     public private(set) var offset: Int = 0
     /// The text of a full-text search (``search(_:)``), if any.
     public internal(set) var searchText: String?
+    /// The to-many relationships the fetch loads with the models it reads (``prefetching(_:)``),
+    /// by table and property; the others load on first access.
+    package private(set) var prefetched: Set<StorePrefetch> = []
 
     /// A query for every stored model of `type`.
     public init(_ type: M.Type = M.self) {}
@@ -32,6 +35,40 @@ public struct ModelQuery<M: Model>: Sendable {
     public func filter(_ predicate: ModelPredicate<M>) -> ModelQuery {
         var query = self
         query.predicate = self.predicate.map { $0 && predicate } ?? predicate
+        return query
+    }
+
+    /// The query loading the to-many relationships at `keyPaths` with the models it reads, one
+    /// query per relationship and level (two for a many-to-many) for all of them, instead of on
+    /// each model's first access: no query per model.
+    ///
+    /// ```swift
+    /// let posts = try await store.fetchAll(ModelQuery(Post.self).prefetching(\.comments, \.tags))
+    /// ```
+    ///
+    /// To-one references always load with the rows that hold them (one query per referenced
+    /// table); a key path that names no property is ignored.
+    public func prefetching(_ keyPaths: PartialKeyPath<M>...) -> ModelQuery {
+        prefetching(keyPaths)
+    }
+
+    /// The query loading the to-many relationships at `keyPaths` of the related models it reads
+    /// too: the next level of ``prefetching(_:)``.
+    ///
+    /// ```swift
+    /// ModelQuery(Post.self).prefetching(\.comments).prefetching(\Comment.reactions)
+    /// ```
+    public func prefetching<Related: Model>(_ keyPaths: PartialKeyPath<Related>...) -> ModelQuery {
+        prefetching(keyPaths)
+    }
+
+    private func prefetching<Related: Model>(_ keyPaths: [PartialKeyPath<Related>]) -> ModelQuery {
+        var query = self
+        let schema = Related.modelSchema
+        for keyPath in keyPaths {
+            guard let index = schema.index(of: keyPath) else { continue }
+            query.prefetched.insert(StorePrefetch(table: schema.storeTableName, property: schema.properties[index].name))
+        }
         return query
     }
 
@@ -113,6 +150,12 @@ public struct ModelQuery<M: Model>: Sendable {
         return ResolvedQuery(
             table: table, condition: condition, orderings: orderings, limit: limit, offset: offset, rank: search)
     }
+}
+
+/// A relationship a query loads with the models it reads: a property of a table's models.
+package struct StorePrefetch: Hashable, Sendable {
+    package let table: String
+    package let property: String
 }
 
 /// Ascending or descending, for ``ModelQuery/order(by:_:)``.

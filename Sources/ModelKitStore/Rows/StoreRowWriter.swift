@@ -43,6 +43,9 @@ struct StoreRowWriter: ModelWriter {
             values = Array(repeating: .null, count: table.columns.count)
         }
         references.removeAll(keepingCapacity: true)
+        // A save replaces a many-to-many's join rows with the array: one left for first access
+        // must be loaded first, or the save would store it empty.
+        if checksInverses, !table.manyToMany.isEmpty { try model.loadPendingRelationships() }
         let schema = table.schema
         let writes = try model.classInstance.flatMap { try WritesInProgress.enter($0, schema: schema) }
         defer { writes?.leave() }
@@ -55,7 +58,11 @@ struct StoreRowWriter: ModelWriter {
                 throw error.prefixed(by: .key(table.columns[index].name))
             }
         }
-        guard checksInverses else { return }
+        // An observable class keeps its inverses itself; reading its arrays here would load the
+        // ones its store left for first access.
+        guard checksInverses, !table.toManyThroughInverse.isEmpty || !table.manyToMany.isEmpty,
+            !(model is any ObservableModel)
+        else { return }
         for toMany in table.toManyThroughInverse {
             do {
                 try toMany.checkInverses(of: model)

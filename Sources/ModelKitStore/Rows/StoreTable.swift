@@ -74,6 +74,8 @@ package final class StoreTable: Sendable {
     /// The many-to-many relationships kept in a join table (``StoreManyToMany``), which a read
     /// fills after the rows and a save stores as `NULL` in this table and as rows of the join table.
     package let manyToMany: [StoreManyToMany]
+    /// The names of the relationships of both kinds, which a read fills (or leaves for first access).
+    let relationshipsKeptElsewhere: Set<String>
     /// The index in ``columns`` of the identifier.
     package let identifierColumn: Int
     /// Whether the model is a class (identity goes through a context).
@@ -155,6 +157,7 @@ package final class StoreTable: Sendable {
         self.manyToMany = isClass ? columns.indices.compactMap { index in
             StoreManyToMany(column: index, property: schema.properties[columns[index].field], in: schema)
         } : []
+        self.relationshipsKeptElsewhere = Set(toManyThroughInverse.map(\.property.name) + manyToMany.map(\.property.name))
         self.migrates = migrates
         self.columnByField = columnByField
         let identifierType = schema.properties[identifierIndex].valueType

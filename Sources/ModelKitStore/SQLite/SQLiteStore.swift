@@ -29,7 +29,7 @@ import ModelKitCore
 /// try await store.save(timeline.statuses)
 /// let user = try context.model(TwitterUser.self, id: "42")   // live, or loaded from the file
 /// ```
-public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading, Sendable {
+public final class SQLiteStore: ModelStore, SynchronousStoreEngine, ModelRelationshipLoading, OnceReading, Sendable {
     /// The GRDB connection, for raw SQL next to the store (`sqlite3` can read the same file).
     public let database: DatabaseQueue
     /// The database file, or nil for an in-memory database.
@@ -320,7 +320,7 @@ public final class SQLiteStore: ModelStore, SynchronousStoreEngine, OnceReading,
     private func withTransaction<T>(
         _ connection: SQLiteConnection, _ kind: StoreTransactionKind, _ body: (StoreTransaction) throws -> T
     ) throws -> T {
-        let transaction = StoreTransaction(connection: connection, kind: kind)
+        let transaction = StoreTransaction(connection: connection, kind: kind, engine: self)
         defer { transaction.finish() }
         let result = try OpenTransaction.duringNow(self, connection) { try body(transaction) }
         try Task.checkCancellation()

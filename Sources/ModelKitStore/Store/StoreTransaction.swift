@@ -24,9 +24,13 @@ public final class StoreTransaction {
     /// Set when the closure has returned; the transaction is then unusable.
     private var isFinished = false
 
-    init(connection: any StoreConnection, kind: StoreTransactionKind) {
+    /// The store, when its reads leave relationships for first access (SQLite, memory).
+    private let engine: (any ModelRelationshipLoading)?
+
+    init(connection: any StoreConnection, kind: StoreTransactionKind, engine: (any ModelRelationshipLoading)? = nil) {
         self.connection = connection
         self.kind = kind
+        self.engine = engine
         self.synchronous = connection.synchronousRows
         self.inPlace = synchronous == nil ? nil : connection.inPlaceRows
     }
@@ -157,7 +161,7 @@ public final class StoreTransaction {
         if handLiveModel(M.self, id: id, context: context, table: table, found) { return }
         let key = try table.identifierValue(id)
         let context = context ?? Self.fetchContext(for: table)
-        let loader = RowLoader(synchronous: synchronous)
+        let loader = RowLoader(synchronous: synchronous, lazy: lazyRelationships(prefetching: []))
         if let inPlace {
             try loader.model(M.self, identifier: key, table: table, from: inPlace, context: context, decoder: decoder, found: found)
             return
@@ -227,7 +231,7 @@ public final class StoreTransaction {
         try checkUsable(writing: false, table: resolved.table.name)
         let context = context ?? Self.fetchContext(for: resolved.table)
         let rows = try await connection.selectRows(resolved)
-        return try await RowLoader(synchronous: synchronous).models(
+        return try await RowLoader(synchronous: synchronous, lazy: lazyRelationships(prefetching: query.prefetched)).models(
             M.self, rows: rows, table: resolved.table, context: context, connection: connection, decoder: decoder)
     }
 
@@ -240,8 +244,13 @@ public final class StoreTransaction {
         try checkUsable(writing: false, table: resolved.table.name)
         guard let inPlace else { throw Self.suspends(resolved.table) }
         let context = context ?? Self.fetchContext(for: resolved.table)
-        return try RowLoader(synchronous: synchronous).models(
+        return try RowLoader(synchronous: synchronous, lazy: lazyRelationships(prefetching: query.prefetched)).models(
             M.self, selecting: resolved, from: inPlace, context: context, decoder: decoder)
+    }
+
+    /// What a read leaves for first access, through this store.
+    func lazyRelationships(prefetching prefetched: Set<StorePrefetch>) -> LazyRelationships? {
+        engine.map { LazyRelationships(loader: $0, prefetched: prefetched) }
     }
 
     /// Every stored model of a type.

@@ -95,9 +95,9 @@ func relationshipComparisons(in directory: URL) throws -> [Comparison] {
     ]
 }
 
-// `store.fetch.prefetch`: every post with its comments, ModelKit's fetch (the to-many kept in its
-// inverse's column, filled with one query for every post read) against GRDB reading the posts and
-// then their comments in one query, grouped by post by hand.
+// `store.fetch.prefetch`: every post with its comments, ModelKit's fetch prefetching them (the
+// to-many kept in its inverse's column, filled with one query for every post read) against GRDB
+// reading the posts and then their comments in one query, grouped by post by hand.
 
 /// A post and its comments (the inverse of `PrefetchComment.post`).
 @Model final class PrefetchPost {
@@ -151,8 +151,9 @@ func prefetchComparison(in directory: URL) throws -> Comparison {
             }
         }
     }
+    let prefetching = ModelQuery(PrefetchPost.self).prefetching(\.comments)
     let counts = try waitFor {
-        let posts = try await store.fetchAll(PrefetchPost.self)
+        let posts = try await store.fetchAll(prefetching)
         let result = (posts.count, posts.reduce(0) { $0 + $1.comments.count }, posts.allSatisfy { $0.comments.allSatisfy { $0.post != nil } })
         posts.forEach { $0.comments = [] }
         return result
@@ -165,7 +166,7 @@ func prefetchComparison(in directory: URL) throws -> Comparison {
         name: "store.fetch.prefetch", baselineName: "GRDB", unit: .operations(postCount * (perPost + 1), label: "model"),
         modelKit: {
             try waitFor {
-                let posts = try await store.fetchAll(PrefetchPost.self)
+                let posts = try await store.fetchAll(prefetching)
                 posts.forEach { $0.comments = [] }  // No cycle left alive.
             }
         },
