@@ -76,4 +76,30 @@ import Testing
         Topic.breakCycles([topic, loaded])
         Essay.breakCycles(essays)
     }
+
+    /// A rollback or a refresh of an owner changes none of its to-many relationships: one never
+    /// loaded loads what is stored on its first access, one loaded keeps its models.
+    @Test(arguments: StoreKind.allCases)
+    func aRollbackOrARefreshKeepsTheToManys(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        let (topic, essays) = try await saved(in: store)
+        let context = ModelContext(store: store)
+        let pending = try #require(try await store.fetchOne(Topic.self, id: 1, context: context))
+        pending.title = "edited"
+        try context.rollback()
+        expectEqual(pending.title, "t")
+        expectEqual(pending.replies.map(\.id), [1, 2])
+
+        // Another writer changes the title; the refresh takes it and keeps the loaded replies.
+        let other = try #require(try await store.fetchOne(Topic.self, id: 1))
+        other.title = "from elsewhere"
+        try await store.save(other)
+        #expect(try await context.refresh(pending))
+        expectEqual(pending.title, "from elsewhere")
+        expectEqual(pending.replies.map(\.id), [1, 2])
+        #expect(!context.hasChanges)
+        Topic.breakCycles([topic, pending, other])
+        Essay.breakCycles(essays)
+    }
 }

@@ -250,7 +250,16 @@ import Testing
         expectEqual(statements.selects, 3, "\(statements.all)")
         #expect(loaded.allSatisfy { $0.replies.count == 4 })
         expectEqual(statements.selects, 3 + count - 1, "one query for each other topic's first access")
-        Topic.breakCycles(topics + loaded)
+
+        // A tracking context (which watches every property) leaves them for first access too.
+        statements.reset()
+        let context = ModelContext(store: store)
+        let tracked = try await store.fetchAll(ModelQuery(Topic.self).order(by: \Topic.id), context: context)
+        expectEqual(statements.selects, 1, "\(statements.all)")
+        expectEqual(tracked[0].replies.count, 4)
+        expectEqual(statements.selects, 2, "\(statements.all)")
+        #expect(!context.hasChanges)
+        Topic.breakCycles(topics + loaded + tracked)
     }
 
     /// `count` topics with 4 replies each, each reply with 2 reactions, saved.

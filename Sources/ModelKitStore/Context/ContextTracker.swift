@@ -100,11 +100,15 @@ package final class ContextTracker: ContextChangeTracking {
         // property's `willSet`, on the thread writing the model; a model is not `Sendable`, so
         // only its own isolation domain writes it, and that is the tracker's domain too.
         nonisolated(unsafe) weak let tracker = self
+        // Read to be watched, not used: what the store left for first access stays there.
+        let faults = observable._modelKitFaults
+        observable._modelKitFaults = nil
         withObservationTracking {
             for property in table.schema.properties { _ = observable[keyPath: property.keyPath] }
         } onChange: {
             tracker?.noteEdit(id)
         }
+        observable._modelKitFaults = faults
     }
 
     // MARK: Lookups for the context

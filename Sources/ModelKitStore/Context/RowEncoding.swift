@@ -37,6 +37,20 @@ enum RowEncoding {
         _ values: [StoreValue], to model: any Model, table: StoreTable, context: ModelContext?, loader: (any ModelLoading)?,
         restoringIdentifier: Bool = false
     ) throws {
+        // A stored row holds NULL where the store keeps a to-many elsewhere: the instance keeps
+        // what it holds there.
+        var values = values
+        let keptElsewhere = table.columns.indices.filter { table.keepsElsewhere(column: $0) && values[$0] == .null }
+        if !keptElsewhere.isEmpty {
+            let current = try row(of: model, table: table).values
+            for column in keptElsewhere { values[column] = current[column] }
+        }
+        // Set, not read: a relationship the store left for first access stays so (what is set
+        // there is the empty value it holds meanwhile).
+        let observable = model as? any ObservableModel
+        let faults = observable?._modelKitFaults
+        observable?._modelKitFaults = nil
+        defer { if let faults { observable?._modelKitFaults = faults } }
         func apply<M: Model>(_ model: M) throws {
             guard let identifierIndex = table.schema.identifierIndex else { throw StoreError.notIdentified(table.schema) }
             var reader = StoreRowReader(row: values, table: table, context: context, loader: loader)
