@@ -99,8 +99,48 @@
                 try await run(layout.createSQL, table: table.name)
                 for sql in layout.addColumnsSQL() + layout.createIndexSQL { try await run(sql, table: table.name) }
             }
+            // Known before its foreign keys, whose tables may name it back.
             state.withLock { $0.prepared[table.name] = layout }
+            try await addForeignKeys(of: table, layout: layout)
             return layout
+        }
+
+        /// Adds the foreign keys `table` lacks (``StoreForeignKey``), creating the tables they
+        /// name first: `NOT VALID`, so rows written before them are not checked, as SQLite's
+        /// older tables are not.
+        private func addForeignKeys(of table: StoreTable, layout: PostgresTableLayout) async throws {
+            let foreignKeys = try table.foreignKeys()
+            guard !foreignKeys.isEmpty else { return }
+            var query = PostgresQuery(unsafeSQL: "SELECT conname::text FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'f'")
+            query.binds.append(layout.qualifiedName)
+            let present = Set(try await run(query, table: table.name).map { try $0.decode(String.self) })
+            let missing = foreignKeys.filter { !present.contains(Self.constraintName(of: $0, in: table)) }
+            guard !missing.isEmpty else { return }
+            var lock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock($1, hashtext($2))")
+            lock.binds.append(PostgresStore.definitionLock)
+            lock.binds.append(store.schema + "." + table.name)
+            try await run(lock, table: table.name)
+            // Another process may have added them meanwhile: asked again under the lock.
+            let added = Set(try await run(query, table: table.name).map { try $0.decode(String.self) })
+            for key in missing where !added.contains(Self.constraintName(of: key, in: table)) {
+                let target = key.target === table ? layout : try await prepare(key.target)
+                try await run(
+                    "ALTER TABLE \(layout.qualifiedName) ADD CONSTRAINT \(postgresQuoted(Self.constraintName(of: key, in: table))) "
+                        + "FOREIGN KEY (\(postgresQuoted(key.column))) "
+                        + key.referencesClause(targetSQL: target.qualifiedName, quote: postgresQuoted) + " NOT VALID",
+                    table: table.name)
+            }
+        }
+
+        /// `Table_column_fkey`, PostgreSQL's own name for such a constraint, cut to the 63 bytes a
+        /// name may have (as PostgreSQL would cut it).
+        static func constraintName(of key: StoreForeignKey, in table: StoreTable) -> String {
+            var name = ""
+            for character in "\(table.name)_\(key.column)_fkey" {
+                guard name.utf8.count + String(character).utf8.count <= 63 else { break }
+                name.append(character)
+            }
+            return name
         }
 
         // MARK: StoreConnection

@@ -19,8 +19,10 @@ import Testing
                 == #"'CREATE TABLE "Author" ("id" INTEGER PRIMARY KEY NOT NULL, "name" TEXT, "born" TEXT, "tags" TEXT, "address" TEXT, "rating" REAL, "_version" INTEGER NOT NULL DEFAULT 0)'"#)
         #expect(
             tables[1]["sql"]
-                == #"'CREATE TABLE "Book" ("isbn" TEXT PRIMARY KEY NOT NULL, "title" TEXT, "author" INTEGER, "editor" INTEGER, "pages" INTEGER, "price" TEXT, "cover" BLOB, "published" TEXT, "ratings" TEXT, "chapters" TEXT, "link" TEXT, "code" TEXT, "format" TEXT, "kind" TEXT, "_version" INTEGER NOT NULL DEFAULT 0)'"#)
+                == #"'CREATE TABLE "Book" ("isbn" TEXT PRIMARY KEY NOT NULL, "title" TEXT, "author" INTEGER REFERENCES "Author" ("id") ON DELETE NO ACTION DEFERRABLE INITIALLY DEFERRED, "editor" INTEGER REFERENCES "Author" ("id") ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED, "pages" INTEGER, "price" TEXT, "cover" BLOB, "published" TEXT, "ratings" TEXT, "chapters" TEXT, "link" TEXT, "code" TEXT, "format" TEXT, "kind" TEXT, "_version" INTEGER NOT NULL DEFAULT 0)'"#)
 
+        // A reference is a foreign key: one that cannot be nil refuses the delete, an optional
+        // one becomes NULL (the check deferred to the commit, so a save writes in any order).
         // Scalars as SQLite values, nested values as JSON text, the author as its identifier.
         let book = try rawRows(store, #"SELECT * FROM "Book""#)
         #expect(

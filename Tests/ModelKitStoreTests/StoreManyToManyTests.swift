@@ -161,13 +161,18 @@ import Testing
         dish.ingredients = []
     }
 
-    /// A join row that names a model the store does not hold (raw SQL, another program) is an
-    /// error naming the owner, the join row and the model.
+    /// A join row that names a model the store does not hold is refused by the join table's
+    /// foreign keys; written by a program that turns them off, it is an error naming the owner,
+    /// the join table and the model.
     @Test func aJoinRowNamingNoModelIsAnError() async throws {
         let store = try SQLiteStore()
         let saved = try await savedEssays(in: store)
-        try await store.database.write { db in
-            try db.execute(sql: #"INSERT INTO "Essay_keywords" ("id", "essays", "keywords") VALUES ('[2,"zz"]', 2, 'zz')"#)
+        let insert = #"INSERT INTO "Essay_keywords" ("id", "essays", "keywords") VALUES ('[2,"zz"]', 2, 'zz')"#
+        await #expect(throws: DatabaseError.self) { try await store.database.write { db in try db.execute(sql: insert) } }
+        try await store.database.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.execute(sql: insert)
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
         // Prefetched, the fetch throws; loaded on first access, the accessor leaves the array
         // empty and the context keeps the error, which an explicit load throws.

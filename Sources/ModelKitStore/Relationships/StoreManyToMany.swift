@@ -34,13 +34,17 @@ package struct StoreManyToMany: Sendable {
     let isFirstSide: Bool
     /// The schemas of the side the join table is named after, then of the other side.
     private let sides: (first: ModelSchema, second: ModelSchema)
+    /// The model types of those sides, in the same order.
+    private let sideTypes: (first: AnyModelType, second: AnyModelType)
     /// The properties of those sides, in the same order.
     private let properties: (first: ModelProperty, second: ModelProperty)
 
     /// The relationship of `property` (at `column` of a table of `schema`), when it is a to-many
     /// of identified class models whose inverse is a stored to-many.
     init?(column: Int, property: ModelProperty, in schema: ModelSchema) {
-        guard let (related, inverse) = property.storedToManyInverse(in: schema), inverse.isToMany else { return nil }
+        guard let (related, inverse) = property.storedToManyInverse(in: schema), inverse.isToMany,
+            let owner = schema.modelType as? any Model.Type
+        else { return nil }
         self.column = column
         self.property = property
         self.related = AnyModelType(related)
@@ -50,6 +54,7 @@ package struct StoreManyToMany: Sendable {
         let other = "\(relatedSchema.modelName).\(inverse.property.name)"
         isFirstSide = own <= other
         sides = isFirstSide ? (schema, relatedSchema) : (relatedSchema, schema)
+        sideTypes = isFirstSide ? (AnyModelType(owner), AnyModelType(related)) : (AnyModelType(related), AnyModelType(owner))
         properties = isFirstSide ? (property, inverse.property) : (inverse.property, property)
         joinName = "\(sides.first.storeTableName)_\(properties.first.name)"
     }
@@ -86,7 +91,7 @@ package struct StoreManyToMany: Sendable {
                 column(ownersName, keyPath: \.first, like: firstIdentifier),
                 column(properties.first.name, keyPath: \.second, like: secondIdentifier),
             ])
-        let table = try StoreTable(schema: schema, isClass: false, migrates: false)
+        let table = try StoreTable(schema: schema, isClass: false, migrates: false, joined: sideTypes)
         return Self.joinTables.withLock { tables in
             if let existing = tables[joinName] { return existing }
             tables[joinName] = table

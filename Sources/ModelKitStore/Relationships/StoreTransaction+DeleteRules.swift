@@ -169,10 +169,13 @@ extension StoreTransaction {
                 identifier: nullification.identifier, values: [reference.name: value])
             deletion.nullified.append((reference, nullification.identifier, value))
         }
-        for key in plan.deletionOrder {
+        // The rows a cascade reached go before the rows they refer to: the database's own
+        // `ON DELETE` actions (``StoreForeignKey``) then find nothing to do, and every row
+        // deleted is one of ModelKit's deletes, counted for observers.
+        for key in plan.deletionOrder.reversed() {
             guard let entry = plan.deleted[key] else { continue }
             let identifierColumn = entry.table.columns[entry.table.identifierColumn].name
-            for chunk in entry.ordered.chunked(500) {
+            for chunk in Array(entry.ordered.reversed()).chunked(500) {
                 let query = ResolvedQuery(
                     table: entry.table, condition: .isIn(column: identifierColumn, chunk), orderings: [], limit: nil, offset: 0)
                 _ = try await connection.delete(query)
@@ -181,8 +184,8 @@ extension StoreTransaction {
                     _ = try await connection.delete(manyToMany.query(try manyToMany.joinTable(), owners: chunk, ordered: false))
                 }
             }
-            deletion.deleted.append((entry.table, entry.ordered))
         }
+        deletion.deleted = plan.deletionOrder.compactMap { plan.deleted[$0].map { ($0.table, $0.ordered) } }
         return deletion
     }
 }

@@ -76,6 +76,8 @@ package final class StoreTable: Sendable {
     package let manyToMany: [StoreManyToMany]
     /// The names of the relationships of both kinds, which a read fills (or leaves for first access).
     let relationshipsKeptElsewhere: Set<String>
+    /// For a join table, the model types whose identifiers its columns 1 and 2 hold.
+    let joined: (first: AnyModelType, second: AnyModelType)?
     /// The index in ``columns`` of the identifier.
     package let identifierColumn: Int
     /// Whether the model is a class (identity goes through a context).
@@ -92,6 +94,8 @@ package final class StoreTable: Sendable {
     private let identifierEncoder: any IdentifierEncoding
 
     package let quotedName: String
+    /// Each column's definition in a `CREATE TABLE`: its name, type, and key.
+    let columnDefinitions: [String]
     let createSQL: String
     let upsertSQL: String
     let selectSQL: String
@@ -108,8 +112,9 @@ package final class StoreTable: Sendable {
     }
 
     /// The table of a model whose schema is `schema`, or of a join table (``StoreManyToMany``),
-    /// whose schema no Swift type declares.
-    init(schema: ModelSchema, isClass: Bool, migrates: Bool) throws {
+    /// whose schema no Swift type declares and whose two columns hold identifiers of `joined`.
+    init(schema: ModelSchema, isClass: Bool, migrates: Bool, joined: (first: AnyModelType, second: AnyModelType)? = nil) throws {
+        self.joined = joined
         guard let identifierIndex = schema.identifierIndex else { throw StoreError.notIdentified(schema) }
         let readingKeys = schema.propertyReadingKeys
         var columns: [Column] = []
@@ -174,6 +179,7 @@ package final class StoreTable: Sendable {
         let definitions = columns.enumerated().map { index, column in
             "\(quoted(column.name)) \(column.sqlType)" + (index == identifierColumn ? " PRIMARY KEY NOT NULL" : "")
         }
+        self.columnDefinitions = definitions
         let updates = names.filter { $0 != identifier }.map { "\($0) = excluded.\($0)" }
         self.quotedName = table
         self.createSQL =

@@ -79,10 +79,21 @@ extension SQLiteStore {
     func prepare(_ table: StoreTable, in db: Database) throws {
         let key = ObjectIdentifier(table)
         if preparedTables.withLock({ $0.prepared.contains(key) || $0.inTransaction.contains(key) }) { return }
-        try db.execute(sql: table.createSQL)
+        // Foreign keys go into a new table's definition (SQLite adds them no other way) and a
+        // new column's; a table made before them keeps its columns as they are.
+        let foreignKeys = try table.foreignKeys()
+        func references(_ column: String) -> String {
+            guard let key = foreignKeys.first(where: { $0.column == column }) else { return "" }
+            return " " + key.referencesClause(targetSQL: key.target.quotedName, quote: quoted)
+        }
+        let definitions = zip(table.columns, table.columnDefinitions).map { column, definition in definition + references(column.name) }
+        try db.execute(
+            sql: "CREATE TABLE IF NOT EXISTS \(table.quotedName) ("
+                + (definitions + ["\(quoted(StoreTable.versionColumn)) INTEGER NOT NULL DEFAULT 0"]).joined(separator: ", ") + ")")
         let existing = Set(try db.columns(in: table.name).map(\.name))
         for column in table.columns where !existing.contains(column.name) {
-            try db.execute(sql: "ALTER TABLE \(table.quotedName) ADD COLUMN \(quoted(column.name)) \(column.sqlType)")
+            try db.execute(
+                sql: "ALTER TABLE \(table.quotedName) ADD COLUMN \(quoted(column.name)) \(column.sqlType)\(references(column.name))")
         }
         if !existing.contains(StoreTable.versionColumn) {
             try db.execute(
@@ -91,15 +102,18 @@ extension SQLiteStore {
         for sql in table.createIndexSQL { try db.execute(sql: sql) }
         try prepareSearch(of: table, in: db)
         // Known as prepared once the transaction that created it commits.
-        guard db.isInsideTransaction else {
+        if db.isInsideTransaction {
+            preparedTables.withLock { _ = $0.inTransaction.insert(key) }
+            let prepared = preparedTables
+            db.afterNextTransaction(
+                onCommit: { _ in prepared.withLock { $0.prepared.formUnion($0.inTransaction); $0.inTransaction = [] } },
+                onRollback: { _ in prepared.withLock { $0.inTransaction = [] } })
+        } else {
             preparedTables.withLock { _ = $0.prepared.insert(key) }
-            return
         }
-        preparedTables.withLock { _ = $0.inTransaction.insert(key) }
-        let prepared = preparedTables
-        db.afterNextTransaction(
-            onCommit: { _ in prepared.withLock { $0.prepared.formUnion($0.inTransaction); $0.inTransaction = [] } },
-            onRollback: { _ in prepared.withLock { $0.inTransaction = [] } })
+        // The tables its foreign keys name exist before a row refers to them (SQLite checks a
+        // foreign key against its table at each write).
+        for foreignKey in foreignKeys { try prepare(foreignKey.target, in: db) }
     }
 }
 
