@@ -47,7 +47,7 @@
                 "CREATE TABLE IF NOT EXISTS \(qualifiedName) ("
                 + (definitions + ["\(version) bigint NOT NULL DEFAULT 0"]).joined(separator: ", ") + ")"
             self.createIndexSQL = StoreTable.createIndexSQL(
-                table.schema.indexes, table: table.name, on: qualifiedName, quote: postgresQuoted)
+                table.indexes, table: table.name, on: qualifiedName, quote: postgresQuoted)
                 + Self.createSearchSQL(table, on: qualifiedName)
             self.insertColumns = (names + [version]).joined(separator: ", ")
             self.conflictUpdates = (names + [version]).filter { $0 != names[table.identifierColumn] }

@@ -21,6 +21,9 @@ import Testing
             tables[1]["sql"]
                 == #"'CREATE TABLE "Book" ("isbn" TEXT PRIMARY KEY NOT NULL, "title" TEXT, "author" INTEGER REFERENCES "Author" ("id") ON DELETE NO ACTION DEFERRABLE INITIALLY DEFERRED, "editor" INTEGER REFERENCES "Author" ("id") ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED, "pages" INTEGER, "price" TEXT, "cover" BLOB, "published" TEXT, "ratings" TEXT, "chapters" TEXT, "link" TEXT, "code" TEXT, "format" TEXT, "kind" TEXT, "_version" INTEGER NOT NULL DEFAULT 0)'"#)
 
+        // Each to-one's column is indexed, declared or not.
+        let indexes = try rawRows(store, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Book' AND sql IS NOT NULL ORDER BY name")
+        expectEqual(indexes.map { $0["name"] }, ["'Book_author_index'", "'Book_editor_index'"])
         // A reference is a foreign key: one that cannot be nil refuses the delete, an optional
         // one becomes NULL (the check deferred to the commit, so a save writes in any order).
         // Scalars as SQLite values, nested values as JSON text, the author as its identifier.

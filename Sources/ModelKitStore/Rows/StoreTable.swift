@@ -102,7 +102,10 @@ package final class StoreTable: Sendable {
     let selectByIdentifierSQL: String
     let selectRowByIdentifierSQL: String
     let deleteByIdentifierSQL: String
-    /// `CREATE [UNIQUE] INDEX IF NOT EXISTS` for each of the model's indexes.
+    /// The model's indexes (`@Model(indexes:unique:)`), and one on each to-one reference's
+    /// column that no declared index starts with.
+    package let indexes: [ModelIndex]
+    /// `CREATE [UNIQUE] INDEX IF NOT EXISTS` for each of ``indexes``.
     let createIndexSQL: [String]
     /// The model's unique constraints, each with its columns' indexes in ``columns``.
     package let uniqueIndexes: [(index: ModelIndex, columns: [Int])]
@@ -191,7 +194,16 @@ package final class StoreTable: Sendable {
         self.selectByIdentifierSQL = "\(selectSQL) WHERE \(identifier) = ?"
         self.selectRowByIdentifierSQL = "SELECT * FROM \(table) WHERE \(identifier) = ?"
         self.deleteByIdentifierSQL = "DELETE FROM \(table) WHERE \(identifier) = ?"
-        self.createIndexSQL = Self.createIndexSQL(schema.indexes, table: name, on: table, quote: quoted)
+        // A to-one's column is indexed whether declared or not: the rows that refer to a model
+        // are found through it (its to-many, a delete's rules, the database's foreign key).
+        let references = columns.indices.compactMap { index -> ModelIndex? in
+            guard let (_, isToMany) = columns[index].kind.referencedIdentifiedClass, !isToMany,
+                !schema.indexes.contains(where: { $0.properties.first == columns[index].name })
+            else { return nil }
+            return ModelIndex([columns[index].name])
+        }
+        self.indexes = schema.indexes + references
+        self.createIndexSQL = Self.createIndexSQL(indexes, table: name, on: table, quote: quoted)
         self.uniqueIndexes = schema.indexes.filter(\.isUnique).map { index in
             (index, index.properties.compactMap { name in columns.firstIndex { $0.name == name } })
         }

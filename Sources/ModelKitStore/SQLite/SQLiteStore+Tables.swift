@@ -24,7 +24,7 @@ extension SQLiteStore {
         let indexes = Set(try String.fetchAll(
             db, sql: "SELECT name FROM main.sqlite_master WHERE type = 'index' AND tbl_name = ?", arguments: [table.name]))
         let searchReady = try table.schema.searchable.isEmpty || MainSchema.contains(table.searchIndexName, in: db)
-        if searchReady, table.schema.indexes.allSatisfy({ indexes.contains($0.name(in: table.name)) }) {
+        if searchReady, table.indexes.allSatisfy({ indexes.contains($0.name(in: table.name)) }) {
             preparedTables.withLock { _ = $0.prepared.insert(ObjectIdentifier(table)) }
         }
         return .complete
