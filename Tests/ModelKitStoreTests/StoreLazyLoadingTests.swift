@@ -102,4 +102,42 @@ import Testing
         Topic.breakCycles([topic, pending, other])
         Essay.breakCycles(essays)
     }
+
+    /// Inside one of the store's transactions a first access loads through that transaction
+    /// (its writes seen, no second connection waited for).
+    @Test(arguments: StoreKind.allCases)
+    func aFirstAccessInsideATransactionReadsThroughIt(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        let (topic, essays) = try await saved(in: store)
+        let ids = try await store.write { tx -> [Int] in
+            let owner = try await tx.fetchOne(Topic.self, id: 1)
+            try await tx.save(Reply(id: 3, text: "r3", topic: owner))
+            let fresh = try #require(try await tx.fetchOne(Topic.self, id: 1))
+            let ids = fresh.replies.map(\.id)
+            Topic.breakCycles([fresh] + [owner].compactMap { $0 })
+            return ids
+        }
+        expectEqual(ids, [1, 2, 3])
+        Topic.breakCycles([topic])
+        Essay.breakCycles(essays)
+    }
+
+    /// A first access once the store is closed leaves the relationship empty, with the error in
+    /// the context; the explicit load throws it.
+    @Test func aFirstAccessAfterTheStoreClosedIsATypedError() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.path("closing.sqlite"))
+        let (topic, essays) = try await saved(in: store)
+        let context = ModelContext(store: store)
+        let loaded = try #require(try await store.fetchOne(Topic.self, id: 1, context: context))
+        try store.close()
+        expectEqual(loaded.replies.count, 0)
+        #expect((context.relationshipLoadError as? StoreError)?.kind == .closed, "\(String(describing: context.relationshipLoadError))")
+        let error = #expect(throws: StoreError.self) { try loaded.loadPendingRelationships() }
+        expectEqual(error?.kind, .closed)
+        #expect(throws: StoreError.self) { _ = try loaded.jsonData() }
+        Topic.breakCycles([topic, loaded])
+        Essay.breakCycles(essays)
+    }
 }
