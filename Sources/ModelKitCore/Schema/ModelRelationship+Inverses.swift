@@ -42,6 +42,11 @@ package struct ModelInverse {
 /// The inverse of each relationship property, found once per property.
 package enum ModelInverses {
     private static let cache = Locked<[AnyKeyPath: ModelInverse?]>([:])
+    /// The same answers by key path object: a generated setter passes its literal, one object
+    /// per call site, so this finds it without hashing the key path's components (which the
+    /// cache by value does, on every write of a relationship). The object is kept, so its
+    /// address names no other key path meanwhile.
+    private static let cacheByObject = Locked<[ObjectIdentifier: (keyPath: AnyKeyPath, inverse: ModelInverse?)]>([:])
 
     /// Whether writes keep inverses now: not while a store reads its rows into live instances,
     /// whose rows hold both sides already (keeping them then would mix a cycle's half-loaded
@@ -56,9 +61,20 @@ package enum ModelInverses {
     /// The inverse of the property at `keyPath` of a model whose schema is `schema`, if a
     /// `@Relationship` on either side names one.
     package static func inverse(of keyPath: AnyKeyPath, in schema: ModelSchema) -> ModelInverse? {
-        if let found = cache.withLock({ $0[keyPath] }) { return found }
-        let found = resolve(keyPath, in: schema)
-        cache.withLock { $0[keyPath] = .some(found) }
+        let object = ObjectIdentifier(keyPath)
+        if let known = cacheByObject.withLock({ $0[object] }), known.keyPath === keyPath { return known.inverse }
+        let found: ModelInverse?
+        if let cached = cache.withLock({ $0[keyPath] }) {
+            found = cached
+        } else {
+            found = resolve(keyPath, in: schema)
+            cache.withLock { $0[keyPath] = .some(found) }
+        }
+        cacheByObject.withLock { known in
+            // Key paths made at run time, one object each time, would only grow it.
+            if known.count >= 4096 { known.removeAll() }
+            known[object] = (keyPath, found)
+        }
         return found
     }
 
