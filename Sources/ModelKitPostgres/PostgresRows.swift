@@ -90,12 +90,7 @@
             let existing = Set(try await run(query, table: table.name).map { try $0.decode(String.self) })
             let wanted = table.columns.map(\.name) + [StoreTable.versionColumn]
             if !wanted.allSatisfy(existing.contains) || !layout.createIndexSQL.isEmpty {
-                // One lock per table, held to the end of the transaction: only a transaction
-                // creating the same table waits for this one.
-                var lock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock($1, hashtext($2))")
-                lock.binds.append(PostgresStore.definitionLock)
-                lock.binds.append(store.schema + "." + table.name)
-                try await run(lock, table: table.name)
+                try await lockDefinition(of: table)
                 try await run(layout.createSQL, table: table.name)
                 for sql in layout.addColumnsSQL() + layout.createIndexSQL { try await run(sql, table: table.name) }
             }
@@ -116,10 +111,7 @@
             let present = Set(try await run(query, table: table.name).map { try $0.decode(String.self) })
             let missing = foreignKeys.filter { !present.contains(Self.constraintName(of: $0, in: table)) }
             guard !missing.isEmpty else { return }
-            var lock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock($1, hashtext($2))")
-            lock.binds.append(PostgresStore.definitionLock)
-            lock.binds.append(store.schema + "." + table.name)
-            try await run(lock, table: table.name)
+            try await lockDefinition(of: table)
             // Another process may have added them meanwhile: asked again under the lock.
             let added = Set(try await run(query, table: table.name).map { try $0.decode(String.self) })
             for key in missing where !added.contains(Self.constraintName(of: key, in: table)) {
@@ -130,6 +122,15 @@
                         + key.referencesClause(targetSQL: target.qualifiedName, quote: postgresQuoted) + " NOT VALID",
                     table: table.name)
             }
+        }
+
+        /// Takes the lock on `table`'s definition: one lock per table, held to the end of the
+        /// transaction, so only a transaction changing the same table's definition waits for this one.
+        private func lockDefinition(of table: StoreTable) async throws {
+            var lock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock($1, hashtext($2))")
+            lock.binds.append(PostgresStore.definitionLock)
+            lock.binds.append(store.schema + "." + table.name)
+            try await run(lock, table: table.name)
         }
 
         /// `Table_column_fkey`, PostgreSQL's own name for such a constraint, cut to the 63 bytes a

@@ -115,6 +115,13 @@ public final class ModelContext {
         return try loader?.loadModel(type, id: AnyHashable(id), into: self)
     }
 
+    /// ``model(_:id:)`` for any model type and a type-erased identifier (what readers have: the
+    /// typed lookup above keys integers and strings without `AnyHashable`).
+    package func liveOrLoadedModel<M: Model>(_ type: M.Type, identifier: AnyHashable) throws -> M? {
+        if let live = registeredModel(type, identifier: identifier) { return live }
+        return try loader?.loadModel(type, id: identifier, into: self)
+    }
+
     /// Makes `model` the live instance for its identifier, unless another one already is;
     /// returns the live instance.
     @discardableResult

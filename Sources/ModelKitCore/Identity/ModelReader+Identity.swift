@@ -15,8 +15,7 @@ extension ModelReader {
         reset(to: start)
         guard let identifier = probe.identifier else { return try decodeUnidentified(M.self) }
         return try context.performMapping {
-            let existing = try context.registeredModel(M.self, identifier: identifier)
-                ?? context.loader?.loadModel(M.self, id: identifier, into: context)
+            let existing = try context.liveOrLoadedModel(M.self, identifier: identifier)
             if let existing {
                 // All or nothing: a field or validation that fails gives the instance back the
                 // values it had, and so does a failure later in the run.

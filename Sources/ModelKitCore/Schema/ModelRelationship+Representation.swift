@@ -58,11 +58,7 @@ extension ModelReader {
         else {
             throw ModelError(.invalidValue, expected: "a '\(schema.modelName)' as an object", found: "an identifier of another type")
         }
-        if let model = try context.registeredModel(M.self, identifier: identifier)
-            ?? context.loader?.loadModel(M.self, id: identifier, into: context)
-        {
-            return model
-        }
+        if let model = try context.liveOrLoadedModel(M.self, identifier: identifier) { return model }
         throw ModelError(
             .invalidValue,
             expected: "a '\(schema.modelName)' as an object, or the identifier of one the context holds or loads",
