@@ -124,10 +124,7 @@ struct ContextSavePlan {
         var deletions: [StoreDeletion] = []
         for (table, indices) in grouped(deletes.indices, table: { deletes[$0].table }) {
             let identifiers = try indices.map { try table.identifierValue(deletes[$0].identifier) }
-            let condition = StoreExpression.isIn(column: table.columns[table.identifierColumn].name, identifiers)
-            deletions.append(
-                try await tx.deleteFollowingRules(
-                    ResolvedQuery(table: table, condition: condition, orderings: [], limit: nil, offset: 0)))
+            deletions.append(try await tx.deleteFollowingRules(table.rows(identifiedBy: identifiers)))
         }
         return (storeWins, deletions)
     }

@@ -61,10 +61,7 @@ extension RowLoader {
         let wanted = pairs.map { $0.values[manyToMany.relatedColumn] }.filter { identifier in
             seen.insert(identifier).inserted && !isLive(manyToMany.related.type, identifier)
         }
-        let identifier = related.columns[related.identifierColumn].name
-        return wanted.chunked(StoreToMany.chunk).map { chunk in
-            ResolvedQuery(table: related, condition: .isIn(column: identifier, chunk), orderings: [], limit: nil, offset: 0)
-        }
+        return wanted.chunked(StoreToMany.chunk).map(related.rows(identifiedBy:))
     }
 
     /// Reads the related rows and sets each owner's relationship to the models its join rows
@@ -75,10 +72,6 @@ extension RowLoader {
     ) throws {
         guard let ownerType = table.schema.modelType as? any Model.Type else { return }
         func fill<Owner: Model, Element: Model>(_: Owner.Type, _: Element.Type) throws {
-            guard let keyPath = manyToMany.property.keyPath as? ReferenceWritableKeyPath<Owner, [Element]> else {
-                throw StoreError(
-                    .unknownKeyPath, table: table.name, reason: "'\(manyToMany.property.name)' cannot be set to the related models")
-            }
             var models: [StoreValue: Element] = [:]
             models.reserveCapacity(rows.count)
             var reader = StoreRowReader(columns: .values([]), table: related, context: context, loader: self)
@@ -103,19 +96,11 @@ extension RowLoader {
                 }
                 held[pair.values[manyToMany.ownerColumn], default: []].append(element)
             }
-            let tracker = context.tracker as? ContextTracker
-            try ModelInverses.withoutKeeping {
-                for entry in owners {
-                    // An owner without join rows keeps what its row held: nothing, or the JSON
-                    // array of identifiers a store written before join tables holds, which the
-                    // owner's next save moves into join rows.
-                    guard let owner = entry.owner as? Owner, let elements = held[entry.identifier] else { continue }
-                    if let tracker {
-                        try tracker.applying(owner, table: table) { owner[keyPath: keyPath] = elements }
-                    } else {
-                        owner[keyPath: keyPath] = elements
-                    }
-                }
+            // An owner without join rows keeps what its row held: nothing, or the JSON array of
+            // identifiers a store written before join tables holds, which the owner's next save
+            // moves into join rows.
+            try setRelationship(manyToMany.property, of: owners, as: Owner.self, table: table, context: context) { entry in
+                held[entry.identifier]
             }
         }
         try fill(ownerType, manyToMany.related.type)

@@ -49,10 +49,8 @@ extension RowLoader {
             for key in order {
                 guard let (target, identifiers) = wanted[key], !identifiers.isEmpty else { continue }
                 var found: [StoredRow] = []
-                let name = target.columns[target.identifierColumn].name
                 for chunk in identifiers.chunked(StoreToMany.chunk) {
-                    found += try synchronous.selectRowsNow(
-                        ResolvedQuery(table: target, condition: .isIn(column: name, chunk), orderings: [], limit: nil, offset: 0))
+                    found += try synchronous.selectRowsNow(target.rows(identifiedBy: chunk))
                 }
                 for row in found { keepAtHand(target, row) }
                 if !found.isEmpty { frontier.append((target, found, nil)) }

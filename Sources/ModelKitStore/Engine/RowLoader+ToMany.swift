@@ -2,14 +2,14 @@ import Foundation
 import ModelKitCore
 
 // To-many relationships kept in their inverse's column (``StoreToMany``) or a join table
-// (``StoreManyToMany``, RowLoader+ManyToMany) are filled once the rows of an operation are read: every owner the loader registered waits in a list, and then
-// one query per relationship (per chunk of owners) reads every related row at once, and each
-// owner's array is set from them. Never a query per owner: 10,000 posts with their comments
+// (``StoreManyToMany``, RowLoader+ManyToMany) are filled once the rows of an operation are
+// read: every owner the loader registered waits in a list, and then one query per relationship
+// (per chunk of owners) reads every related row at once, and each owner's array is set from them. Never a query per owner: 10,000 posts with their comments
 // are two queries. The related models may own to-many relationships of their own, which the
 // next turn of the loop fills, one query per relationship and level.
 
-/// An owner registered by a read, whose to-many relationships kept through an inverse are
-/// still to fill.
+/// An owner registered by a read, whose to-many relationships kept in an inverse's column or
+/// a join table are still to fill.
 struct OwnerToFill {
     let table: StoreTable
     let owner: any Model
@@ -188,10 +188,6 @@ extension RowLoader {
         guard let ownerType = table.schema.modelType as? any Model.Type else { return }
         let inverseColumn = try toMany.inverseColumn(in: related)
         func fill<Owner: Model, Element: Model>(_: Owner.Type, _: Element.Type) throws {
-            guard let keyPath = toMany.property.keyPath as? ReferenceWritableKeyPath<Owner, [Element]> else {
-                throw StoreError(
-                    .unknownKeyPath, table: table.name, reason: "'\(toMany.property.name)' cannot be set to the related models")
-            }
             // Three arrays rather than one of tuples: a tuple with a generic element is copied and
             // destroyed through its metadata, looked up at run time in this unspecialized code.
             var ownerOf: [StoreValue] = []
@@ -228,19 +224,33 @@ extension RowLoader {
                 runs[ownerOf[start]] = start..<end
                 start = end
             }
-            let tracker = context.tracker as? ContextTracker
-            try ModelInverses.withoutKeeping {
-                for entry in owners {
-                    guard let owner = entry.owner as? Owner else { continue }
-                    let elements = runs[entry.identifier].map { Array(models[$0]) } ?? []
-                    if let tracker {
-                        try tracker.applying(owner, table: table) { owner[keyPath: keyPath] = elements }
-                    } else {
-                        owner[keyPath: keyPath] = elements
-                    }
-                }
+            try setRelationship(toMany.property, of: owners, as: Owner.self, table: table, context: context) { entry in
+                runs[entry.identifier].map { Array(models[$0]) } ?? []
             }
         }
         try fill(ownerType, toMany.related.type)
+    }
+
+    /// Sets the relationship `property` of each owner to the models `elements` gives it (nil
+    /// leaves it as it is), keeping no inverse (the rows hold both sides), and in a tracking
+    /// context as no edit.
+    func setRelationship<Owner: Model, Element: Model>(
+        _ property: ModelProperty, of owners: [OwnerToFill], as _: Owner.Type, table: StoreTable, context: ModelContext,
+        _ elements: (OwnerToFill) -> [Element]?
+    ) throws {
+        guard let keyPath = property.keyPath as? ReferenceWritableKeyPath<Owner, [Element]> else {
+            throw StoreError(.unknownKeyPath, table: table.name, reason: "'\(property.name)' cannot be set to the related models")
+        }
+        let tracker = context.tracker as? ContextTracker
+        try ModelInverses.withoutKeeping {
+            for entry in owners {
+                guard let owner = entry.owner as? Owner, let elements = elements(entry) else { continue }
+                if let tracker {
+                    try tracker.applying(owner, table: table) { owner[keyPath: keyPath] = elements }
+                } else {
+                    owner[keyPath: keyPath] = elements
+                }
+            }
+        }
     }
 }

@@ -35,9 +35,8 @@ extension ModelContext {
         for (table, identifiers) in deletion.deleted { deleted[ObjectIdentifier(table), default: []].formUnion(identifiers) }
         for table in tables {
             guard let models = live[ObjectIdentifier(table)] else { continue }
-            let keptElsewhere = try table.toManyThroughInverse.map { ($0.column, try $0.relatedTable()) }
-                + table.manyToMany.map { ($0.column, try $0.relatedTable()) }
-            for (column, related) in keptElsewhere {
+            for toMany in table.keptElsewhere {
+                let (column, related) = (toMany.column, try toMany.relatedTable())
                 guard let gone = deleted[ObjectIdentifier(related)] else { continue }
                 let reference = StoreReference(table: table, column: column, target: related, isToMany: true)
                 for model in models.values {

@@ -19,7 +19,7 @@ import ModelKitJSON
 /// deleting one removes them (and applies its side's delete rule to the related models); a read
 /// fills the arrays with one query of the join table and one of the related table per
 /// relationship and level, ordered by the related identifiers.
-package struct StoreManyToMany: Sendable {
+package struct StoreManyToMany: StoreToManyKeptElsewhere {
     /// The owner's column (the to-many property's).
     package let column: Int
     /// The owner's property.
@@ -32,10 +32,8 @@ package struct StoreManyToMany: Sendable {
     let joinName: String
     /// Whether this side is the one the join table is named after (its owners' column comes first).
     let isFirstSide: Bool
-    /// The schemas of the side the join table is named after, then of the other side.
-    private let sides: (first: ModelSchema, second: ModelSchema)
-    /// The model types of those sides, in the same order.
-    private let sideTypes: (first: AnyModelType, second: AnyModelType)
+    /// The model types of the side the join table is named after, then of the other side.
+    private let sides: (first: AnyModelType, second: AnyModelType)
     /// The properties of those sides, in the same order.
     private let properties: (first: ModelProperty, second: ModelProperty)
 
@@ -53,10 +51,9 @@ package struct StoreManyToMany: Sendable {
         let own = "\(schema.modelName).\(property.name)"
         let other = "\(relatedSchema.modelName).\(inverse.property.name)"
         isFirstSide = own <= other
-        sides = isFirstSide ? (schema, relatedSchema) : (relatedSchema, schema)
-        sideTypes = isFirstSide ? (AnyModelType(owner), AnyModelType(related)) : (AnyModelType(related), AnyModelType(owner))
+        sides = isFirstSide ? (AnyModelType(owner), AnyModelType(related)) : (AnyModelType(related), AnyModelType(owner))
         properties = isFirstSide ? (property, inverse.property) : (inverse.property, property)
-        joinName = "\(sides.first.storeTableName)_\(properties.first.name)"
+        joinName = "\(sides.first.schema.storeTableName)_\(properties.first.name)"
     }
 
     /// The related model's table.
@@ -74,8 +71,9 @@ package struct StoreManyToMany: Sendable {
         if let table = Self.joinTables.withLock({ $0[joinName] }) { return table }
         // The first side's owners' column holds what the second side's property holds, and is
         // named after it: `"posts"` holds posts.
-        guard let firstIdentifier = sides.first.identifier, let secondIdentifier = sides.second.identifier else {
-            throw StoreError.notIdentified(sides.first.identifier == nil ? sides.first : sides.second)
+        let (first, second) = (sides.first.schema, sides.second.schema)
+        guard let firstIdentifier = first.identifier, let secondIdentifier = second.identifier else {
+            throw StoreError.notIdentified(first.identifier == nil ? first : second)
         }
         let ownersName = properties.second.name == properties.first.name ? properties.second.name + "_inverse" : properties.second.name
         func column(_ name: String, keyPath: KeyPath<StoreJoinRow, StoreValue>, like identifier: ModelProperty) -> ModelProperty {
@@ -91,7 +89,7 @@ package struct StoreManyToMany: Sendable {
                 column(ownersName, keyPath: \.first, like: firstIdentifier),
                 column(properties.first.name, keyPath: \.second, like: secondIdentifier),
             ])
-        let table = try StoreTable(schema: schema, isClass: false, migrates: false, joined: sideTypes)
+        let table = try StoreTable(schema: schema, isClass: false, migrates: false, joined: sides)
         return Self.joinTables.withLock { tables in
             if let existing = tables[joinName] { return existing }
             tables[joinName] = table
@@ -169,7 +167,7 @@ extension StoreTable {
     /// Whether the store keeps column `index` elsewhere (in the related rows or a join table),
     /// holding `NULL` in this table.
     func keepsElsewhere(column index: Int) -> Bool {
-        toManyThroughInverse(atColumn: index) != nil || manyToMany(atColumn: index) != nil
+        keptElsewhere.contains { $0.column == index }
     }
 }
 

@@ -1,6 +1,20 @@
 import Foundation
 import ModelKitCore
 
+/// A to-many a store keeps outside its owner's row, in the related rows (``StoreToMany``) or a
+/// join table (``StoreManyToMany``): the owner's column holds `NULL`, a read fills the array,
+/// and a save checks it against its inverse where the class does not keep inverses.
+protocol StoreToManyKeptElsewhere: Sendable {
+    /// The owner's column (the to-many property's).
+    var column: Int { get }
+    /// The owner's property.
+    var property: ModelProperty { get }
+    /// The related model's table.
+    func relatedTable() throws -> StoreTable
+    /// Throws when a model of `owner`'s array disagrees with its inverse (see the types).
+    func checkInverses<M: Model>(of owner: M) throws
+}
+
 /// A to-many relationship a store keeps in its inverse's column: `Post.comments`, whose inverse
 /// `Comment.post` is a to-one, is the comments whose `post` column holds the post's identifier.
 ///
@@ -10,7 +24,7 @@ import ModelKitCore
 /// registered (``RowLoader``), ordered by the related identifiers: the rows hold no order.
 /// Raw SQL sees one fact in one place, a delete or a `.cascade` reaches the related rows through
 /// their column, and no array can disagree with its inverse.
-package struct StoreToMany: Sendable {
+package struct StoreToMany: StoreToManyKeptElsewhere {
     /// The owner's column (the to-many property's).
     package let column: Int
     /// The owner's property.
@@ -106,15 +120,14 @@ extension StoreTable {
     /// The values a row of this table is stored with: a to-many kept in its inverse's column or
     /// a join table is `NULL` (the context's row holds its identifiers).
     func storedRow(_ values: [StoreValue]) -> [StoreValue] {
-        guard !toManyThroughInverse.isEmpty || !manyToMany.isEmpty else { return values }
+        guard !keptElsewhere.isEmpty else { return values }
         var values = values
-        for toMany in toManyThroughInverse where toMany.column < values.count { values[toMany.column] = .null }
-        for manyToMany in manyToMany where manyToMany.column < values.count { values[manyToMany.column] = .null }
+        for toMany in keptElsewhere where toMany.column < values.count { values[toMany.column] = .null }
         return values
     }
 
     /// ``storedRow(_:)`` for each row.
     func storedRows(_ rows: [[StoreValue]]) -> [[StoreValue]] {
-        toManyThroughInverse.isEmpty && manyToMany.isEmpty ? rows : rows.map(storedRow)
+        keptElsewhere.isEmpty ? rows : rows.map(storedRow)
     }
 }

@@ -85,9 +85,10 @@ extension StoreTransaction {
             }
             guard rule == .cascade else {
                 let reference = StoreReference(table: table, column: manyToMany.column, target: related, isToMany: true)
+                let held = Dictionary(grouping: pairs) { $0[manyToMany.ownerColumn] }
                 for identifier in identifiers {
-                    let targets = pairs.filter { $0[manyToMany.ownerColumn] == identifier }.map { $0[manyToMany.relatedColumn] }
-                    if !targets.isEmpty { plan.ownDenials.append((reference, identifier, targets)) }
+                    guard let rows = held[identifier] else { continue }
+                    plan.ownDenials.append((reference, identifier, rows.map { $0[manyToMany.relatedColumn] }))
                 }
                 continue
             }
@@ -174,11 +175,8 @@ extension StoreTransaction {
         // deleted is one of ModelKit's deletes, counted for observers.
         for key in plan.deletionOrder.reversed() {
             guard let entry = plan.deleted[key] else { continue }
-            let identifierColumn = entry.table.columns[entry.table.identifierColumn].name
             for chunk in Array(entry.ordered.reversed()).chunked(500) {
-                let query = ResolvedQuery(
-                    table: entry.table, condition: .isIn(column: identifierColumn, chunk), orderings: [], limit: nil, offset: 0)
-                _ = try await connection.delete(query)
+                _ = try await connection.delete(entry.table.rows(identifiedBy: chunk))
                 // Their join rows go with them: they said only that these rows held or were held.
                 for manyToMany in entry.table.manyToMany {
                     _ = try await connection.delete(manyToMany.query(try manyToMany.joinTable(), owners: chunk, ordered: false))

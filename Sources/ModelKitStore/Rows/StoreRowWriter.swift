@@ -60,21 +60,12 @@ struct StoreRowWriter: ModelWriter {
         }
         // An observable class keeps its inverses itself; reading its arrays here would load the
         // ones its store left for first access.
-        guard checksInverses, !table.toManyThroughInverse.isEmpty || !table.manyToMany.isEmpty,
-            !(model is any ObservableModel)
-        else { return }
-        for toMany in table.toManyThroughInverse {
+        guard checksInverses, !table.keptElsewhere.isEmpty, !(model is any ObservableModel) else { return }
+        for toMany in table.keptElsewhere {
             do {
                 try toMany.checkInverses(of: model)
             } catch let error as ModelError {
                 throw error.prefixed(by: .key(toMany.property.name))
-            }
-        }
-        for manyToMany in table.manyToMany {
-            do {
-                try manyToMany.checkInverses(of: model)
-            } catch let error as ModelError {
-                throw error.prefixed(by: .key(manyToMany.property.name))
             }
         }
     }

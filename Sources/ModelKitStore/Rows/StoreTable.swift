@@ -74,7 +74,9 @@ package final class StoreTable: Sendable {
     /// The many-to-many relationships kept in a join table (``StoreManyToMany``), which a read
     /// fills after the rows and a save stores as `NULL` in this table and as rows of the join table.
     package let manyToMany: [StoreManyToMany]
-    /// The names of the relationships of both kinds, which a read fills (or leaves for first access).
+    /// The relationships of both kinds (``toManyThroughInverse``, then ``manyToMany``).
+    let keptElsewhere: [any StoreToManyKeptElsewhere]
+    /// Their names: what a read fills (or leaves for first access).
     let relationshipsKeptElsewhere: Set<String>
     /// For a join table, the model types whose identifiers its columns 1 and 2 hold.
     let joined: (first: AnyModelType, second: AnyModelType)?
@@ -95,8 +97,7 @@ package final class StoreTable: Sendable {
 
     package let quotedName: String
     /// Each column's definition in a `CREATE TABLE`: its name, type, and key.
-    let columnDefinitions: [String]
-    let createSQL: String
+    private let columnDefinitions: [String]
     let upsertSQL: String
     let selectSQL: String
     let selectByIdentifierSQL: String
@@ -165,7 +166,8 @@ package final class StoreTable: Sendable {
         self.manyToMany = isClass ? columns.indices.compactMap { index in
             StoreManyToMany(column: index, property: schema.properties[columns[index].field], in: schema)
         } : []
-        self.relationshipsKeptElsewhere = Set(toManyThroughInverse.map(\.property.name) + manyToMany.map(\.property.name))
+        self.keptElsewhere = toManyThroughInverse + manyToMany
+        self.relationshipsKeptElsewhere = Set(keptElsewhere.map(\.property.name))
         self.migrates = migrates
         self.columnByField = columnByField
         let identifierType = schema.properties[identifierIndex].valueType
@@ -185,8 +187,6 @@ package final class StoreTable: Sendable {
         self.columnDefinitions = definitions
         let updates = names.filter { $0 != identifier }.map { "\($0) = excluded.\($0)" }
         self.quotedName = table
-        self.createSQL =
-            "CREATE TABLE IF NOT EXISTS \(table) (\((definitions + ["\(quoted(Self.versionColumn)) INTEGER NOT NULL DEFAULT 0"]).joined(separator: ", ")))"
         self.upsertSQL =
             "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
             + " ON CONFLICT(\(identifier)) DO UPDATE SET \(updates.joined(separator: ", "))"
@@ -196,17 +196,23 @@ package final class StoreTable: Sendable {
         self.deleteByIdentifierSQL = "DELETE FROM \(table) WHERE \(identifier) = ?"
         // A to-one's column is indexed whether declared or not: the rows that refer to a model
         // are found through it (its to-many, a delete's rules, the database's foreign key).
-        let references = columns.indices.compactMap { index -> ModelIndex? in
-            guard let (_, isToMany) = columns[index].kind.referencedIdentifiedClass, !isToMany,
-                !schema.indexes.contains(where: { $0.properties.first == columns[index].name })
-            else { return nil }
-            return ModelIndex([columns[index].name])
+        let references = toOneReferences.compactMap { reference -> ModelIndex? in
+            let name = columns[reference.column].name
+            return schema.indexes.contains { $0.properties.first == name } ? nil : ModelIndex([name])
         }
         self.indexes = schema.indexes + references
         self.createIndexSQL = Self.createIndexSQL(indexes, table: name, on: table, quote: quoted)
         self.uniqueIndexes = schema.indexes.filter(\.isUnique).map { index in
             (index, index.properties.compactMap { name in columns.firstIndex { $0.name == name } })
         }
+    }
+
+    /// `CREATE TABLE IF NOT EXISTS` for the table (SQLite's types), each column's definition
+    /// followed by what `clause` adds to it (a foreign key's `REFERENCES`).
+    func createSQL(adding clause: (Column) -> String) -> String {
+        let definitions = zip(columns, columnDefinitions).map { column, definition in definition + clause(column) }
+        return "CREATE TABLE IF NOT EXISTS \(quotedName) ("
+            + (definitions + ["\(quoted(Self.versionColumn)) INTEGER NOT NULL DEFAULT 0"]).joined(separator: ", ") + ")"
     }
 
     /// `CREATE [UNIQUE] INDEX IF NOT EXISTS` for each index of the model whose table is named
@@ -251,6 +257,13 @@ package final class StoreTable: Sendable {
 
     /// The tables built so far, by model type, and the type each table name belongs to.
     private static let cache = Locked<(tables: [ObjectIdentifier: StoreTable], owners: [String: String])>(([:], [:]))
+
+    /// The rows whose identifier is one of `identifiers` (at most as many as a query binds), in
+    /// no particular order.
+    func rows(identifiedBy identifiers: [StoreValue]) -> ResolvedQuery {
+        ResolvedQuery(
+            table: self, condition: .isIn(column: columns[identifierColumn].name, identifiers), orderings: [], limit: nil, offset: 0)
+    }
 
     /// The name of column `index`, for an error's path.
     // @usableFromInline: called by the reader's inlinable decodeFields(of:into:) when a column fails; errors only, so

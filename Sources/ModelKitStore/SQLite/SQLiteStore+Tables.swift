@@ -82,18 +82,14 @@ extension SQLiteStore {
         // Foreign keys go into a new table's definition (SQLite adds them no other way) and a
         // new column's; a table made before them keeps its columns as they are.
         let foreignKeys = try table.foreignKeys()
-        func references(_ column: String) -> String {
-            guard let key = foreignKeys.first(where: { $0.column == column }) else { return "" }
+        func references(_ column: StoreTable.Column) -> String {
+            guard let key = foreignKeys.first(where: { $0.column == column.name }) else { return "" }
             return " " + key.referencesClause(targetSQL: key.target.quotedName, quote: quoted)
         }
-        let definitions = zip(table.columns, table.columnDefinitions).map { column, definition in definition + references(column.name) }
-        try db.execute(
-            sql: "CREATE TABLE IF NOT EXISTS \(table.quotedName) ("
-                + (definitions + ["\(quoted(StoreTable.versionColumn)) INTEGER NOT NULL DEFAULT 0"]).joined(separator: ", ") + ")")
+        try db.execute(sql: table.createSQL(adding: references))
         let existing = Set(try db.columns(in: table.name).map(\.name))
         for column in table.columns where !existing.contains(column.name) {
-            try db.execute(
-                sql: "ALTER TABLE \(table.quotedName) ADD COLUMN \(quoted(column.name)) \(column.sqlType)\(references(column.name))")
+            try db.execute(sql: "ALTER TABLE \(table.quotedName) ADD COLUMN \(quoted(column.name)) \(column.sqlType)\(references(column))")
         }
         if !existing.contains(StoreTable.versionColumn) {
             try db.execute(
