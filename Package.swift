@@ -20,6 +20,10 @@ let package = Package(
             name: "PostgreSQL",
             description: "The PostgreSQL store (ModelKitPostgres), on PostgresNIO: off by default, as PostgresNIO "
                 + "and SwiftNIO take minutes to build."),
+        .trait(
+            name: "AsyncHTTPClient",
+            description: "AsyncHTTPClientTransport, the remote client's transport on AsyncHTTPClient (swift-server), "
+                + "and the default one on Linux: off by default, as AsyncHTTPClient and SwiftNIO take minutes to build."),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -28,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // Built only with the `PostgreSQL` trait.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Built only with the `AsyncHTTPClient` trait.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // The macro tests' `assertMacro`.
         .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
         // `swift package generate-documentation`: the DocC catalogues, built by CI (.ci/run): one per
@@ -101,8 +107,14 @@ let package = Package(
         ),
 
         // Remote resources: endpoints fetched straight into a context and a store, over a
-        // transport protocol with a URLSession implementation.
-        .target(name: "ModelKitRemote", dependencies: ["ModelKitCore", "ModelKitJSON", "ModelKitStore"]),
+        // transport protocol with a URLSession implementation, and an AsyncHTTPClient one with the
+        // `AsyncHTTPClient` trait.
+        .target(
+            name: "ModelKitRemote",
+            dependencies: [
+                "ModelKitCore", "ModelKitJSON", "ModelKitStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+            ]),
 
         // The public face: macro declarations and the runtime, re-exported.
         .target(

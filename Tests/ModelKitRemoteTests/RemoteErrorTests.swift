@@ -128,18 +128,4 @@ import Testing
         #expect(error?.kind == .transport)
         #expect(error?.underlying != nil)
     }
-
-    /// The RemoteError `body` throws.
-    private func remoteError(_ body: () async throws -> Void) async -> RemoteError? {
-        do {
-            try await body()
-            Issue.record("expected a RemoteError, got none")
-            return nil
-        } catch let error as RemoteError {
-            return error
-        } catch {
-            Issue.record("expected a RemoteError, got \(error)")
-            return nil
-        }
-    }
 }

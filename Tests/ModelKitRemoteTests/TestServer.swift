@@ -140,6 +140,20 @@ final class TestServer: Sendable {
     }
 }
 
+/// The RemoteError `body` throws (an issue recorded when it throws none, or another error).
+func remoteError(_ body: () async throws -> Void) async -> RemoteError? {
+    do {
+        try await body()
+        Issue.record("expected a RemoteError, got none")
+        return nil
+    } catch let error as RemoteError {
+        return error
+    } catch {
+        Issue.record("expected a RemoteError, got \(error)")
+        return nil
+    }
+}
+
 /// What the server received, and what it changes in the users it serves.
 actor RequestLog {
     struct Entry: Sendable {

@@ -17,7 +17,8 @@ import ModelKitStore
 /// a call maps in its caller's isolation domain.
 ///
 /// Errors are ``RemoteError``s naming the method, URL and status. The calling task's
-/// cancellation cancels the request; ``timeout`` bounds each whole exchange.
+/// cancellation cancels the request; ``timeout`` bounds each attempt of an exchange, and
+/// ``retryPolicy`` says when an idempotent request is sent again.
 ///
 /// ```swift
 /// let store = try SQLiteStore(path: "/tmp/api.sqlite")
@@ -37,6 +38,14 @@ public struct RemoteClient: Sendable {
     public var headers: [String: String]
     /// The options responses are mapped and bodies written with.
     public var options: MappingOptions
+    /// The largest response body the client reads, in bytes (``defaultMaxResponseSize`` unless
+    /// given): a larger one fails with ``RemoteError/Kind/tooLarge`` once the transport has read
+    /// at most this much. Nil for no limit.
+    public var maxResponseSize: Int?
+    /// When a failed request is sent again (``RemoteRetryPolicy/default`` unless given).
+    public var retryPolicy: RemoteRetryPolicy
+    /// What adds credentials to each request and refreshes them after a 401, when set.
+    public var authorizer: (any RemoteAuthorizer)?
     /// What sends the requests.
     public let transport: any HTTPTransport
 
@@ -53,18 +62,42 @@ public struct RemoteClient: Sendable {
     ///   - headers: Header fields sent with every request (`Accept: application/json` is added
     ///     unless set).
     ///   - options: The options responses are mapped and bodies written with.
-    ///   - transport: What sends the requests; `URLSession.shared` by default.
+    ///   - maxResponseSize: The largest response body the client reads, in bytes; nil for no limit.
+    ///   - retryPolicy: When a failed request is sent again.
+    ///   - authorizer: What adds credentials to each request and refreshes them after a 401.
+    ///   - transport: What sends the requests; ``defaultTransport`` unless given.
     public init(
         baseURL: URL, store: (any ModelStore)? = nil, timeout: Duration = .seconds(60),
         headers: [String: String] = [:], options: MappingOptions = .default,
-        transport: any HTTPTransport = URLSessionTransport()
+        maxResponseSize: Int? = RemoteClient.defaultMaxResponseSize, retryPolicy: RemoteRetryPolicy = .default,
+        authorizer: (any RemoteAuthorizer)? = nil, transport: any HTTPTransport = RemoteClient.defaultTransport
     ) {
         self.baseURL = baseURL
         self.store = store
         self.timeout = timeout
         self.headers = headers
         self.options = options
+        self.maxResponseSize = maxResponseSize
+        self.retryPolicy = retryPolicy
+        self.authorizer = authorizer
         self.transport = transport
+    }
+
+    /// 32 MiB: several times the largest page real APIs send in one response (a few megabytes),
+    /// and small enough that a runaway body (a proxy's looping error page, a server bug, an
+    /// attacker) fails before it costs the process real memory: mapping holds the body and the
+    /// models it makes at once. Raise it for APIs that send larger documents by design.
+    public static let defaultMaxResponseSize = 32 << 20
+
+    /// The transport a client uses unless given one: an `AsyncHTTPClientTransport` on Linux when
+    /// the package's `AsyncHTTPClient` trait is on (FoundationNetworking cannot stop a fast body
+    /// promptly), a ``URLSessionTransport`` otherwise.
+    public static var defaultTransport: any HTTPTransport {
+        #if AsyncHTTPClient && os(Linux)
+        AsyncHTTPClientTransport()
+        #else
+        URLSessionTransport()
+        #endif
     }
 
     // MARK: Reading
@@ -143,7 +176,7 @@ public struct RemoteClient: Sendable {
         if !fields.keys.contains(where: { $0.caseInsensitiveCompare("Accept") == .orderedSame }) {
             fields["Accept"] = "application/json"
         }
-        return RemoteRequest(method: method, url: url, headers: fields, timeout: timeout.seconds)
+        return RemoteRequest(method: method, url: url, headers: fields, timeout: timeout.seconds, maxResponseSize: maxResponseSize)
     }
 
     /// `model`'s endpoint, or a ``RemoteError/Kind/notIdentified`` error when it has none.
@@ -155,28 +188,6 @@ public struct RemoteClient: Sendable {
                 reason: "'\(M.modelSchema.modelName)' has no identifier, so no instance endpoint")
         }
         return path
-    }
-
-    /// Sends `request` within the timeout; a response whose status is not 2xx is an error.
-    func send(_ request: RemoteRequest) async throws -> RemoteResponse {
-        let response: RemoteResponse
-        do {
-            try Task.checkCancellation()
-            response = try await withThrowingTaskGroup(of: RemoteResponse.self) { group in
-                group.addTask { try await transport.send(request) }
-                group.addTask { [timeout] in
-                    try await Task.sleep(for: timeout)
-                    throw RemoteTimeout()
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next() else { throw CancellationError() }
-                return first
-            }
-        } catch {
-            throw RemoteError.sending(error, request, cancelled: Task.isCancelled)
-        }
-        guard response.isSuccess else { throw RemoteError.status(request, response) }
-        return response
     }
 
     /// Sends a request for one object and maps the response through `context`.

@@ -48,6 +48,10 @@ public struct RemoteError: Error, CustomStringConvertible, Sendable {
         public static let notAllowed = Kind(rawValue: "notAllowed")
         /// The model has no identifier, so it has no instance endpoint.
         public static let notIdentified = Kind(rawValue: "notIdentified")
+        /// The response's body is larger than the client's ``RemoteClient/maxResponseSize``.
+        public static let tooLarge = Kind(rawValue: "tooLarge")
+        /// The client's ``RemoteAuthorizer`` threw (``underlying`` is its error).
+        public static let authorization = Kind(rawValue: "authorization")
         /// Saving to or deleting from the store failed (``underlying`` is the `StoreError`).
         public static let store = Kind(rawValue: "store")
 
@@ -68,6 +72,8 @@ public struct RemoteError: Error, CustomStringConvertible, Sendable {
     public let reason: String
     /// The error that caused this one: a `ModelError`, a `StoreError`, a `URLError`, ...
     public let underlying: (any Error)?
+    /// How many times the request was sent (more than 1 when the client's retry policy sent it again).
+    public internal(set) var attempts: Int = 1
 
     /// Creates an error; the client makes these, tests and transports may too.
     public init(
@@ -89,11 +95,38 @@ public struct RemoteError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         var text = "\(method) '\(url)'"
         if let status, kind != .status { text += " (status \(status))" }
-        return text + " failed: " + reason
+        text += " failed: " + reason
+        return attempts > 1 ? text + " (\(attempts) attempts)" : text
+    }
+
+    /// The error, saying how many times the request was sent.
+    func after(_ attempts: Int) -> RemoteError {
+        var error = self
+        error.attempts = attempts
+        return error
     }
 }
 
 extension RemoteError {
+    /// The error for a response body larger than the request's ``RemoteRequest/maxResponseSize``:
+    /// what a transport throws when it stops reading one.
+    ///
+    /// ```swift
+    /// throw RemoteError.tooLarge(request, status: 200, announced: 20_000_000)
+    /// // GET 'http://127.0.0.1:8080/users' (status 200) failed: the response announces 20000000 bytes, over the limit of 33554432 ('maxResponseSize')
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The request, with the limit it was sent with.
+    ///   - status: The response's status, when its head arrived.
+    ///   - announced: The length its `Content-Length` announced, when that is what passed the limit.
+    public static func tooLarge(_ request: RemoteRequest, status: Int?, announced: Int?) -> RemoteError {
+        let limit = request.maxResponseSize.map(String.init) ?? "none"
+        let reason = announced.map { "the response announces \($0) bytes, over the limit of \(limit) ('maxResponseSize')" }
+            ?? "the response is larger than the limit of \(limit) bytes ('maxResponseSize'); reading stopped there"
+        return RemoteError(.tooLarge, method: request.method, url: request.url.absoluteString, status: status, reason: reason)
+    }
+
     /// The error for a response whose status is not 2xx.
     static func status(_ request: RemoteRequest, _ response: RemoteResponse) -> RemoteError {
         RemoteError(
@@ -143,6 +176,14 @@ extension RemoteError {
         return RemoteError(
             .transport, method: request.method, url: url, reason: String(describing: error).lowercasedFirst,
             underlying: error)
+    }
+
+    /// The error for an authorizer that threw at `step` ("authorize", "refresh the credentials of").
+    static func authorization(_ error: any Error, _ request: RemoteRequest, step: String) -> RemoteError {
+        if let error = error as? RemoteError { return error }
+        return RemoteError(
+            .authorization, method: request.method, url: request.url.absoluteString,
+            reason: "cannot \(step) the request: " + String(describing: error).lowercasedFirst, underlying: error)
     }
 
     /// The error for a failed store save or delete after a successful response.

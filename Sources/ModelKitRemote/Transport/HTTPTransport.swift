@@ -5,7 +5,9 @@ import Foundation
 ///
 /// ``URLSessionTransport`` is the implementation the library ships; tests and apps may bring
 /// their own. A transport should stop when the calling task is cancelled (throwing any error:
-/// the client reports cancellation itself).
+/// the client reports cancellation itself), and stop reading a body larger than the request's
+/// ``RemoteRequest/maxResponseSize`` (the client checks the size of what a transport returns too,
+/// but only a transport can keep such a body out of memory).
 ///
 /// ```swift
 /// struct Canned: HTTPTransport {
@@ -47,16 +49,22 @@ public struct RemoteRequest: Sendable, CustomStringConvertible {
     public var body: Data?
     /// How long the whole exchange may take, in seconds.
     public var timeout: TimeInterval
+    /// The largest response body the transport may read, in bytes; nil for no limit. A transport
+    /// stops reading a body that passes it and throws ``RemoteError/tooLarge(_:status:announced:)``
+    /// (``URLSessionTransport`` does, as soon as the `Content-Length` or the bytes received pass it).
+    public var maxResponseSize: Int?
 
     /// Creates a request.
     public init(
-        method: Method, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: TimeInterval = 60
+        method: Method, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: TimeInterval = 60,
+        maxResponseSize: Int? = nil
     ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeout = timeout
+        self.maxResponseSize = maxResponseSize
     }
 
     /// `GET 'https://api.example.com/users'`.

@@ -7,6 +7,11 @@ import FoundationNetworking
 
 /// The transport over `URLSession` (FoundationNetworking on Linux): no other HTTP dependency.
 ///
+/// The transport makes its session, with a delegate of its own, so that it sees a response's body
+/// as it arrives: a body larger than the request's ``RemoteRequest/maxResponseSize`` fails as soon
+/// as its `Content-Length` announces it, or as soon as the bytes received pass the limit, and the
+/// transfer is cancelled, so memory stays bounded by the limit.
+///
 /// Cancelling the calling task cancels the data task. The client enforces the request's timeout
 /// over the whole exchange; the `URLRequest`'s `timeoutInterval` is set to it rounded up to whole
 /// seconds, as a backstop (FoundationNetworking on Linux times out at once below one second).
@@ -14,16 +19,25 @@ import FoundationNetworking
 /// ```swift
 /// let configuration = URLSessionConfiguration.ephemeral
 /// configuration.httpAdditionalHeaders = ["User-Agent": "MyApp/1.0"]
-/// let transport = URLSessionTransport(session: URLSession(configuration: configuration))
+/// let transport = URLSessionTransport(configuration: configuration)
 /// let client = RemoteClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
 /// ```
 public struct URLSessionTransport: HTTPTransport {
-    /// The session requests go through.
-    public let session: URLSession
+    private let owner: SessionOwner
 
-    /// A transport over `session`, `URLSession.shared` by default.
-    public init(session: URLSession = .shared) {
-        self.session = session
+    /// The session requests go through (the transport's delegate is its delegate).
+    public var session: URLSession { owner.session }
+
+    /// A transport over a session of `configuration`, `.default` unless given.
+    public init(configuration: URLSessionConfiguration = .default) {
+        owner = SessionOwner(configuration: configuration)
+    }
+
+    /// A transport over a session with `session`'s configuration (not `session` itself: the
+    /// transport reads bodies through a delegate of its own).
+    @available(*, deprecated, renamed: "init(configuration:)", message: "the transport makes its own session, to read bodies as they arrive")
+    public init(session: URLSession) {
+        self.init(configuration: session.configuration)
     }
 
     public func send(_ request: RemoteRequest) async throws -> RemoteResponse {
@@ -34,52 +48,60 @@ public struct URLSessionTransport: HTTPTransport {
         for (name, value) in request.headers {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
-        let running = RunningTask()
+        let task = owner.session.dataTask(with: urlRequest)
+        let running = RunningTask(task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RemoteResponse, any Error>) in
-                let task = session.dataTask(with: urlRequest) { data, response, error in
-                    continuation.resume(with: Self.result(data: data, response: response, error: error))
-                }
-                running.start(task)
+                owner.router.collect(task, into: ResponseCollector(request: request, continuation: continuation))
+                running.start()
             }
         } onCancel: {
             running.cancel()
         }
     }
+}
 
-    /// What a data task's completion handler received, as a response or an error.
-    private static func result(data: Data?, response: URLResponse?, error: (any Error)?) -> Result<RemoteResponse, any Error> {
-        if let error { return .failure(error) }
-        guard let http = response as? HTTPURLResponse else { return .failure(URLError(.badServerResponse)) }
-        var headers: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            headers[String(describing: name)] = String(describing: value)
-        }
-        return .success(RemoteResponse(status: http.statusCode, headers: headers, body: data ?? Data()))
+/// Owns the transport's session: invalidates it when the last copy of the transport goes (the
+/// session keeps its delegate, the router, until then).
+private final class SessionOwner: Sendable {
+    let session: URLSession
+    let router = SessionTaskRouter()
+
+    init(configuration: URLSessionConfiguration) {
+        session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
     }
 }
 
 /// The data task of one send, cancelled when the calling task is, even before it started.
 private final class RunningTask: Sendable {
-    private let state = Locked<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
+    private let task: URLSessionDataTask
+    private let state = Locked<(started: Bool, cancelled: Bool)>((false, false))
 
-    /// Starts `task`, and cancels it at once when the send was cancelled already (it still
-    /// calls its completion handler, with `URLError.cancelled`).
-    func start(_ task: URLSessionDataTask) {
+    init(_ task: URLSessionDataTask) {
+        self.task = task
+    }
+
+    /// Starts the task, and cancels it at once when the send was cancelled already (it still
+    /// completes, with `URLError.cancelled`).
+    func start() {
         let cancelled = state.withLock { state in
-            state.task = task
+            state.started = true
             return state.cancelled
         }
         task.resume()
         if cancelled { task.cancel() }
     }
 
-    /// Cancels the task, now or as soon as it is there.
+    /// Cancels the task, now or as soon as it has started.
     func cancel() {
-        let task = state.withLock { state in
+        let started = state.withLock { state in
             state.cancelled = true
-            return state.task
+            return state.started
         }
-        task?.cancel()
+        if started { task.cancel() }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ModelKitCore
 
 /// One request as ``LocalHTTPServer``'s routes and handlers see it.
 struct HTTPRequest: Sendable {
@@ -41,7 +42,10 @@ struct HTTPStatusCode: Hashable, Sendable, CustomStringConvertible {
     static let created = HTTPStatusCode(code: 201, reasonPhrase: "Created")
     static let noContent = HTTPStatusCode(code: 204, reasonPhrase: "No Content")
     static let badRequest = HTTPStatusCode(code: 400, reasonPhrase: "Bad Request")
+    static let unauthorized = HTTPStatusCode(code: 401, reasonPhrase: "Unauthorized")
     static let notFound = HTTPStatusCode(code: 404, reasonPhrase: "Not Found")
+    static let tooManyRequests = HTTPStatusCode(code: 429, reasonPhrase: "Too Many Requests")
+    static let serviceUnavailable = HTTPStatusCode(code: 503, reasonPhrase: "Service Unavailable")
     static let internalServerError = HTTPStatusCode(code: 500, reasonPhrase: "Internal Server Error")
 
     /// `404 Not Found`.
@@ -56,6 +60,8 @@ struct HTTPHeader: Hashable, Sendable {
     let name: String
 
     static let contentType = HTTPHeader(name: "Content-Type")
+    static let retryAfter = HTTPHeader(name: "Retry-After")
+    static let eTag = HTTPHeader(name: "ETag")
 }
 
 /// A handler's answer; the server adds `Content-Length` and `Connection: close` when it sends it.
@@ -63,11 +69,29 @@ struct HTTPResponse: Sendable {
     var statusCode: HTTPStatusCode
     var headers: [HTTPHeader: String]
     var body: Data
+    /// A body written in chunks as the server goes instead of ``body``, for more bytes than a
+    /// client should read.
+    var streamedBody: StreamedBody?
+    /// Whether the server closes the connection without answering (as a server that crashed).
+    var dropsConnection = false
 
     init(statusCode: HTTPStatusCode, headers: [HTTPHeader: String] = [:], body: Data = Data()) {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
+    }
+
+    /// A 200 whose body is `body`, written in chunks.
+    init(streaming body: StreamedBody) {
+        self.init(statusCode: .ok, headers: [.contentType: "application/json"])
+        streamedBody = body
+    }
+
+    /// No answer: the connection closes.
+    static var dropped: HTTPResponse {
+        var response = HTTPResponse(statusCode: .internalServerError)
+        response.dropsConnection = true
+        return response
     }
 
     /// A 400 whose plain-text body says what was wrong with the request.
@@ -82,7 +106,11 @@ struct HTTPResponse: Sendable {
     var encoded: [UInt8] {
         let allowsBody = statusCode.allowsBody
         var head = "HTTP/1.1 \(statusCode)\r\n"
-        if allowsBody { head += "Content-Length: \(body.count)\r\n" }
+        if let streamedBody {
+            if streamedBody.announced { head += "Content-Length: \(streamedBody.byteCount)\r\n" }
+        } else if allowsBody {
+            head += "Content-Length: \(body.count)\r\n"
+        }
         let managed: Set<String> = ["content-length", "connection", "transfer-encoding"]
         for (header, value) in headers.sorted(by: { $0.key.name < $1.key.name })
         where !managed.contains(header.name.lowercased()) {
@@ -90,7 +118,40 @@ struct HTTPResponse: Sendable {
         }
         head += "Connection: close\r\n\r\n"
         var bytes = Array(head.utf8)
-        if allowsBody { bytes.append(contentsOf: body) }
+        if allowsBody, streamedBody == nil { bytes.append(contentsOf: body) }
         return bytes
+    }
+}
+
+/// A body of `byteCount` bytes, an empty JSON array padded with spaces (`[    ]`), that the
+/// server writes a chunk at a time, counting what the client took before it closed the connection.
+struct StreamedBody: Sendable {
+    /// How many bytes the body has (at least 2).
+    let byteCount: Int
+    /// Whether the head announces them (`Content-Length`); otherwise closing the connection ends the body.
+    let announced: Bool
+    /// What the server managed to send.
+    let progress = SendProgress()
+
+    /// The size of the chunks the server writes.
+    static let chunkSize = 64 * 1024
+}
+
+/// How many bytes of a streamed body the server sent, and whether it has stopped sending.
+final class SendProgress: Sendable {
+    private let state = Locked<(sent: Int, finished: Bool)>((0, false))
+
+    func add(_ count: Int) { state.withLock { $0.sent += count } }
+    func finish() { state.withLock { $0.finished = true } }
+
+    /// The bytes sent, once the server has stopped sending (nil if it has not within `limit`).
+    func sentWhenFinished(within limit: Duration = .seconds(60)) async throws -> Int? {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            let (sent, finished) = state.withLock { $0 }
+            if finished { return sent }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
     }
 }

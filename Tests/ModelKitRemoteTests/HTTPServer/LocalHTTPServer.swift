@@ -117,6 +117,7 @@ final class LocalHTTPServer: @unchecked Sendable {
         } catch {
             return   // the socket failed, timed out or was dropped: no one to answer
         }
+        if response.dropsConnection { return }
         connection.answer(response)
     }
 }
@@ -215,6 +216,7 @@ private final class Connection: @unchecked Sendable {
     func answer(_ response: HTTPResponse) {
         do {
             try SocketCalls.sendAll(descriptor, response.encoded)
+            if let body = response.streamedBody { try send(body) }
             SocketCalls.shutdown(descriptor, receiving: false)
             try SocketCalls.setTimeout(descriptor, seconds: Self.lingerSeconds)
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -226,6 +228,21 @@ private final class Connection: @unchecked Sendable {
             }
         } catch {
             // The client is gone, or lingers: closing is all that is left.
+        }
+    }
+
+    /// Writes a streamed body a chunk at a time, until all is sent or the client has gone.
+    private func send(_ body: StreamedBody) throws {
+        defer { body.progress.finish() }
+        let spaces = [UInt8](repeating: UInt8(ascii: " "), count: StreamedBody.chunkSize)
+        var offset = 0
+        while offset < body.byteCount {
+            var chunk = Array(spaces.prefix(body.byteCount - offset))
+            if offset == 0 { chunk[0] = UInt8(ascii: "[") }
+            if offset + chunk.count == body.byteCount { chunk[chunk.count - 1] = UInt8(ascii: "]") }
+            try SocketCalls.sendAll(descriptor, chunk)
+            body.progress.add(chunk.count)
+            offset += chunk.count
         }
     }
 

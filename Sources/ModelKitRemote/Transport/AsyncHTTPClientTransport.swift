@@ -1,0 +1,67 @@
+#if AsyncHTTPClient
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// The transport over AsyncHTTPClient (swift-server's HTTP client on SwiftNIO), with the package's
+/// `AsyncHTTPClient` trait: the ``RemoteClient``'s default transport on Linux when the trait is on.
+///
+/// It reads a body as it arrives: one whose `Content-Length` is over the request's
+/// ``RemoteRequest/maxResponseSize`` fails before a byte of it is read, and one that passes the
+/// limit as it arrives fails at the chunk that passes it, the connection closed, so memory stays
+/// bounded by the limit. Cancelling the calling task cancels the request.
+///
+/// ```swift
+/// let transport = AsyncHTTPClientTransport()   // AsyncHTTPClientTransport.sharedClient
+/// let client = RemoteClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
+/// ```
+public struct AsyncHTTPClientTransport: HTTPTransport {
+    /// The client requests go through.
+    public let client: HTTPClient
+
+    /// A transport over `client`, ``sharedClient`` unless given (whoever makes a client shuts it down).
+    public init(client: HTTPClient = AsyncHTTPClientTransport.sharedClient) {
+        self.client = client
+    }
+
+    /// The client transports share unless given one, for the life of the process: AsyncHTTPClient's
+    /// singleton configuration, except that a connection that cannot be established fails the
+    /// request at once. (AsyncHTTPClient would try again until the request's deadline, so a server
+    /// that is down would look like one that is slow; ``RemoteClient``'s own retries decide.)
+    public static let sharedClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
+    public func send(_ request: RemoteRequest) async throws -> RemoteResponse {
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        let timeout = TimeAmount.nanoseconds(Int64(clamping: Int64((max(request.timeout, 0) * 1e9).rounded(.up))))
+        let response = try await client.execute(outgoing, timeout: request.timeout > 0 ? timeout : .hours(24 * 365))
+        let status = Int(response.status.code)
+        if let limit = request.maxResponseSize, let announced = response.headers.first(name: "content-length").flatMap(Int.init),
+            announced > limit
+        {
+            throw RemoteError.tooLarge(request, status: status, announced: announced)
+        }
+        var body = Data()
+        for try await chunk in response.body {
+            // Leaving the loop drops the body's iterator, which cancels the request and closes
+            // the connection: no byte past this chunk is read.
+            if let limit = request.maxResponseSize, body.count + chunk.readableBytes > limit {
+                throw RemoteError.tooLarge(request, status: status, announced: nil)
+            }
+            body.append(contentsOf: chunk.readableBytesView)
+        }
+        var headers: [String: String] = [:]
+        for (name, value) in response.headers {
+            headers[name] = headers[name].map { $0 + ", " + value } ?? value
+        }
+        return RemoteResponse(status: status, headers: headers, body: body)
+    }
+}
+#endif
