@@ -46,8 +46,14 @@ public struct RemoteClient: Sendable {
     public var retryPolicy: RemoteRetryPolicy
     /// What adds credentials to each request and refreshes them after a 401, when set.
     public var authorizer: (any RemoteAuthorizer)?
+    /// Whether fetches revalidate: a GET whose earlier response had an `ETag` is sent with
+    /// `If-None-Match`, and a `304 Not Modified` returns the models of that response as they are
+    /// in the context (true unless set).
+    public var revalidates = true
     /// What sends the requests.
     public let transport: any HTTPTransport
+    /// The `ETag`s of the latest responses, shared by the copies of the client.
+    let validators = RemoteValidators()
 
     /// A client for the resources under `baseURL`.
     ///
@@ -112,13 +118,14 @@ public struct RemoteClient: Sendable {
         _ type: M.Type, query: [URLQueryItem] = [], context: ModelContext? = nil
     ) async throws -> [M] {
         let request = try makeRequest(M.self, .get, .read, path: M.collectionPath, query: query)
-        let response = try await send(request)
         let context = mappingContext(context)
-        let models = try map(response, of: request) { data, options in
-            try [M](jsonData: data, at: M.responseKeyPath.nonEmpty, context: context, options: options)
+        return try await fetch(request, context: context) { response in
+            let models = try map(response, of: request) { data, options in
+                try [M](jsonData: data, at: M.responseKeyPath.nonEmpty, context: context, options: options)
+            }
+            try await save(models, response, of: request)
+            return models
         }
-        try await save(models, response, of: request)
-        return models
     }
 
     /// GETs the instance endpoint for `id` (``RemoteModel/instancePath(for:)``) and maps it
@@ -192,7 +199,11 @@ public struct RemoteClient: Sendable {
 
     /// Sends a request for one object and maps the response through `context`.
     func exchangeOne<M: RemoteModel>(_ request: RemoteRequest, context: ModelContext) async throws -> M {
-        try await mapOne(await send(request), of: request, context: context)
+        let models: [M] = try await fetch(request, context: context) { response in
+            [try await mapOne(response, of: request, context: context)]
+        }
+        guard let model = models.first else { throw RemoteError.emptyBody(request, RemoteResponse(status: 304)) }
+        return model
     }
 
     // MARK: Mapping and saving

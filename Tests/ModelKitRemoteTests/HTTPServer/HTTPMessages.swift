@@ -41,6 +41,7 @@ struct HTTPStatusCode: Hashable, Sendable, CustomStringConvertible {
     static let ok = HTTPStatusCode(code: 200, reasonPhrase: "OK")
     static let created = HTTPStatusCode(code: 201, reasonPhrase: "Created")
     static let noContent = HTTPStatusCode(code: 204, reasonPhrase: "No Content")
+    static let notModified = HTTPStatusCode(code: 304, reasonPhrase: "Not Modified")
     static let badRequest = HTTPStatusCode(code: 400, reasonPhrase: "Bad Request")
     static let unauthorized = HTTPStatusCode(code: 401, reasonPhrase: "Unauthorized")
     static let notFound = HTTPStatusCode(code: 404, reasonPhrase: "Not Found")
