@@ -120,11 +120,7 @@ public struct RemoteClient: Sendable {
         let request = try makeRequest(M.self, .get, .read, path: M.collectionPath, query: query)
         let context = mappingContext(context)
         return try await fetch(request, context: context) { response in
-            let models = try map(response, of: request) { data, options in
-                try [M](jsonData: data, at: M.responseKeyPath.nonEmpty, context: context, options: options)
-            }
-            try await save(models, response, of: request)
-            return models
+            try await mapCollection(response, of: request, context: context)
         }
     }
 

@@ -48,6 +48,14 @@ public protocol RemoteModel: Model {
     /// static var remoteOperations: RemoteOperations { .read }   // GET only
     /// ```
     static var remoteOperations: RemoteOperations { get }
+
+    /// How the collection's responses lead to the next page, for ``RemoteClient/pages(_:query:context:)``;
+    /// none by default (one response is the whole collection).
+    ///
+    /// ```swift
+    /// static var pagination: RemotePagination { .cursor(at: "meta.next_cursor", parameter: "cursor") }
+    /// ```
+    static var pagination: RemotePagination { get }
 }
 
 extension RemoteModel {
@@ -65,6 +73,8 @@ extension RemoteModel {
     }
 
     public static var remoteOperations: RemoteOperations { .all }
+
+    public static var pagination: RemotePagination { .none }
 }
 
 /// The requests a ``RemoteModel`` allows a client to send.

@@ -50,6 +50,9 @@ public struct RemoteError: Error, CustomStringConvertible, Sendable {
         public static let notIdentified = Kind(rawValue: "notIdentified")
         /// The response's body is larger than the client's ``RemoteClient/maxResponseSize``.
         public static let tooLarge = Kind(rawValue: "tooLarge")
+        /// A page names no usable next page: a URL that is not HTTP, a cursor of the wrong type,
+        /// or a next page already read (a loop).
+        public static let pagination = Kind(rawValue: "pagination")
         /// The client's ``RemoteAuthorizer`` threw (``underlying`` is its error).
         public static let authorization = Kind(rawValue: "authorization")
         /// Saving to or deleting from the store failed (``underlying`` is the `StoreError`).
