@@ -98,36 +98,28 @@ import Testing
         return (pages, await counter.count)
     }
 
-    @Test func linkHeadersLeadPageToPage() async throws {
-        try await TestServer.with { server in
-            let (pages, requests) = try await Self.readAll(LinkedIssue.self, from: server)
-            expectEqual(pages, [[1, 2, 3], [4, 5, 6], [7]])
-            expectEqual(requests, 3)
+    /// The four paginations: the model that declares each, and the requests 7 items take.
+    enum Style: String, CaseIterable, Sendable {
+        case linkHeader, nextURL, cursor, pageNumber
+
+        func readAll(from server: TestServer) async throws -> (pages: [[Int]], requests: Int) {
+            switch self {
+            case .linkHeader: try await RemotePaginationTests.readAll(LinkedIssue.self, from: server)
+            case .nextURL: try await RemotePaginationTests.readAll(EnvelopedEvent.self, from: server)
+            case .cursor: try await RemotePaginationTests.readAll(CursorCharge.self, from: server)
+            case .pageNumber: try await RemotePaginationTests.readAll(NumberedProduct.self, from: server)
+            }
         }
     }
 
-    @Test func aNextURLInTheEnvelopeLeadsPageToPage() async throws {
+    /// Each page is one element; numbered pages end at the first empty one, a request more.
+    @Test(arguments: Style.allCases)
+    func eachPaginationLeadsPageToPage(_ style: Style) async throws {
         try await TestServer.with { server in
-            let (pages, requests) = try await Self.readAll(EnvelopedEvent.self, from: server)
-            expectEqual(pages, [[1, 2, 3], [4, 5, 6], [7]])
-            expectEqual(requests, 3)
-        }
-    }
-
-    @Test func aCursorLeadsPageToPage() async throws {
-        try await TestServer.with { server in
-            let (pages, requests) = try await Self.readAll(CursorCharge.self, from: server)
-            expectEqual(pages, [[1, 2, 3], [4, 5, 6], [7]])
-            expectEqual(requests, 3)
-        }
-    }
-
-    /// Numbered pages end at the first empty one, which takes one request more.
-    @Test func numberedPagesEndAtAnEmptyPage() async throws {
-        try await TestServer.with { server in
-            let (pages, requests) = try await Self.readAll(NumberedProduct.self, from: server)
-            expectEqual(pages, [[1, 2, 3], [4, 5, 6], [7], []])
-            expectEqual(requests, 4)
+            let (pages, requests) = try await style.readAll(from: server)
+            let expected = [[1, 2, 3], [4, 5, 6], [7]] + (style == .pageNumber ? [[]] : [])
+            expectEqual(pages, expected)
+            expectEqual(requests, expected.count)
         }
     }
 
