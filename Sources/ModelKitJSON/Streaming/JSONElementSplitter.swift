@@ -143,6 +143,18 @@ struct JSONSplitScan {
         case lineStart
         /// NDJSON, inside a value: up to the line feed.
         case inLine
+        /// An envelope: after `{` or a comma, a key (or `}` after `{`).
+        case envelopeKey
+        /// An envelope: inside a key.
+        case envelopeInKey
+        /// An envelope: after a key, the colon.
+        case envelopeColon
+        /// An envelope: after the colon, the member's value.
+        case envelopeValue
+        /// An envelope: inside a member's value that is not on the path, skipped.
+        case envelopeSkip
+        /// An envelope: after a member, `,` or `}`.
+        case envelopeAfterMember
     }
 
     /// A problem found by the scan, at a buffer index.
@@ -175,16 +187,32 @@ struct JSONSplitScan {
     /// The current array element is a number or a literal: it ends at a delimiter.
     var isScalar = false
     var inputEnded = false
+    /// For `.nestedArray`: the keys leading to the array, as UTF-8.
+    let envelopePath: [[UInt8]]
+    /// For `.nestedArray`: how many envelope objects are open.
+    var envelopeLevel = 0
+    /// For `.nestedArray`: whether the array was read (the members left are skipped).
+    var envelopeArrayRead = false
+    /// For `.nestedArray`: whether the member being read is the next step of the path.
+    var memberOnPath = false
+    /// For `.nestedArray`: where the key being read starts.
+    var keyStart = 0
 
     init(format: JSONStreamFormat, maxElementSize: Int) {
         self.format = format
         self.maxElementSize = maxElementSize
+        if case .nestedArray(let keyPath) = format {
+            envelopePath = keyPath.split(separator: ".", omittingEmptySubsequences: false).map { Array($0.utf8) }
+        } else {
+            envelopePath = []
+        }
     }
 
     /// Moves the indexes back after the buffer dropped its first `count` bytes.
     mutating func shift(by count: Int) {
         position -= count
         start = max(0, start - count)
+        keyStart = max(0, keyStart - count)
         consumed -= count
     }
 }
@@ -195,6 +223,10 @@ extension JSONSplitScan {
     mutating func advance(over bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
         let end = bytes.count
         while true {
+            if phase.isEnvelope {
+                if let outcome = advanceEnvelope(over: bytes) { return outcome }
+                continue
+            }
             if phase != .inElement && phase != .inLine {
                 while position < end, ByteScanning.isWhitespace(bytes[position]) { position += 1 }
                 consumed = position
@@ -209,7 +241,14 @@ extension JSONSplitScan {
             switch phase {
             case .start:
                 if format == .automatic { format = byte == UInt8(ascii: "[") ? .array : .ndjson }
-                if format == .ndjson {
+                if case .nestedArray = format {
+                    guard byte == UInt8(ascii: "{") else {
+                        return .failed(.unexpectedByte(at: position, expected: "'{' to start the envelope"))
+                    }
+                    position += 1
+                    envelopeLevel = 1
+                    phase = .envelopeKey
+                } else if format == .ndjson {
                     phase = .lineStart
                 } else if byte == UInt8(ascii: "[") {
                     position += 1
@@ -221,7 +260,8 @@ extension JSONSplitScan {
                 if byte == UInt8(ascii: "]") {
                     if phase == .beforeNext { return .failed(.trailingComma(at: position)) }
                     position += 1
-                    phase = .closed
+                    phase = envelopeLevel > 0 ? .envelopeAfterMember : .closed
+                    envelopeArrayRead = true
                 } else {
                     beginElement(with: byte)
                 }
@@ -238,10 +278,17 @@ extension JSONSplitScan {
                 guard byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") else {
                     return .failed(.unexpectedByte(at: position, expected: "',' or ']' after element \(elementCount - 1)"))
                 }
-                phase = byte == UInt8(ascii: ",") ? .beforeNext : .closed
                 position += 1
+                if byte == UInt8(ascii: ",") {
+                    phase = .beforeNext
+                } else {
+                    phase = envelopeLevel > 0 ? .envelopeAfterMember : .closed
+                    envelopeArrayRead = true
+                }
             case .closed:
                 return .failed(.unexpectedByte(at: position, expected: "the end of input after the array's closing ']'"))
+            case .envelopeKey, .envelopeInKey, .envelopeColon, .envelopeValue, .envelopeSkip, .envelopeAfterMember:
+                break   // advanceEnvelope, above
             case .lineStart:
                 start = position
                 phase = .inLine
@@ -269,6 +316,8 @@ extension JSONSplitScan {
         case .beforeNext: "a value"
         case .afterElement: "',' or ']' after element \(elementCount - 1)"
         case .closed, .lineStart, .inElement, .inLine: nil
+        case .envelopeKey, .envelopeInKey, .envelopeColon, .envelopeValue, .envelopeSkip, .envelopeAfterMember:
+            "'}' to close the envelope"
         }
     }
 
@@ -340,60 +389,5 @@ extension JSONSplitScan {
             }
         }
         return nil
-    }
-
-    /// Whether `byte` ends a number or literal: whitespace or structural punctuation.
-    @inline(__always)
-    static func endsScalar(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: "["),
-            UInt8(ascii: "{"), UInt8(ascii: "\""):
-            true
-        default: false
-        }
-    }
-
-    /// The index of the first `"` or `\` at or after `index` (or `bytes.count`), eight bytes at a time.
-    // Unsafe: scans the splitter's buffer in place, through firstMatch.
-    static func quoteOrBackslash(in bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
-        firstMatch(in: bytes, from: index) {
-            ByteScanning.equal($0, UInt8(ascii: "\"")) | ByteScanning.equal($0, UInt8(ascii: "\\"))
-        } matches: {
-            $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
-        }
-    }
-
-    /// The index of the first line feed at or after `index`, or nil.
-    // Unsafe: scans the splitter's buffer in place, through firstMatch.
-    static func lineFeed(in bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int? {
-        let found = firstMatch(in: bytes, from: index) { ByteScanning.equal($0, 0x0A) } matches: { $0 == 0x0A }
-        return found < bytes.count ? found : nil
-    }
-
-    /// The index of the first byte at or after `index` that `matches`, using `wordMask` (which
-    /// flags the matching bytes of a little-endian word, the lowest flag always true) eight bytes
-    /// at a time.
-    // Unsafe: raw access, so that eight bytes load as one word; every read stays below
-    // `bytes.count`.
-    @inline(__always)
-    static func firstMatch(
-        in bytes: UnsafeBufferPointer<UInt8>, from index: Int, wordMask: (UInt64) -> UInt64,
-        matches: (UInt8) -> Bool
-    ) -> Int {
-        var index = index
-        let end = bytes.count
-        if let base = bytes.baseAddress {
-            // Unsafe: the bytes as raw memory, for unaligned word loads.
-            let raw = UnsafeRawPointer(base)
-            while index + 8 <= end {
-                // Unsafe: eight bytes as one unaligned word; `index + 8 <= end` keeps them inside
-                // the buffer.
-                let mask = wordMask(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
-                if mask != 0 { return index + mask.trailingZeroBitCount >> 3 }
-                index += 8
-            }
-        }
-        while index < end, !matches(bytes[index]) { index += 1 }
-        return index
     }
 }

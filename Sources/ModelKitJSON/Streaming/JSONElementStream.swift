@@ -14,6 +14,11 @@ public enum JSONStreamFormat: Hashable, Sendable {
     /// Newline-delimited JSON (NDJSON, JSON Lines): one value per line; blank lines and `\r\n`
     /// line ends are allowed.
     case ndjson
+    /// An array inside an envelope of objects, at a key path (`"data.items"`): the members
+    /// before and after it are checked and skipped without being kept, so memory stays near
+    /// the largest element whatever the envelope holds. Keys are compared as written (a key
+    /// spelled with escapes does not match).
+    case nestedArray(at: String)
 }
 
 /// Decodes a stream's elements, one at a time, as models or any other `ModelValue`.
