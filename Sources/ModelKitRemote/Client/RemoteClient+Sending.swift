@@ -6,22 +6,30 @@ extension RemoteClient {
     /// within the timeout, sent again as the retry policy allows and once more after a 401 the
     /// authorizer refreshes. A final status outside 2xx (and `accepted`) is an error.
     func send(_ request: RemoteRequest, accepting accepted: Set<Int> = []) async throws -> RemoteResponse {
+        try await exchange(request, accepting: accepted) { try await sendOnce($0) }
+    }
+
+    /// Sends `request` until it has an answer, each attempt made by `attempt` (a buffered or a
+    /// streamed response): the loop ``send(_:accepting:)`` describes.
+    func exchange<Answer: RemoteAnswer>(
+        _ request: RemoteRequest, accepting accepted: Set<Int> = [], attempt: (RemoteRequest) async throws -> Answer
+    ) async throws -> Answer {
         var attempts = 1
         var refreshed = false
         while true {
             let authorized = try await authorize(request)
             do {
-                let response = try await sendOnce(authorized)
-                if response.status == 401, !refreshed, let authorizer {
+                let answer = try await attempt(authorized)
+                if answer.status == 401, !refreshed, let authorizer {
                     refreshed = true
-                    if try await refresh(with: authorizer, after: response, to: authorized) {
+                    if try await refresh(with: authorizer, after: answer.collected(for: authorized), to: authorized) {
                         attempts += 1
                         continue
                     }
                 }
-                if response.isSuccess || accepted.contains(response.status) { return response }
-                guard let wait = retryWait(after: response, of: request, attempts: attempts) else {
-                    throw RemoteError.status(request, response).after(attempts)
+                if (200..<300).contains(answer.status) || accepted.contains(answer.status) { return answer }
+                guard let wait = retryWait(after: answer, of: request, attempts: attempts) else {
+                    throw RemoteError.status(request, try await answer.collected(for: authorized)).after(attempts)
                 }
                 try await pause(wait, request)
             } catch let error as RemoteError where error.kind == .transport && retries(request, after: attempts) {
@@ -63,9 +71,9 @@ extension RemoteClient {
     }
 
     /// How long to wait before sending `request` again after `response`, or nil not to.
-    private func retryWait(after response: RemoteResponse, of request: RemoteRequest, attempts: Int) -> Duration? {
+    private func retryWait(after response: some RemoteAnswer, of request: RemoteRequest, attempts: Int) -> Duration? {
         guard retryPolicy.retriedStatuses.contains(response.status), retries(request, after: attempts) else { return nil }
-        if let asked = RemoteRetryPolicy.retryAfter(response) {
+        if let asked = RemoteRetryPolicy.retryAfter(response.header("Retry-After")) {
             return asked <= retryPolicy.maxRetryAfter ? asked : nil
         }
         return retryPolicy.delay(beforeRetry: attempts, randomPart: .random(in: 0...1))
@@ -101,5 +109,24 @@ extension RemoteClient {
         } catch {
             throw RemoteError.authorization(error, request, step: "refresh the credentials of")
         }
+    }
+}
+
+/// A response as one attempt returns it: buffered (``RemoteResponse``) or streamed
+/// (``RemoteStreamedResponse``).
+protocol RemoteAnswer {
+    var status: Int { get }
+    func header(_ name: String) -> String?
+    /// The response with its whole body, for an error's text or an authorizer.
+    func collected(for request: RemoteRequest) async throws -> RemoteResponse
+}
+
+extension RemoteResponse: RemoteAnswer {
+    func collected(for request: RemoteRequest) async throws -> RemoteResponse { self }
+}
+
+extension RemoteStreamedResponse: RemoteAnswer {
+    func collected(for request: RemoteRequest) async throws -> RemoteResponse {
+        try await body.collected(status: status, headers: headers, request: request)
     }
 }

@@ -66,12 +66,10 @@ public struct RemoteRetryPolicy: Hashable, Sendable {
 }
 
 extension RemoteRetryPolicy {
-    /// How long a response's `Retry-After` asks to wait (`120`, or `Wed, 21 Oct 2026 07:28:00 GMT`),
-    /// measured from `now`; nil when it has none or it does not parse. A date in the past is no wait.
-    package static func retryAfter(_ response: RemoteResponse, now: Date = Date()) -> Duration? {
-        guard let value = response.header("Retry-After")?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
-            return nil
-        }
+    /// How long a `Retry-After` field asks to wait (`120`, or `Wed, 21 Oct 2026 07:28:00 GMT`),
+    /// measured from `now`; nil when there is none or it does not parse. A date in the past is no wait.
+    package static func retryAfter(_ field: String?, now: Date = Date()) -> Duration? {
+        guard let value = field?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         if let seconds = Int(value) { return seconds >= 0 ? .seconds(seconds) : nil }
         guard let date = httpDate(value) else { return nil }
         return .milliseconds(max(0, Int64((date.timeIntervalSince(now) * 1000).rounded(.up))))

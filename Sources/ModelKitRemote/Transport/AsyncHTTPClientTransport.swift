@@ -16,7 +16,7 @@ import NIOHTTP1
 /// let transport = AsyncHTTPClientTransport()   // AsyncHTTPClientTransport.sharedClient
 /// let client = RemoteClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
 /// ```
-public struct AsyncHTTPClientTransport: HTTPTransport {
+public struct AsyncHTTPClientTransport: StreamingHTTPTransport {
     /// The client requests go through.
     public let client: HTTPClient
 
@@ -36,12 +36,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     }()
 
     public func send(_ request: RemoteRequest) async throws -> RemoteResponse {
-        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
-        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
-        for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
-        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        let timeout = TimeAmount.nanoseconds(Int64(clamping: Int64((max(request.timeout, 0) * 1e9).rounded(.up))))
-        let response = try await client.execute(outgoing, timeout: request.timeout > 0 ? timeout : .hours(24 * 365))
+        let response = try await execute(request)
         let status = Int(response.status.code)
         if let limit = request.maxResponseSize, let announced = response.headers.first(name: "content-length").flatMap(Int.init),
             announced > limit
@@ -57,11 +52,34 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             }
             body.append(contentsOf: chunk.readableBytesView)
         }
+        return RemoteResponse(status: status, headers: Self.fields(of: response), body: body)
+    }
+
+    /// Sends `request` and returns once the head has arrived; the body is AsyncHTTPClient's own
+    /// stream, which reads from the connection only as fast as the caller reads it.
+    public func stream(_ request: RemoteRequest) async throws -> RemoteStreamedResponse {
+        let response = try await execute(request)
+        let chunks = response.body.map { Data($0.readableBytesView) }
+        return RemoteStreamedResponse(status: Int(response.status.code), headers: Self.fields(of: response), body: RemoteBody(chunks))
+    }
+
+    /// Sends `request` through the client, within its timeout.
+    private func execute(_ request: RemoteRequest) async throws -> HTTPClientResponse {
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        let timeout = TimeAmount.nanoseconds(Int64(clamping: Int64((max(request.timeout, 0) * 1e9).rounded(.up))))
+        return try await client.execute(outgoing, timeout: request.timeout > 0 ? timeout : .hours(24 * 365))
+    }
+
+    /// A response's header fields by name, repeated fields joined with `, `.
+    private static func fields(of response: HTTPClientResponse) -> [String: String] {
         var headers: [String: String] = [:]
         for (name, value) in response.headers {
             headers[name] = headers[name].map { $0 + ", " + value } ?? value
         }
-        return RemoteResponse(status: status, headers: headers, body: body)
+        return headers
     }
 }
 #endif

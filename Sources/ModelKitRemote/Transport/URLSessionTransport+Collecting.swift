@@ -5,17 +5,27 @@ import ModelKitCore
 import FoundationNetworking
 #endif
 
+/// What takes one data task's events: its response's head, each chunk of its body, its end.
+protocol SessionTaskHandler: Sendable {
+    /// Takes the head; false to cancel the transfer.
+    func receive(_ response: URLResponse) -> Bool
+    /// Takes a chunk of the body; false to cancel the transfer.
+    func receive(_ data: Data) -> Bool
+    /// The transfer ended, with `error` unless it completed.
+    func complete(_ error: (any Error)?)
+}
+
 /// The transport's session delegate: hands each data task's response, bytes and completion to
-/// the collector of that task.
+/// the handler of that task.
 final class SessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
-    private let collectors = Locked<[Int: ResponseCollector]>([:])
+    private let collectors = Locked<[Int: any SessionTaskHandler]>([:])
 
     /// Routes `task`'s events to `collector` until the task completes.
-    func collect(_ task: URLSessionTask, into collector: ResponseCollector) {
+    func collect(_ task: URLSessionTask, into collector: any SessionTaskHandler) {
         collectors.withLock { $0[task.taskIdentifier] = collector }
     }
 
-    private func collector(of task: URLSessionTask) -> ResponseCollector? {
+    private func collector(of task: URLSessionTask) -> (any SessionTaskHandler)? {
         collectors.withLock { $0[task.taskIdentifier] }
     }
 
@@ -38,7 +48,7 @@ final class SessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     /// end. Even from outside, its cancel lands late when bytes arrive fast (on loopback, after
     /// megabytes to a few hundred): the collector drops them, so memory stays bounded, but the
     /// transfer itself is only as prompt as FoundationNetworking.
-    private static func stop(_ task: URLSessionDataTask) {
+    static func stop(_ task: URLSessionDataTask) {
         DispatchQueue.global().async { task.cancel() }
     }
 
@@ -51,7 +61,7 @@ final class SessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 /// One response as it arrives: its head, its body up to the request's limit, and the
 /// continuation the send waits on, resumed once (at the completion, or as soon as the body is
 /// known to be too large).
-final class ResponseCollector: Sendable {
+final class ResponseCollector: SessionTaskHandler {
     private struct State {
         var head: HTTPURLResponse?
         var body = Data()
@@ -102,11 +112,7 @@ final class ResponseCollector: Sendable {
             defer { state.continuation = nil }
             if let error { return (state.continuation, .failure(error)) }
             guard let head = state.head else { return (state.continuation, .failure(URLError(.badServerResponse))) }
-            var headers: [String: String] = [:]
-            for (name, value) in head.allHeaderFields {
-                headers[String(describing: name)] = String(describing: value)
-            }
-            return (state.continuation, .success(RemoteResponse(status: head.statusCode, headers: headers, body: state.body)))
+            return (state.continuation, .success(RemoteResponse(status: head.statusCode, headers: head.headerFields, body: state.body)))
         }
         continuation?.resume(with: result)
     }
@@ -117,5 +123,16 @@ final class ResponseCollector: Sendable {
             return state.continuation
         }
         continuation?.resume(throwing: error)
+    }
+}
+
+extension HTTPURLResponse {
+    /// The header fields, by name as the server sent them.
+    var headerFields: [String: String] {
+        var fields: [String: String] = [:]
+        for (name, value) in allHeaderFields {
+            fields[String(describing: name)] = String(describing: value)
+        }
+        return fields
     }
 }

@@ -41,14 +41,7 @@ public struct URLSessionTransport: HTTPTransport {
     }
 
     public func send(_ request: RemoteRequest) async throws -> RemoteResponse {
-        var urlRequest = URLRequest(url: request.url)
-        urlRequest.httpMethod = request.method.rawValue
-        urlRequest.httpBody = request.body
-        if request.timeout > 0 { urlRequest.timeoutInterval = max(1, request.timeout.rounded(.up)) }
-        for (name, value) in request.headers {
-            urlRequest.setValue(value, forHTTPHeaderField: name)
-        }
-        let task = owner.session.dataTask(with: urlRequest)
+        let task = owner.session.dataTask(with: urlRequest(for: request))
         let running = RunningTask(task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RemoteResponse, any Error>) in
@@ -59,6 +52,23 @@ public struct URLSessionTransport: HTTPTransport {
             running.cancel()
         }
     }
+}
+
+extension URLSessionTransport {
+    /// The session's request for `request`.
+    func urlRequest(for request: RemoteRequest) -> URLRequest {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method.rawValue
+        urlRequest.httpBody = request.body
+        if request.timeout > 0 { urlRequest.timeoutInterval = max(1, request.timeout.rounded(.up)) }
+        for (name, value) in request.headers {
+            urlRequest.setValue(value, forHTTPHeaderField: name)
+        }
+        return urlRequest
+    }
+
+    /// The delegate that routes the session's events to each task's handler.
+    var router: SessionTaskRouter { owner.router }
 }
 
 /// Owns the transport's session: invalidates it when the last copy of the transport goes (the

@@ -108,7 +108,7 @@ struct HTTPResponse: Sendable {
         let allowsBody = statusCode.allowsBody
         var head = "HTTP/1.1 \(statusCode)\r\n"
         if let streamedBody {
-            if streamedBody.announced { head += "Content-Length: \(streamedBody.byteCount)\r\n" }
+            if streamedBody.announced, let byteCount = streamedBody.byteCount { head += "Content-Length: \(byteCount)\r\n" }
         } else if allowsBody {
             head += "Content-Length: \(body.count)\r\n"
         }
@@ -124,18 +124,41 @@ struct HTTPResponse: Sendable {
     }
 }
 
-/// A body of `byteCount` bytes, an empty JSON array padded with spaces (`[    ]`), that the
-/// server writes a chunk at a time, counting what the client took before it closed the connection.
+/// A body the server writes a chunk at a time as it makes them, counting what the client took
+/// before it closed the connection.
 struct StreamedBody: Sendable {
-    /// How many bytes the body has (at least 2).
-    let byteCount: Int
+    /// How many bytes the body has, when the server knows.
+    let byteCount: Int?
     /// Whether the head announces them (`Content-Length`); otherwise closing the connection ends the body.
     let announced: Bool
+    /// Chunk number `n` (from 0), or nil after the last.
+    let chunk: @Sendable (Int) -> [UInt8]?
     /// What the server managed to send.
     let progress = SendProgress()
 
     /// The size of the chunks the server writes.
     static let chunkSize = 64 * 1024
+
+    /// `byteCount` bytes (at least 2): an empty JSON array padded with spaces (`[    ]`).
+    init(byteCount: Int, announced: Bool) {
+        self.byteCount = byteCount
+        self.announced = announced
+        chunk = { index in
+            let offset = index * Self.chunkSize
+            guard offset < byteCount else { return nil }
+            var bytes = [UInt8](repeating: UInt8(ascii: " "), count: min(Self.chunkSize, byteCount - offset))
+            if offset == 0 { bytes[0] = UInt8(ascii: "[") }
+            if offset + bytes.count == byteCount { bytes[bytes.count - 1] = UInt8(ascii: "]") }
+            return bytes
+        }
+    }
+
+    /// The chunks `chunk` makes, the length unannounced.
+    init(chunks chunk: @escaping @Sendable (Int) -> [UInt8]?) {
+        byteCount = nil
+        announced = false
+        self.chunk = chunk
+    }
 }
 
 /// How many bytes of a streamed body the server sent, and whether it has stopped sending.

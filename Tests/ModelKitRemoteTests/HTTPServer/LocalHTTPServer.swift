@@ -234,15 +234,11 @@ private final class Connection: @unchecked Sendable {
     /// Writes a streamed body a chunk at a time, until all is sent or the client has gone.
     private func send(_ body: StreamedBody) throws {
         defer { body.progress.finish() }
-        let spaces = [UInt8](repeating: UInt8(ascii: " "), count: StreamedBody.chunkSize)
-        var offset = 0
-        while offset < body.byteCount {
-            var chunk = Array(spaces.prefix(body.byteCount - offset))
-            if offset == 0 { chunk[0] = UInt8(ascii: "[") }
-            if offset + chunk.count == body.byteCount { chunk[chunk.count - 1] = UInt8(ascii: "]") }
+        var index = 0
+        while let chunk = body.chunk(index) {
             try SocketCalls.sendAll(descriptor, chunk)
             body.progress.add(chunk.count)
-            offset += chunk.count
+            index += 1
         }
     }
 
