@@ -45,9 +45,9 @@ final class SessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     /// Cancels a transfer from outside the delegate's callbacks: FoundationNetworking (Linux)
     /// ignores a cancel, or a `.cancel` disposition, from inside them and reads the body to its
-    /// end. Even from outside, its cancel lands late when bytes arrive fast (on loopback, after
-    /// megabytes to a few hundred): the collector drops them, so memory stays bounded, but the
-    /// transfer itself is only as prompt as FoundationNetworking.
+    /// end. Even from outside, its cancel waits behind the bytes arriving when they come faster
+    /// than it reads (on loopback: from megabytes to a whole 4 GiB body): the handlers drop them,
+    /// so memory stays bounded, but the transfer is only as prompt as FoundationNetworking.
     static func stop(_ task: URLSessionDataTask) {
         DispatchQueue.global().async { task.cancel() }
     }
