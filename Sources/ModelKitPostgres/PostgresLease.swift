@@ -12,7 +12,10 @@
     /// the lease and hands the connection (`Sendable`) out, and the body runs in the caller's
     /// domain; ``release()`` ends the lease.
     ///
-    /// Waiting for a connection is not cancellable (the pool's own limits apply).
+    /// Waiting for a connection is bounded by the store's `connectionTimeout`: PostgresNIO's pool
+    /// waits for as long as the server is unreachable and ignores cancellation, so the wait runs in
+    /// a task of its own and the caller gets an error when the time is up (a connection that comes
+    /// later goes straight back to the pool).
     final class PostgresLease: Sendable {
         let connection: PostgresConnection
         private let done: Locked<CheckedContinuation<Void, Never>?>
@@ -22,21 +25,27 @@
             self.done = Locked(done)
         }
 
-        /// Leases a connection from `client`, waiting for one to be free.
-        static func take(from client: PostgresClient) async throws -> PostgresLease {
-            try await withCheckedThrowingContinuation { (leased: CheckedContinuation<PostgresLease, any Error>) in
+        /// Leases a connection from `client`, waiting for one to be free for at most `limit`.
+        static func take(from client: PostgresClient, within limit: Duration) async throws -> PostgresLease {
+            let answer = OnceAnswer<PostgresLease>()
+            return try await withCheckedThrowingContinuation { (leased: CheckedContinuation<PostgresLease, any Error>) in
+                answer.start(leased) { $0.release() }
                 Task.detached {
                     do {
                         // The closure never throws, and nothing throws after it returns: once
                         // it has handed the lease out, `catch` cannot run.
                         try await client.withConnection { connection in
                             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                                leased.resume(returning: PostgresLease(connection: connection, done: done))
+                                answer.give(.success(PostgresLease(connection: connection, done: done)))
                             }
                         }
                     } catch {
-                        leased.resume(throwing: error)
+                        answer.give(.failure(error))
                     }
+                }
+                Task.detached {
+                    try? await Task.sleep(for: limit)
+                    answer.give(.failure(PostgresUnreachable(limit: limit)))
                 }
             }
         }
@@ -51,6 +60,40 @@
 
         deinit {
             release()
+        }
+    }
+
+    /// No connection within the store's `connectionTimeout`.
+    struct PostgresUnreachable: Error {
+        let limit: Duration
+    }
+
+    /// The first of several answers to one continuation; what comes after it is handed to `late`.
+    final class OnceAnswer<Value: Sendable>: Sendable {
+        private struct State {
+            var continuation: CheckedContinuation<Value, any Error>?
+            var late: (@Sendable (Value) -> Void)?
+        }
+
+        private let state = Locked(State())
+
+        func start(_ continuation: CheckedContinuation<Value, any Error>, late: @escaping @Sendable (Value) -> Void) {
+            state.withLock { state in
+                state.continuation = continuation
+                state.late = late
+            }
+        }
+
+        func give(_ result: Result<Value, any Error>) {
+            let (continuation, late) = state.withLock { state in
+                defer { state.continuation = nil }
+                return (state.continuation, state.late)
+            }
+            if let continuation {
+                continuation.resume(with: result)
+            } else if case .success(let value) = result {
+                late?(value)
+            }
         }
     }
 #endif

@@ -27,6 +27,9 @@
         public let client: PostgresClient
         /// The schema the store's tables are in.
         public let schema: String
+        /// How long a call waits for a connection before it fails (the server down or unreachable,
+        /// or every connection busy): a `StoreError` of kind `.database` then, not a hang.
+        public let connectionTimeout: Duration
         let logger: Logger
         private let runner: Task<Void, Never>
         private let hub: StoreChangeHub
@@ -53,16 +56,19 @@
         /// ```swift
         /// let store = try PostgresStore(url: "postgres://app@127.0.0.1:5432/models?sslmode=disable")
         /// ```
-        public convenience init(url: String, schema: String? = nil, maximumConnections: Int = 20) throws {
+        public convenience init(
+            url: String, schema: String? = nil, maximumConnections: Int = 20, connectionTimeout: Duration = .seconds(10)
+        ) throws {
             let parsed = try PostgresURL(url)
             var configuration = parsed.configuration
             configuration.options.maximumConnections = maximumConnections
-            self.init(configuration: configuration, schema: schema ?? parsed.schema ?? "public")
+            self.init(configuration: configuration, schema: schema ?? parsed.schema ?? "public", connectionTimeout: connectionTimeout)
         }
 
         /// A store over a PostgresNIO client configuration, its tables in `schema` (created when
         /// missing).
-        public init(configuration: PostgresClient.Configuration, schema: String = "public") {
+        public init(configuration: PostgresClient.Configuration, schema: String = "public", connectionTimeout: Duration = .seconds(10)) {
+            self.connectionTimeout = connectionTimeout
             var logger = Logger(label: "ModelKitPostgres")
             logger.logLevel = .critical
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -114,6 +120,13 @@
             if isClosed.withLock({ $0 }) { throw StoreError(.closed, reason: "it was closed") }
         }
 
+        /// The error for a call that got no connection within ``connectionTimeout``.
+        func unreachable(_ error: PostgresUnreachable) -> StoreError {
+            StoreError(
+                .database,
+                reason: "no connection to the PostgreSQL server within \(error.limit) (it is down, unreachable, or every connection is busy)")
+        }
+
         // MARK: Tables
 
         /// Creates the store's schema if it is missing, once, before the store's first transaction
@@ -123,9 +136,13 @@
             if schemaExists.withLock({ $0 }) { return }
             let sql = "CREATE SCHEMA IF NOT EXISTS \(postgresQuoted(schema))"
             do {
-                try await client.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+                let lease = try await PostgresLease.take(from: client, within: connectionTimeout)
+                defer { lease.release() }
+                try await lease.connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
             } catch let error as PSQLError where ["23505", "42P06"].contains(error.serverInfo?[.sqlState] ?? "") {
                 // Another process created it at the same moment.
+            } catch let error as PostgresUnreachable {
+                throw unreachable(error)
             } catch {
                 throw Self.storeError(error, table: nil, sql: sql)
             }
@@ -152,9 +169,11 @@
             try await createSchema()
             let lease: PostgresLease
             do {
-                lease = try await PostgresLease.take(from: client)
+                lease = try await PostgresLease.take(from: client, within: connectionTimeout)
             } catch let error as PSQLError {
                 throw Self.storeError(error, table: nil, sql: nil)
+            } catch let error as PostgresUnreachable {
+                throw unreachable(error)
             }
             defer { lease.release() }
             let connection = lease.connection
