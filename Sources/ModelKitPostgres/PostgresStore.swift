@@ -51,7 +51,8 @@
         /// A store on the database a `postgres://` URL names, its tables in `schema`.
         ///
         /// The URL is `postgres://user[:password]@host[:port]/database`, with `?sslmode=disable`,
-        /// `prefer` (the default) or `require`, and `?schema=name` in place of the argument.
+        /// `prefer` (the default) or `require` (the server's certificate verified, against
+        /// `&sslrootcert=path` when given), and `?schema=name` in place of the argument.
         ///
         /// ```swift
         /// let store = try PostgresStore(url: "postgres://app@127.0.0.1:5432/models?sslmode=disable")

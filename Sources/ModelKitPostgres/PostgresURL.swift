@@ -4,7 +4,7 @@
     import PostgresNIO
 
     /// A `postgres://` (or `postgresql://`) URL, as libpq and most tools take them:
-    /// `postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require&schema=name]`.
+    /// `postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require&sslrootcert=path&schema=name]`.
     struct PostgresURL {
         let configuration: PostgresClient.Configuration
         /// The `schema` query item, if any.
@@ -21,17 +21,26 @@
             guard let host = components.host, !host.isEmpty else { throw invalid("it names no host") }
             let user = components.user ?? ProcessInfo.processInfo.environment["USER"] ?? "postgres"
             let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-            var tls = PostgresClient.Configuration.TLS.prefer(.makeClientConfiguration())
+            var mode = "prefer"
+            var rootCertificate: String?
             var schema: String?
             for item in components.queryItems ?? [] {
                 switch (item.name, item.value) {
-                case ("sslmode", "disable"): tls = .disable
-                case ("sslmode", "prefer"), ("sslmode", "allow"): tls = .prefer(.makeClientConfiguration())
-                case ("sslmode", "require"): tls = .require(.makeClientConfiguration())
+                case ("sslmode", let value?) where ["disable", "allow", "prefer", "require"].contains(value): mode = value
                 case ("sslmode", let value): throw invalid("sslmode '\(value ?? "")' is not one of disable, prefer, require")
+                case ("sslrootcert", let value?) where !value.isEmpty: rootCertificate = value
                 case ("schema", let value?) where !value.isEmpty: schema = value
-                default: throw invalid("the option '\(item.name)' is not one the store knows (sslmode, schema)")
+                default: throw invalid("the option '\(item.name)' is not one the store knows (sslmode, sslrootcert, schema)")
                 }
+            }
+            // The server's certificate is always verified, against the system's roots or the
+            // `sslrootcert` file (libpq's `require` would encrypt without checking whom it talks to).
+            var verified = TLSConfiguration.makeClientConfiguration()
+            if let rootCertificate { verified.trustRoots = .file(rootCertificate) }
+            let tls: PostgresClient.Configuration.TLS = switch mode {
+            case "disable": .disable
+            case "require": .require(verified)
+            default: .prefer(verified)
             }
             self.configuration = PostgresClient.Configuration(
                 host: host, port: components.port ?? 5432, username: user, password: components.password,

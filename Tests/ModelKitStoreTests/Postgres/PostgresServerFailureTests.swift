@@ -114,6 +114,34 @@
             await writer.close()
         }
 
+        /// `sslmode=require` against a server with a self-signed certificate: refused (the
+        /// certificate is verified: no connection within the timeout) unless `sslrootcert` names
+        /// it; then the store works over TLS.
+        @Test func aSelfSignedCertificateIsAcceptedOnlyWhenTheURLTrustsIt() async throws {
+            let cluster = try ThrowawayCluster(tls: true)
+            defer { cluster.remove() }
+            let required = cluster.url.replacingOccurrences(of: "sslmode=disable", with: "sslmode=require")
+            let untrusting = try PostgresStore(url: required, maximumConnections: 2, connectionTimeout: .seconds(5))
+            let refused = await Self.within(.seconds(60)) { try await untrusting.fetchCount(OutageReading.self) }
+            guard case .failure(let error)? = refused else {
+                Issue.record("expected the untrusted certificate to be refused, got \(String(describing: refused))")
+                return
+            }
+            // PostgresNIO's pool retries the handshake and keeps its error, so what the caller sees
+            // is the store's bound; the same server then accepts the store that trusts it.
+            #expect((error as? StoreError)?.reason.hasPrefix("no connection to the PostgreSQL server within 5.0 seconds") == true, "\(error)")
+            await untrusting.close()
+
+            let trusting = try PostgresStore(
+                url: required + "&sslrootcert=" + cluster.certificatePath, maximumConnections: 2, connectionTimeout: .seconds(5))
+            let saved = await Self.within(.seconds(60)) {
+                try await trusting.save(OutageReading(id: 1, value: 1.5))
+                return try await trusting.fetchAll(OutageReading.self).map(\.value)
+            }
+            #expect(try #require(saved).get() == [1.5])
+            await trusting.close()
+        }
+
         /// Whether `condition` holds within 30 s.
         static func eventually(_ condition: @Sendable () -> Bool) async -> Bool {
             for _ in 0..<300 {

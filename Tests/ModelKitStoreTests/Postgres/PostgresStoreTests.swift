@@ -50,7 +50,7 @@
         @Test func aBadURLIsAClearError() {
             let error = #expect(throws: StoreError.self) { try PostgresStore(url: "postgres://x@h/db?colour=red") }
             #expect(error?.description == "cannot open the store: 'postgres://x@h/db?colour=red' is not a PostgreSQL URL: "
-                + "the option 'colour' is not one the store knows (sslmode, schema)")
+                + "the option 'colour' is not one the store knows (sslmode, sslrootcert, schema)")
             #expect(throws: StoreError.self) { try PostgresStore(url: "mysql://x@h/db") }
         }
 
