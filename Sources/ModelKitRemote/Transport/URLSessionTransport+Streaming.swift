@@ -8,10 +8,11 @@ import FoundationNetworking
 extension URLSessionTransport: StreamingHTTPTransport {
     /// Sends `request` and returns once the head has arrived; the body's chunks queue until read.
     ///
-    /// Past 1 MiB unread the data task is suspended, and resumed below 256 KiB (on Apple
-    /// platforms this holds the server back through TCP). FoundationNetworking on Linux keeps
-    /// delivering while suspended, so the queue is bounded by the request's `maxResponseSize`
-    /// too: past it the stream fails with a `tooLarge` error rather than grow.
+    /// On Apple platforms the data task is suspended past 1 MiB unread and resumed below 256 KiB,
+    /// which holds the server back through TCP. FoundationNetworking (Linux) is not asked to: it
+    /// keeps delivering while suspended, and its `suspend()` can trap inside `stopLoading()` when
+    /// the transfer is ending (seen in CI). Everywhere the queue is bounded by the request's
+    /// `maxResponseSize`: past it the stream fails with a `tooLarge` error rather than grow.
     public func stream(_ request: RemoteRequest) async throws -> RemoteStreamedResponse {
         let task = session.dataTask(with: urlRequest(for: request))
         let queue = ChunkQueue(task: task, request: request)
@@ -52,8 +53,13 @@ private final class BodyReader {
 
 /// One streamed response's head and chunks, between the session's delegate queue and the reader.
 final class ChunkQueue: SessionTaskHandler {
-    /// Unread bytes past which the task is suspended, and below which it is resumed.
+    /// Unread bytes past which the task is suspended, and below which it is resumed; never on
+    /// Linux (see ``URLSessionTransport/stream(_:)``).
+    #if canImport(FoundationNetworking)
+    static let suspendAbove = Int.max
+    #else
     static let suspendAbove = 1 << 20
+    #endif
     static let resumeBelow = 256 << 10
 
     private struct State {
