@@ -14,8 +14,7 @@ extension RemoteClient {
         var kept: [M]?
         if revalidates, let entry = validators.entry(for: key), let models = Self.models(M.self, entry.identifiers, in: context) {
             kept = models
-            request.headers = request.headers.filter { $0.key.caseInsensitiveCompare("If-None-Match") != .orderedSame }
-            request.headers["If-None-Match"] = entry.eTag
+            request.headers.setField("If-None-Match", to: entry.eTag)
         }
         let response = try await send(request, accepting: kept == nil ? [] : [304])
         if response.status == 304, let kept { return kept }

@@ -94,8 +94,7 @@ extension RemoteClient {
                 .mapping, method: request.method, url: request.url.absoluteString,
                 reason: "cannot write the body: \(error)", underlying: error)
         }
-        request.headers = request.headers.filter { $0.key.caseInsensitiveCompare("Content-Type") != .orderedSame }
-        request.headers["Content-Type"] = "application/json"
+        request.headers.setField("Content-Type", to: "application/json")
         let live = adopt(model, into: context)
         let response = try await send(request)
         guard response.body.isEmpty else { return try await mapOne(response, of: request, context: context) }

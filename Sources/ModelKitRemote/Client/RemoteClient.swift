@@ -176,7 +176,7 @@ public struct RemoteClient: Sendable {
                 reason: "'\(M.modelSchema.modelName)' does not allow \(operation) (it allows \(M.remoteOperations))")
         }
         var fields = headers
-        if !fields.keys.contains(where: { $0.caseInsensitiveCompare("Accept") == .orderedSame }) {
+        if fields.field("Accept") == nil {
             fields["Accept"] = "application/json"
         }
         return RemoteRequest(method: method, url: url, headers: fields, timeout: timeout.seconds, maxResponseSize: maxResponseSize)

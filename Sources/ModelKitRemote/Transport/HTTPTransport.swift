@@ -105,6 +105,19 @@ public struct RemoteResponse: Sendable {
     /// response.header("content-type")   // "application/json"
     /// ```
     public func header(_ name: String) -> String? {
-        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.field(name)
+    }
+}
+
+extension [String: String] {
+    /// The value of the header field `name`, compared without case (HTTP field names have none).
+    func field(_ name: String) -> String? {
+        first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// Sets the header field `name` to `value`, replacing it in whatever case it was spelled.
+    mutating func setField(_ name: String, to value: String) {
+        self = filter { $0.key.caseInsensitiveCompare(name) != .orderedSame }
+        self[name] = value
     }
 }

@@ -36,7 +36,7 @@ public struct RemoteStreamedResponse {
 
     /// The value of a header field, its name compared without case.
     public func header(_ name: String) -> String? {
-        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.field(name)
     }
 }
 
