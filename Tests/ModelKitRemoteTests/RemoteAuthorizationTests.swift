@@ -44,7 +44,7 @@ import Testing
         try await TestServer.with { server in
             let counter = Self.guardedRoute(on: server, accepting: [2])
             let tokens = Tokens()
-            let client = RemoteClient(baseURL: server.baseURL, timeout: .seconds(30), authorizer: tokens)
+            let client = RemoteClient(baseURL: server.baseURL, timeout: TestServer.patience, authorizer: tokens)
             let readings = try await client.fetchAll(SensorReading.self)
             #expect(readings.isEmpty)
             expectEqual(await counter.headers.map { $0["authorization"] }, ["Bearer token-1", "Bearer token-2"])
@@ -59,7 +59,7 @@ import Testing
         try await TestServer.with { server in
             let counter = Self.guardedRoute(on: server, accepting: [])
             let tokens = Tokens()
-            let client = RemoteClient(baseURL: server.baseURL, timeout: .seconds(30), authorizer: tokens)
+            let client = RemoteClient(baseURL: server.baseURL, timeout: TestServer.patience, authorizer: tokens)
             let error = await remoteError { _ = try await client.fetchAll(SensorReading.self) }
             #expect(error?.kind == .status)
             #expect(error?.status == 401)
@@ -72,7 +72,7 @@ import Testing
     @Test func anAuthorizerThatDoesNotRefreshLeavesThe401() async throws {
         try await TestServer.with { server in
             let counter = Self.guardedRoute(on: server, accepting: [2])
-            let client = RemoteClient(baseURL: server.baseURL, timeout: .seconds(30), authorizer: Tokens(refreshes401: false))
+            let client = RemoteClient(baseURL: server.baseURL, timeout: TestServer.patience, authorizer: Tokens(refreshes401: false))
             let error = await remoteError { _ = try await client.fetchAll(SensorReading.self) }
             #expect(error?.status == 401)
             #expect(error?.attempts == 1)
@@ -89,7 +89,7 @@ import Testing
         }
         try await TestServer.with { server in
             let counter = Self.guardedRoute(on: server, accepting: [1])
-            let client = RemoteClient(baseURL: server.baseURL, timeout: .seconds(30), authorizer: Failing())
+            let client = RemoteClient(baseURL: server.baseURL, timeout: TestServer.patience, authorizer: Failing())
             let error = await remoteError { _ = try await client.fetchAll(SensorReading.self) }
             #expect(error?.kind == .authorization)
             #expect(error?.underlying is Locked)

@@ -90,7 +90,7 @@ import Testing
     /// Every page's identifiers, and how many requests they took.
     static func readAll<M: RemoteModel & AnyObject>(_ type: M.Type, from server: TestServer) async throws -> (pages: [[Int]], requests: Int) {
         let counter = addRoutes(to: server)
-        let client = RemoteClient(baseURL: server.baseURL, timeout: .seconds(30))
+        let client = RemoteClient(baseURL: server.baseURL, timeout: TestServer.patience)
         var pages: [[Int]] = []
         for try await page in try client.pages(M.self, context: ModelContext()) {
             pages.append(page.compactMap { $0.modelIdentifier?.base as? Int })
@@ -126,7 +126,7 @@ import Testing
     @Test func stoppingEarlySendsNoMoreRequests() async throws {
         try await TestServer.with { server in
             let counter = Self.addRoutes(to: server)
-            let client = RemoteClient(baseURL: server.baseURL, timeout: .seconds(30))
+            let client = RemoteClient(baseURL: server.baseURL, timeout: TestServer.patience)
             for try await page in try client.pages(LinkedIssue.self) {
                 #expect(page.count == 3)
                 break
@@ -138,7 +138,7 @@ import Testing
     @Test func loopingLinksAreAnError() async throws {
         try await TestServer.with { server in
             let counter = Self.addRoutes(to: server, loopingLinks: true)
-            let client = RemoteClient(baseURL: server.baseURL, timeout: .seconds(30))
+            let client = RemoteClient(baseURL: server.baseURL, timeout: TestServer.patience)
             var pages = 0
             let error = await remoteError {
                 for try await _ in try client.pages(LinkedIssue.self) { pages += 1 }

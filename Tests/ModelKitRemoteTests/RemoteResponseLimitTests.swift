@@ -37,7 +37,7 @@ import Testing
             let body = StreamedBody(byteCount: example.size, announced: example.announced)
             server.server.appendRoute("GET /readings") { _ in HTTPResponse(streaming: body) }
             let client = RemoteClient(
-                baseURL: server.baseURL, timeout: .seconds(30), maxResponseSize: example.limit, transport: transport.transport)
+                baseURL: server.baseURL, timeout: TestServer.patience, maxResponseSize: example.limit, transport: transport.transport)
             if example.fits {
                 let readings = try await client.fetchAll(SensorReading.self)
                 #expect(readings.isEmpty)
@@ -66,7 +66,7 @@ import Testing
             let body = StreamedBody(byteCount: transport.stopsAtTheLimit ? 4 << 30 : 32 << 20, announced: announced)
             server.server.appendRoute("GET /readings") { _ in HTTPResponse(streaming: body) }
             let client = RemoteClient(
-                baseURL: server.baseURL, timeout: .seconds(60), maxResponseSize: limit, transport: transport.transport)
+                baseURL: server.baseURL, timeout: TestServer.patience, maxResponseSize: limit, transport: transport.transport)
             let error = await remoteError { _ = try await client.fetchAll(SensorReading.self) }
             #expect(error?.kind == .tooLarge)
             if transport.stopsAtTheLimit {

@@ -44,7 +44,7 @@ import Testing
     func aFailingServerIsAskedAgainUntilItAnswers(_ transport: TransportKind, _ failure: Failure) async throws {
         try await TestServer.with { server in
             let counter = Self.flakyRoute(on: server, failing: 2, as: failure)
-            let client = RemoteClient(baseURL: server.baseURL, timeout: .seconds(30), retryPolicy: Self.quick, transport: transport.transport)
+            let client = RemoteClient(baseURL: server.baseURL, timeout: TestServer.patience, retryPolicy: Self.quick, transport: transport.transport)
             let readings = try await client.fetchAll(SensorReading.self)
             #expect(readings.isEmpty)
             expectEqual(await counter.count, 3)
@@ -55,7 +55,7 @@ import Testing
     func theLastFailureIsTheErrorOnceTheAttemptsAreSpent(_ transport: TransportKind, _ failure: Failure) async throws {
         try await TestServer.with { server in
             let counter = Self.flakyRoute(on: server, failing: .max, as: failure)
-            let client = RemoteClient(baseURL: server.baseURL, timeout: .seconds(30), retryPolicy: Self.quick, transport: transport.transport)
+            let client = RemoteClient(baseURL: server.baseURL, timeout: TestServer.patience, retryPolicy: Self.quick, transport: transport.transport)
             let error = await remoteError { _ = try await client.fetchAll(SensorReading.self) }
             #expect(error?.kind == failure.kind)
             #expect(error?.attempts == 3)
@@ -69,7 +69,7 @@ import Testing
     func requestsThatAreNotIdempotentAreSentOnce(_ method: RemoteRequest.Method) async throws {
         try await TestServer.with { server in
             let counter = Self.flakyRoute(on: server, failing: .max, as: .serviceUnavailable)
-            let client = RemoteClient(baseURL: server.baseURL, timeout: .seconds(30), retryPolicy: Self.quick)
+            let client = RemoteClient(baseURL: server.baseURL, timeout: TestServer.patience, retryPolicy: Self.quick)
             let error = await remoteError {
                 if method == .post {
                     _ = try await client.create(RemoteTask(id: 1, title: "write"))
@@ -92,7 +92,7 @@ import Testing
                 }
                 return HTTPResponse(statusCode: .ok, body: Data("[]".utf8))
             }
-            let client = RemoteClient(baseURL: server.baseURL, timeout: .seconds(30), retryPolicy: Self.quick)
+            let client = RemoteClient(baseURL: server.baseURL, timeout: TestServer.patience, retryPolicy: Self.quick)
             let clock = ContinuousClock()
             let start = clock.now
             _ = try await client.fetchAll(SensorReading.self)
@@ -108,7 +108,7 @@ import Testing
                 _ = await counter.record(request)
                 return HTTPResponse(statusCode: .tooManyRequests, headers: [.retryAfter: "3600"])
             }
-            let client = RemoteClient(baseURL: server.baseURL, timeout: .seconds(30), retryPolicy: Self.quick)
+            let client = RemoteClient(baseURL: server.baseURL, timeout: TestServer.patience, retryPolicy: Self.quick)
             let error = await remoteError { _ = try await client.fetchAll(SensorReading.self) }
             #expect(error?.status == 429)
             #expect(error?.attempts == 1)
@@ -120,7 +120,7 @@ import Testing
         try await TestServer.with { server in
             let counter = Self.flakyRoute(on: server, failing: .max, as: .serviceUnavailable)
             let slow = RemoteRetryPolicy(maxAttempts: 5, initialDelay: .seconds(600), maxDelay: .seconds(600))
-            let client = RemoteClient(baseURL: server.baseURL, timeout: .seconds(30), retryPolicy: slow)
+            let client = RemoteClient(baseURL: server.baseURL, timeout: TestServer.patience, retryPolicy: slow)
             let task = Task { try await client.fetchAll(SensorReading.self) }
             while await counter.count == 0 { try await Task.sleep(for: .milliseconds(10)) }
             task.cancel()

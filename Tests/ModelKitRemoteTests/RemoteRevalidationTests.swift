@@ -34,7 +34,7 @@ import Testing
     func aNotModifiedCollectionKeepsTheLiveInstancesAsTheyAre(_ transport: TransportKind) async throws {
         try await TestServer.with { server in
             let tasks = TaskServer(on: server)
-            let client = RemoteClient(baseURL: server.baseURL, timeout: .seconds(30), transport: transport.transport)
+            let client = RemoteClient(baseURL: server.baseURL, timeout: TestServer.patience, transport: transport.transport)
             let context = ModelContext()
             let first = try await client.fetchAll(RemoteTask.self, context: context)
             first[0].title = "edited here"
@@ -54,7 +54,7 @@ import Testing
     @Test func aNotModifiedInstanceIsTheLiveOne() async throws {
         try await TestServer.with { server in
             let tasks = TaskServer(on: server)
-            let client = RemoteClient(baseURL: server.baseURL, timeout: .seconds(30))
+            let client = RemoteClient(baseURL: server.baseURL, timeout: TestServer.patience)
             let context = ModelContext()
             let task = try await client.fetchOne(RemoteTask.self, id: 1, context: context)
             let again = try await client.fetchOne(RemoteTask.self, id: 1, context: context)
@@ -68,7 +68,7 @@ import Testing
     @Test func aContextWithoutTheModelsAsksForTheFullResponse() async throws {
         try await TestServer.with { server in
             let tasks = TaskServer(on: server)
-            let client = RemoteClient(baseURL: server.baseURL, timeout: .seconds(30))
+            let client = RemoteClient(baseURL: server.baseURL, timeout: TestServer.patience)
             _ = try await client.fetchAll(RemoteTask.self, context: ModelContext())
             let fresh = try await client.fetchAll(RemoteTask.self, context: ModelContext())
             expectEqual(fresh.map(\.title), ["task 1 v1", "task 2 v1", "task 3 v1"])
@@ -81,7 +81,7 @@ import Testing
         try await TestServer.with { server in
             let tasks = TaskServer(on: server)
             let store = try SQLiteStore()
-            let client = RemoteClient(baseURL: server.baseURL, store: store, timeout: .seconds(30))
+            let client = RemoteClient(baseURL: server.baseURL, store: store, timeout: TestServer.patience)
             _ = try await client.fetchAll(RemoteTask.self, context: ModelContext(store: store))
             let loaded = try await client.fetchAll(RemoteTask.self, context: ModelContext(store: store))
             expectEqual(loaded.map(\.title), ["task 1 v1", "task 2 v1", "task 3 v1"])
@@ -92,7 +92,7 @@ import Testing
     @Test func revalidationCanBeTurnedOff() async throws {
         try await TestServer.with { server in
             let tasks = TaskServer(on: server)
-            var client = RemoteClient(baseURL: server.baseURL, timeout: .seconds(30))
+            var client = RemoteClient(baseURL: server.baseURL, timeout: TestServer.patience)
             client.revalidates = false
             let context = ModelContext()
             _ = try await client.fetchAll(RemoteTask.self, context: context)

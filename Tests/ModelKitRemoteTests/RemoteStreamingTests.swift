@@ -29,7 +29,7 @@ import Testing
     func eachLayoutStreamsItsModels(_ transport: TransportKind, _ layout: Layout) async throws {
         try await TestServer.with { server in
             layout.serve(on: server)
-            let client = RemoteClient(baseURL: server.baseURL, timeout: .seconds(30), transport: transport.transport)
+            let client = RemoteClient(baseURL: server.baseURL, timeout: TestServer.patience, transport: transport.transport)
             var identifiers: [Int] = []
             if layout == .envelope {
                 for try await event in try client.elements(EnvelopedEvent.self) { identifiers.append(event.id) }
@@ -61,7 +61,7 @@ import Testing
             let body = StreamedBody { index in index < chunkCount ? chunk : nil }
             server.server.appendRoute("GET /readings") { _ in HTTPResponse(streaming: body) }
             let client = RemoteClient(
-                baseURL: server.baseURL, timeout: .seconds(30), maxResponseSize: 8 << 20, transport: transport.transport)
+                baseURL: server.baseURL, timeout: TestServer.patience, maxResponseSize: 8 << 20, transport: transport.transport)
             var count = 0
             do {
                 for try await task in try client.elements(RemoteTask.self) {
@@ -86,7 +86,7 @@ import Testing
             server.server.appendRoute("GET /readings") { _ in
                 HTTPResponse(statusCode: .ok, body: Data(#"[{"id": 1, "title": "a"}, {"id": "two", "title": "b"}]"#.utf8))
             }
-            let client = RemoteClient(baseURL: server.baseURL, timeout: .seconds(30), transport: transport.transport)
+            let client = RemoteClient(baseURL: server.baseURL, timeout: TestServer.patience, transport: transport.transport)
             var read: [Int] = []
             let error = await remoteError {
                 for try await task in try client.elements(RemoteTask.self) { read.append(task.id) }
@@ -104,7 +104,7 @@ import Testing
     func aFailingStatusIsTheFirstError(_ transport: TransportKind) async throws {
         try await TestServer.with { server in
             server.server.appendRoute("GET /readings") { _ in HTTPResponse(statusCode: .notFound, body: Data("gone".utf8)) }
-            let client = RemoteClient(baseURL: server.baseURL, timeout: .seconds(30), transport: transport.transport)
+            let client = RemoteClient(baseURL: server.baseURL, timeout: TestServer.patience, transport: transport.transport)
             let error = await remoteError { for try await _ in try client.elements(RemoteTask.self) {} }
             #expect(error?.kind == .status)
             #expect(error?.status == 404)

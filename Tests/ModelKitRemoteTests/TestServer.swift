@@ -37,6 +37,11 @@ final class TestServer: Sendable {
     /// gets an answer from it did wait for it, even on a machine that stalls for a minute.
     static let slowDelay: Duration = .seconds(180)
 
+    /// How long clients wait in tests that are not about timeouts. The whole suite starts every
+    /// test at once, and on a 2-core machine an exchange whose answer has arrived can wait half a
+    /// minute for a thread to go on (seen in CI: a 404 reported as a 30 s timeout).
+    static let patience: Duration = .seconds(150)
+
     let server: LocalHTTPServer
     let baseURL: URL
     let log = RequestLog()
@@ -56,7 +61,7 @@ final class TestServer: Sendable {
     }
 
     /// A client of this server.
-    func client(store: (any ModelStore)? = nil, timeout: Duration = .seconds(30)) -> RemoteClient {
+    func client(store: (any ModelStore)? = nil, timeout: Duration = patience) -> RemoteClient {
         RemoteClient(baseURL: baseURL, store: store, timeout: timeout)
     }
 
