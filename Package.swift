@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "ModelKitRemote", targets: ["ModelKitRemote"]),
         // Empty unless the package's `PostgreSQL` trait is enabled.
         .library(name: "ModelKitPostgres", targets: ["ModelKitPostgres"]),
+        // Empty unless the package's `Hummingbird` trait is enabled.
+        .library(name: "ModelKitHummingbird", targets: ["ModelKitHummingbird"]),
         .executable(name: "modelkit", targets: ["ModelKitTool"]),
     ],
     traits: [
@@ -24,6 +26,11 @@ let package = Package(
             name: "AsyncHTTPClient",
             description: "AsyncHTTPClientTransport, the remote client's transport on AsyncHTTPClient (swift-server), "
                 + "and the default one on Linux: off by default, as AsyncHTTPClient and SwiftNIO take minutes to build."),
+        .trait(
+            name: "Hummingbird",
+            description: "ModelKitHummingbird: models as Hummingbird 2 request and response bodies through ModelKit's "
+                + "JSON bytes path, and the TodoServer example: off by default, as Hummingbird and SwiftNIO take "
+                + "minutes to build."),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -34,6 +41,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Built only with the `AsyncHTTPClient` trait.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Built only with the `Hummingbird` trait; without its default traits, which bring
+        // swift-configuration and nothing ModelKit uses.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         // The macro tests' `assertMacro`.
         .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
         // `swift package generate-documentation`: the DocC catalogues, built by CI (.ci/run): one per
@@ -116,6 +126,16 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             ]),
 
+        // Models as Hummingbird 2 request and response bodies: a request decoder and a response
+        // encoder on ModelKit's JSON bytes path, and streamed responses of models. Its sources are
+        // compiled only with the `Hummingbird` trait, which also brings Hummingbird in.
+        .target(
+            name: "ModelKitHummingbird",
+            dependencies: [
+                "ModelKitCore", "ModelKitJSON",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+            ]),
+
         // The public face: macro declarations and the runtime, re-exported.
         .target(
             name: "ModelKit",
@@ -139,6 +159,16 @@ let package = Package(
         ),
         // The README's quick start, built and run by CI.
         .executableTarget(name: "QuickStart", dependencies: ["ModelKit"], path: "Examples/QuickStart"),
+        // A small REST API of to-dos over an SQLite store, one context per request, on Hummingbird
+        // (the `Hummingbird` trait; without it, the program says so). CI starts it and exercises it
+        // over HTTP (.ci/todo-server.py).
+        .executableTarget(
+            name: "TodoServer",
+            dependencies: [
+                "ModelKit", "ModelKitStore", "ModelKitHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+            ],
+            path: "Examples/TodoServer"),
 
         // Models, payloads and tables the test targets share.
         .target(
@@ -171,6 +201,13 @@ let package = Package(
                 "ModelKit", "ModelKitRemote", "ModelKitStore", "ModelKitTestSupport",
             ]
         ),
+        .testTarget(
+            name: "ModelKitHummingbirdTests",
+            dependencies: [
+                "ModelKit", "ModelKitHummingbird", "ModelKitTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+            ]),
         // Every `modelkit` command, run as the built binary; the generator's rules also in process.
         .testTarget(
             name: "ModelKitToolTests",

@@ -60,6 +60,8 @@ import Testing
             ("reference-modelcontext", "Tests/ModelKitStoreTests/ReferenceExampleTests.swift"),
         "Sources/ModelKitPostgres/ModelKitPostgres.docc/ModelKitPostgres.md":
             ("reference-postgres", "Tests/ModelKitStoreTests/Postgres/PostgresReferenceExampleTests.swift"),
+        "Sources/ModelKitHummingbird/ModelKitHummingbird.docc/ModelKitHummingbird.md":
+            ("reference-hummingbird", "Tests/ModelKitHummingbirdTests/ReferenceExampleTests.swift"),
     ]
 
     /// The test target of a module whose tests live in another's: ModelKitPostgres builds only
