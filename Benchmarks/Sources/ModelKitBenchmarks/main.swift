@@ -8,26 +8,24 @@ if arguments.first == "--memory-child" {
     try runMemoryChild(Array(arguments.dropFirst()))
     exit(0)
 }
-// The streaming lines write ~1 GB files, so they run only when named (`json.stream`), and
-// before the comparisons load their inputs, so the process's own peak shows what they take.
-if arguments.contains(where: { $0.hasPrefix("json.stream") }) {
+/// Runs the lines named by `prefix`, which run only when named and before the comparisons load
+/// their inputs (so the process's own peak shows what they take); exits when nothing else was asked.
+@MainActor func runWhenNamed(_ prefix: String, _ body: ([String]) throws -> Void) {
+    guard arguments.contains(where: { $0.hasPrefix(prefix) }) else { return }
     do {
-        try streamingBenchmarks(arguments)
+        try body(arguments)
     } catch {
-        print("json.stream: failed: \(error)")
+        print("\(prefix): failed: \(error)")
     }
-    if arguments.allSatisfy({ $0.hasPrefix("json.stream") }) { exit(0) }
+    if arguments.allSatisfy({ $0.hasPrefix(prefix) }) { exit(0) }
 }
-// A million rows through a cursor, only when named (`store.cursor`), before the comparisons
-// load their inputs, as the streaming lines.
-if arguments.contains(where: { $0.hasPrefix("store.cursor") }) {
-    do {
-        try cursorBenchmark(arguments)
-    } catch {
-        print("store.cursor: failed: \(error)")
-    }
-    if arguments.allSatisfy({ $0.hasPrefix("store.cursor") }) { exit(0) }
-}
+// The streaming lines write ~1 GB files.
+runWhenNamed("json.stream", streamingBenchmarks)
+// A million rows through a cursor.
+runWhenNamed("store.cursor", cursorBenchmark)
+// Hummingbird routes under load on loopback, with the package's `Hummingbird` trait: two servers
+// in this process and a load generator's threads.
+runWhenNamed("server.", serverBenchmarks)
 // Each group is built only when a requested name falls in it: building prepares the inputs (the
 // store group writes 100,000 rows), which would otherwise dominate a profiler's run.
 let groups: [(prefixes: [String], make: () throws -> [Comparison])] = [
