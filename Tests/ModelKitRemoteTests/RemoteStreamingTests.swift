@@ -112,6 +112,38 @@ import Testing
         }
     }
 
+    /// A server that sends the first element and then nothing: the loop gets the element, then a
+    /// timeout once nothing has come for the client's `timeout`, rather than waiting for ever.
+    /// (AsyncHTTPClient's own deadline ends with the head; URLSession's idle timeout is the
+    /// request's.)
+    @Test(arguments: TransportKind.allCases)
+    func aBodyThatStopsArrivingTimesOut(_ transport: TransportKind) async throws {
+        let release = DispatchSemaphore(value: 0)
+        try await TestServer.with { server in
+            let body = StreamedBody { index in
+                switch index {
+                case 0: return Array(#"[{"id": 1, "title": "a"},"#.utf8)
+                case 1:
+                    _ = release.wait(timeout: .now() + 120)  // holds the connection open, silent
+                    return nil
+                default: return nil
+                }
+            }
+            server.server.appendRoute("GET /readings") { _ in HTTPResponse(streaming: body) }
+            let client = RemoteClient(baseURL: server.baseURL, timeout: .seconds(2), transport: transport.transport)
+            var read: [Int] = []
+            let start = ContinuousClock.now
+            let error = await remoteError {
+                for try await task in try client.elements(RemoteTask.self) { read.append(task.id) }
+            }
+            let waited = ContinuousClock.now - start
+            release.signal()
+            expectEqual(read, [1])
+            #expect(error?.kind == .timeout, "\(String(describing: error))")
+            #expect(waited < TestServer.patience)
+        }
+    }
+
     /// A transport that cannot stream: the body is read whole, then split.
     @Test func aTransportThatDoesNotStreamStillGivesTheElements() async throws {
         struct Whole: HTTPTransport {

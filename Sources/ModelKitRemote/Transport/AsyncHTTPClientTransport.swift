@@ -56,11 +56,20 @@ public struct AsyncHTTPClientTransport: StreamingHTTPTransport {
     }
 
     /// Sends `request` and returns once the head has arrived; the body is AsyncHTTPClient's own
-    /// stream, which reads from the connection only as fast as the caller reads it.
+    /// stream, which reads from the connection only as fast as the caller reads it (one chunk
+    /// ahead). A read that waits longer than the request's timeout for a byte fails with a
+    /// timeout, as URLSession's does: AsyncHTTPClient's deadline ends with the head.
     public func stream(_ request: RemoteRequest) async throws -> RemoteStreamedResponse {
         let response = try await execute(request)
         let chunks = response.body.map { Data($0.readableBytesView) }
-        return RemoteStreamedResponse(status: Int(response.status.code), headers: Self.fields(of: response), body: RemoteBody(chunks))
+        let body: RemoteBody
+        if request.timeout > 0 {
+            let timed = IdleTimeoutBody(chunks, idleTimeout: .nanoseconds(Int64(clamping: Int64((request.timeout * 1e9).rounded(.up)))))
+            body = RemoteBody { try await timed.next() }
+        } else {
+            body = RemoteBody(chunks)
+        }
+        return RemoteStreamedResponse(status: Int(response.status.code), headers: Self.fields(of: response), body: body)
     }
 
     /// Sends `request` through the client, within its timeout.
