@@ -16,7 +16,8 @@ extension RemoteClient {
     ///
     /// The request is sent when the loop first asks, with the client's retries and authorizer
     /// (a retry can happen only before the body starts); the client's `timeout` bounds the wait for
-    /// the response's head (the transport enforces it), not the whole stream, and
+    /// the response's head and each wait for more of the body (the transport enforces both), not
+    /// the whole stream, and
     /// `maxResponseSize` bounds each element rather than the body. A body whose `Content-Type` is
     /// `application/x-ndjson` (or `jsonl`) is NDJSON; otherwise its first byte tells an array
     /// from NDJSON. Streamed models are mapped through `context`, not saved: save what you keep,
