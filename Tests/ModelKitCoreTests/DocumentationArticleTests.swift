@@ -24,6 +24,7 @@ import Testing
         "MappingModels.md": .swift(snippet: "mapping", test: "Tests/ModelKitCoreTests/ArticleExampleTests.swift"),
         "Transformers.md": .swift(snippet: "transformers", test: "Tests/ModelKitCoreTests/ArticleExampleTests.swift"),
         "Errors.md": .swift(snippet: "errors", test: "Tests/ModelKitCoreTests/ArticleExampleTests.swift"),
+        "JSONSchema.md": .swift(snippet: "json-schema", test: "Tests/ModelKitJSONTests/JSONSchemaArticleExampleTests.swift"),
         "IdentityAndContexts.md": .swift(snippet: "identity", test: "Tests/ModelKitCoreTests/ArticleExampleTests.swift"),
         "UntrustedInput.md": .swift(snippet: "untrusted-input", test: "Tests/ModelKitCoreTests/ArticleExampleTests.swift"),
         "Store.md": .swift(snippet: "store", test: "Tests/ModelKitStoreTests/ArticleExampleTests.swift"),
