@@ -116,9 +116,14 @@ struct SchemaSample {
             Self.mutate(written, ["counts"], to: .object([JSONMember("a", .string("1"))])),  // a dictionary value
             Self.mutate(written, ["surprise"], to: .bool(true)),           // an unknown key (unknownKeys: .reject)
             Self.mutate(written, ["due_on"], to: .int(20261224)),          // the transformer's remote type is a string
+            Self.mutate(written, ["meta", "surprise"], to: .int(1)),       // an unknown key inside a key path's object
         ]
         let results = try Self.validate(valid + broken, against: SchemaSample.jsonSchema)
-        expectEqual(results, [true, true, true, false, false, false, false, false, false])
+        expectEqual(results, [true, true, true, false, false, false, false, false, false, false])
+        // ModelKit refuses every broken payload too (the schema is not looser than the reader).
+        for payload in broken {
+            #expect(throws: ModelError.self, "\(payload)") { try SchemaSample(jsonData: Data(ModelJSON.encode(payload))) }
+        }
         // What the schema says of the properties, read back.
         let schema = SchemaSample.jsonSchema
         expectEqual(schema["properties"]?["is_done"]?["default"], .bool(false))
