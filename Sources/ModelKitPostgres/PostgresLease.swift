@@ -28,6 +28,10 @@
         /// Leases a connection from `client`, waiting for one to be free for at most `limit`.
         static func take(from client: PostgresClient, within limit: Duration) async throws -> PostgresLease {
             let answer = OnceAnswer<PostgresLease>()
+            // The timer ends with the call: every query takes a lease, and a timer left sleeping
+            // for the whole `limit` after each would pile up under load.
+            let timer = Locked<Task<Void, Never>?>(nil)
+            defer { timer.withLock { $0?.cancel() } }
             return try await withCheckedThrowingContinuation { (leased: CheckedContinuation<PostgresLease, any Error>) in
                 answer.start(leased) { $0.release() }
                 Task.detached {
@@ -43,9 +47,11 @@
                         answer.give(.failure(error))
                     }
                 }
-                Task.detached {
-                    try? await Task.sleep(for: limit)
-                    answer.give(.failure(PostgresUnreachable(limit: limit)))
+                timer.withLock {
+                    $0 = Task.detached {
+                        guard (try? await Task.sleep(for: limit)) != nil else { return }
+                        answer.give(.failure(PostgresUnreachable(limit: limit)))
+                    }
                 }
             }
         }
