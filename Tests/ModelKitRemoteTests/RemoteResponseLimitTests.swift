@@ -93,6 +93,20 @@ import Testing
         #expect(readings.isEmpty)
     }
 
+    /// A timeout longer than a deadline can hold (here about 31 million years) is a year at the
+    /// transport, not a crash, whole or streamed.
+    @Test(arguments: TransportKind.allCases)
+    func aTimeoutBeyondWhatADeadlineHoldsStillWorks(_ transport: TransportKind) async throws {
+        try await TestServer.with { server in
+            server.server.appendRoute("GET /readings") { _ in HTTPResponse(streaming: StreamedBody(byteCount: 2, announced: true)) }
+            let client = RemoteClient(baseURL: server.baseURL, timeout: .seconds(1e15), transport: transport.transport)
+            #expect(try await client.fetchAll(SensorReading.self).isEmpty)
+            var streamed = 0
+            for try await _ in try client.elements(SensorReading.self) { streamed += 1 }
+            expectEqual(streamed, 0)
+        }
+    }
+
     @Test func theDefaultLimitIs32MiB() throws {
         let client = RemoteClient(baseURL: try #require(URL(string: "http://127.0.0.1:9")))
         #expect(client.maxResponseSize == 32 * 1024 * 1024)

@@ -64,7 +64,7 @@ public struct AsyncHTTPClientTransport: StreamingHTTPTransport {
         let chunks = response.body.map { Data($0.readableBytesView) }
         let body: RemoteBody
         if request.timeout > 0 {
-            let timed = IdleTimeoutBody(chunks, idleTimeout: .nanoseconds(Int64(clamping: Int64((request.timeout * 1e9).rounded(.up)))))
+            let timed = IdleTimeoutBody(chunks, idleTimeout: .nanoseconds(Self.timeoutNanoseconds(request)))
             body = RemoteBody { try await timed.next() }
         } else {
             body = RemoteBody(chunks)
@@ -78,8 +78,16 @@ public struct AsyncHTTPClientTransport: StreamingHTTPTransport {
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        let timeout = TimeAmount.nanoseconds(Int64(clamping: Int64((max(request.timeout, 0) * 1e9).rounded(.up))))
-        return try await client.execute(outgoing, timeout: request.timeout > 0 ? timeout : .hours(24 * 365))
+        return try await client.execute(outgoing, timeout: .nanoseconds(Self.timeoutNanoseconds(request)))
+    }
+
+    /// The request's timeout in nanoseconds, rounded up; a year when it has none (0) or a longer
+    /// one, which a deadline could not hold.
+    private static func timeoutNanoseconds(_ request: RemoteRequest) -> Int64 {
+        let year = Int64(365 * 24 * 3600) * 1_000_000_000
+        guard request.timeout > 0 else { return year }
+        let nanoseconds = (request.timeout * 1e9).rounded(.up)
+        return nanoseconds < Double(year) ? Int64(nanoseconds) : year
     }
 
     /// A response's header fields by name, repeated fields joined with `, `.
