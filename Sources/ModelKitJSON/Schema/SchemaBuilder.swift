@@ -50,16 +50,16 @@ struct SchemaBuilder {
             guard let first = property.remoteKeyPaths.first, !first.segments.isEmpty else { continue }
             let value = propertySchema(property)
             let alternatives = property.remoteKeyPaths
-            let required = isRequired(property) && alternatives.count == 1
+            let mustBeGiven = isRequired(property)
             for path in alternatives {
                 // Through an array index (`media.0.url`): the array is left open, as any JSON.
                 if let index = path.segments.firstIndex(where: { arrayIndex(of: $0) != nil }) {
                     if index > 0 { root.insert(.object([]), at: path.segments[..<index], required: false, replacing: false) }
                     continue
                 }
-                root.insert(value, at: path.segments[...], required: required)
+                root.insert(value, at: path.segments[...], required: mustBeGiven && alternatives.count == 1)
             }
-            if isRequired(property) && alternatives.count > 1 && alternatives.allSatisfy({ $0.segments.count == 1 }) {
+            if mustBeGiven && alternatives.count > 1 && alternatives.allSatisfy({ $0.segments.count == 1 }) {
                 root.oneOfRequired.append(alternatives.map(\.segments[0]))
             }
         }
@@ -83,7 +83,7 @@ struct SchemaBuilder {
             value = kindSchema(property.valueKind.unwrapped)
         }
         if property.valueKind.isOptional || property.flags.contains(.nullUsesDefault) || property.relationship != nil {
-            value = .object([JSONMember("anyOf", .array([value, .object([JSONMember("type", .string("null"))])]))])
+            value = nullable(value)
         }
         if let expression = property.defaultExpression, let literal = try? JSONValue(parsing: expression),
             case .object(var members) = value
@@ -125,12 +125,16 @@ struct SchemaBuilder {
         case .url: return type("string", JSONMember("format", .string("uri-reference")))
         case .uuid: return type("string", JSONMember("format", .string("uuid")))
         case .json, .other: return .object([])
-        case .optional(let wrapped):
-            return .object([JSONMember("anyOf", .array([kindSchema(wrapped), type("null")]))])
+        case .optional(let wrapped): return nullable(kindSchema(wrapped))
         case .array(let element), .set(let element): return type("array", JSONMember("items", kindSchema(element)))
         case .dictionary(let element): return type("object", JSONMember("additionalProperties", kindSchema(element)))
         case .model(let model): return reference(to: model.schema)
         }
+    }
+
+    /// `schema` or `null`.
+    private func nullable(_ schema: JSONValue) -> JSONValue {
+        .object([JSONMember("anyOf", .array([schema, .object([JSONMember("type", .string("null"))])]))])
     }
 
     /// A JSON Pointer segment for `name` (RFC 6901).
