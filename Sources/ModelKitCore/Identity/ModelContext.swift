@@ -49,7 +49,7 @@ public final class ModelContext {
     // Unchecked: every integer lookup reads it (`liveObject(inserting:integer:type:)`), and no access to it overlaps
     // another: each is a read, an assignment or an append, none calls code that could reach it meanwhile (undo
     // closures run over a copy).
-    @exclusivity(unchecked) private var journal: [() -> Void]?
+    @exclusivity(unchecked) private var journal: [UndoStep]?
 
     /// A context, backed by a store when given; `mergePolicy` decides what saving does with an
     /// edited instance whose row changed in the store meanwhile.
@@ -92,14 +92,28 @@ public final class ModelContext {
         do {
             return try body()
         } catch {
-            for undo in (journal ?? []).reversed() { undo() }
+            for step in (journal ?? []).reversed() { step.undo() }
             throw error
         }
     }
 
     /// Records how to undo a change of the mapping run in progress (nothing outside a run).
     package func recordUndo(_ undo: @escaping () -> Void) {
-        journal?.append(undo)
+        journal?.append(.run(undo))
+    }
+
+    /// How to undo one change of a mapping run. A registration, the change every model read
+    /// makes, is kept as its parts rather than a closure, which would be an allocation per model.
+    private enum UndoStep {
+        case unregister(IdentityTable, AnyObject, IdentityKey)
+        case run(() -> Void)
+
+        func undo() {
+            switch self {
+            case .unregister(let table, let object, let key): table.remove(object, for: key)
+            case .run(let undo): undo()
+            }
+        }
     }
 
     /// The live instance of `type` for `id`, without looking in the store (SwiftData's
@@ -219,8 +233,7 @@ public final class ModelContext {
         guard let table = tables.table(for: type, creating: true)?.takeUnretainedValue() else { return object }
         if let live = table.object(for: key) { return live }
         table.insert(object, for: key)
-        // Only inside a run (checked first: making the closure allocates).
-        if journal != nil { recordUndo { table.remove(object, for: key) } }
+        journal?.append(.unregister(table, object, key))
         return object
     }
 

@@ -7,39 +7,56 @@
 // the other side finds its inverse already consistent and stops.
 
 /// The property of a related model that refers back, found from either side's `@Relationship`.
+// Usable from inline, with its methods inlinable: the generated setters' inverse keeping
+// (`modelInverseChanged`) is specialized in the model's module, where both types are known, so the casts of the
+// key path below find their types' metadata at once instead of looking it up on every write.
+@usableFromInline
 package struct ModelInverse {
     /// The related model's property.
-    package let property: ModelProperty
+    @usableFromInline package let property: ModelProperty
     /// Whether it holds an array of models (else a to-one).
-    package let isToMany: Bool
+    @usableFromInline package let isToMany: Bool
 
-    /// Makes `other`'s inverse refer to `root` too: appended to a to-many, set in a to-one.
-    func add<Root: AnyObject, Other: AnyObject>(_ root: Root, to other: Other) {
+    @usableFromInline
+    package init(property: ModelProperty, isToMany: Bool) {
+        self.property = property
+        self.isToMany = isToMany
+    }
+
+    /// Makes each of `others`' inverse refer to `root` too: appended to a to-many, set in a to-one.
+    @inlinable
+    func add<Root: AnyObject, Other: AnyObject>(_ root: Root, to others: some Sequence<Other>) {
         if isToMany {
             guard let keyPath = property.keyPath as? ReferenceWritableKeyPath<Other, [Root]> else { return }
-            if !other[keyPath: keyPath].contains(where: { $0 === root }) { other[keyPath: keyPath].append(root) }
+            for other in others where !other[keyPath: keyPath].contains(where: { $0 === root }) {
+                other[keyPath: keyPath].append(root)
+            }
         } else if let keyPath = property.keyPath as? ReferenceWritableKeyPath<Other, Root?> {
-            if other[keyPath: keyPath] !== root { other[keyPath: keyPath] = root }
+            for other in others where other[keyPath: keyPath] !== root { other[keyPath: keyPath] = root }
         } else if let keyPath = property.keyPath as? ReferenceWritableKeyPath<Other, Root> {
-            if other[keyPath: keyPath] !== root { other[keyPath: keyPath] = root }
+            for other in others where other[keyPath: keyPath] !== root { other[keyPath: keyPath] = root }
         }
     }
 
-    /// Makes `other`'s inverse stop referring to `root`: removed from a to-many, nil in an
-    /// optional to-one (a non-optional one keeps it: it cannot be nil).
-    func remove<Root: AnyObject, Other: AnyObject>(_ root: Root, from other: Other) {
+    /// Makes each of `others`' inverse stop referring to `root`: removed from a to-many, nil in
+    /// an optional to-one (a non-optional one keeps it: it cannot be nil).
+    @inlinable
+    func remove<Root: AnyObject, Other: AnyObject>(_ root: Root, from others: some Sequence<Other>) {
         if isToMany {
-            guard let keyPath = property.keyPath as? ReferenceWritableKeyPath<Other, [Root]>,
-                let index = other[keyPath: keyPath].firstIndex(where: { $0 === root })
-            else { return }
-            other[keyPath: keyPath].remove(at: index)
-        } else if let keyPath = property.keyPath as? ReferenceWritableKeyPath<Other, Root?>, other[keyPath: keyPath] === root {
-            other[keyPath: keyPath] = nil
+            guard let keyPath = property.keyPath as? ReferenceWritableKeyPath<Other, [Root]> else { return }
+            for other in others {
+                guard let index = other[keyPath: keyPath].firstIndex(where: { $0 === root }) else { continue }
+                other[keyPath: keyPath].remove(at: index)
+            }
+        } else if let keyPath = property.keyPath as? ReferenceWritableKeyPath<Other, Root?> {
+            for other in others where other[keyPath: keyPath] === root { other[keyPath: keyPath] = nil }
         }
     }
 }
 
 /// The inverse of each relationship property, found once per property.
+// Usable from inline: see `ModelInverse`.
+@usableFromInline
 package enum ModelInverses {
     private static let cache = Locked<[AnyKeyPath: ModelInverse?]>([:])
     /// The same answers by key path object: a generated setter passes its literal, one object
@@ -53,6 +70,11 @@ package enum ModelInverses {
     /// instances into the other side).
     @TaskLocal static var isSuspended = false
 
+    /// Whether writes keep inverses now (see ``isSuspended``).
+    // Usable from inline: the inlinable `modelInverseChanged` overloads ask it first.
+    @usableFromInline
+    package static var keepsInverses: Bool { !isSuspended }
+
     /// Runs `body` without keeping inverses.
     package static func withoutKeeping<T>(_ body: () throws -> T) rethrows -> T {
         try $isSuspended.withValue(true, operation: body)
@@ -60,6 +82,8 @@ package enum ModelInverses {
 
     /// The inverse of the property at `keyPath` of a model whose schema is `schema`, if a
     /// `@Relationship` on either side names one.
+    // Usable from inline: the inlinable `modelInverseChanged` overloads find the inverse through it.
+    @usableFromInline
     package static func inverse(of keyPath: AnyKeyPath, in schema: ModelSchema) -> ModelInverse? {
         let object = ObjectIdentifier(keyPath)
         if let known = cacheByObject.withLock({ $0[object] }), known.keyPath === keyPath { return known.inverse }
@@ -126,42 +150,50 @@ public func modelHasInverses<Root: Model & AnyObject>(_ type: Root.Type) -> Bool
 @inlinable
 public func modelInverseChanged<Root, Value>(_ root: Root, _ keyPath: KeyPath<Root, Value>, from old: Value, to new: Value) {}
 
+// The overloads below are inlinable so that each generated setter's call is specialized for its
+// model and related types (see `ModelInverse`); what they call that is not is a function call.
+
 /// After a write of an optional to-one: the old model's inverse loses `root`, the new one's gains it.
+@inlinable
 public func modelInverseChanged<Root: Model & AnyObject, Other: Model & AnyObject>(
     _ root: Root, _ keyPath: KeyPath<Root, Other?>, from old: Other?, to new: Other?
 ) {
-    guard old !== new, !ModelInverses.isSuspended,
+    guard old !== new, ModelInverses.keepsInverses,
         let inverse = ModelInverses.inverse(of: keyPath, in: type(of: root).modelSchema)
     else { return }
-    if let old { inverse.remove(root, from: old) }
-    if let new { inverse.add(root, to: new) }
+    if let old { inverse.remove(root, from: CollectionOfOne(old)) }
+    if let new { inverse.add(root, to: CollectionOfOne(new)) }
 }
 
 /// After a write of a non-optional to-one.
+@inlinable
 public func modelInverseChanged<Root: Model & AnyObject, Other: Model & AnyObject>(
     _ root: Root, _ keyPath: KeyPath<Root, Other>, from old: Other, to new: Other
 ) {
-    guard old !== new, !ModelInverses.isSuspended,
+    guard old !== new, ModelInverses.keepsInverses,
         let inverse = ModelInverses.inverse(of: keyPath, in: type(of: root).modelSchema)
     else { return }
-    inverse.remove(root, from: old)
-    inverse.add(root, to: new)
+    inverse.remove(root, from: CollectionOfOne(old))
+    inverse.add(root, to: CollectionOfOne(new))
 }
 
 /// After a write of a to-many (an assignment or an in-place change such as `append`): the
 /// models removed lose `root` from their inverse, the models added gain it. A model is in a
 /// relationship once: one given twice (appended after its to-one already put it there) is kept
 /// at its first place.
+@inlinable
 public func modelInverseChanged<Root: Model & AnyObject, Other: Model & AnyObject>(
     _ root: Root, _ keyPath: KeyPath<Root, [Other]>, from old: [Other], to new: [Other]
 ) {
-    guard !ModelInverses.isSuspended, let inverse = ModelInverses.inverse(of: keyPath, in: type(of: root).modelSchema)
+    guard ModelInverses.keepsInverses, let inverse = ModelInverses.inverse(of: keyPath, in: type(of: root).modelSchema)
     else { return }
+    // Emptied (a relationship cleared, a cycle broken): every model leaves, nothing to compare.
+    guard !new.isEmpty else { return inverse.remove(root, from: old) }
     let before = Set(old.map(ObjectIdentifier.init))
     var seen = Set<ObjectIdentifier>()
     let unique = new.filter { seen.insert(ObjectIdentifier($0)).inserted }
-    for removed in old where !seen.contains(ObjectIdentifier(removed)) { inverse.remove(root, from: removed) }
-    for added in unique where !before.contains(ObjectIdentifier(added)) { inverse.add(root, to: added) }
+    inverse.remove(root, from: old.lazy.filter { !seen.contains(ObjectIdentifier($0)) })
+    inverse.add(root, to: unique.lazy.filter { !before.contains(ObjectIdentifier($0)) })
     // The write of the array without its repeats finds nothing more to keep.
     if unique.count < new.count, let writable = keyPath as? ReferenceWritableKeyPath<Root, [Other]> {
         root[keyPath: writable] = unique
@@ -185,9 +217,9 @@ public func modelInverseInitialized<Root: Model & AnyObject, Other: Model & AnyO
 public func modelInverseInitialized<Root: Model & AnyObject, Other: Model & AnyObject>(
     _ root: Root, _ keyPath: KeyPath<Root, Other>, _ value: Other
 ) {
-    guard !ModelInverses.isSuspended, let inverse = ModelInverses.inverse(of: keyPath, in: type(of: root).modelSchema)
+    guard ModelInverses.keepsInverses, let inverse = ModelInverses.inverse(of: keyPath, in: type(of: root).modelSchema)
     else { return }
-    inverse.add(root, to: value)
+    inverse.add(root, to: CollectionOfOne(value))
 }
 
 /// Once an initializer has set a to-many.
