@@ -57,6 +57,19 @@ public macro Key(_ path: String, _ fallbacks: String...) =
 public macro Key(_ path: String, _ fallbacks: String..., null: NullPolicy) =
     #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
 
+/// Separate keys for reading and writing: the property reads the first of `path` and
+/// `fallbacks` the payload has, and is written under `encode` (a payload that renamed a key,
+/// or an API that takes another spelling than it sends):
+/// `@Key(decode: "full_name", "name", encode: "name") var name: String`.
+@attached(peer)
+public macro Key(decode path: String, _ fallbacks: String..., encode: String) =
+    #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
+
+/// Separate keys for reading and writing, and what `null` means for the property.
+@attached(peer)
+public macro Key(decode path: String, _ fallbacks: String..., encode: String, null: NullPolicy) =
+    #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
+
 /// What `null` means for the property, its key given by the model's key strategy:
 /// `@Key(null: .useDefault) var volume: Double = 0.5`; `.error` keeps `null` an error for this
 /// property under `@Model(nulls: .useDefault)`.

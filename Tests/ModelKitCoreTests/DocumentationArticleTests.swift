@@ -84,6 +84,7 @@ import Testing
     static let otherBlocks: [String: [OtherBlock]] = [
         "Sources/ModelKit/ModelKit.docc/MappingModels.md": [
             .untested(firstLine: "@Model(keys: .snakeCase)"),
+            .tested(snippet: "separate-keys", test: "Tests/ModelKitJSONTests/SeparateKeysTests.swift"),
             .untested(firstLine: "for try await user in ModelJSON.elements(of: User.self, in: exportURL) {"),
         ],
         "Sources/ModelKit/ModelKit.docc/Preferences.md": [

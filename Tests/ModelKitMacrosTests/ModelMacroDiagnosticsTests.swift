@@ -776,6 +776,45 @@ struct ModelMacroDiagnosticsTests {
         }
     }
 
+    @Test func aMalformedEncodeKey() {
+        assertMacro {
+            """
+            @Model
+            struct Row {
+                @Key(decode: "a", "b", encode: "c..d") var a: Int
+                @Key(decode: "e", encode: name) var e: Int
+            }
+            """
+        } diagnostics: {
+            """
+            @Model
+            struct Row {
+                @Key(decode: "a", "b", encode: "c..d") var a: Int
+                                               ┬─────
+                                               ╰─ 🛑 invalid remote key path 'c..d': a segment is empty
+                @Key(decode: "e", encode: name) var e: Int
+                                          ┬───
+                                          ╰─ 🛑 invalid remote key path 'name': write it as a string literal
+            }
+            """
+        }
+    }
+
+    /// `@Key(decode:..., encode:)` gives the schema its decode keys and the key it writes.
+    @Test func separateDecodeAndEncodeKeys() {
+        let (expanded, diagnostics) = ModelKitMacros.expand(
+            """
+            @Model
+            struct Contact {
+                @Key(decode: "full_name", "name", encode: "profile.name") var name: String
+                @Key("plain") var plain: Int
+            }
+            """)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        #expect(expanded.contains(#"remote: [["full_name"], ["name"]], encode: ["profile", "name"]"#), "\(expanded)")
+        #expect(expanded.contains(#"remote: [["plain"]], flags:"#), "\(expanded)")
+    }
+
     @Test func aGenericModel() {
         assertMacro {
             """

@@ -53,6 +53,11 @@ public final class ModelProperty: @unchecked Sendable {
     /// Where the property's value sits in a remote payload: the first path is the one written,
     /// the others are fallbacks tried in order when reading.
     public let remoteKeyPaths: [RemoteKeyPath]
+    /// The key path `@Key(decode:..., encode:)` declared for writing, if it differs from reading.
+    private let declaredWritingKeyPath: RemoteKeyPath?
+    /// The key path the property is written under in payloads: `@Key(decode:..., encode:)`'s
+    /// `encode`, or else the first of ``remoteKeyPaths``.
+    public var remoteWritingKeyPath: RemoteKeyPath? { declaredWritingKeyPath ?? remoteKeyPaths.first }
     /// The declared type.
     public let valueType: Any.Type
     /// The declared type as written in the source, e.g. `[URLEntity]`.
@@ -86,6 +91,7 @@ public final class ModelProperty: @unchecked Sendable {
         typeName: String,
         declaredIn declaringTypeName: String,
         remote: [[String]]? = nil,
+        encode: [String]? = nil,
         flags: Flags = [],
         defaultExpression: String? = nil,
         transformer: (any Sendable)? = nil,
@@ -102,6 +108,7 @@ public final class ModelProperty: @unchecked Sendable {
         self.declaringTypeName = declaringTypeName
         self.flags = flags
         self.remoteKeyPaths = remote?.map(RemoteKeyPath.init(segments:)) ?? []
+        self.declaredWritingKeyPath = encode.map(RemoteKeyPath.init(segments:))
         self.defaultExpression = defaultExpression
         self.transformer = transformer
         self.transformerDescription = transformerDescription
@@ -116,6 +123,7 @@ public final class ModelProperty: @unchecked Sendable {
         typeName: String? = nil,
         declaredIn declaringTypeName: String,
         remote: [[String]]? = nil,
+        encode: [String]? = nil,
         flags: Flags = [],
         defaultExpression: String? = nil,
         transformer: (any Sendable)? = nil,
@@ -125,7 +133,7 @@ public final class ModelProperty: @unchecked Sendable {
     ) {
         self.init(
             name, keyPath: keyPath, type: Value.self, kind: .other, typeName: typeName ?? String(describing: Value.self),
-            declaredIn: declaringTypeName, remote: remote, flags: flags, defaultExpression: defaultExpression,
+            declaredIn: declaringTypeName, remote: remote, encode: encode, flags: flags, defaultExpression: defaultExpression,
             transformer: transformer, transformerDescription: transformerDescription, archive: archive,
             relationship: relationship)
     }
@@ -138,6 +146,7 @@ public final class ModelProperty: @unchecked Sendable {
         typeName: String? = nil,
         declaredIn declaringTypeName: String,
         remote: [[String]]? = nil,
+        encode: [String]? = nil,
         flags: Flags = [],
         defaultExpression: String? = nil,
         transformer: (any Sendable)? = nil,
@@ -148,7 +157,7 @@ public final class ModelProperty: @unchecked Sendable {
         self.init(
             name, keyPath: keyPath, type: Value.self, kind: Value.modelValueKind,
             typeName: typeName ?? String(describing: Value.self), declaredIn: declaringTypeName, remote: remote,
-            flags: flags, defaultExpression: defaultExpression, transformer: transformer,
+            encode: encode, flags: flags, defaultExpression: defaultExpression, transformer: transformer,
             transformerDescription: transformerDescription, archive: archive, relationship: relationship)
     }
 
@@ -162,6 +171,7 @@ public final class ModelProperty: @unchecked Sendable {
         self.declaringTypeName = other.declaringTypeName
         self.flags = other.flags.union(extraFlags)
         self.remoteKeyPaths = remoteKeyPaths
+        self.declaredWritingKeyPath = other.declaredWritingKeyPath
         self.defaultExpression = other.defaultExpression
         self.transformer = other.transformer
         self.transformerDescription = other.transformerDescription
@@ -196,7 +206,8 @@ extension ModelProperty: CustomStringConvertible {
         if let transformerDescription { traits.append("transformer \(transformerDescription)") }
         if let relationship { traits.append("relationship \(relationship)") }
         let remote = remoteKeyPaths.map { "'\($0)'" }.joined(separator: " or ")
-        return "\(name): \(typeName)" + (remote.isEmpty ? "" : " <- \(remote)")
+        let written = declaredWritingKeyPath.map { " -> '\($0)'" } ?? ""
+        return "\(name): \(typeName)" + (remote.isEmpty ? "" : " <- \(remote)") + written
             + (traits.isEmpty ? "" : " (\(traits.joined(separator: ", ")))")
     }
 }

@@ -124,7 +124,7 @@ public final class ModelSchema: Sendable {
         for (index, property) in all.enumerated() where !property.isTransient {
             let leaf = ModelKeyLeaf(field: index, priority: 0)
             propertyWriting.append(([property.name], leaf))
-            if let first = property.remoteKeyPaths.first { remoteWriting.append((first.segments, leaf)) }
+            if let path = property.remoteWritingKeyPath { remoteWriting.append((path.segments, leaf)) }
             guard !property.isReadOnly else { continue }
             let nullUsesDefault = property.flags.contains(.nullUsesDefault)
             let required = !property.hasDefault

@@ -68,6 +68,9 @@ extension ModelDeclarationParser {
         let name = property.name
         if let key = PropertyAttribute.key.find(in: variable.attributes) {
             property.remoteKeyPaths = readKeyPaths(key)
+            if let encode = key.arguments?.as(LabeledExprListSyntax.self)?.first(where: { $0.label?.text == "encode" }) {
+                property.encodeKeyPath = splitKeyPaths([encode])?.first
+            }
             let policy = key.arguments?.as(LabeledExprListSyntax.self)?.first { $0.label?.text == "null" }
             property.nullPolicy = policy.map {
                 $0.expression.trimmedDescription.hasSuffix("useDefault") ? .useDefault : .error
@@ -103,10 +106,11 @@ extension ModelDeclarationParser {
         }
     }
 
-    /// Splits and checks the string literals of `@Key("a.b", "c")`.
+    /// Splits and checks the string literals of `@Key("a.b", "c")` (or `@Key(decode: "a.b", "c",
+    /// encode: "d")`): the paths a property reads.
     private mutating func readKeyPaths(_ attribute: AttributeSyntax) -> [[String]]? {
         let arguments = attribute.arguments?.as(LabeledExprListSyntax.self).map(Array.init) ?? []
-        let paths = arguments.filter { $0.label?.text != "null" }
+        let paths = arguments.filter { $0.label?.text != "null" && $0.label?.text != "encode" }
         // `@Key(null: .useDefault)` alone keeps the key the strategy gives.
         if paths.isEmpty && paths.count < arguments.count { return nil }
         guard !paths.isEmpty else {
@@ -123,7 +127,7 @@ extension ModelDeclarationParser {
             guard let literal = argument.expression.as(StringLiteralExprSyntax.self),
                 let text = literal.representedLiteralValue
             else {
-                diagnose(argument, .invalidKeyPath(path: argument.expression.trimmedDescription, reason: "write it as a string literal"))
+                diagnose(argument.expression, .invalidKeyPath(path: argument.expression.trimmedDescription, reason: "write it as a string literal"))
                 continue
             }
             let segments = KeyPathSyntax.split(text)

@@ -21,6 +21,9 @@ struct StoredProperty {
     var isIdentifier: Bool
     /// The remote key paths from `@Key`, split into segments.
     var remoteKeyPaths: [[String]]?
+    /// The key path `@Key(decode:..., encode:)` writes under, split into segments; nil to write
+    /// under the first of ``remoteKeyPaths``.
+    var encodeKeyPath: [String]?
     /// The transformer expression from `@Transform`.
     var transformer: String?
     /// `@Key(..., null:)`: what `null` means for this property, over the model's `nulls:` policy.

@@ -184,6 +184,9 @@ struct ModelExpansion {
             let literal = paths.map { "[" + $0.map(stringLiteral).joined(separator: ", ") + "]" }
             arguments.append("remote: [\(literal.joined(separator: ", "))]")
         }
+        if let path = property.encodeKeyPath {
+            arguments.append("encode: [" + path.map(stringLiteral).joined(separator: ", ") + "]")
+        }
         arguments.append("flags: \(property.flagsLiteral)")
         if let initializer = property.initializer {
             arguments.append("defaultExpression: \(stringLiteral(initializer))")

@@ -112,7 +112,7 @@ enum PreferenceCoding {
     static func topLevelKeys<M: Model>(of type: M.Type) -> [String] {
         var keys: [String] = []
         for property in M.modelSchema.properties where !property.isTransient {
-            for path in property.remoteKeyPaths {
+            for path in property.remoteKeyPaths + (property.remoteWritingKeyPath.map { [$0] } ?? []) {
                 if let first = path.segments.first, !keys.contains(first) { keys.append(first) }
             }
         }
