@@ -57,6 +57,19 @@ public macro Key(_ path: String, _ fallbacks: String...) =
 public macro Key(_ path: String, _ fallbacks: String..., null: NullPolicy) =
     #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
 
+/// What a value that does not map means for the property, its key given by the model's key
+/// strategy: with `.useDefault`, a value of the wrong type (or one its transformer refuses) gives
+/// the property's default, and its error goes to `MappingOptions.report`:
+/// `@Key(onError: .useDefault) var volume: Double = 0.5`.
+@attached(peer)
+public macro Key(onError: InvalidValuePolicy) = #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
+
+/// The property's remote key paths and what a value that does not map means for it:
+/// `@Key("volume", onError: .useDefault) var volume: Double = 0.5`.
+@attached(peer)
+public macro Key(_ path: String, _ fallbacks: String..., onError: InvalidValuePolicy) =
+    #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
+
 /// Separate keys for reading and writing: the property reads the first of `path` and
 /// `fallbacks` the payload has, and is written under `encode` (a payload that renamed a key,
 /// or an API that takes another spelling than it sends):

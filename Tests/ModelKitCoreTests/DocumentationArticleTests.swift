@@ -85,6 +85,7 @@ import Testing
         "Sources/ModelKit/ModelKit.docc/MappingModels.md": [
             .untested(firstLine: "@Model(keys: .snakeCase)"),
             .tested(snippet: "separate-keys", test: "Tests/ModelKitJSONTests/SeparateKeysTests.swift"),
+            .tested(snippet: "invalid-value-default", test: "Tests/ModelKitJSONTests/InvalidValueDefaultTests.swift"),
             .untested(firstLine: "for try await user in ModelJSON.elements(of: User.self, in: exportURL) {"),
         ],
         "Sources/ModelKit/ModelKit.docc/Preferences.md": [

@@ -148,6 +148,7 @@ struct ModelMacroDiagnosticsTests {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
                     try self.init(modelReader: &reader)
                     try reader.validateModel(self)
+                    try reader.throwCollectedProblems(model: nil)
                 }
 
                 func encode(to encoder: any Encoder) throws {
@@ -283,6 +284,7 @@ struct ModelMacroDiagnosticsTests {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
                     try self.init(modelReader: &reader)
                     try reader.validateModel(self)
+                    try reader.throwCollectedProblems(model: nil)
                 }
 
                 func encode(to encoder: any Encoder) throws {
@@ -433,6 +435,7 @@ struct ModelMacroDiagnosticsTests {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
                     try self.init(modelReader: &reader)
                     try reader.validateModel(self)
+                    try reader.throwCollectedProblems(model: nil)
                 }
 
                 func encode(to encoder: any Encoder) throws {
@@ -608,6 +611,7 @@ struct ModelMacroDiagnosticsTests {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
                     try self.init(modelReader: &reader)
                     try reader.validateModel(self)
+                    try reader.throwCollectedProblems(model: nil)
                 }
 
                 func encode(to encoder: any Encoder) throws {
@@ -735,6 +739,7 @@ struct ModelMacroDiagnosticsTests {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
                     try self.init(modelReader: &reader)
                     try reader.validateModel(self)
+                    try reader.throwCollectedProblems(model: nil)
                 }
 
                 func encode(to encoder: any Encoder) throws {
@@ -795,6 +800,30 @@ struct ModelMacroDiagnosticsTests {
                 @Key(decode: "e", encode: name) var e: Int
                                           ┬───
                                           ╰─ 🛑 invalid remote key path 'name': write it as a string literal
+            }
+            """
+        }
+    }
+
+    @Test func aDefaultToFallBackToIsNeeded() {
+        assertMacro {
+            """
+            @Model
+            struct Row {
+                @Key(onError: .useDefault) var count: Int
+                @Key("n", onError: .useDefault) var note: String?
+                @Key(onError: .useDefault) var size: Int = 3
+            }
+            """
+        } diagnostics: {
+            """
+            @Model
+            struct Row {
+                @Key(onError: .useDefault) var count: Int
+                     ┬───────────────────
+                     ╰─ 🛑 'count' needs an initial value (or an optional type) for '@Key(onError: .useDefault)' to fall back to
+                @Key("n", onError: .useDefault) var note: String?
+                @Key(onError: .useDefault) var size: Int = 3
             }
             """
         }
@@ -1024,6 +1053,7 @@ struct ModelMacroDiagnosticsTests {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
                     try self.init(modelReader: &reader)
                     try reader.validateModel(self)
+                    try reader.throwCollectedProblems(model: nil)
                 }
 
                 func encode(to encoder: any Encoder) throws {

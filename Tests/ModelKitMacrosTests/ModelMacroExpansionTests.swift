@@ -179,6 +179,7 @@ struct ModelMacroExpansionTests {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
                     try self.init(modelReader: &reader)
                     try reader.validateModel(self)
+                    try reader.throwCollectedProblems(model: nil)
                 }
 
                 func encode(to encoder: any Encoder) throws {
@@ -301,6 +302,7 @@ struct ModelMacroExpansionTests {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
                     try self.init(modelReader: &reader)
                     try reader.validateModel(self)
+                    try reader.throwCollectedProblems(model: nil)
                 }
 
                 func encode(to encoder: any Encoder) throws {
@@ -445,6 +447,7 @@ struct ModelMacroExpansionTests {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
                     try self.init(modelReader: &reader)
                     try reader.validateModel(self)
+                    try reader.throwCollectedProblems(model: nil)
                 }
 
                 func encode(to encoder: any Encoder) throws {
@@ -584,6 +587,7 @@ struct ModelMacroExpansionTests {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
                     try self.init(modelReader: &reader)
                     try reader.validateModel(self)
+                    try reader.throwCollectedProblems(model: nil)
                 }
             }
             """#
@@ -725,6 +729,7 @@ struct ModelMacroExpansionTests {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
                     try self.init(modelReader: &reader)
                     try reader.validateModel(self)
+                    try reader.throwCollectedProblems(model: nil)
                 }
 
                 func encode(to encoder: any Encoder) throws {
@@ -843,6 +848,7 @@ struct ModelMacroExpansionTests {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
                     try self.init(modelReader: &reader)
                     try reader.validateModel(self)
+                    try reader.throwCollectedProblems(model: nil)
                 }
 
                 func encode(to encoder: any Encoder) throws {

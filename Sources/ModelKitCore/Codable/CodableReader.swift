@@ -28,11 +28,13 @@ public struct CodableReader: ModelReader {
     /// The decoder the reader started at: a generated `init(from:)` reads its model there.
     let top: any Decoder
 
-    /// A reader at the top of a decoder.
-    public init(decoder: any Decoder, options: MappingOptions = .default) {
+    /// A reader at the top of a decoder, with `options`, or else the options the decoder's
+    /// `userInfo` holds under ``MappingOptions/userInfoKey`` (how a `JSONDecoder` user asks for
+    /// a report or strict mode), or else the defaults.
+    public init(decoder: any Decoder, options: MappingOptions? = nil) {
         self.position = .decoder(decoder)
         self.top = decoder
-        self.options = options
+        self.options = options ?? (decoder.userInfo[MappingOptions.userInfoKey] as? MappingOptions) ?? .default
     }
 
     /// Reads a model's object; at the top, a value that is not an object names the model, as a

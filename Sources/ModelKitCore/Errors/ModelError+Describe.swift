@@ -10,7 +10,7 @@ extension ModelError {
         var copy = ModelError(
             kind, expected: expected, found: ModelError.describe(value), model: modelName, property: propertyName,
             path: path, underlying: underlying, problems: problems)
-        copy.isDroppedElement = isDroppedElement
+        copy.recovery = recovery
         return copy
     }
 

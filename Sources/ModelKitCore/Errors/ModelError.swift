@@ -75,8 +75,20 @@ public struct ModelError: Error, CustomStringConvertible, Sendable {
     public let underlying: (any Error)?
     /// With ``Kind/multiple``: every problem, in payload order.
     public let problems: [ModelError]
+    /// What reading did instead of failing with this error (an element left out, a default
+    /// taken): reported, not thrown; nil for an error that is thrown.
+    package internal(set) var recovery: Recovery?
+
+    /// How reading went on past an error it reports instead of throwing.
+    package enum Recovery: Sendable {
+        /// A lossy collection left the element out.
+        case droppedElement
+        /// The property took its default (`@Key(onError: .useDefault)`).
+        case defaultedValue
+    }
+
     /// An element a lossy array left out: reported, not thrown.
-    package internal(set) var isDroppedElement = false
+    package var isDroppedElement: Bool { recovery == .droppedElement }
 
     /// An error of `kind`: what was expected and found, where, and what caused it. Readers,
     /// transformers and validators throw these; so may your own.
@@ -176,7 +188,14 @@ extension ModelError {
     /// The same error, marked as an element a lossy array dropped.
     package var asDroppedElement: ModelError {
         var copy = self
-        copy.isDroppedElement = true
+        copy.recovery = .droppedElement
+        return copy
+    }
+
+    /// The same error, marked as a value a property's default replaced.
+    package var asDefaultedValue: ModelError {
+        var copy = self
+        copy.recovery = .defaultedValue
         return copy
     }
 
@@ -191,7 +210,7 @@ extension ModelError {
                 .multiple, model: modelName, path: path,
                 problems: problems.map { $0.prefixed(by: outer) })
             copy.path.prepend(contentsOf: outer)
-            copy.isDroppedElement = isDroppedElement
+            copy.recovery = recovery
             return copy
         }
         var copy = self

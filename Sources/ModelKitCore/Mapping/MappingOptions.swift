@@ -54,7 +54,19 @@ public struct MappingOptions: Sendable {
     }
 }
 
-/// Collects what a mapping run dropped without failing, such as bad elements a lossy array skipped.
+extension MappingOptions {
+    /// The `userInfo` key under which a `Decoder` gives models its mapping options: what
+    /// `Codable` users set to get a ``MappingReport``, collect-all errors or strict mode.
+    ///
+    /// ```swift
+    /// let decoder = JSONDecoder()
+    /// decoder.userInfo[MappingOptions.userInfoKey] = options
+    /// ```
+    public static let userInfoKey = CodingUserInfoKey(rawValue: "ModelKit.MappingOptions")!
+}
+
+/// Collects what a mapping run went on past without failing: bad elements a lossy array skipped,
+/// values a property's default replaced (`@Key(onError: .useDefault)`).
 ///
 /// ```swift
 /// let report = MappingReport()
@@ -65,6 +77,7 @@ public struct MappingOptions: Sendable {
 /// ```
 public final class MappingReport: Sendable {
     private let dropped = Locked<[ModelError]>([])
+    private let defaulted = Locked<[ModelError]>([])
 
     /// Creates an empty report.
     public init() {}
@@ -77,5 +90,16 @@ public final class MappingReport: Sendable {
     /// Records a dropped element.
     public func recordDroppedElement(_ error: ModelError) {
         dropped.withLock { $0.append(error) }
+    }
+
+    /// The errors of the values properties with `@Key(onError: .useDefault)` replaced by their
+    /// default, in payload order.
+    public var defaultedValues: [ModelError] {
+        defaulted.withLock { $0 }
+    }
+
+    /// Records a value replaced by its property's default.
+    public func recordDefaultedValue(_ error: ModelError) {
+        defaulted.withLock { $0.append(error) }
     }
 }

@@ -11,6 +11,20 @@ public enum NullPolicy: Hashable, Sendable {
     case useDefault
 }
 
+/// What a value of the wrong type (or one its transformer refuses) means for a property that
+/// has a default: an error, or the default, with the error in ``MappingOptions/report``.
+///
+/// ```swift
+/// @Model struct Settings { @Key(onError: .useDefault) var volume: Double = 0.5 }
+/// try Settings(json: ["volume": "loud"]).volume // 0.5
+/// ```
+public enum InvalidValuePolicy: Hashable, Sendable {
+    /// The value is an error.
+    case error
+    /// The property takes its default; the error goes to the report.
+    case useDefault
+}
+
 /// What a key in a payload that no property reads means (strict mode finds a mistyped `@Key`).
 ///
 /// ```swift

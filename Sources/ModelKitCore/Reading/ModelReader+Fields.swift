@@ -107,7 +107,7 @@ extension ModelReader {
     /// Records a problem in collect-all mode, leaving out one already covered: a missing value
     /// whose path (or a path below it) already has a problem.
     public mutating func record(_ error: ModelError) {
-        for problem in error.allProblems where !problem.isDroppedElement {
+        for problem in error.allProblems where problem.recovery == nil {
             let covered = collectedProblems.contains { existing in
                 if problem.kind == .missingValue {
                     return existing.path.components.starts(with: problem.path.components)
@@ -119,12 +119,23 @@ extension ModelReader {
         }
     }
 
-    /// Hands dropped elements to the report and throws the problems collected in collect-all
-    /// mode, if there are any.
+    /// Goes on past `error`, a value of a property with `@Key(onError: .useDefault)`: the
+    /// property keeps its default, and the error goes to the report once reading ends (its
+    /// path and names fill in as reading returns, as a thrown error's would).
+    public mutating func useDefault(after error: ModelError) {
+        collectedProblems.append(error.asDefaultedValue)
+    }
+
+    /// Hands dropped elements and defaulted values to the report and throws the problems
+    /// collected in collect-all mode, if there are any.
     public mutating func throwCollectedProblems(model: String?) throws {
-        let problems = collectedProblems.filter { !$0.isDroppedElement }
-        for dropped in collectedProblems where dropped.isDroppedElement {
-            options.report?.recordDroppedElement(dropped)
+        let problems = collectedProblems.filter { $0.recovery == nil }
+        for recovered in collectedProblems {
+            switch recovered.recovery {
+            case .droppedElement?: options.report?.recordDroppedElement(recovered)
+            case .defaultedValue?: options.report?.recordDefaultedValue(recovered)
+            case nil: break
+            }
         }
         collectedProblems = []
         guard !problems.isEmpty else { return }

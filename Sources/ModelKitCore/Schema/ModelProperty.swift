@@ -36,6 +36,9 @@ public final class ModelProperty: @unchecked Sendable {
         /// `null` in a payload is an error even when the model's policy is `.useDefault`
         /// (`@Key(..., null: .error)`).
         public static let nullIsError = Flags(rawValue: 1 << 8)
+        /// `@Key(onError: .useDefault)`: a value that does not map gives the default instead,
+        /// reported in ``MappingOptions/report``.
+        public static let invalidUsesDefault = Flags(rawValue: 1 << 9)
     }
 
     /// How a property is written to a keyed archive (PSPDFModel's encoding behaviours).

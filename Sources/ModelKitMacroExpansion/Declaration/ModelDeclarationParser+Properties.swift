@@ -75,6 +75,15 @@ extension ModelDeclarationParser {
             property.nullPolicy = policy.map {
                 $0.expression.trimmedDescription.hasSuffix("useDefault") ? .useDefault : .error
             }
+            if let onError = key.arguments?.as(LabeledExprListSyntax.self)?.first(where: { $0.label?.text == "onError" }),
+                onError.expression.trimmedDescription.hasSuffix("useDefault")
+            {
+                property.invalidUsesDefault = true
+                if property.initializer == nil && !property.isOptional {
+                    diagnose(onError, .defaultlessRecovery(property: name))
+                    property.invalidUsesDefault = false
+                }
+            }
         }
         if let transform = PropertyAttribute.transform.find(in: variable.attributes) {
             property.transformer = transform.arguments?.as(LabeledExprListSyntax.self)?.first?.expression.trimmedDescription
@@ -110,8 +119,8 @@ extension ModelDeclarationParser {
     /// encode: "d")`): the paths a property reads.
     private mutating func readKeyPaths(_ attribute: AttributeSyntax) -> [[String]]? {
         let arguments = attribute.arguments?.as(LabeledExprListSyntax.self).map(Array.init) ?? []
-        let paths = arguments.filter { $0.label?.text != "null" && $0.label?.text != "encode" }
-        // `@Key(null: .useDefault)` alone keeps the key the strategy gives.
+        let paths = arguments.filter { !["null", "encode", "onError"].contains($0.label?.text) }
+        // `@Key(null: .useDefault)` (or `onError:`) alone keeps the key the strategy gives.
         if paths.isEmpty && paths.count < arguments.count { return nil }
         guard !paths.isEmpty else {
             diagnose(attribute, .invalidKeyPath(path: "", reason: "'@Key' needs at least one path"))

@@ -28,6 +28,8 @@ struct StoredProperty {
     var transformer: String?
     /// `@Key(..., null:)`: what `null` means for this property, over the model's `nulls:` policy.
     var nullPolicy: NullArgument?
+    /// `@Key(onError: .useDefault)`: a value that does not map gives the default.
+    var invalidUsesDefault = false
 
     /// The cases of `NullPolicy` as written in `@Key(null:)`.
     enum NullArgument {
@@ -90,6 +92,7 @@ struct StoredProperty {
         case .error?: flags.append(".nullIsError")
         case nil: break
         }
+        if invalidUsesDefault { flags.append(".invalidUsesDefault") }
         return "[" + flags.joined(separator: ", ") + "]"
     }
 }

@@ -12,6 +12,7 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
     case unfillableProperty(property: String)
     case constantInIdentifiedClass(property: String, model: String)
     case invalidKeyPath(path: String, reason: String)
+    case defaultlessRecovery(property: String)
     case lazyProperty(property: String)
     case transformOnTransient(property: String)
     case unownedProperty(property: String)
@@ -43,6 +44,8 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
             return "'\(property)' is not mapped, so no generated initializer can set it: give it a default value or make it optional"
         case .constantInIdentifiedClass(let property, let model):
             return "'\(property)' must be a 'var': '\(model)' has an '@Identifier', so its live instance is updated in place"
+        case .defaultlessRecovery(let property):
+            return "'\(property)' needs an initial value (or an optional type) for '@Key(onError: .useDefault)' to fall back to"
         case .invalidKeyPath(let path, let reason):
             return "invalid remote key path '\(path)': \(reason)"
         case .lazyProperty(let property):
@@ -77,6 +80,7 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
     public var diagnosticID: MessageID {
         let name: String
         switch self {
+        case .defaultlessRecovery: name = "defaultlessRecovery"
         case .notAStructOrClass: name = "notAStructOrClass"
         case .genericModel: name = "genericModel"
         case .duplicateIdentifier: name = "duplicateIdentifier"

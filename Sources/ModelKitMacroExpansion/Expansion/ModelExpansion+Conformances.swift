@@ -63,6 +63,7 @@ extension ModelExpansion {
                 var reader = \(core)CodableReader(decoder: decoder)
                 try self.init(modelReader: &reader)
                 try reader.validateModel(self)
+                try reader.throwCollectedProblems(model: nil)
             }
             """
         ]

@@ -21,6 +21,17 @@ extension ModelExpansion {
     func readStatements(_ property: StoredProperty, into target: String? = nil) -> String {
         let target = target ?? "self.\(property.name)"
         if property.typeText == nil { return located(property, "try reader.decodeValue(into: &\(target))") }
+        if property.invalidUsesDefault {
+            // A value that does not map leaves the slot empty, so the default applies; the
+            // reader has moved past it and reports the error.
+            let validation = property.hasValidationMethod
+                ? ["    try reader.validateField(value, \(typeName).validate\(property.capitalizedName))"] : []
+            return located(
+                property,
+                (["switch try reader.recover({ reader in \(readExpression(property)) }) {", "case .success(let value):"]
+                    + validation + ["    \(target) = value", "case .failure(let error):", "    reader.useDefault(after: error)", "}"])
+                    .joined(separator: "\n"))
+        }
         guard property.hasValidationMethod else { return located(property, "\(target) = \(readExpression(property))") }
         return located(
             property,

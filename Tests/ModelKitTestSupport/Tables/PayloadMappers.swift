@@ -30,11 +30,14 @@ public struct JSONValueMapper: PayloadMapper {
     }
 }
 
-/// The Codable path: Foundation's `JSONDecoder`, through the generated `init(from:)`.
+/// The Codable path: Foundation's `JSONDecoder`, through the generated `init(from:)`, the
+/// options given through its `userInfo`.
 public struct CodableMapper: PayloadMapper {
     public init() {}
 
     public func map<M: Model>(_ type: M.Type, from json: String, options: MappingOptions) throws -> M {
-        try JSONDecoder().decode(M.self, from: Data(json.utf8))
+        let decoder = JSONDecoder()
+        decoder.userInfo[MappingOptions.userInfoKey] = options
+        return try decoder.decode(M.self, from: Data(json.utf8))
     }
 }
