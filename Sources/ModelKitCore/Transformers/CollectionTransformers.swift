@@ -16,17 +16,28 @@ public struct LossyArrayTransformer<Element: ModelValue>: ModelTransformer {
     public func reverseTransformedValue(_ elements: [Element]) throws -> [Element] { elements }
 
     public func read<R: ModelReader>(from reader: inout R) throws -> [Element] {
-        // Dropped elements join the reader's collected problems, marked, so their paths and
-        // names fill in as reading returns; the top level hands them to the report.
-        let elements = try reader.decodeArray { reader -> Element? in
-            switch try reader.recover({ try Element.read(from: &$0) }) {
-            case .success(let element): return element
-            case .failure(let error):
-                reader.collectedProblems.append(error.asDroppedElement)
-                return nil
-            }
-        }
-        return elements.compactMap { $0 }
+        try reader.decodeArray { try $0.valueOrDropped(Element.self) }.compactMap { $0 }
+    }
+}
+
+/// Dictionaries (`[String: Value]`, an object keyed by identifiers or names) that drop the
+/// entries whose values fail to map instead of failing as a whole; what was dropped goes to
+/// ``MappingOptions/report``, each error's path ending in the entry's key.
+///
+/// ```swift
+/// @Transform(.lossyDictionary(of: Venue.self)) var venues: [String: Venue]
+/// ```
+public struct LossyDictionaryTransformer<Value: ModelValue>: ModelTransformer {
+    /// A transformer for dictionaries of `type`.
+    public init(of type: Value.Type) {}
+
+    public var expectation: String { "an object" }
+
+    public func transformedValue(_ entries: [String: Value]) throws -> [String: Value] { entries }
+    public func reverseTransformedValue(_ entries: [String: Value]) throws -> [String: Value] { entries }
+
+    public func read<R: ModelReader>(from reader: inout R) throws -> [String: Value] {
+        try reader.decodeDictionary { try $0.valueOrDropped(Value.self) }.compactMapValues { $0 }
     }
 }
 
@@ -70,9 +81,29 @@ extension ModelTransformer {
         LossyArrayTransformer(of: type)
     }
 
+    /// Dictionaries that drop entries whose values fail to map (see ``LossyDictionaryTransformer``).
+    public static func lossyDictionary<V>(of type: V.Type) -> LossyDictionaryTransformer<V>
+    where Self == LossyDictionaryTransformer<V> {
+        LossyDictionaryTransformer(of: type)
+    }
+
     /// Arrays whose elements go through `inner`.
     public static func array<Inner>(of inner: Inner) -> ArrayTransformer<Inner>
     where Self == ArrayTransformer<Inner> {
         ArrayTransformer(of: inner)
+    }
+}
+
+extension ModelReader {
+    /// The value at the reader, or nil when it does not map: then the reader has moved past it,
+    /// and its error joins the collected problems, marked as dropped, so that its path and names
+    /// fill in as reading returns and the top level hands it to the report.
+    mutating func valueOrDropped<Value: ModelValue>(_ type: Value.Type) throws -> Value? {
+        switch try recover({ try Value.read(from: &$0) }) {
+        case .success(let value): return value
+        case .failure(let error):
+            collectedProblems.append(error.asDroppedElement)
+            return nil
+        }
     }
 }
