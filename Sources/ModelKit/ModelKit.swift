@@ -70,6 +70,18 @@ public macro Key(onError: InvalidValuePolicy) = #externalMacro(module: "ModelKit
 public macro Key(_ path: String, _ fallbacks: String..., onError: InvalidValuePolicy) =
     #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
 
+/// When the property is left out of payloads written, its key given by the model's key
+/// strategy: `.ifNil` for an optional, `.ifDefault` for an `Equatable` property with an initial
+/// value (`@Key(omit: .ifDefault) var limit: Int = 20`). Stores and archives keep it.
+@attached(peer)
+public macro Key(omit: OmitPolicy) = #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
+
+/// The property's remote key paths, and when it is left out of payloads written:
+/// `@Key("next_cursor", omit: .ifNil) var cursor: String?`.
+@attached(peer)
+public macro Key(_ path: String, _ fallbacks: String..., omit: OmitPolicy) =
+    #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
+
 /// Separate keys for reading and writing: the property reads the first of `path` and
 /// `fallbacks` the payload has, and is written under `encode` (a payload that renamed a key,
 /// or an API that takes another spelling than it sends):

@@ -829,6 +829,32 @@ struct ModelMacroDiagnosticsTests {
         }
     }
 
+    @Test func anOmitPolicyNeedsWhatItCompares() {
+        assertMacro {
+            """
+            @Model
+            struct Row {
+                @Key(omit: .ifNil) var count: Int = 0
+                @Key("s", omit: .ifDefault) var size: Int
+                @Key(omit: .ifDefault) var kept: Int = 3
+            }
+            """
+        } diagnostics: {
+            """
+            @Model
+            struct Row {
+                @Key(omit: .ifNil) var count: Int = 0
+                     ┬───────────
+                     ╰─ 🛑 '@Key(omit:)' does not fit 'count': '.ifNil' needs an optional type
+                @Key("s", omit: .ifDefault) var size: Int
+                          ┬───────────────
+                          ╰─ 🛑 '@Key(omit:)' does not fit 'size': '.ifDefault' needs an initial value
+                @Key(omit: .ifDefault) var kept: Int = 3
+            }
+            """
+        }
+    }
+
     /// `@Key(decode:..., encode:)` gives the schema its decode keys and the key it writes.
     @Test func separateDecodeAndEncodeKeys() {
         let (expanded, diagnostics) = ModelKitMacros.expand(

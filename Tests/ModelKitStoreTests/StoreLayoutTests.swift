@@ -52,7 +52,30 @@ enum Warehouse {
 
 /// What the audit of the store found: rows that lost columns, tables two types shared, dates
 /// that lost their digits. Each rule holds on every store.
+/// A draft whose defaults and nils payloads leave out (`@Key(omit:)`).
+@Model struct OmittingDraft: Equatable {
+    @Identifier var id: Int
+    @Key(omit: .ifDefault) var words: Int = 0
+    @Key(omit: .ifNil) var title: String?
+}
+
 @Suite struct StoreLayoutTests {
+    /// What payloads leave out, stores keep: a default and a nil read back as they were saved,
+    /// and other values too.
+    @Test(arguments: StoreKind.allCases)
+    func propertiesPayloadsOmitAreStored(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        let drafts = [OmittingDraft(id: 1), OmittingDraft(id: 2, words: 7, title: "t")]
+        try await store.save(drafts)
+        try await expectEqual(store.fetchAll(ModelQuery(OmittingDraft.self).order(by: \OmittingDraft.id)), drafts)
+        // The column holds the default itself, not a missing value the default stands in for.
+        if let sqlite = store as? SQLiteStore {
+            let rows = try rawRows(sqlite, #"SELECT "words" FROM "OmittingDraft" ORDER BY "id""#)
+            #expect(rows.map { $0["words"] } == ["0", "7"])
+        }
+    }
+
     /// A subclass saved as its parent (a collection of the parent type, or a property of it)
     /// would lose its own columns and read back as the parent: it is refused. Saved as itself,
     /// it keeps every column.

@@ -25,6 +25,24 @@ public enum InvalidValuePolicy: Hashable, Sendable {
     case useDefault
 }
 
+/// When a property is left out of the payloads a model writes (`@Key(omit: .ifNil)`): the
+/// per-property version of ``MappingOptions/nilEncoding``, and a way to keep defaults out of
+/// output.
+///
+/// ```swift
+/// @Model struct Query {
+///     @Key(omit: .ifDefault) var limit: Int = 20
+///     @Key(omit: .ifNil) var cursor: String?
+/// }
+/// try Query().jsonData() // {}
+/// ```
+public enum OmitPolicy: Hashable, Sendable {
+    /// Left out when nil (an optional property).
+    case ifNil
+    /// Left out when equal to its initial value (an `Equatable` property with one).
+    case ifDefault
+}
+
 /// What a key in a payload that no property reads means (strict mode finds a mistyped `@Key`).
 ///
 /// ```swift

@@ -121,6 +121,15 @@ public protocol ModelFieldEncoder {
     func encodeModelField<W: ModelWriter>(_ index: Int, to writer: inout W) throws
     /// Whether any field whose key path goes through `edge` holds a value.
     func hasValues(below edge: ModelKeyEdge) -> Bool
+    /// Whether the property at `index` is left out of payloads now (`@Key(omit:)`).
+    func omitsModelField(_ index: Int) -> Bool
+}
+
+extension ModelFieldEncoder {
+    /// No property is left out: what models without `@Key(omit:)` do.
+    // Inlinable: the key-tree walk asks it per field written; inlined, a constant.
+    @inlinable
+    public func omitsModelField(_ index: Int) -> Bool { false }
 }
 
 /// A model of any type behind one concrete type: writers whose entry points are generic (a
@@ -151,6 +160,12 @@ public struct ErasedModelFields: ModelFieldEncoder {
     @inlinable
     public func hasValues(below edge: ModelKeyEdge) -> Bool {
         model.hasValues(below: edge)
+    }
+
+    // Inlinable: as `hasValues(below:)`, per field of the specialised walk.
+    @inlinable
+    public func omitsModelField(_ index: Int) -> Bool {
+        model.omitsModelField(index)
     }
 }
 

@@ -39,6 +39,10 @@ public final class ModelProperty: @unchecked Sendable {
         /// `@Key(onError: .useDefault)`: a value that does not map gives the default instead,
         /// reported in ``MappingOptions/report``.
         public static let invalidUsesDefault = Flags(rawValue: 1 << 9)
+        /// `@Key(omit: .ifNil)`: left out of payloads written while nil.
+        public static let omitsNil = Flags(rawValue: 1 << 10)
+        /// `@Key(omit: .ifDefault)`: left out of payloads written while equal to its default.
+        public static let omitsDefault = Flags(rawValue: 1 << 11)
     }
 
     /// How a property is written to a keyed archive (PSPDFModel's encoding behaviours).

@@ -52,9 +52,12 @@ extension ModelWriter {
     @inlinable
     mutating func walkMembers<M: ModelFieldEncoder>(_ node: ModelKeyNode, of model: M, schema: ModelSchema) throws {
         let omitsNils = options.nilEncoding == .omit
+        // Payloads only: stores and archives keep every property.
+        let remote = mapping == .remote
         for edge in node.edges {
             do {
                 if let leaf = edge.leaves.first {
+                    if remote && model.omitsModelField(leaf.field) { continue }
                     try encodeMember(edge) { writer in try writer.encodeField(leaf.field, of: model, schema: schema) }
                 } else if let next = edge.node {
                     if omitsNils && !model.hasValues(below: edge) { continue }

@@ -84,6 +84,18 @@ extension ModelDeclarationParser {
                     property.invalidUsesDefault = false
                 }
             }
+            if let omit = key.arguments?.as(LabeledExprListSyntax.self)?.first(where: { $0.label?.text == "omit" }) {
+                let ifNil = omit.expression.trimmedDescription.hasSuffix("ifNil")
+                if model.isSubclass {
+                    diagnose(omit, .omitInSubclass(property: name, model: model.name))
+                } else if ifNil && !property.isOptional {
+                    diagnose(omit, .omitPolicyUnfit(property: name, reason: "'.ifNil' needs an optional type"))
+                } else if !ifNil && property.initializer == nil {
+                    diagnose(omit, .omitPolicyUnfit(property: name, reason: "'.ifDefault' needs an initial value"))
+                } else {
+                    property.omitPolicy = ifNil ? .ifNil : .ifDefault
+                }
+            }
         }
         if let transform = PropertyAttribute.transform.find(in: variable.attributes) {
             property.transformer = transform.arguments?.as(LabeledExprListSyntax.self)?.first?.expression.trimmedDescription
@@ -119,7 +131,7 @@ extension ModelDeclarationParser {
     /// encode: "d")`): the paths a property reads.
     private mutating func readKeyPaths(_ attribute: AttributeSyntax) -> [[String]]? {
         let arguments = attribute.arguments?.as(LabeledExprListSyntax.self).map(Array.init) ?? []
-        let paths = arguments.filter { !["null", "encode", "onError"].contains($0.label?.text) }
+        let paths = arguments.filter { !["null", "encode", "onError", "omit"].contains($0.label?.text) }
         // `@Key(null: .useDefault)` (or `onError:`) alone keeps the key the strategy gives.
         if paths.isEmpty && paths.count < arguments.count { return nil }
         guard !paths.isEmpty else {

@@ -30,6 +30,13 @@ struct StoredProperty {
     var nullPolicy: NullArgument?
     /// `@Key(onError: .useDefault)`: a value that does not map gives the default.
     var invalidUsesDefault = false
+    /// `@Key(omit:)`: when the property is left out of payloads written.
+    var omitPolicy: OmitArgument?
+
+    /// The cases of `OmitPolicy` as written in `@Key(omit:)`.
+    enum OmitArgument {
+        case ifNil, ifDefault
+    }
 
     /// The cases of `NullPolicy` as written in `@Key(null:)`.
     enum NullArgument {
@@ -93,6 +100,11 @@ struct StoredProperty {
         case nil: break
         }
         if invalidUsesDefault { flags.append(".invalidUsesDefault") }
+        switch omitPolicy {
+        case .ifNil?: flags.append(".omitsNil")
+        case .ifDefault?: flags.append(".omitsDefault")
+        case nil: break
+        }
         return "[" + flags.joined(separator: ", ") + "]"
     }
 }

@@ -13,6 +13,8 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
     case constantInIdentifiedClass(property: String, model: String)
     case invalidKeyPath(path: String, reason: String)
     case defaultlessRecovery(property: String)
+    case omitPolicyUnfit(property: String, reason: String)
+    case omitInSubclass(property: String, model: String)
     case lazyProperty(property: String)
     case transformOnTransient(property: String)
     case unownedProperty(property: String)
@@ -44,6 +46,10 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
             return "'\(property)' is not mapped, so no generated initializer can set it: give it a default value or make it optional"
         case .constantInIdentifiedClass(let property, let model):
             return "'\(property)' must be a 'var': '\(model)' has an '@Identifier', so its live instance is updated in place"
+        case .omitPolicyUnfit(let property, let reason):
+            return "'@Key(omit:)' does not fit '\(property)': \(reason)"
+        case .omitInSubclass(let property, let model):
+            return "'@Key(omit:)' on '\(property)' is not supported in a subclass yet: '\(model)' inherits its writing"
         case .defaultlessRecovery(let property):
             return "'\(property)' needs an initial value (or an optional type) for '@Key(onError: .useDefault)' to fall back to"
         case .invalidKeyPath(let path, let reason):
@@ -81,6 +87,8 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
         let name: String
         switch self {
         case .defaultlessRecovery: name = "defaultlessRecovery"
+        case .omitPolicyUnfit: name = "omitPolicyUnfit"
+        case .omitInSubclass: name = "omitInSubclass"
         case .notAStructOrClass: name = "notAStructOrClass"
         case .genericModel: name = "genericModel"
         case .duplicateIdentifier: name = "duplicateIdentifier"

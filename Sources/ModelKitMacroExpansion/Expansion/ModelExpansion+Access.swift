@@ -53,6 +53,32 @@ extension ModelExpansion {
             """
     }
 
+    /// `omitsModelField(_:)`, for a model with `@Key(omit:)` properties: whether each is left
+    /// out of payloads now (nil, or equal to its initial value).
+    func omitsField() -> [String] {
+        let cases = ownProperties.compactMap { position, property -> String? in
+            switch property.omitPolicy {
+            case .ifNil?: return "case \(position): return self.\(storage(property)) == nil"
+            case .ifDefault?:
+                guard let initializer = property.initializer else { return nil }
+                let type = property.typeText.map { " as \($0)" } ?? ""
+                return "case \(position):\n\(indented(located(property, "return self.\(storage(property)) == (\(initializer))\(type)")))"
+            case nil: return nil
+            }
+        }
+        guard !cases.isEmpty else { return [] }
+        return [
+            """
+            \(memberAccess)func omitsModelField(_ index: Int) -> Bool {
+                switch index {
+            \(indented(cases.joined(separator: "\n")))
+                default: return false
+                }
+            }
+            """
+        ]
+    }
+
     func decodeModelField() -> String {
         let cases = ownProperties.map { position, property -> String in
             if property.isLet {
