@@ -101,6 +101,13 @@ public macro Key(decode path: String, _ fallbacks: String..., encode: String, nu
 @attached(peer)
 public macro Key(null: NullPolicy) = #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
 
+/// The property keeps the payload keys no other property reads, and writing the model puts
+/// them back, so a round trip through a model keeps what it does not model:
+/// `@UnknownKeys var extra: [String: JSONValue] = [:]`. Only the model's own object's keys (not
+/// those inside objects its key paths open); stores and archives keep it as a property.
+@attached(peer)
+public macro UnknownKeys() = #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
+
 /// The property that identifies the model (one live instance per identifier, store key).
 @attached(peer)
 public macro Identifier() = #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")

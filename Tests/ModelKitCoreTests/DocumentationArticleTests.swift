@@ -87,6 +87,7 @@ import Testing
             .tested(snippet: "separate-keys", test: "Tests/ModelKitJSONTests/SeparateKeysTests.swift"),
             .tested(snippet: "invalid-value-default", test: "Tests/ModelKitJSONTests/InvalidValueDefaultTests.swift"),
             .tested(snippet: "omit-policy", test: "Tests/ModelKitJSONTests/OmitPolicyTests.swift"),
+            .tested(snippet: "unknown-keys", test: "Tests/ModelKitJSONTests/UnknownKeysTests.swift"),
             .untested(firstLine: "for try await user in ModelJSON.elements(of: User.self, in: exportURL) {"),
         ],
         "Sources/ModelKit/ModelKit.docc/Preferences.md": [

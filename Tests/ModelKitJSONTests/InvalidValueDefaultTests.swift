@@ -27,7 +27,7 @@ enum PlaybackSpeed: String, ModelValue, Equatable {
 /// error (model, property, path, value) goes to the mapping report, on every path that maps
 /// payloads; other properties' errors still fail the mapping.
 @Suite struct InvalidValueDefaultTests {
-    static let readers: [any PayloadMapper] = [JSONBytesMapper(), JSONObjectMapper(), JSONValueMapper(), CodableMapper()]
+    static let readers = payloadReaders
 
     @Test(arguments: 0..<readers.count)
     func wrongValuesTakeTheirDefaultsAndAreReported(reader: Int) throws {

@@ -18,7 +18,7 @@ import Testing
 /// `.lossyDictionary(of:)`: entries whose values do not map are left out and reported (their
 /// path ends in the entry's key), on every path that maps payloads; the rest maps.
 @Suite struct LossyDictionaryTests {
-    static let readers: [any PayloadMapper] = [JSONBytesMapper(), JSONObjectMapper(), JSONValueMapper(), CodableMapper()]
+    static let readers = payloadReaders
 
     @Test(arguments: 0..<readers.count)
     func badEntriesAreDroppedAndReported(reader: Int) throws {

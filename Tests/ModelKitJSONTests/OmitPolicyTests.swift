@@ -22,12 +22,7 @@ import Testing
 /// `@Key(omit:)`: a property left out of the payloads a model writes while nil or equal to its
 /// default, on every writer of payloads; readers take such a payload back to the same model.
 @Suite struct OmitPolicyTests {
-    /// The writers of payloads, each giving the bytes it wrote.
-    static let writers: [(name: String, write: @Sendable (any Model) throws -> Data)] = [
-        ("jsonData", { try $0.jsonData() }),
-        ("jsonObject", { try JSONSerialization.data(withJSONObject: $0.jsonObject()) }),
-        ("JSONEncoder", { try JSONEncoder().encode($0) }),
-    ]
+    static let writers = payloadWriters
 
     /// What writer `writer` wrote for `model`, with sorted keys, to compare with a literal.
     static func written(_ model: any Model, by writer: Int) throws -> String {

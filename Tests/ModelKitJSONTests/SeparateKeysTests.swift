@@ -21,14 +21,9 @@ import Testing
 /// `@Key(decode: "a", "b", encode: "c")`: a property reads the first of its decode keys the
 /// payload has and is written under its encode key, on every path that maps payloads.
 @Suite struct SeparateKeysTests {
-    static let readers: [any PayloadMapper] = [JSONBytesMapper(), JSONObjectMapper(), JSONValueMapper(), CodableMapper()]
+    static let readers = payloadReaders
 
-    /// The paths that write payloads, each giving the bytes it wrote.
-    static let writers: [(name: String, write: @Sendable (RenamedContact) throws -> Data)] = [
-        ("jsonData", { try $0.jsonData() }),
-        ("jsonObject", { try JSONSerialization.data(withJSONObject: $0.jsonObject()) }),
-        ("JSONEncoder", { try JSONEncoder().encode($0) }),
-    ]
+    static let writers = payloadWriters
 
     @Test(arguments: 0..<readers.count)
     func decodeKeysAreReadInOrder(reader: Int) throws {

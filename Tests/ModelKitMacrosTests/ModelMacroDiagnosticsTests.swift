@@ -855,6 +855,32 @@ struct ModelMacroDiagnosticsTests {
         }
     }
 
+    @Test func unknownKeysNeedOneDictionaryOfJSONValues() {
+        assertMacro {
+            """
+            @Model
+            struct Row {
+                @UnknownKeys var extra: [String: Any] = [:]
+                @UnknownKeys var kept: [String: JSONValue] = [:]
+                @UnknownKeys var more: [String: JSONValue] = [:]
+            }
+            """
+        } diagnostics: {
+            """
+            @Model
+            struct Row {
+                @UnknownKeys var extra: [String: Any] = [:]
+                ┬───────────
+                ╰─ 🛑 '@UnknownKeys' cannot keep a payload's other keys in 'extra': declare it 'var extra: [String: JSONValue] = [:]'
+                @UnknownKeys var kept: [String: JSONValue] = [:]
+                @UnknownKeys var more: [String: JSONValue] = [:]
+                ┬───────────
+                ╰─ 🛑 '@UnknownKeys' cannot keep a payload's other keys in 'more': 'kept' keeps them already
+            }
+            """
+        }
+    }
+
     /// `@Key(decode:..., encode:)` gives the schema its decode keys and the key it writes.
     @Test func separateDecodeAndEncodeKeys() {
         let (expanded, diagnostics) = ModelKitMacros.expand(

@@ -59,7 +59,27 @@ enum Warehouse {
     @Key(omit: .ifNil) var title: String?
 }
 
+/// An account that keeps the payload keys it does not model.
+@Model struct KeepingAccount: Equatable {
+    @Identifier var id: Int
+    var name: String = ""
+    @UnknownKeys var extra: [String: JSONValue] = [:]
+}
+
 @Suite struct StoreLayoutTests {
+    /// The keys an `@UnknownKeys` property kept are saved with the model and load back, so a
+    /// payload read, stored and written again keeps them.
+    @Test(arguments: StoreKind.allCases)
+    func keptUnknownKeysAreStored(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        let account = try KeepingAccount(jsonData: Data(#"{"id": 1, "name": "A", "plan": {"tier": 2}, "flags": [true]}"#.utf8))
+        try await store.save(account)
+        let loaded = try #require(try await store.fetchOne(KeepingAccount.self, id: 1))
+        expectEqual(loaded, account)
+        #expect(String(decoding: try loaded.jsonData(), as: UTF8.self) == #"{"id":1,"name":"A","flags":[true],"plan":{"tier":2}}"#)
+    }
+
     /// What payloads leave out, stores keep: a default and a nil read back as they were saved,
     /// and other values too.
     @Test(arguments: StoreKind.allCases)

@@ -111,6 +111,16 @@ extension Model {
 public protocol ModelFieldDecoder {
     /// Decodes the property at `index` from the reader's current value.
     mutating func decodeField<R: ModelReader>(_ index: Int, from reader: inout R) throws
+    /// Keeps the value of a payload key no property reads, at the reader's current value (the
+    /// `@UnknownKeys` property's); the walk moves past the value afterwards.
+    mutating func decodeUnknownKey<R: ModelReader>(_ key: String, from reader: inout R) throws
+}
+
+extension ModelFieldDecoder {
+    /// Keeps nothing: what models without `@UnknownKeys` do.
+    // Inlinable: the walk calls it per unknown key only for models that keep them; a no-op here.
+    @inlinable
+    public mutating func decodeUnknownKey<R: ModelReader>(_ key: String, from reader: inout R) throws {}
 }
 
 /// What the key-tree walk writes a model's fields from: the model itself (every ``Model`` is
@@ -123,6 +133,9 @@ public protocol ModelFieldEncoder {
     func hasValues(below edge: ModelKeyEdge) -> Bool
     /// Whether the property at `index` is left out of payloads now (`@Key(omit:)`).
     func omitsModelField(_ index: Int) -> Bool
+    /// Writes the payload keys the model keeps but does not model (`@UnknownKeys`), as members
+    /// of the object being written.
+    func encodeUnknownMembers<W: ModelWriter>(to writer: inout W) throws
 }
 
 extension ModelFieldEncoder {
@@ -130,6 +143,11 @@ extension ModelFieldEncoder {
     // Inlinable: the key-tree walk asks it per field written; inlined, a constant.
     @inlinable
     public func omitsModelField(_ index: Int) -> Bool { false }
+
+    /// Nothing to write: what models without `@UnknownKeys` do.
+    // Inlinable: the walk calls it once per object written; inlined, nothing.
+    @inlinable
+    public func encodeUnknownMembers<W: ModelWriter>(to writer: inout W) throws {}
 }
 
 /// A model of any type behind one concrete type: writers whose entry points are generic (a
@@ -166,6 +184,12 @@ public struct ErasedModelFields: ModelFieldEncoder {
     @inlinable
     public func omitsModelField(_ index: Int) -> Bool {
         model.omitsModelField(index)
+    }
+
+    // Inlinable: as `hasValues(below:)`, once per object of the specialised walk.
+    @inlinable
+    public func encodeUnknownMembers<W: ModelWriter>(to writer: inout W) throws {
+        try model.encodeUnknownMembers(to: &writer)
     }
 }
 

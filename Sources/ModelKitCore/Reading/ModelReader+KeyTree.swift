@@ -24,7 +24,10 @@ extension ModelReader {
     public mutating func decodeFieldsByKeyTree<F: ModelFieldDecoder>(of schema: ModelSchema, into fields: inout F) throws {
         let keys = schema.readingKeys(mapping)
         var priorities = FieldPriorities(schema: schema, keys: keys)
-        try walkObject(keys, schema: schema, fields: &fields, priorities: &priorities, expected: "an object")
+        let keepsUnknownKeys = mapping == .remote && schema.unknownKeysIndex != nil
+        try walkObject(
+            keys, schema: schema, fields: &fields, priorities: &priorities, keepsUnknownKeys: keepsUnknownKeys,
+            expected: "an object")
     }
 
     /// The default of ``readMembersOrNull(of:expected:reportingUnknownKeys:_:unknown:)``.
@@ -50,11 +53,11 @@ extension ModelReader {
     @inlinable
     mutating func walkObject<F: ModelFieldDecoder>(
         _ node: ModelKeyNode, schema: ModelSchema, fields: inout F, priorities: inout FieldPriorities,
-        orNull: Bool = false, expected: @autoclosure () -> String
+        orNull: Bool = false, keepsUnknownKeys: Bool = false, expected: @autoclosure () -> String
     ) throws {
         let plainLeaves = node.plainLeaves
         let direct = flags.readsPlainFieldsDirectly
-        let strict = (flags.unknownKeys ?? schema.unknownKeys) == .reject
+        let strict = (flags.unknownKeys ?? schema.unknownKeys) == .reject && !keepsUnknownKeys
         func member(_ reader: inout Self, _ position: Int) throws {
             // Plain properties: no closures, no edge object; the key joins an error's path here.
             if direct, let leaf = plainLeaves[position] {
@@ -78,14 +81,21 @@ extension ModelReader {
             }
         }
         func unknown(_ reader: inout Self, _ key: String) throws {
+            if keepsUnknownKeys {
+                // Read from a mark and back: the reader moves past the value itself.
+                let start = reader.mark()
+                try reader.withPathComponent(.key(key)) { reader in try fields.decodeUnknownKey(key, from: &reader) }
+                reader.reset(to: start)
+                return
+            }
             let error = ModelError(.unknownKey, model: schema.modelName, path: ModelPath([.key(key)]))
             guard reader.flags.collectsAllErrors else { throw error }
             reader.record(error)
         }
         if orNull {
-            try readMembersOrNull(of: node, expected: expected(), reportingUnknownKeys: strict, member, unknown: unknown)
+            try readMembersOrNull(of: node, expected: expected(), reportingUnknownKeys: strict || keepsUnknownKeys, member, unknown: unknown)
         } else {
-            try readMembers(of: node, expected: expected(), reportingUnknownKeys: strict, member, unknown: unknown)
+            try readMembers(of: node, expected: expected(), reportingUnknownKeys: strict || keepsUnknownKeys, member, unknown: unknown)
         }
     }
 

@@ -89,6 +89,11 @@ public final class ModelKeyEdge: Sendable {
     /// JSON writers copy it instead of escaping it on every write.
     public let quotedKey: [UInt8]?
 
+    /// The edge of a key no property names (one an `@UnknownKeys` property kept), to write it.
+    package convenience init(unknownKey key: String) {
+        self.init(key: key, index: nil, leaves: [], node: nil, leadsToRequiredField: false)
+    }
+
     init(key: String, index: Int?, leaves: [ModelKeyLeaf], node: ModelKeyNode?, leadsToRequiredField: Bool) {
         self.key = key
         self.index = index

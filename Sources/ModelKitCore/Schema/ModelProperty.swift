@@ -43,6 +43,9 @@ public final class ModelProperty: @unchecked Sendable {
         public static let omitsNil = Flags(rawValue: 1 << 10)
         /// `@Key(omit: .ifDefault)`: left out of payloads written while equal to its default.
         public static let omitsDefault = Flags(rawValue: 1 << 11)
+        /// `@UnknownKeys`: holds the payload's keys no property reads, and writes them back; it
+        /// has no key of its own.
+        public static let unknownKeys = Flags(rawValue: 1 << 12)
     }
 
     /// How a property is written to a keyed archive (PSPDFModel's encoding behaviours).

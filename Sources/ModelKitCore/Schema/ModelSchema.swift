@@ -57,6 +57,8 @@ public final class ModelSchema: Sendable {
     /// Tree of property keys for writing.
     public let propertyWritingKeys: ModelKeyNode
     /// `remoteWritingKeys` with keys sorted at every level.
+    /// The `@UnknownKeys` property, which keeps the payload keys no other property reads.
+    public let unknownKeysIndex: Int?
     public let sortedRemoteWritingKeys: ModelKeyNode
     private let indexByName: [String: Int]
 
@@ -111,6 +113,7 @@ public final class ModelSchema: Sendable {
         self.properties = all
         self.propertyKeys = all.filter { !$0.isTransient }.map(\.name)
         self.identifierIndex = all.firstIndex(where: \.isIdentifier)
+        self.unknownKeysIndex = all.firstIndex { $0.flags.contains(.unknownKeys) }
         var indexByName: [String: Int] = [:]
         for (index, property) in all.enumerated() where indexByName[property.name] == nil {
             indexByName[property.name] = index
@@ -124,13 +127,16 @@ public final class ModelSchema: Sendable {
         for (index, property) in all.enumerated() where !property.isTransient {
             let leaf = ModelKeyLeaf(field: index, priority: 0)
             propertyWriting.append(([property.name], leaf))
-            if let path = property.remoteWritingKeyPath { remoteWriting.append((path.segments, leaf)) }
+            // The payload's other keys: no key of its own in payloads (the walk fills and writes
+            // it), a property like any other for stores and archives.
+            let keepsUnknownKeys = property.flags.contains(.unknownKeys)
+            if !keepsUnknownKeys, let path = property.remoteWritingKeyPath { remoteWriting.append((path.segments, leaf)) }
             guard !property.isReadOnly else { continue }
             let nullUsesDefault = property.flags.contains(.nullUsesDefault)
             let required = !property.hasDefault
             propertyReading.append(
                 ([property.name], ModelKeyLeaf(field: index, priority: 0, nullUsesDefault: nullUsesDefault)))
-            for (priority, path) in property.remoteKeyPaths.enumerated() {
+            for (priority, path) in property.remoteKeyPaths.enumerated() where !keepsUnknownKeys {
                 let leaf = ModelKeyLeaf(
                     field: index, priority: priority, nullUsesDefault: nullUsesDefault,
                     isRequired: required && property.remoteKeyPaths.count == 1)

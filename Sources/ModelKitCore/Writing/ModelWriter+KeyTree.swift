@@ -43,7 +43,20 @@ extension ModelWriter {
             writes = entered
         }
         defer { writes?.leave() }
-        try encodeObject { writer in try writer.walkMembers(keys, of: model, schema: schema) }
+        try encodeObject { writer in
+            try writer.walkMembers(keys, of: model, schema: schema)
+            if writer.mapping == .remote && schema.unknownKeysIndex != nil { try model.encodeUnknownMembers(to: &writer) }
+        }
+    }
+
+    /// Writes `members`, the payload keys a model keeps without modelling them (its
+    /// `@UnknownKeys` property), in key order, but those its own properties write.
+    public mutating func encodeUnknownMembers(_ members: [String: JSONValue], of schema: ModelSchema) throws {
+        let own = schema.writingKeys(mapping)
+        for key in members.keys.sorted() where own.edgeIndex(forKey: key) == nil {
+            guard let value = members[key] else { continue }
+            try encodeMember(ModelKeyEdge(unknownKey: key)) { writer in try value.write(to: &writer) }
+        }
     }
 
     /// Writes the members `node` names.

@@ -109,6 +109,18 @@ extension ModelDeclarationParser {
             property.archiveBehavior = archive.arguments?.as(LabeledExprListSyntax.self)?.first?.expression
                 .trimmedDescription
         }
+        if let marker = PropertyAttribute.unknownKeys.find(in: variable.attributes) {
+            let type = property.typeText.map { String($0.filter { $0 != " " }) }
+            if model.isSubclass {
+                diagnose(marker, .unknownKeysUnfit(property: name, reason: "a subclass inherits its parent's reading"))
+            } else if type != "[String:JSONValue]" || property.initializer == nil || property.isLet {
+                diagnose(marker, .unknownKeysUnfit(property: name, reason: "declare it 'var \(name): [String: JSONValue] = [:]'"))
+            } else if let first = model.properties.first(where: \.keepsUnknownKeys) {
+                diagnose(marker, .unknownKeysUnfit(property: name, reason: "'\(first.name)' keeps them already"))
+            } else {
+                property.keepsUnknownKeys = true
+            }
+        }
         if let relationship = PropertyAttribute.relationship.find(in: variable.attributes) {
             property.relationship = readRelationship(relationship, of: property, in: variable, model: model)
         }

@@ -32,6 +32,8 @@ struct StoredProperty {
     var invalidUsesDefault = false
     /// `@Key(omit:)`: when the property is left out of payloads written.
     var omitPolicy: OmitArgument?
+    /// `@UnknownKeys`: keeps the payload keys no other property reads.
+    var keepsUnknownKeys = false
 
     /// The cases of `OmitPolicy` as written in `@Key(omit:)`.
     enum OmitArgument {
@@ -100,6 +102,7 @@ struct StoredProperty {
         case nil: break
         }
         if invalidUsesDefault { flags.append(".invalidUsesDefault") }
+        if keepsUnknownKeys { flags.append(".unknownKeys") }
         switch omitPolicy {
         case .ifNil?: flags.append(".omitsNil")
         case .ifDefault?: flags.append(".omitsDefault")
@@ -117,6 +120,7 @@ enum PropertyAttribute: String, CaseIterable {
     case transform = "Transform"
     case archive = "Archive"
     case relationship = "Relationship"
+    case unknownKeys = "UnknownKeys"
 
     /// The attribute of this kind on a declaration, if any (`@Key` or `@ModelKit.Key`).
     func find(in attributes: AttributeListSyntax) -> AttributeSyntax? {

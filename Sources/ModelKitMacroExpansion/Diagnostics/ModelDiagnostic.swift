@@ -15,6 +15,7 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
     case defaultlessRecovery(property: String)
     case omitPolicyUnfit(property: String, reason: String)
     case omitInSubclass(property: String, model: String)
+    case unknownKeysUnfit(property: String, reason: String)
     case lazyProperty(property: String)
     case transformOnTransient(property: String)
     case unownedProperty(property: String)
@@ -48,6 +49,8 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
             return "'\(property)' must be a 'var': '\(model)' has an '@Identifier', so its live instance is updated in place"
         case .omitPolicyUnfit(let property, let reason):
             return "'@Key(omit:)' does not fit '\(property)': \(reason)"
+        case .unknownKeysUnfit(let property, let reason):
+            return "'@UnknownKeys' cannot keep a payload's other keys in '\(property)': \(reason)"
         case .omitInSubclass(let property, let model):
             return "'@Key(omit:)' on '\(property)' is not supported in a subclass yet: '\(model)' inherits its writing"
         case .defaultlessRecovery(let property):
@@ -89,6 +92,7 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
         case .defaultlessRecovery: name = "defaultlessRecovery"
         case .omitPolicyUnfit: name = "omitPolicyUnfit"
         case .omitInSubclass: name = "omitInSubclass"
+        case .unknownKeysUnfit: name = "unknownKeysUnfit"
         case .notAStructOrClass: name = "notAStructOrClass"
         case .genericModel: name = "genericModel"
         case .duplicateIdentifier: name = "duplicateIdentifier"

@@ -79,6 +79,19 @@ extension ModelExpansion {
         ]
     }
 
+    /// `encodeUnknownMembers(to:)`, for a model with an `@UnknownKeys` property: writes back
+    /// the keys it kept.
+    func unknownMembersEncoder() -> [String] {
+        guard let kept = ownProperties.first(where: { $0.property.keepsUnknownKeys })?.property else { return [] }
+        return [
+            """
+            \(memberAccess)func encodeUnknownMembers<W: \(core)ModelWriter>(to writer: inout W) throws {
+                try writer.encodeUnknownMembers(self.\(storage(kept)), of: \(typeName).modelSchema)
+            }
+            """
+        ]
+    }
+
     func decodeModelField() -> String {
         let cases = ownProperties.map { position, property -> String in
             if property.isLet {

@@ -96,8 +96,23 @@ extension ModelExpansion {
                 @_specialize(where R == ModelKit.ModelRuntimeTypeReader)
                 \(access)mutating func decodeField<R: \(core)ModelReader>(_ index: Int, from reader: inout R) throws {
             \(indented(body, 2))
-                }
+                }\(unknownKeysDecoder())
             }
+            """
+    }
+
+    /// `decodeUnknownKey(_:from:)` of the fields struct, for a model with an `@UnknownKeys`
+    /// property: each key no other property reads joins its slot.
+    func unknownKeysDecoder() -> String {
+        guard let slotIndex = mappedProperties.firstIndex(where: { $0.property.keepsUnknownKeys }) else { return "" }
+        let target = "self.\(slot(slotIndex))"
+        return """
+
+                \(access)mutating func decodeUnknownKey<R: \(core)ModelReader>(_ key: String, from reader: inout R) throws {
+                    var members = \(target) ?? [:]
+                    members[key] = try reader.decodeValue(\(core)JSONValue.self)
+                    \(target) = members
+                }
             """
     }
 

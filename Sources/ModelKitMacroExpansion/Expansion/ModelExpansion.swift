@@ -59,7 +59,7 @@ struct ModelExpansion {
     /// Members for the type's body (classes) or its extension (structs).
     func members() -> [String] {
         var members = [schema(), fieldsStruct(), initFromFields(), initFromReader(), encodeField(), decodeModelField()]
-            + omitsField()
+            + omitsField() + unknownMembersEncoder()
         members += transformers()
         members += relationships()
         members += hasInversesMember()

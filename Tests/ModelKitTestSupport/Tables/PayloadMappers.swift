@@ -41,3 +41,14 @@ public struct CodableMapper: PayloadMapper {
         return try decoder.decode(M.self, from: Data(json.utf8))
     }
 }
+
+/// Every path that maps payloads into models, for tables of tests: JSON bytes, JSON objects,
+/// `JSONValue` and Codable.
+public let payloadReaders: [any PayloadMapper] = [JSONBytesMapper(), JSONObjectMapper(), JSONValueMapper(), CodableMapper()]
+
+/// Every writer of payloads, for tables of tests: what it is called and the bytes it writes.
+public let payloadWriters: [(name: String, write: @Sendable (any Model) throws -> Data)] = [
+    ("jsonData", { try $0.jsonData() }),
+    ("jsonObject", { try JSONSerialization.data(withJSONObject: $0.jsonObject()) }),
+    ("JSONEncoder", { try JSONEncoder().encode($0) }),
+]
