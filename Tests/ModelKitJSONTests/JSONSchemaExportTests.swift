@@ -20,6 +20,13 @@ struct SchemaSample {
     @Transient var cache: String? = nil
 }
 
+/// A strict model that keeps the top-level keys it does not model.
+@Model(unknownKeys: .reject) struct KeepingSample {
+    var name: String
+    @Key("meta.rank") var rank: Int = 0
+    @UnknownKeys var extra: [String: JSONValue] = [:]
+}
+
 /// JSON Schema export, checked by an independent validator: Python's `jsonschema` (Draft
 /// 2020-12), run as another process. Real payloads validate; each mutation that breaks a rule of
 /// the model does not.
@@ -130,6 +137,24 @@ struct SchemaSample {
         expectEqual(schema["properties"]?["due_on"]?["description"], .string(#"a date like "yyyy-MM-dd""#))
         expectEqual(schema["properties"]?["cache"], nil)
         expectEqual(schema["required"], .array([.string("title"), .string("due_on")]))
+    }
+
+    /// A model that keeps its other keys (`@UnknownKeys`): its property is no key of the
+    /// payload, the top-level object is open even in strict mode, objects a key path opens stay
+    /// closed, as the reader has it.
+    @Test func aModelThatKeepsItsOtherKeysIsOpenAtTheTop() throws {
+        let schema = KeepingSample.jsonSchema
+        expectEqual(schema["properties"]?["extra"], nil)
+        expectEqual(schema["additionalProperties"], nil)
+        expectEqual(schema["properties"]?["meta"]?["additionalProperties"], .bool(false))
+        let payloads = try [
+            #"{"name": "a", "meta": {"rank": 1}, "anything": [1, 2]}"#,  // another key at the top
+            #"{"name": "a", "meta": {"rank": 1, "other": 2}}"#,          // another key inside a key path's object
+        ].map { try JSONValue(parsing: $0) }
+        expectEqual(try Self.validate(payloads, against: schema), [true, false])
+        // The reader agrees.
+        #expect(try KeepingSample(jsonData: Data(ModelJSON.encode(payloads[0]))).extra == ["anything": .array([.int(1), .int(2)])])
+        #expect(throws: ModelError.self) { try KeepingSample(jsonData: Data(ModelJSON.encode(payloads[1]))) }
     }
 
     /// One document for several models, and the same as OpenAPI 3.1 components: the references

@@ -46,7 +46,8 @@ struct SchemaBuilder {
     /// The object a model maps to and from: its remote keys, nested key paths as nested objects.
     mutating func objectSchema(of schema: ModelSchema) -> JSONValue {
         var root = ObjectNode()
-        for property in schema.properties where !property.isTransient {
+        // An `@UnknownKeys` property has no key of its own: it is the object's other keys.
+        for property in schema.properties where !property.isTransient && !property.flags.contains(.unknownKeys) {
             guard let first = property.remoteKeyPaths.first, !first.segments.isEmpty else { continue }
             let value = propertySchema(property)
             let alternatives = property.remoteKeyPaths
@@ -63,7 +64,8 @@ struct SchemaBuilder {
                 root.oneOfRequired.append(alternatives.map(\.segments[0]))
             }
         }
-        return root.schema(title: schema.modelName, closed: schema.unknownKeys == .reject)
+        let strict = schema.unknownKeys == .reject
+        return root.schema(title: schema.modelName, closed: strict, topClosed: strict && schema.unknownKeysIndex == nil)
     }
 
     /// Whether a payload must give `property`.
@@ -175,7 +177,9 @@ private struct ObjectNode {
         if isRequired && !required.contains(key) { required.append(key) }
     }
 
-    func schema(title: String?, closed: Bool) -> JSONValue {
+    /// The object's schema; `closed` leaves out keys no property names, in this object
+    /// (unless `topClosed` says otherwise: a model that keeps its other keys) and those nested.
+    func schema(title: String?, closed: Bool, topClosed: Bool? = nil) -> JSONValue {
         var members: [JSONMember] = []
         if let title { members.append(JSONMember("title", .string(title))) }
         members.append(JSONMember("type", .string("object")))
@@ -192,7 +196,7 @@ private struct ObjectNode {
             }
             members.append(JSONMember("allOf", .array(groups)))
         }
-        if closed { members.append(JSONMember("additionalProperties", .bool(false))) }
+        if topClosed ?? closed { members.append(JSONMember("additionalProperties", .bool(false))) }
         return .object(members)
     }
 }
