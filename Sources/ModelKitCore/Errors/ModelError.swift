@@ -87,9 +87,6 @@ public struct ModelError: Error, CustomStringConvertible, Sendable {
         case defaultedValue
     }
 
-    /// An element a lossy array left out: reported, not thrown.
-    package var isDroppedElement: Bool { recovery == .droppedElement }
-
     /// An error of `kind`: what was expected and found, where, and what caused it. Readers,
     /// transformers and validators throw these; so may your own.
     ///
@@ -185,17 +182,10 @@ extension ModelError {
         return copy
     }
 
-    /// The same error, marked as an element a lossy array dropped.
-    package var asDroppedElement: ModelError {
+    /// The same error, marked as one reading went on past (`recovery`): reported, not thrown.
+    package func recovered(as recovery: Recovery) -> ModelError {
         var copy = self
-        copy.recovery = .droppedElement
-        return copy
-    }
-
-    /// The same error, marked as a value a property's default replaced.
-    package var asDefaultedValue: ModelError {
-        var copy = self
-        copy.recovery = .defaultedValue
+        copy.recovery = recovery
         return copy
     }
 

@@ -123,7 +123,7 @@ extension ModelReader {
     /// property keeps its default, and the error goes to the report once reading ends (its
     /// path and names fill in as reading returns, as a thrown error's would).
     public mutating func useDefault(after error: ModelError) {
-        collectedProblems.append(error.asDefaultedValue)
+        collectedProblems.append(error.recovered(as: .defaultedValue))
     }
 
     /// Hands dropped elements and defaulted values to the report and throws the problems

@@ -24,10 +24,9 @@ extension ModelReader {
     public mutating func decodeFieldsByKeyTree<F: ModelFieldDecoder>(of schema: ModelSchema, into fields: inout F) throws {
         let keys = schema.readingKeys(mapping)
         var priorities = FieldPriorities(schema: schema, keys: keys)
-        let keepsUnknownKeys = mapping == .remote && schema.unknownKeysIndex != nil
         try walkObject(
-            keys, schema: schema, fields: &fields, priorities: &priorities, keepsUnknownKeys: keepsUnknownKeys,
-            expected: "an object")
+            keys, schema: schema, fields: &fields, priorities: &priorities,
+            keepsUnknownKeys: schema.keepsUnknownKeys(mapping), expected: "an object")
     }
 
     /// The default of ``readMembersOrNull(of:expected:reportingUnknownKeys:_:unknown:)``.
@@ -58,6 +57,7 @@ extension ModelReader {
         let plainLeaves = node.plainLeaves
         let direct = flags.readsPlainFieldsDirectly
         let strict = (flags.unknownKeys ?? schema.unknownKeys) == .reject && !keepsUnknownKeys
+        let reportsUnknownKeys = strict || keepsUnknownKeys
         func member(_ reader: inout Self, _ position: Int) throws {
             // Plain properties: no closures, no edge object; the key joins an error's path here.
             if direct, let leaf = plainLeaves[position] {
@@ -93,9 +93,9 @@ extension ModelReader {
             reader.record(error)
         }
         if orNull {
-            try readMembersOrNull(of: node, expected: expected(), reportingUnknownKeys: strict || keepsUnknownKeys, member, unknown: unknown)
+            try readMembersOrNull(of: node, expected: expected(), reportingUnknownKeys: reportsUnknownKeys, member, unknown: unknown)
         } else {
-            try readMembers(of: node, expected: expected(), reportingUnknownKeys: strict || keepsUnknownKeys, member, unknown: unknown)
+            try readMembers(of: node, expected: expected(), reportingUnknownKeys: reportsUnknownKeys, member, unknown: unknown)
         }
     }
 

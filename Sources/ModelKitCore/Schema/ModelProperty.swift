@@ -60,8 +60,9 @@ public final class ModelProperty: @unchecked Sendable {
 
     /// The property's name in Swift, also its property key.
     public let name: String
-    /// Where the property's value sits in a remote payload: the first path is the one written,
-    /// the others are fallbacks tried in order when reading.
+    /// Where the property's value sits in a remote payload, tried in order when reading; the
+    /// first is the one written unless `@Key(decode:..., encode:)` names another
+    /// (``remoteWritingKeyPath``).
     public let remoteKeyPaths: [RemoteKeyPath]
     /// The key path `@Key(decode:..., encode:)` declared for writing, if it differs from reading.
     private let declaredWritingKeyPath: RemoteKeyPath?

@@ -170,6 +170,14 @@ public final class ModelSchema: Sendable {
         properties.firstIndex { $0.keyPath == keyPath }
     }
 
+    /// Whether a walk of `mapping` keeps and writes back the keys no property reads: payloads
+    /// of a model with an `@UnknownKeys` property.
+    // Inlinable: the reading and writing walks ask it once per object of a model; a comparison.
+    @inlinable
+    public func keepsUnknownKeys(_ mapping: Mapping) -> Bool {
+        mapping == .remote && unknownKeysIndex != nil
+    }
+
     /// The key tree readers use for a mapping.
     // Inlinable: the key-tree walk asks it once per object read (`decodeFieldsByKeyTree`); inlined there, a choice
     // between two stored trees.

@@ -102,7 +102,7 @@ extension ModelReader {
         switch try recover({ try Value.read(from: &$0) }) {
         case .success(let value): return value
         case .failure(let error):
-            collectedProblems.append(error.asDroppedElement)
+            collectedProblems.append(error.recovered(as: .droppedElement))
             return nil
         }
     }

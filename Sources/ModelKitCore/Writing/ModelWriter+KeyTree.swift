@@ -45,7 +45,7 @@ extension ModelWriter {
         defer { writes?.leave() }
         try encodeObject { writer in
             try writer.walkMembers(keys, of: model, schema: schema)
-            if writer.mapping == .remote && schema.unknownKeysIndex != nil { try model.encodeUnknownMembers(to: &writer) }
+            if schema.keepsUnknownKeys(writer.mapping) { try model.encodeUnknownMembers(to: &writer) }
         }
     }
 

@@ -67,35 +67,7 @@ extension ModelDeclarationParser {
     ) {
         let name = property.name
         if let key = PropertyAttribute.key.find(in: variable.attributes) {
-            property.remoteKeyPaths = readKeyPaths(key)
-            if let encode = key.arguments?.as(LabeledExprListSyntax.self)?.first(where: { $0.label?.text == "encode" }) {
-                property.encodeKeyPath = splitKeyPaths([encode])?.first
-            }
-            let policy = key.arguments?.as(LabeledExprListSyntax.self)?.first { $0.label?.text == "null" }
-            property.nullPolicy = policy.map {
-                $0.expression.trimmedDescription.hasSuffix("useDefault") ? .useDefault : .error
-            }
-            if let onError = key.arguments?.as(LabeledExprListSyntax.self)?.first(where: { $0.label?.text == "onError" }),
-                onError.expression.trimmedDescription.hasSuffix("useDefault")
-            {
-                property.invalidUsesDefault = true
-                if property.initializer == nil && !property.isOptional {
-                    diagnose(onError, .defaultlessRecovery(property: name))
-                    property.invalidUsesDefault = false
-                }
-            }
-            if let omit = key.arguments?.as(LabeledExprListSyntax.self)?.first(where: { $0.label?.text == "omit" }) {
-                let ifNil = omit.expression.trimmedDescription.hasSuffix("ifNil")
-                if model.isSubclass {
-                    diagnose(omit, .omitInSubclass(property: name, model: model.name))
-                } else if ifNil && !property.isOptional {
-                    diagnose(omit, .omitPolicyUnfit(property: name, reason: "'.ifNil' needs an optional type"))
-                } else if !ifNil && property.initializer == nil {
-                    diagnose(omit, .omitPolicyUnfit(property: name, reason: "'.ifDefault' needs an initial value"))
-                } else {
-                    property.omitPolicy = ifNil ? .ifNil : .ifDefault
-                }
-            }
+            readKey(key, into: &property, model: model)
         }
         if let transform = PropertyAttribute.transform.find(in: variable.attributes) {
             property.transformer = transform.arguments?.as(LabeledExprListSyntax.self)?.first?.expression.trimmedDescription
@@ -135,6 +107,40 @@ extension ModelDeclarationParser {
                     identifier, .duplicateIdentifier(name: name, first: first.name),
                     fixIts: [removal(of: identifier, .identifier, from: variable)])
                 property.isIdentifier = false
+            }
+        }
+    }
+
+    /// Reads `@Key`'s paths and its labelled arguments (`encode:`, `null:`, `onError:`, `omit:`),
+    /// checking each against the property.
+    private mutating func readKey(_ key: AttributeSyntax, into property: inout StoredProperty, model: ModelDeclaration) {
+        let name = property.name
+        let arguments = key.arguments?.as(LabeledExprListSyntax.self).map(Array.init) ?? []
+        func argument(_ label: String) -> LabeledExprSyntax? { arguments.first { $0.label?.text == label } }
+        property.remoteKeyPaths = readKeyPaths(key)
+        if let encode = argument("encode") {
+            property.encodeKeyPath = splitKeyPaths([encode])?.first
+        }
+        property.nullPolicy = argument("null").map {
+            $0.expression.trimmedDescription.hasSuffix("useDefault") ? .useDefault : .error
+        }
+        if let onError = argument("onError"), onError.expression.trimmedDescription.hasSuffix("useDefault") {
+            if property.initializer == nil && !property.isOptional {
+                diagnose(onError, .defaultlessRecovery(property: name))
+            } else {
+                property.invalidUsesDefault = true
+            }
+        }
+        if let omit = argument("omit") {
+            let ifNil = omit.expression.trimmedDescription.hasSuffix("ifNil")
+            if model.isSubclass {
+                diagnose(omit, .omitPolicyUnfit(property: name, reason: "'\(model.name)' is a subclass, whose writing is inherited (not supported yet)"))
+            } else if ifNil && !property.isOptional {
+                diagnose(omit, .omitPolicyUnfit(property: name, reason: "'.ifNil' needs an optional type"))
+            } else if !ifNil && property.initializer == nil {
+                diagnose(omit, .omitPolicyUnfit(property: name, reason: "'.ifDefault' needs an initial value"))
+            } else {
+                property.omitPolicy = ifNil ? .ifNil : .ifDefault
             }
         }
     }

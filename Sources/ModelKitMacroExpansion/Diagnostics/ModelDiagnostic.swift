@@ -14,7 +14,6 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
     case invalidKeyPath(path: String, reason: String)
     case defaultlessRecovery(property: String)
     case omitPolicyUnfit(property: String, reason: String)
-    case omitInSubclass(property: String, model: String)
     case unknownKeysUnfit(property: String, reason: String)
     case lazyProperty(property: String)
     case transformOnTransient(property: String)
@@ -51,8 +50,6 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
             return "'@Key(omit:)' does not fit '\(property)': \(reason)"
         case .unknownKeysUnfit(let property, let reason):
             return "'@UnknownKeys' cannot keep a payload's other keys in '\(property)': \(reason)"
-        case .omitInSubclass(let property, let model):
-            return "'@Key(omit:)' on '\(property)' is not supported in a subclass yet: '\(model)' inherits its writing"
         case .defaultlessRecovery(let property):
             return "'\(property)' needs an initial value (or an optional type) for '@Key(onError: .useDefault)' to fall back to"
         case .invalidKeyPath(let path, let reason):
@@ -91,7 +88,6 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
         switch self {
         case .defaultlessRecovery: name = "defaultlessRecovery"
         case .omitPolicyUnfit: name = "omitPolicyUnfit"
-        case .omitInSubclass: name = "omitInSubclass"
         case .unknownKeysUnfit: name = "unknownKeysUnfit"
         case .notAStructOrClass: name = "notAStructOrClass"
         case .genericModel: name = "genericModel"
