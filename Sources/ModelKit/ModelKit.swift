@@ -108,6 +108,15 @@ public macro Key(null: NullPolicy) = #externalMacro(module: "ModelKitMacros", ty
 @attached(peer)
 public macro UnknownKeys() = #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
 
+/// Constraints the property's value must satisfy after mapping, checked by every reader and by
+/// stores before they save: `@Validate(.range(1...5))`, `@Validate(.nonEmpty, .length(...280))`,
+/// `@Validate(.pattern(#"^[a-z]+$"#))`, `@Validate(.count(1...10))`, or a ``ModelConstraint`` of
+/// your own. A value that fails one is an error naming the model, the property, the path and the
+/// value; the exported JSON Schema describes them.
+@attached(peer)
+public macro Validate<Value>(_ constraints: ModelConstraint<Value>...) =
+    #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
+
 /// The property that identifies the model (one live instance per identifier, store key).
 @attached(peer)
 public macro Identifier() = #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")

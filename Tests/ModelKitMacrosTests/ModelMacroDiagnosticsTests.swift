@@ -146,7 +146,11 @@ struct ModelMacroDiagnosticsTests {
 
                 init(from decoder: any Decoder) throws {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
-                    try self.init(modelReader: &reader)
+                    do {
+                        try self.init(modelReader: &reader)
+                    } catch {
+                        try reader.throwProblems(after: error)
+                    }
                     try reader.validateModel(self)
                     try reader.throwCollectedProblems(model: nil)
                 }
@@ -282,7 +286,11 @@ struct ModelMacroDiagnosticsTests {
 
                 init(from decoder: any Decoder) throws {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
-                    try self.init(modelReader: &reader)
+                    do {
+                        try self.init(modelReader: &reader)
+                    } catch {
+                        try reader.throwProblems(after: error)
+                    }
                     try reader.validateModel(self)
                     try reader.throwCollectedProblems(model: nil)
                 }
@@ -433,7 +441,11 @@ struct ModelMacroDiagnosticsTests {
 
                 required convenience init(from decoder: any Decoder) throws {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
-                    try self.init(modelReader: &reader)
+                    do {
+                        try self.init(modelReader: &reader)
+                    } catch {
+                        try reader.throwProblems(after: error)
+                    }
                     try reader.validateModel(self)
                     try reader.throwCollectedProblems(model: nil)
                 }
@@ -609,7 +621,11 @@ struct ModelMacroDiagnosticsTests {
 
                 required convenience init(from decoder: any Decoder) throws {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
-                    try self.init(modelReader: &reader)
+                    do {
+                        try self.init(modelReader: &reader)
+                    } catch {
+                        try reader.throwProblems(after: error)
+                    }
                     try reader.validateModel(self)
                     try reader.throwCollectedProblems(model: nil)
                 }
@@ -737,7 +753,11 @@ struct ModelMacroDiagnosticsTests {
 
                 init(from decoder: any Decoder) throws {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
-                    try self.init(modelReader: &reader)
+                    do {
+                        try self.init(modelReader: &reader)
+                    } catch {
+                        try reader.throwProblems(after: error)
+                    }
                     try reader.validateModel(self)
                     try reader.throwCollectedProblems(model: nil)
                 }
@@ -1103,7 +1123,11 @@ struct ModelMacroDiagnosticsTests {
 
                 init(from decoder: any Decoder) throws {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
-                    try self.init(modelReader: &reader)
+                    do {
+                        try self.init(modelReader: &reader)
+                    } catch {
+                        try reader.throwProblems(after: error)
+                    }
                     try reader.validateModel(self)
                     try reader.throwCollectedProblems(model: nil)
                 }

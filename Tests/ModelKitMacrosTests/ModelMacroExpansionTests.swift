@@ -177,7 +177,11 @@ struct ModelMacroExpansionTests {
 
                 init(from decoder: any Decoder) throws {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
-                    try self.init(modelReader: &reader)
+                    do {
+                        try self.init(modelReader: &reader)
+                    } catch {
+                        try reader.throwProblems(after: error)
+                    }
                     try reader.validateModel(self)
                     try reader.throwCollectedProblems(model: nil)
                 }
@@ -300,7 +304,11 @@ struct ModelMacroExpansionTests {
 
                 init(from decoder: any Decoder) throws {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
-                    try self.init(modelReader: &reader)
+                    do {
+                        try self.init(modelReader: &reader)
+                    } catch {
+                        try reader.throwProblems(after: error)
+                    }
                     try reader.validateModel(self)
                     try reader.throwCollectedProblems(model: nil)
                 }
@@ -445,7 +453,11 @@ struct ModelMacroExpansionTests {
 
                 required convenience init(from decoder: any Decoder) throws {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
-                    try self.init(modelReader: &reader)
+                    do {
+                        try self.init(modelReader: &reader)
+                    } catch {
+                        try reader.throwProblems(after: error)
+                    }
                     try reader.validateModel(self)
                     try reader.throwCollectedProblems(model: nil)
                 }
@@ -585,7 +597,11 @@ struct ModelMacroExpansionTests {
 
                 required convenience init(from decoder: any Decoder) throws {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
-                    try self.init(modelReader: &reader)
+                    do {
+                        try self.init(modelReader: &reader)
+                    } catch {
+                        try reader.throwProblems(after: error)
+                    }
                     try reader.validateModel(self)
                     try reader.throwCollectedProblems(model: nil)
                 }
@@ -727,7 +743,11 @@ struct ModelMacroExpansionTests {
 
                 init(from decoder: any Decoder) throws {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
-                    try self.init(modelReader: &reader)
+                    do {
+                        try self.init(modelReader: &reader)
+                    } catch {
+                        try reader.throwProblems(after: error)
+                    }
                     try reader.validateModel(self)
                     try reader.throwCollectedProblems(model: nil)
                 }
@@ -846,7 +866,11 @@ struct ModelMacroExpansionTests {
 
                 init(from decoder: any Decoder) throws {
                     var reader = ModelKitCore.CodableReader(decoder: decoder)
-                    try self.init(modelReader: &reader)
+                    do {
+                        try self.init(modelReader: &reader)
+                    } catch {
+                        try reader.throwProblems(after: error)
+                    }
                     try reader.validateModel(self)
                     try reader.throwCollectedProblems(model: nil)
                 }

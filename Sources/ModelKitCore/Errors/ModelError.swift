@@ -47,6 +47,8 @@ public struct ModelError: Error, CustomStringConvertible, Sendable {
         public static let unknownKey = Kind(rawValue: "unknownKey")
         /// The property cannot be set after initialization.
         public static let readOnlyProperty = Kind(rawValue: "readOnlyProperty")
+        /// A value maps but fails a constraint `@Validate` declares (``ModelConstraint``).
+        public static let violatedConstraint = Kind(rawValue: "violatedConstraint")
         /// The whole model failed its `validate()`.
         public static let invalidModel = Kind(rawValue: "invalidModel")
         /// A limit (nesting depth, sizes) was exceeded.
@@ -122,7 +124,7 @@ public struct ModelError: Error, CustomStringConvertible, Sendable {
         }
         var subject = "cannot map"
         if kind == .readOnlyProperty || (kind == .unknownKey && propertyName != nil) { subject = "cannot set" }
-        if kind == .invalidModel { subject = "invalid" }
+        if kind == .invalidModel || kind == .violatedConstraint { subject = "invalid" }
         var text = subject
         if let modelName {
             text += " '\(modelName)\(propertyName.map { ".\($0)" } ?? "")'"

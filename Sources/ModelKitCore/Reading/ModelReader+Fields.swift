@@ -126,6 +126,17 @@ extension ModelReader {
         collectedProblems.append(error.recovered(as: .defaultedValue))
     }
 
+    /// Throws `error`, what a model's initializer threw, together with the problems collected
+    /// before it in collect-all mode (a required property left empty by a value that failed is
+    /// then that value's problem, not a missing key).
+    public mutating func throwProblems(after error: any Error) throws -> Never {
+        if let error = error as? ModelError, collectedProblems.contains(where: { $0.recovery == nil }) {
+            record(error)
+            try throwCollectedProblems(model: nil)
+        }
+        throw error
+    }
+
     /// Hands dropped elements and defaulted values to the report and throws the problems
     /// collected in collect-all mode, if there are any.
     public mutating func throwCollectedProblems(model: String?) throws {

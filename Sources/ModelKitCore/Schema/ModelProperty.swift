@@ -92,6 +92,10 @@ public final class ModelProperty: @unchecked Sendable {
     /// What `@Relationship` declares about the models the property refers to: its delete rule
     /// and inverse; nil for a property without one (a reference then nullifies when optional).
     public let relationship: ModelRelationship?
+    /// The constraints `@Validate` declares, checked after each read; nil without any.
+    public let constraints: (any AnyModelPropertyConstraints)?
+    /// What the property's constraints require, in declaration order (empty without any).
+    public var requirements: [ModelRequirement] { constraints?.requirements ?? [] }
 
     /// Creates a property description; `@Model` generates these.
     public init(
@@ -108,9 +112,11 @@ public final class ModelProperty: @unchecked Sendable {
         transformer: (any Sendable)? = nil,
         transformerDescription: String? = nil,
         archive: ArchiveBehavior? = nil,
-        relationship: ModelRelationship? = nil
+        relationship: ModelRelationship? = nil,
+        constraints: (any AnyModelPropertyConstraints)? = nil
     ) {
         self.relationship = relationship
+        self.constraints = constraints
         self.name = name
         self.keyPath = keyPath
         self.valueType = type
@@ -140,13 +146,14 @@ public final class ModelProperty: @unchecked Sendable {
         transformer: (any Sendable)? = nil,
         transformerDescription: String? = nil,
         archive: ArchiveBehavior? = nil,
-        relationship: ModelRelationship? = nil
+        relationship: ModelRelationship? = nil,
+        constraints: (any AnyModelPropertyConstraints)? = nil
     ) {
         self.init(
             name, keyPath: keyPath, type: Value.self, kind: .other, typeName: typeName ?? String(describing: Value.self),
             declaredIn: declaringTypeName, remote: remote, encode: encode, flags: flags, defaultExpression: defaultExpression,
             transformer: transformer, transformerDescription: transformerDescription, archive: archive,
-            relationship: relationship)
+            relationship: relationship, constraints: constraints)
     }
 
     /// Creates a description of a property whose type is a ``ModelValue``, taking its type and
@@ -163,13 +170,15 @@ public final class ModelProperty: @unchecked Sendable {
         transformer: (any Sendable)? = nil,
         transformerDescription: String? = nil,
         archive: ArchiveBehavior? = nil,
-        relationship: ModelRelationship? = nil
+        relationship: ModelRelationship? = nil,
+        constraints: (any AnyModelPropertyConstraints)? = nil
     ) {
         self.init(
             name, keyPath: keyPath, type: Value.self, kind: Value.modelValueKind,
             typeName: typeName ?? String(describing: Value.self), declaredIn: declaringTypeName, remote: remote,
             encode: encode, flags: flags, defaultExpression: defaultExpression, transformer: transformer,
-            transformerDescription: transformerDescription, archive: archive, relationship: relationship)
+            transformerDescription: transformerDescription, archive: archive, relationship: relationship,
+            constraints: constraints)
     }
 
     /// A copy with remote key paths filled in by a key strategy where none were declared.
@@ -188,6 +197,7 @@ public final class ModelProperty: @unchecked Sendable {
         self.transformerDescription = other.transformerDescription
         self.archiveBehavior = other.archiveBehavior
         self.relationship = other.relationship
+        self.constraints = other.constraints
     }
 
     /// Declared optional.
@@ -216,6 +226,7 @@ extension ModelProperty: CustomStringConvertible {
         if let defaultExpression { traits.append("default \(defaultExpression)") }
         if let transformerDescription { traits.append("transformer \(transformerDescription)") }
         if let relationship { traits.append("relationship \(relationship)") }
+        if constraints != nil { traits.append("constrained") }
         let remote = remoteKeyPaths.map { "'\($0)'" }.joined(separator: " or ")
         let written = declaredWritingKeyPath.map { " -> '\($0)'" } ?? ""
         return "\(name): \(typeName)" + (remote.isEmpty ? "" : " <- \(remote)") + written

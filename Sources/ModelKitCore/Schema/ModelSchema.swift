@@ -57,9 +57,14 @@ public final class ModelSchema: Sendable {
     /// Tree of property keys for writing.
     public let propertyWritingKeys: ModelKeyNode
     /// `remoteWritingKeys` with keys sorted at every level.
+    public let sortedRemoteWritingKeys: ModelKeyNode
     /// The `@UnknownKeys` property, which keeps the payload keys no other property reads.
     public let unknownKeysIndex: Int?
-    public let sortedRemoteWritingKeys: ModelKeyNode
+    /// The properties `@Validate` constrains, in declaration order.
+    public let constrainedProperties: [ModelProperty]
+    /// The properties that may hold models as values (not relationships), whose own constraints
+    /// a check of this model's goes through.
+    package let modelHoldingProperties: [ModelProperty]
     private let indexByName: [String: Int]
 
     /// Hooks a model implements, found by `@Model` in its declaration.
@@ -114,6 +119,8 @@ public final class ModelSchema: Sendable {
         self.propertyKeys = all.filter { !$0.isTransient }.map(\.name)
         self.identifierIndex = all.firstIndex(where: \.isIdentifier)
         self.unknownKeysIndex = all.firstIndex { $0.flags.contains(.unknownKeys) }
+        self.constrainedProperties = all.filter { $0.constraints != nil && !$0.isTransient }
+        self.modelHoldingProperties = all.filter { !$0.isTransient && $0.relationship == nil && $0.valueKind.holdsModels }
         var indexByName: [String: Int] = [:]
         for (index, property) in all.enumerated() where indexByName[property.name] == nil {
             indexByName[property.name] = index

@@ -93,7 +93,60 @@ struct SchemaBuilder {
             members.append(JSONMember("default", literal))
             value = .object(members)
         }
+        // A transformer's constraints apply to the value it makes, not to the payload's.
+        if property.transformer == nil, case .object(var members) = value {
+            members += property.requirements.flatMap { constraintKeywords($0, of: property.valueKind.unwrapped) }
+            value = .object(members)
+        }
         return value
+    }
+
+    /// The keywords that say what `requirement` requires of a value of `kind`; beside an
+    /// `anyOf` with `null`, they apply to the value when it is not `null` (each keyword applies
+    /// to one type of value only). A requirement JSON Schema cannot say exactly gives none: a
+    /// range of values that are not numbers, a count of a string's characters, a rule of the
+    /// app's own.
+    private func constraintKeywords(_ requirement: ModelRequirement, of kind: ModelValueKind) -> [JSONMember] {
+        func number(_ value: ModelRequirement.Number) -> JSONValue {
+            switch value {
+            case .integer(let value): .int(value)
+            case .unsignedInteger(let value): .uint(value)
+            case .floatingPoint(let value): .double(value)
+            }
+        }
+        func bounds(_ min: Int?, _ max: Int?, _ minName: String, _ maxName: String) -> [JSONMember] {
+            (min.map { [JSONMember(minName, .int(Int64($0)))] } ?? []) + (max.map { [JSONMember(maxName, .int(Int64($0)))] } ?? [])
+        }
+        switch requirement {
+        case .range(let lower, let upper):
+            var members: [JSONMember] = []
+            if let lower, let value = lower.number {
+                members.append(JSONMember(lower.isInclusive ? "minimum" : "exclusiveMinimum", number(value)))
+            }
+            if let upper, let value = upper.number {
+                members.append(JSONMember(upper.isInclusive ? "maximum" : "exclusiveMaximum", number(value)))
+            }
+            return members
+        case .length(let min, let max):
+            return bounds(min, max, "minLength", "maxLength")
+        case .count(let min, let max):
+            switch kind {
+            case .array, .set: return bounds(min, max, "minItems", "maxItems")
+            case .dictionary: return bounds(min, max, "minProperties", "maxProperties")
+            default: return []
+            }
+        case .nonEmpty:
+            switch kind {
+            case .string: return [JSONMember("minLength", .int(1))]
+            case .array, .set: return [JSONMember("minItems", .int(1))]
+            case .dictionary: return [JSONMember("minProperties", .int(1))]
+            default: return []
+            }
+        case .pattern(let pattern):
+            return [JSONMember("pattern", .string(pattern))]
+        case .custom:
+            return []
+        }
     }
 
     /// A relationship's value: the nested model or its identifier, one or an array of them.

@@ -96,6 +96,9 @@ extension ModelDeclarationParser {
         if let relationship = PropertyAttribute.relationship.find(in: variable.attributes) {
             property.relationship = readRelationship(relationship, of: property, in: variable, model: model)
         }
+        if let validate = PropertyAttribute.validate.find(in: variable.attributes) {
+            readConstraints(validate, into: &property, in: variable)
+        }
         if property.isIdentifier, let identifier = PropertyAttribute.identifier.find(in: variable.attributes) {
             if property.isTransient {
                 diagnose(
@@ -109,6 +112,27 @@ extension ModelDeclarationParser {
                 property.isIdentifier = false
             }
         }
+    }
+
+    /// Reads `@Validate`'s constraints, unless the property is one no reader fills.
+    private mutating func readConstraints(
+        _ validate: AttributeSyntax, into property: inout StoredProperty, in variable: VariableDeclSyntax
+    ) {
+        let expressions = validate.arguments?.as(LabeledExprListSyntax.self)?.map(\.expression.trimmedDescription) ?? []
+        let reason: String? =
+            if expressions.isEmpty { "name at least one constraint, such as '.range(1...5)' or '.nonEmpty'" }
+            else if property.isTransient { "transient properties are not mapped" }
+            else if property.isReadOnly { "a 'let' with an initial value is never read" }
+            else if property.keepsUnknownKeys { "it keeps the payload's other keys" }
+            else if property.relationship != nil { "it is a relationship; constrain the related model's properties" }
+            else { nil }
+        guard let reason else {
+            property.constraints = expressions
+            return
+        }
+        diagnose(
+            validate, .constraintsUnfit(property: property.name, reason: reason),
+            fixIts: [removal(of: validate, .validate, from: variable)])
     }
 
     /// Reads `@Key`'s paths and its labelled arguments (`encode:`, `null:`, `onError:`, `omit:`),

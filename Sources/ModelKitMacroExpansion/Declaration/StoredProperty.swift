@@ -34,6 +34,8 @@ struct StoredProperty {
     var omitPolicy: OmitArgument?
     /// `@UnknownKeys`: keeps the payload keys no other property reads.
     var keepsUnknownKeys = false
+    /// `@Validate`'s constraint expressions, as written.
+    var constraints: [String] = []
 
     /// The cases of `OmitPolicy` as written in `@Key(omit:)`.
     enum OmitArgument {
@@ -121,6 +123,7 @@ enum PropertyAttribute: String, CaseIterable {
     case archive = "Archive"
     case relationship = "Relationship"
     case unknownKeys = "UnknownKeys"
+    case validate = "Validate"
 
     /// The attribute of this kind on a declaration, if any (`@Key` or `@ModelKit.Key`).
     func find(in attributes: AttributeListSyntax) -> AttributeSyntax? {

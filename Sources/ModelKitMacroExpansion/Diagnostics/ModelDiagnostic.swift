@@ -15,6 +15,7 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
     case defaultlessRecovery(property: String)
     case omitPolicyUnfit(property: String, reason: String)
     case unknownKeysUnfit(property: String, reason: String)
+    case constraintsUnfit(property: String, reason: String)
     case lazyProperty(property: String)
     case transformOnTransient(property: String)
     case unownedProperty(property: String)
@@ -50,6 +51,8 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
             return "'@Key(omit:)' does not fit '\(property)': \(reason)"
         case .unknownKeysUnfit(let property, let reason):
             return "'@UnknownKeys' cannot keep a payload's other keys in '\(property)': \(reason)"
+        case .constraintsUnfit(let property, let reason):
+            return "'@Validate' cannot constrain '\(property)': \(reason)"
         case .defaultlessRecovery(let property):
             return "'\(property)' needs an initial value (or an optional type) for '@Key(onError: .useDefault)' to fall back to"
         case .invalidKeyPath(let path, let reason):
@@ -89,6 +92,7 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
         case .defaultlessRecovery: name = "defaultlessRecovery"
         case .omitPolicyUnfit: name = "omitPolicyUnfit"
         case .unknownKeysUnfit: name = "unknownKeysUnfit"
+        case .constraintsUnfit: name = "constraintsUnfit"
         case .notAStructOrClass: name = "notAStructOrClass"
         case .genericModel: name = "genericModel"
         case .duplicateIdentifier: name = "duplicateIdentifier"

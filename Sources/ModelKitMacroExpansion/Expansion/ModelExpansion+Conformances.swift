@@ -61,7 +61,11 @@ extension ModelExpansion {
             """
             \(access)\(initModifiers)init(from decoder: any Decoder) throws {
                 var reader = \(core)CodableReader(decoder: decoder)
-                try self.init(modelReader: &reader)
+                do {
+                    try self.init(modelReader: &reader)
+                } catch {
+                    try reader.throwProblems(after: error)
+                }
                 try reader.validateModel(self)
                 try reader.throwCollectedProblems(model: nil)
             }

@@ -21,25 +21,39 @@ extension ModelExpansion {
     func readStatements(_ property: StoredProperty, into target: String? = nil) -> String {
         let target = target ?? "self.\(property.name)"
         if property.typeText == nil { return located(property, "try reader.decodeValue(into: &\(target))") }
+        let checks = checkStatements(property)
         if property.invalidUsesDefault {
-            // A value that does not map leaves the slot empty, so the default applies; the
-            // reader has moved past it and reports the error.
-            let validation = property.hasValidationMethod
-                ? ["    try reader.validateField(value, \(typeName).validate\(property.capitalizedName))"] : []
+            // A value that does not map, or fails its checks, leaves the slot empty, so the
+            // default applies; the reader has moved past it and reports the error.
+            let read = (["let value = \(readExpression(property))"] + checks + ["return value"]).joined(separator: "; ")
             return located(
                 property,
-                (["switch try reader.recover({ reader in \(readExpression(property)) }) {", "case .success(let value):"]
-                    + validation + ["    \(target) = value", "case .failure(let error):", "    reader.useDefault(after: error)", "}"])
-                    .joined(separator: "\n"))
+                """
+                switch try reader.recover({ reader in \(read) }) {
+                case .success(let value):
+                    \(target) = value
+                case .failure(let error):
+                    reader.useDefault(after: error)
+                }
+                """)
         }
-        guard property.hasValidationMethod else { return located(property, "\(target) = \(readExpression(property))") }
+        guard !checks.isEmpty else { return located(property, "\(target) = \(readExpression(property))") }
         return located(
             property,
-            """
-            let value = \(readExpression(property))
-            try reader.validateField(value, \(typeName).validate\(property.capitalizedName))
-            \(target) = value
-            """)
+            (["let value = \(readExpression(property))"] + checks + ["\(target) = value"]).joined(separator: "\n"))
+    }
+
+    /// What a property's value is checked by once read: its `validate<Name>(_:)` method, then its
+    /// `@Validate` constraints.
+    func checkStatements(_ property: StoredProperty) -> [String] {
+        var checks: [String] = []
+        if property.hasValidationMethod {
+            checks.append("try reader.validateField(value, \(typeName).validate\(property.capitalizedName))")
+        }
+        if !property.constraints.isEmpty {
+            checks.append("try reader.checkConstraints(value, \(typeName).\(constraintsName(property)))")
+        }
+        return checks
     }
 
     /// `code` attributed to the property's declaration in the user's source (see

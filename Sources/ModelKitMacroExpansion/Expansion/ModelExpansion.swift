@@ -61,6 +61,7 @@ struct ModelExpansion {
         var members = [schema(), fieldsStruct(), initFromFields(), initFromReader(), encodeField(), decodeModelField()]
             + omitsField() + unknownMembersEncoder()
         members += transformers()
+        members += constraints()
         members += relationships()
         members += hasInversesMember()
         members += hookStubs()
@@ -200,6 +201,9 @@ struct ModelExpansion {
         if property.relationship != nil && !property.isTransient {
             arguments.append("relationship: \(typeName).\(relationshipName(property))")
         }
+        if !property.constraints.isEmpty {
+            arguments.append("constraints: \(typeName).\(constraintsName(property))")
+        }
         return "\(core)ModelProperty(\(arguments.joined(separator: ", ")))"
     }
 
@@ -210,6 +214,23 @@ struct ModelExpansion {
                 property,
                 "static let \(transformerName(property)) = \(core)modelTransformer(for: (\(property.typeText ?? "_")).self, \(transformer))")
         }
+    }
+
+    /// Each `@Validate`'s constraints as one constant, placed on the property's line so that a
+    /// constraint that does not apply to its type is reported there.
+    func constraints() -> [String] {
+        properties.compactMap { property in
+            guard !property.constraints.isEmpty else { return nil }
+            let rules = property.constraints.joined(separator: ", ")
+            return located(
+                property,
+                "static let \(constraintsName(property)) = \(core)modelConstraints(for: (\(property.typeText ?? "_")).self, \(rules))")
+        }
+    }
+
+    /// The static constant holding a property's constraints.
+    func constraintsName(_ property: StoredProperty) -> String {
+        "__modelKitConstraints_\(property.name)"
     }
 
     /// Each `@Relationship` as a call the type checker accepts only for a declaration that can

@@ -41,6 +41,8 @@ struct RowEncoder {
                     + "columns for: save it as a '\(dynamicType.modelSchema.modelName)', in its own table")
         }
         do {
+            // What saves must load back, and loading checks the constraints.
+            try model.checkConstraints()
             try writer.writeRow(model, table: table)
         } catch {
             let identifier = model.modelIdentifier.map(describeIdentifier)
