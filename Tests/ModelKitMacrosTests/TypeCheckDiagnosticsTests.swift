@@ -12,6 +12,9 @@ import Testing
     static let mismatchedTransform =
         "'modelTransformer(for:_:)' is unavailable: the '@Transform' transformer converts a type other than the property's: use a transformer whose 'Value' is the property's type (a date transformer for a 'Date' property), or change the property's type"
 
+    static let mismatchedConstraint =
+        "'modelConstraints(for:_:)' is unavailable: a '@Validate' constraint applies to another type than the property's: '.length' and '.pattern' to strings, '.count' and '.nonEmpty' to collections and strings, '.range' to values of the property's own type"
+
     @Test func aPropertyTypeThatCannotBeMappedSaysWhatWould() throws {
         let output = try Self.typeCheck(
             """
@@ -47,6 +50,27 @@ import Testing
         // What follows from the mismatch is reported on the same line.
         #expect(errors.allSatisfy { $0.hasPrefix("place.swift:5: error: ") }, "\(output)")
         #expect(!output.contains("be equivalent"), "\(output)")
+    }
+
+    /// A constraint that does not apply to the property's type (a length of a number, a range of
+    /// another type's values) is an error on the property's line.
+    @Test func aConstraintForAnotherTypeIsAnErrorOnThePropertysLine() throws {
+        let output = try Self.typeCheck(
+            """
+            import ModelKit
+
+            @Model
+            struct Review {
+                @Validate(.range(1...5)) var rating: Int
+                @Validate(.length(1...3)) var stars: Int
+                @Validate(.range(1...5)) var title: String
+            }
+            """)
+        let errors = Self.errors(in: output)
+        for line in [6, 7] {
+            #expect(errors.contains("place.swift:\(line): error: \(Self.mismatchedConstraint)"), "\(output)")
+        }
+        #expect(errors.allSatisfy { $0.hasPrefix("place.swift:6: ") || $0.hasPrefix("place.swift:7: ") }, "\(output)")
     }
 
     /// A query orders only what orders as stored: a decimal (text), a URL, nested JSON do not

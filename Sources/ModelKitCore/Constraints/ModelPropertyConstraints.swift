@@ -54,6 +54,14 @@ public func modelConstraints<V>(for type: V?.Type, _ rules: ModelConstraint<V>..
     ModelPropertyConstraints(rules)
 }
 
+/// What the generated code resolves to when a `@Validate` constraint applies to another type than
+/// the property's, so that the compiler's error says so.
+@available(*, unavailable, message: "a '@Validate' constraint applies to another type than the property's: '.length' and '.pattern' to strings, '.count' and '.nonEmpty' to collections and strings, '.range' to values of the property's own type")
+@_disfavoredOverload
+public func modelConstraints<V, W>(for type: V.Type, _ rules: ModelConstraint<W>...) -> ModelPropertyConstraints<W> {
+    ModelPropertyConstraints(rules)
+}
+
 extension ModelReader {
     /// Checks a property's value against its `@Validate` constraints, unless the options turn
     /// validation off.

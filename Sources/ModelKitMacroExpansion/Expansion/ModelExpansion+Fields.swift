@@ -38,9 +38,10 @@ extension ModelExpansion {
                 """)
         }
         guard !checks.isEmpty else { return located(property, "\(target) = \(readExpression(property))") }
+        // One line: everything attributed to the property's line (a second line would be the next one's).
         return located(
             property,
-            (["let value = \(readExpression(property))"] + checks + ["\(target) = value"]).joined(separator: "\n"))
+            (["let value = \(readExpression(property))"] + checks + ["\(target) = value"]).joined(separator: "; "))
     }
 
     /// What a property's value is checked by once read: its `validate<Name>(_:)` method, then its
