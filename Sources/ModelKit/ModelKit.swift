@@ -110,7 +110,7 @@ public macro UnknownKeys() = #externalMacro(module: "ModelKitMacros", type: "Pro
 
 /// Constraints the property's value must satisfy after mapping, checked by every reader and by
 /// stores before they save: `@Validate(.range(1...5))`, `@Validate(.nonEmpty, .length(...280))`,
-/// `@Validate(.pattern(#"^[a-z]+$"#))`, `@Validate(.count(1...10))`, or a ``ModelConstraint`` of
+/// `@Validate(.pattern(#"^[a-z]+$"#))`, `@Validate(.count(1...10))`, or a `ModelConstraint` of
 /// your own. A value that fails one is an error naming the model, the property, the path and the
 /// value; the exported JSON Schema describes them.
 @attached(peer)

@@ -25,6 +25,7 @@ import Testing
         "Transformers.md": .swift(snippet: "transformers", test: "Tests/ModelKitCoreTests/ArticleExampleTests.swift"),
         "Errors.md": .swift(snippet: "errors", test: "Tests/ModelKitCoreTests/ArticleExampleTests.swift"),
         "JSONSchema.md": .swift(snippet: "json-schema", test: "Tests/ModelKitJSONTests/JSONSchemaArticleExampleTests.swift"),
+        "Constraints.md": .swift(snippet: "constraints", test: "Tests/ModelKitJSONTests/ConstraintArticleExampleTests.swift"),
         "IdentityAndContexts.md": .swift(snippet: "identity", test: "Tests/ModelKitCoreTests/ArticleExampleTests.swift"),
         "UntrustedInput.md": .swift(snippet: "untrusted-input", test: "Tests/ModelKitCoreTests/ArticleExampleTests.swift"),
         "Store.md": .swift(snippet: "store", test: "Tests/ModelKitStoreTests/ArticleExampleTests.swift"),
@@ -89,6 +90,9 @@ import Testing
             .tested(snippet: "omit-policy", test: "Tests/ModelKitJSONTests/OmitPolicyTests.swift"),
             .tested(snippet: "unknown-keys", test: "Tests/ModelKitJSONTests/UnknownKeysTests.swift"),
             .untested(firstLine: "for try await user in ModelJSON.elements(of: User.self, in: exportURL) {"),
+        ],
+        "Sources/ModelKit/ModelKit.docc/Constraints.md": [
+            .tested(snippet: "constraints-custom", test: "Tests/ModelKitJSONTests/ConstraintArticleExampleTests.swift"),
         ],
         "Sources/ModelKit/ModelKit.docc/Preferences.md": [
             .untested(firstLine: "for await scale in prefs.changes(of: .fontScale) {"),

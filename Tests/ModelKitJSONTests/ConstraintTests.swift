@@ -4,25 +4,20 @@ import ModelKitJSON
 import ModelKitTestSupport
 import Testing
 
-/// A review, as a server checks it: every built-in constraint, a constraint of its own, an
-/// optional one, and a nested model with constraints of its own.
+/// A review, as a server checks it: every built-in constraint, a constraint of its own made in
+/// place, an optional one, and a nested model with constraints of its own.
 @Model struct CheckedReview: Equatable {
     @Validate(.range(1...5)) var rating: Int
     @Validate(.nonEmpty, .length(...20)) var title: String
     @Validate(.pattern(#"^[a-z0-9_]+$"#)) var handle: String
     @Validate(.count(...3)) var tags: [String] = []
     @Validate(.range(0.0..<1.0)) var score: Double?
-    @Validate(.even) var seats: Int = 2
+    @Validate(ModelConstraint<Int>(expected: "an even number") { $0.isMultiple(of: 2) }) var seats: Int = 2
     var venue: CheckedVenue?
 }
 
 @Model struct CheckedVenue: Equatable {
     @Validate(.length(3...3)) var code: String
-}
-
-extension ModelConstraint where Value == Int {
-    /// A constraint of the app's own, named like the built-in ones.
-    static var even: Self { ModelConstraint(expected: "an even number") { $0.isMultiple(of: 2) } }
 }
 
 /// A value that fails its constraint takes its default under `@Key(onError: .useDefault)`.

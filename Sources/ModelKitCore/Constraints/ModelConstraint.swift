@@ -5,7 +5,7 @@
 /// @Model struct Review {
 ///     @Validate(.range(1...5)) var rating: Int
 ///     @Validate(.nonEmpty, .length(...280)) var text: String
-///     @Validate(ModelConstraint(expected: "an even number") { $0.isMultiple(of: 2) }) var seats = 2
+///     @Validate(ModelConstraint<Int>(expected: "an even number") { $0.isMultiple(of: 2) }) var seats = 2
 /// }
 /// ```
 ///
