@@ -117,6 +117,12 @@ public macro UnknownKeys() = #externalMacro(module: "ModelKitMacros", type: "Pro
 public macro Validate<Value>(_ constraints: ModelConstraint<Value>...) =
     #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
 
+/// The property keeps which properties the payload the model was mapped from gave, as a value
+/// or as `null`, and which it left out: `@Presence var presence = ModelPresence()`. It is not
+/// mapped, compared, stored or archived itself; models without one pay nothing.
+@attached(peer)
+public macro Presence() = #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
+
 /// The property that identifies the model (one live instance per identifier, store key).
 @attached(peer)
 public macro Identifier() = #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")

@@ -14,12 +14,15 @@ extension Model {
     /// Stores check the models they save. Models referred to through relationships are checked
     /// when they are saved themselves.
     public func checkConstraints() throws {
+        let schema = dynamicModelSchema
+        // Most models have nothing to check: no set of visited instances, no list of violations.
+        if schema.constrainedProperties.isEmpty && schema.modelHoldingProperties.isEmpty { return }
         var violations: [ModelError] = []
         var visited: Set<ObjectIdentifier> = []
         collectViolations(into: &violations, at: [], visited: &visited)
         if violations.count == 1 { throw violations[0] }
         if violations.count > 1 {
-            throw ModelError(.multiple, model: dynamicModelSchema.modelName, problems: violations)
+            throw ModelError(.multiple, model: schema.modelName, problems: violations)
         }
     }
 

@@ -46,6 +46,9 @@ public final class ModelProperty: @unchecked Sendable {
         /// `@UnknownKeys`: holds the payload's keys no property reads, and writes them back; it
         /// has no key of its own.
         public static let unknownKeys = Flags(rawValue: 1 << 12)
+        /// `@Presence`: holds which properties the payload the model was mapped from gave
+        /// (``ModelPresence``); transient otherwise.
+        public static let presence = Flags(rawValue: 1 << 13)
     }
 
     /// How a property is written to a keyed archive (PSPDFModel's encoding behaviours).

@@ -47,7 +47,7 @@ extension ModelDeclarationParser {
                 isTransient: isTransient,
                 isIdentifier: PropertyAttribute.identifier.find(in: variable.attributes) != nil,
                 remoteKeyPaths: nil, transformer: nil, declaration: variable)
-            if typeText == nil && property.isMappedIn {
+            if typeText == nil && property.isMappedIn && PropertyAttribute.presence.find(in: variable.attributes) == nil {
                 diagnose(binding.pattern, .missingTypeAnnotation(property: name))
                 continue
             }
@@ -93,6 +93,9 @@ extension ModelDeclarationParser {
                 property.keepsUnknownKeys = true
             }
         }
+        if let marker = PropertyAttribute.presence.find(in: variable.attributes) {
+            readPresence(marker, into: &property, model: model)
+        }
         if let relationship = PropertyAttribute.relationship.find(in: variable.attributes) {
             property.relationship = readRelationship(relationship, of: property, in: variable, model: model)
         }
@@ -112,6 +115,27 @@ extension ModelDeclarationParser {
                 property.isIdentifier = false
             }
         }
+    }
+
+    /// Reads `@Presence`: a `var` of type `ModelPresence` with an initial value, one per model,
+    /// not mapped itself (transient).
+    private mutating func readPresence(_ marker: AttributeSyntax, into property: inout StoredProperty, model: ModelDeclaration) {
+        let name = property.name
+        let type = property.typeText.map { String($0.filter { $0 != " " }) }
+        let reason: String? =
+            if model.isSubclass { "a subclass inherits its parent's reading" }
+            else if !(type == "ModelPresence" || type == "ModelKit.ModelPresence" || (type == nil && property.initializer == "ModelPresence()"))
+                || property.initializer == nil || property.isLet
+            { "declare it 'var \(name) = ModelPresence()'" }
+            else if let first = model.properties.first(where: \.tracksPresence) { "'\(first.name)' keeps it already" }
+            else { nil }
+        if let reason {
+            diagnose(marker, .presenceUnfit(property: name, reason: reason))
+            return
+        }
+        property.tracksPresence = true
+        property.isTransient = true
+        if property.typeText == nil { property.typeText = "ModelPresence" }
     }
 
     /// Reads `@Validate`'s constraints, unless the property is one no reader fills.

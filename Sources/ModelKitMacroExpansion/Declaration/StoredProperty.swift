@@ -34,6 +34,8 @@ struct StoredProperty {
     var omitPolicy: OmitArgument?
     /// `@UnknownKeys`: keeps the payload keys no other property reads.
     var keepsUnknownKeys = false
+    /// `@Presence`: holds which properties a payload gave (transient otherwise).
+    var tracksPresence = false
     /// `@Validate`'s constraint expressions, as written.
     var constraints: [String] = []
 
@@ -105,6 +107,7 @@ struct StoredProperty {
         }
         if invalidUsesDefault { flags.append(".invalidUsesDefault") }
         if keepsUnknownKeys { flags.append(".unknownKeys") }
+        if tracksPresence { flags.append(".presence") }
         switch omitPolicy {
         case .ifNil?: flags.append(".omitsNil")
         case .ifDefault?: flags.append(".omitsDefault")
@@ -124,6 +127,7 @@ enum PropertyAttribute: String, CaseIterable {
     case relationship = "Relationship"
     case unknownKeys = "UnknownKeys"
     case validate = "Validate"
+    case presence = "Presence"
 
     /// The attribute of this kind on a declaration, if any (`@Key` or `@ModelKit.Key`).
     func find(in attributes: AttributeListSyntax) -> AttributeSyntax? {

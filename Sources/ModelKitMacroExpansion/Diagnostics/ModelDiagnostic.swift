@@ -16,6 +16,7 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
     case omitPolicyUnfit(property: String, reason: String)
     case unknownKeysUnfit(property: String, reason: String)
     case constraintsUnfit(property: String, reason: String)
+    case presenceUnfit(property: String, reason: String)
     case lazyProperty(property: String)
     case transformOnTransient(property: String)
     case unownedProperty(property: String)
@@ -51,6 +52,8 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
             return "'@Key(omit:)' does not fit '\(property)': \(reason)"
         case .unknownKeysUnfit(let property, let reason):
             return "'@UnknownKeys' cannot keep a payload's other keys in '\(property)': \(reason)"
+        case .presenceUnfit(let property, let reason):
+            return "'@Presence' cannot keep what a payload gave in '\(property)': \(reason)"
         case .constraintsUnfit(let property, let reason):
             return "'@Validate' cannot constrain '\(property)': \(reason)"
         case .defaultlessRecovery(let property):
@@ -93,6 +96,7 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
         case .omitPolicyUnfit: name = "omitPolicyUnfit"
         case .unknownKeysUnfit: name = "unknownKeysUnfit"
         case .constraintsUnfit: name = "constraintsUnfit"
+        case .presenceUnfit: name = "presenceUnfit"
         case .notAStructOrClass: name = "notAStructOrClass"
         case .genericModel: name = "genericModel"
         case .duplicateIdentifier: name = "duplicateIdentifier"

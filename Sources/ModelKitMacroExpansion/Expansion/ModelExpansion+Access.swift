@@ -94,7 +94,8 @@ extension ModelExpansion {
 
     func decodeModelField() -> String {
         let cases = ownProperties.map { position, property -> String in
-            if property.isLet {
+            // What a payload gave is the reader's to say, never set by key.
+            if property.isLet || property.tracksPresence {
                 return "case \(position):\n    throw \(core)ModelError.readOnly(\(index(position)), in: \(typeName).modelSchema)"
             }
             return "case \(position):\n\(indented(readStatements(property)))"

@@ -18,9 +18,11 @@ extension ModelExpansion {
     /// Statements that read a property's value into `self.<name>` (of the model, or of the
     /// fields struct), validating it when the type declares `validate<Name>(_:)`, attributed to
     /// the property's line.
-    func readStatements(_ property: StoredProperty, into target: String? = nil) -> String {
+    /// `then` runs once the value is in place (not when it is taken as the default).
+    func readStatements(_ property: StoredProperty, into target: String? = nil, then: String? = nil) -> String {
         let target = target ?? "self.\(property.name)"
-        if property.typeText == nil { return located(property, "try reader.decodeValue(into: &\(target))") }
+        let then = then.map { "; \($0)" } ?? ""
+        if property.typeText == nil { return located(property, "try reader.decodeValue(into: &\(target))\(then)") }
         let checks = checkStatements(property)
         if property.invalidUsesDefault {
             // A value that does not map, or fails its checks, leaves the slot empty, so the
@@ -31,17 +33,17 @@ extension ModelExpansion {
                 """
                 switch try reader.recover({ reader in \(read) }) {
                 case .success(let value):
-                    \(target) = value
+                    \(target) = value\(then)
                 case .failure(let error):
                     reader.useDefault(after: error)
                 }
                 """)
         }
-        guard !checks.isEmpty else { return located(property, "\(target) = \(readExpression(property))") }
+        guard !checks.isEmpty else { return located(property, "\(target) = \(readExpression(property))\(then)") }
         // One line: everything attributed to the property's line (a second line would be the next one's).
         return located(
             property,
-            (["let value = \(readExpression(property))"] + checks + ["\(target) = value"]).joined(separator: "; "))
+            (["let value = \(readExpression(property))"] + checks + ["\(target) = value"]).joined(separator: "; ") + then)
     }
 
     /// What a property's value is checked by once read: its `validate<Name>(_:)` method, then its
@@ -93,8 +95,13 @@ extension ModelExpansion {
         if model.isSubclass, let superclass = model.superclassName {
             slots.append("var _super = \(superclass).__ModelKitFields()")
         }
+        let presence = presenceProperty
+        if presence != nil { slots.append("var __presence = \(core)ModelPresence()") }
         let cases = mappedProperties.enumerated().map { index, mapped in
-            "case \(mapped.position):\n\(indented(readStatements(mapped.property, into: "self.\(slot(index))")))"
+            let note = presence.map { _ in
+                "self.__presence.record(\(stringLiteral(mapped.property.name)), slot: self.\(slot(index)))"
+            }
+            return "case \(mapped.position):\n\(indented(readStatements(mapped.property, into: "self.\(slot(index))", then: note)))"
         }
         let body = ownSwitch(cases, inherited: "try _super.decodeField(index, from: &reader)", fallback: "break")
         // `init(reading:)` makes the fields a value `init(modelFields:)` consumes (a local
@@ -114,6 +121,11 @@ extension ModelExpansion {
                 }\(unknownKeysDecoder())
             }
             """
+    }
+
+    /// The `@Presence` property, which the fields struct fills as it reads.
+    var presenceProperty: StoredProperty? {
+        properties.first(where: \.tracksPresence)
     }
 
     /// `decodeUnknownKey(_:from:)` of the fields struct, for a model with an `@UnknownKeys`
@@ -171,6 +183,7 @@ extension ModelExpansion {
                     """)
             }
         }
+        if let presence = presenceProperty { lines.append("self.\(storageName(presence)) = fields.__presence") }
         if model.isSubclass { lines.append("try super.init(modelFields: fields._super, mapping: mapping)") }
         // A payload's nested models: each one a relationship refers to gains this model in its
         // inverse (a post's comments get their post), as a write would give; a store's rows hold
