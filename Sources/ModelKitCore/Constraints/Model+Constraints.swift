@@ -15,8 +15,9 @@ extension Model {
     /// when they are saved themselves.
     public func checkConstraints() throws {
         let schema = dynamicModelSchema
-        // Most models have nothing to check: no set of visited instances, no list of violations.
-        if schema.constrainedProperties.isEmpty && schema.modelHoldingProperties.isEmpty { return }
+        // Most models have nothing to check, nor do the models they hold: no key path read, no
+        // set of visited instances, no list of violations (a store checks every model it saves).
+        guard schema.checksConstraints else { return }
         var violations: [ModelError] = []
         var visited: Set<ObjectIdentifier> = []
         collectViolations(into: &violations, at: [], visited: &visited)
@@ -79,5 +80,37 @@ extension ModelValueKind {
         case .optional(let wrapped), .array(let wrapped), .set(let wrapped), .dictionary(let wrapped): wrapped.holdsModels
         default: false
         }
+    }
+
+    /// The schemas of the models values of this kind may be or hold.
+    var heldModels: [ModelSchema] {
+        switch self {
+        case .model(let model): [model.schema]
+        case .optional(let wrapped), .array(let wrapped), .set(let wrapped), .dictionary(let wrapped): wrapped.heldModels
+        default: []
+        }
+    }
+}
+
+extension ModelSchema {
+    /// Whether a check of this model's constraints has anything to check: constraints of its
+    /// own, or of the models its properties may hold as values, as declared. Worked out once,
+    /// after every schema exists (a schema cannot ask others while they are being made).
+    package var checksConstraints: Bool {
+        if let known = checksConstraintsCache.withLock({ $0 }) { return known }
+        var visited: Set<ObjectIdentifier> = [ObjectIdentifier(self)]
+        let result = holdsConstraints(visited: &visited)
+        checksConstraintsCache.withLock { $0 = result }
+        return result
+    }
+
+    private func holdsConstraints(visited: inout Set<ObjectIdentifier>) -> Bool {
+        if !constrainedProperties.isEmpty { return true }
+        for property in modelHoldingProperties {
+            for held in property.valueKind.heldModels where visited.insert(ObjectIdentifier(held)).inserted {
+                if held.holdsConstraints(visited: &visited) { return true }
+            }
+        }
+        return false
     }
 }

@@ -65,6 +65,9 @@ public final class ModelSchema: Sendable {
     /// The properties that may hold models as values (not relationships), whose own constraints
     /// a check of this model's goes through.
     package let modelHoldingProperties: [ModelProperty]
+    /// Whether a check of a model's constraints has anything to check, once known (see
+    /// `checksConstraints`).
+    let checksConstraintsCache = Locked<Bool?>(nil)
     private let indexByName: [String: Int]
 
     /// Hooks a model implements, found by `@Model` in its declaration.
