@@ -24,13 +24,13 @@ extension Model {
     }
 
     /// Applies a partial payload held as a JSON object (`JSONSerialization`'s dictionaries,
-    /// arrays and numbers); see ``applyPatch(_:options:)``.
+    /// arrays and numbers); see ``applyPatch(_:options:)-7zst0``.
     public mutating func applyPatch(json: Any, options: MappingOptions = .default) throws -> ModelPresence {
         var reader = JSONObjectReader(value: json, options: options)
         return try patch(reading: &reader)
     }
 
-    /// Applies the partial payload `reader` is at; see ``applyPatch(_:options:)``.
+    /// Applies the partial payload `reader` is at; see ``applyPatch(_:options:)-7zst0``.
     public mutating func applyPatch<R: ModelReader>(reading reader: inout R) throws -> ModelPresence {
         try patch(reading: &reader)
     }
@@ -60,7 +60,7 @@ extension Model {
 }
 
 extension Model where Self: AnyObject {
-    /// Applies a partial payload to this instance; see ``Model/applyPatch(_:options:)-3l0fq``.
+    /// Applies a partial payload to this instance; see ``Model/applyPatch(_:options:)-7zst0``.
     public func applyPatch(_ payload: JSONValue, options: MappingOptions = .default) throws -> ModelPresence {
         var instance = self
         var reader = JSONValueReader(value: payload, options: options)

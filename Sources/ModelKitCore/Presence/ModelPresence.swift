@@ -2,7 +2,7 @@
 /// PATCH handler needs to tell "absent" from "null".
 ///
 /// A model keeps the presence of the payload it was mapped from in a property marked
-/// `@Presence` (models without one pay nothing), and ``Model/applyPatch(_:options:)`` returns the
+/// `@Presence` (models without one pay nothing), and ``Model/applyPatch(_:options:)-7zst0`` returns the
 /// presence of the payload it applied:
 ///
 /// ```swift
