@@ -17,6 +17,8 @@ struct ModelDeclaration {
     var overridableAccess: String
     /// The class is a subclass of a `@Model` class (it already conforms to `Model`).
     var isSubclass: Bool
+    /// Declared with generic parameters (`Page<Item>`): its statics are kept per specialisation.
+    var isGeneric = false
     /// The superclass, for subclasses.
     var superclassName: String?
     /// `@Model(keys:)`, as written.
@@ -90,25 +92,24 @@ struct ModelDeclarationParser {
         let modifiers = declaration.modifiers.map(\.name.text)
         let access = Self.access(modifiers)
         if let structure = declaration.as(StructDeclSyntax.self) {
-            if structure.genericParameterClause != nil {
-                diagnose(structure.name, .genericModel(name: structure.name.text))
-                return nil
-            }
             model = ModelDeclaration(
                 kind: .structure, name: structure.name.text, access: access, overridableAccess: access,
                 isSubclass: false)
+            model.isGeneric = structure.genericParameterClause != nil
         } else if let type = declaration.as(ClassDeclSyntax.self) {
-            if type.genericParameterClause != nil {
+            let isFinal = modifiers.contains("final")
+            let isSubclass = !missing.contains("Model")
+            // A class whose schema a subclass's extends is one type, not one per specialisation.
+            if type.genericParameterClause != nil && !isFinal {
                 diagnose(type.name, .genericModel(name: type.name.text))
                 return nil
             }
-            let isFinal = modifiers.contains("final")
-            let isSubclass = !missing.contains("Model")
             model = ModelDeclaration(
                 kind: isFinal ? .finalClass : .openableClass, name: type.name.text, access: access,
                 overridableAccess: modifiers.contains("open") ? "open " : access, isSubclass: isSubclass,
                 superclassName: isSubclass
                     ? type.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription : nil)
+            model.isGeneric = type.genericParameterClause != nil
         } else {
             diagnose(attribute, .notAStructOrClass(kind: Self.kindName(declaration)))
             return nil

@@ -103,7 +103,12 @@ extension ModelDeclarationParser {
             readConstraints(validate, into: &property, in: variable)
         }
         if property.isIdentifier, let identifier = PropertyAttribute.identifier.find(in: variable.attributes) {
-            if property.isTransient {
+            if model.isGeneric {
+                diagnose(
+                    identifier, .identifiedGenericModel(name: model.name),
+                    fixIts: [removal(of: identifier, .identifier, from: variable)])
+                property.isIdentifier = false
+            } else if property.isTransient {
                 diagnose(
                     identifier, .conflictingAttributes(property: name, first: "Identifier", second: "Transient"),
                     fixIts: [removal(of: identifier, .identifier, from: variable)])

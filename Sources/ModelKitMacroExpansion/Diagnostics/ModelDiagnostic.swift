@@ -17,6 +17,7 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
     case unknownKeysUnfit(property: String, reason: String)
     case constraintsUnfit(property: String, reason: String)
     case presenceUnfit(property: String, reason: String)
+    case identifiedGenericModel(name: String)
     case lazyProperty(property: String)
     case transformOnTransient(property: String)
     case unownedProperty(property: String)
@@ -35,7 +36,7 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
         case .notAStructOrClass(let kind):
             return "'@Model' applies to structs and classes, not to \(kind) declarations"
         case .genericModel(let name):
-            return "'@Model' does not support generic types yet: '\(name)' has generic parameters"
+            return "'@Model' applies to generic structs and final classes: a subclass of '\(name)' would extend one schema for every specialisation; make '\(name)' final"
         case .duplicateIdentifier(let name, let first):
             return "a model has one '@Identifier': '\(name)' is a second one after '\(first)'"
         case .attributeOnComputedProperty(let attribute, let property):
@@ -52,6 +53,8 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
             return "'@Key(omit:)' does not fit '\(property)': \(reason)"
         case .unknownKeysUnfit(let property, let reason):
             return "'@UnknownKeys' cannot keep a payload's other keys in '\(property)': \(reason)"
+        case .identifiedGenericModel(let name):
+            return "'@Identifier' cannot apply in the generic model '\(name)': identity and store tables are kept per type, not per specialisation; identify the models it holds instead"
         case .presenceUnfit(let property, let reason):
             return "'@Presence' cannot keep what a payload gave in '\(property)': \(reason)"
         case .constraintsUnfit(let property, let reason):
@@ -97,6 +100,7 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
         case .unknownKeysUnfit: name = "unknownKeysUnfit"
         case .constraintsUnfit: name = "constraintsUnfit"
         case .presenceUnfit: name = "presenceUnfit"
+        case .identifiedGenericModel: name = "identifiedGenericModel"
         case .notAStructOrClass: name = "notAStructOrClass"
         case .genericModel: name = "genericModel"
         case .duplicateIdentifier: name = "duplicateIdentifier"

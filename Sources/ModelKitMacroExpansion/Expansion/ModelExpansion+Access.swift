@@ -28,7 +28,7 @@ extension ModelExpansion {
     func encodeField() -> String {
         let cases = ownProperties.filter { !$0.property.isTransient }.map { position, property -> String in
             if property.mappedTransformer != nil {
-                let call = "try writer.encodeValue(self.\(storage(property)), transformer: \(typeName).\(transformerName(property)))"
+                let call = "try writer.encodeValue(self.\(storage(property)), transformer: \(transformerReference(property)))"
                 return "case \(position):\n\(indented(located(property, call)))"
             }
             if property.relationship?.writesIdentifiers == true {
@@ -46,7 +46,7 @@ extension ModelExpansion {
         // store call fields from code generic over the model, which the caller's module
         // specialises anyway. Release builds only.
         return """
-            @_specialize(where W == ModelKit.ModelRuntimeTypeWriter)
+            \(specializeForRuntimeTypes("W == ModelKit.ModelRuntimeTypeWriter"))
             \(overrideModifier)\(memberAccess)func encodeModelField<W: \(core)ModelWriter>(_ index: Int, to writer: inout W) throws {
             \(indented(body))
             }

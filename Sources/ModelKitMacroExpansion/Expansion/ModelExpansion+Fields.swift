@@ -10,7 +10,7 @@ extension ModelExpansion {
     func readExpression(_ property: StoredProperty) -> String {
         let type = property.typeText ?? "_"
         if property.mappedTransformer != nil {
-            return "try reader.decodeValue((\(type)).self, transformer: \(typeName).\(transformerName(property)))"
+            return "try reader.decodeValue((\(type)).self, transformer: \(transformerReference(property)))"
         }
         return "try reader.decodeValue((\(type)).self)"
     }
@@ -54,7 +54,7 @@ extension ModelExpansion {
             checks.append("try reader.validateField(value, \(typeName).validate\(property.capitalizedName))")
         }
         if !property.constraints.isEmpty {
-            checks.append("try reader.checkConstraints(value, \(typeName).\(constraintsName(property)))")
+            checks.append("try reader.checkConstraints(value, \(constraintsReference(property)))")
         }
         return checks
     }
@@ -115,7 +115,7 @@ extension ModelExpansion {
                 \(model.globalActor.map { "\($0) " } ?? "")\(access)init<R: \(core)ModelReader>(reading reader: inout R) throws {
                     try reader.decodeFields(of: \(typeName).modelSchema, into: &self)
                 }
-                @_specialize(where R == ModelKit.ModelRuntimeTypeReader)
+                \(specializeForRuntimeTypes("R == ModelKit.ModelRuntimeTypeReader"))
                 \(access)mutating func decodeField<R: \(core)ModelReader>(_ index: Int, from reader: inout R) throws {
             \(indented(body, 2))
                 }\(unknownKeysDecoder())
@@ -193,7 +193,7 @@ extension ModelExpansion {
             let calls = inverses.map { "\(core)modelInverseInitialized(self, \\.\($0.name), self.\($0.name))" }
             lines.append(
                 """
-                if mapping == .remote && \(typeName).\(hasInversesName) {
+                if mapping == .remote && \(staticReference(hasInversesName, "\(core)modelHasInverses(\(typeName).self)")) {
                 \(indented(calls.joined(separator: "\n")))
                 }
                 """)
@@ -240,7 +240,7 @@ extension ModelExpansion {
     /// `static let __modelKitHasInverses_<Type>`, for a class with properties that may be
     /// relationships: mapping a payload asks it before keeping inverses.
     func hasInversesMember() -> [String] {
-        guard !inverseCandidates.isEmpty else { return [] }
+        guard !inverseCandidates.isEmpty, !model.isGeneric else { return [] }
         return ["static let \(hasInversesName) = \(core)modelHasInverses(\(typeName).self)"]
     }
 }

@@ -22,7 +22,9 @@ struct ModelExpansion {
     var properties: [StoredProperty] { model.properties }
 
     /// The first schema index of this type's own properties, as an expression.
-    var base: String { model.isSubclass ? "\(typeName).__modelKitBase" : "0" }
+    var base: String {
+        model.isSubclass ? staticReference("__modelKitBase", "\(model.superclassName ?? "").modelSchema.properties.count") : "0"
+    }
 
     /// The index expression of an own property.
     func index(_ position: Int) -> String {
@@ -73,7 +75,9 @@ struct ModelExpansion {
                 }
                 """)
         }
-        if model.isSubclass { members.append("static let __modelKitBase = \(model.superclassName ?? "").modelSchema.properties.count") }
+        if model.isSubclass && !model.isGeneric {
+            members.append("static let __modelKitBase = \(model.superclassName ?? "").modelSchema.properties.count")
+        }
         if model.isObservable && !model.isSubclass {
             members.append(
                 """
@@ -145,7 +149,9 @@ struct ModelExpansion {
     // MARK: Schema
 
     func schema() -> String {
-        var arguments = ["name: \"\(name)\"", "type: \(typeName).self"]
+        // A generic model's name is its specialisation's: `Page<User>`.
+        let modelName = model.isGeneric ? "String(describing: \(typeName).self)" : "\"\(name)\""
+        var arguments = ["name: \(modelName)", "type: \(typeName).self"]
         if model.isSubclass, let superclass = model.superclassName {
             arguments.append("inheriting: \(superclass).modelSchema")
         }
@@ -168,6 +174,15 @@ struct ModelExpansion {
         let list = properties.map(propertyLiteral).joined(separator: ",\n")
         arguments.append("properties: [\n\(indented(list))\n]")
         let value = "\(core)ModelSchema(\n\(indented(arguments.joined(separator: ",\n")))\n)"
+        if model.isGeneric {
+            return """
+                \(access)static var modelSchema: \(core)ModelSchema {
+                    \(core)modelStatic(\(typeName).self, "modelSchema") {
+                \(indented(value, 2))
+                    }
+                }
+                """
+        }
         if model.kind == .structure || (model.kind == .finalClass && !model.isSubclass) {
             return "\(access)static let modelSchema: \(core)ModelSchema = \(value)"
         }
@@ -194,38 +209,71 @@ struct ModelExpansion {
             arguments.append("defaultExpression: \(stringLiteral(initializer))")
         }
         if let transformer = property.mappedTransformer {
-            arguments.append("transformer: \(typeName).\(transformerName(property))")
+            arguments.append("transformer: \(staticReference(transformerName(property), transformerValue(property) ?? "", erasing: true))")
             arguments.append("transformerDescription: \(stringLiteral(transformer))")
         }
         if let behavior = property.archiveBehavior { arguments.append("archive: \(behavior)") }
         if property.relationship != nil && !property.isTransient {
-            arguments.append("relationship: \(typeName).\(relationshipName(property))")
+            arguments.append("relationship: \(staticReference(relationshipName(property), relationshipValue(property)))")
         }
         if !property.constraints.isEmpty {
-            arguments.append("constraints: \(typeName).\(constraintsName(property))")
+            arguments.append("constraints: \(staticReference(constraintsName(property), constraintsValue(property), erasing: true))")
         }
         return "\(core)ModelProperty(\(arguments.joined(separator: ", ")))"
     }
 
     func transformers() -> [String] {
-        properties.compactMap { property in
-            guard let transformer = property.mappedTransformer else { return nil }
-            return located(
-                property,
-                "static let \(transformerName(property)) = \(core)modelTransformer(for: (\(property.typeText ?? "_")).self, \(transformer))")
+        guard !model.isGeneric else { return [] }
+        return properties.compactMap { property in
+            guard let value = transformerValue(property) else { return nil }
+            return located(property, "static let \(transformerName(property)) = \(value)")
         }
+    }
+
+    /// The expression that makes a property's transformer, if it has one.
+    func transformerValue(_ property: StoredProperty) -> String? {
+        property.mappedTransformer.map { "\(core)modelTransformer(for: (\(property.typeText ?? "_")).self, \($0))" }
+    }
+
+    /// Where generated code finds a property's transformer.
+    func transformerReference(_ property: StoredProperty) -> String {
+        staticReference(transformerName(property), transformerValue(property) ?? "")
+    }
+
+    /// Where generated code finds a static value the type keeps: a constant of the type, or, in
+    /// a generic type (which has no stored statics), the value ModelKit keeps per specialisation.
+    /// `@_specialize(where <requirement>)`, for a non-generic type (a generic type's
+    /// specialisation would have to name its own parameters too).
+    func specializeForRuntimeTypes(_ requirement: String) -> String {
+        model.isGeneric ? "" : "@_specialize(where \(requirement))"
+    }
+
+    /// `erasing`: for a parameter of an existential type, which would otherwise decide the
+    /// type the value is kept as (all uses must agree on it).
+    func staticReference(_ name: String, _ value: String, erasing: Bool = false) -> String {
+        guard model.isGeneric else { return "\(typeName).\(name)" }
+        // The closure in parentheses: a trailing one in an `if` condition would be confusable with its body.
+        return "\(core)modelStatic(\(erasing ? "erasing: " : "")\(typeName).self, \(stringLiteral(name)), { \(value) })"
     }
 
     /// Each `@Validate`'s constraints as one constant, placed on the property's line so that a
     /// constraint that does not apply to its type is reported there.
     func constraints() -> [String] {
-        properties.compactMap { property in
+        guard !model.isGeneric else { return [] }
+        return properties.compactMap { property in
             guard !property.constraints.isEmpty else { return nil }
-            let rules = property.constraints.joined(separator: ", ")
-            return located(
-                property,
-                "static let \(constraintsName(property)) = \(core)modelConstraints(for: (\(property.typeText ?? "_")).self, \(rules))")
+            return located(property, "static let \(constraintsName(property)) = \(constraintsValue(property))")
         }
+    }
+
+    /// The expression that makes a property's constraints.
+    func constraintsValue(_ property: StoredProperty) -> String {
+        "\(core)modelConstraints(for: (\(property.typeText ?? "_")).self, \(property.constraints.joined(separator: ", ")))"
+    }
+
+    /// Where generated code finds a property's constraints.
+    func constraintsReference(_ property: StoredProperty) -> String {
+        staticReference(constraintsName(property), constraintsValue(property))
     }
 
     /// The static constant holding a property's constraints.
@@ -236,21 +284,28 @@ struct ModelExpansion {
     /// Each `@Relationship` as a call the type checker accepts only for a declaration that can
     /// work (`modelRelationship`), placed on the property's line so its error shows there.
     func relationships() -> [String] {
-        properties.compactMap { property in
-            guard let relationship = property.relationship, !property.isTransient else { return nil }
-            let keyPath = "\\\(typeName).\(property.name)"
-            let call: String
-            switch (relationship.inverse, relationship.deleteRule) {
-            case (nil, let rule):
-                call = "\(core)modelRelationship(\(keyPath), deleteRule: .\(rule))"
-            case (let inverse?, "nullify"):
-                call = "\(core)modelRelationship(nullifying: \(keyPath), inverse: \(inverse.expression), named: \(stringLiteral(inverse.name)))"
-            case (let inverse?, let rule):
-                call = "\(core)modelRelationship(\(keyPath), deleteRule: .\(rule), inverse: \(inverse.expression), named: \(stringLiteral(inverse.name)))"
-            }
-            let represented = relationship.writesIdentifiers ? "\(call).representing(.identifiers)" : call
-            return located(property, "static let \(relationshipName(property)): \(core)ModelRelationship = \(represented)")
+        guard !model.isGeneric else { return [] }
+        return properties.compactMap { property in
+            guard property.relationship != nil, !property.isTransient else { return nil }
+            return located(property, "static let \(relationshipName(property)): \(core)ModelRelationship = \(relationshipValue(property))")
         }
+    }
+
+    /// The expression that makes a property's `@Relationship`: a call the type checker accepts
+    /// only for a declaration that can work.
+    func relationshipValue(_ property: StoredProperty) -> String {
+        guard let relationship = property.relationship else { return "" }
+        let keyPath = "\\\(typeName).\(property.name)"
+        let call: String
+        switch (relationship.inverse, relationship.deleteRule) {
+        case (nil, let rule):
+            call = "\(core)modelRelationship(\(keyPath), deleteRule: .\(rule))"
+        case (let inverse?, "nullify"):
+            call = "\(core)modelRelationship(nullifying: \(keyPath), inverse: \(inverse.expression), named: \(stringLiteral(inverse.name)))"
+        case (let inverse?, let rule):
+            call = "\(core)modelRelationship(\(keyPath), deleteRule: .\(rule), inverse: \(inverse.expression), named: \(stringLiteral(inverse.name)))"
+        }
+        return relationship.writesIdentifiers ? "\(call).representing(.identifiers)" : call
     }
 
     func relationshipName(_ property: StoredProperty) -> String {
