@@ -27,6 +27,8 @@ import Testing
         "JSONSchema.md": .swift(snippet: "json-schema", test: "Tests/ModelKitJSONTests/JSONSchemaArticleExampleTests.swift"),
         "Constraints.md": .swift(snippet: "constraints", test: "Tests/ModelKitJSONTests/ConstraintArticleExampleTests.swift"),
         "Presence.md": .swift(snippet: "presence", test: "Tests/ModelKitJSONTests/PresenceArticleExampleTests.swift"),
+        "GenericModels.md": .swift(
+            snippet: "generic-models", test: "Tests/ModelKitJSONTests/GenericModelArticleExampleTests.swift"),
         "IdentityAndContexts.md": .swift(snippet: "identity", test: "Tests/ModelKitCoreTests/ArticleExampleTests.swift"),
         "UntrustedInput.md": .swift(snippet: "untrusted-input", test: "Tests/ModelKitCoreTests/ArticleExampleTests.swift"),
         "Store.md": .swift(snippet: "store", test: "Tests/ModelKitStoreTests/ArticleExampleTests.swift"),
