@@ -38,6 +38,37 @@ public macro Model(
 ) =
     #externalMacro(module: "ModelKitMacros", type: "ModelMacro")
 
+/// Maps an enum in one of four representations: `@Model(.external)` (`{"image": {...}}`, or
+/// `"divider"` for a case without associated values), `@Model(.internal(tag: "type"))` (the
+/// payload's own keys beside the tag: `{"type": "image", "url": ...}`),
+/// `@Model(.adjacent(tag: "type", content: "data"))` (`{"type": "image", "data": {...}}`) or
+/// `@Model(.untagged)` (the first case whose payload maps). Mark a case `@Key("img")` for another
+/// tag, and one `@UnknownCase case unknown(JSONValue)` to keep the value of a tag the enum does
+/// not know, and write it back unchanged.
+@attached(member, names: arbitrary)
+@attached(extension, conformances: ModelEnum, names: arbitrary)
+public macro Model(_ representation: ModelEnumSchema.Representation) =
+    #externalMacro(module: "ModelKitMacros", type: "ModelMacro")
+
+/// Maps an enum whose payloads carry their case's tag: `@Model(tag: "type")` is
+/// `@Model(.internal(tag: "type"))`, `@Model(tag: "type", content: "data")` is
+/// `@Model(.adjacent(tag: "type", content: "data"))`.
+@attached(member, names: arbitrary)
+@attached(extension, conformances: ModelEnum, names: arbitrary)
+public macro Model(tag: String, content: String? = nil) = #externalMacro(module: "ModelKitMacros", type: "ModelMacro")
+
+/// A model named `name` in errors, schemas and archives, instead of its type's name: what the
+/// payload of an enum's case is made of (`@Model(name: "Block.image")`).
+@attached(member, conformances: Model, ObservableModel, Hashable, CustomStringConvertible, names: arbitrary)
+@attached(memberAttribute)
+@attached(extension, conformances: Model, ObservableModel, Hashable, CustomStringConvertible, names: arbitrary)
+public macro Model(name: String) = #externalMacro(module: "ModelKitMacros", type: "ModelMacro")
+
+/// The case of a `@Model` enum that keeps the whole value of a tag the enum does not know, as it
+/// came, and writes it back unchanged: `@UnknownCase case unknown(JSONValue)`.
+@attached(peer)
+public macro UnknownCase() = #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
+
 /// Makes a stored property of an observable `@Model` class report reads and writes to its
 /// registrar; `@Model` adds it, don't write it yourself.
 @attached(accessor, names: named(init), named(get), named(set), named(_modify))

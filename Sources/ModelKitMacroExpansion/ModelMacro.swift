@@ -26,6 +26,15 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             return []
         }
         var parser = ModelDeclarationParser()
+        if let enumeration = declaration.as(EnumDeclSyntax.self) {
+            // The models of its cases' payloads go in the enum's body (a type nested in a
+            // macro's extension gets no conformances of its own); its diagnostics are reported
+            // here, once.
+            let model = parser.parseEnum(enumeration, attribute: node)
+            for diagnostic in parser.diagnostics { context.diagnose(diagnostic) }
+            guard let model, !parser.hasErrors else { return [] }
+            return ModelEnumExpansion(model: model, typeName: enumeration.name.text).payloadModels().map(GeneratedSyntax.declaration)
+        }
         let locations = DeclarationLocations(of: declaration, in: context)
         parser.locate = { node in locations?.directive(for: node) }
         let model = parser.parse(declaration, attribute: node, missingConformances: protocols)
@@ -65,6 +74,9 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     ) throws -> [ExtensionDeclSyntax] {
         guard enclosingFunction(context) == nil else { return [] }
         var parser = ModelDeclarationParser()
+        if let enumeration = declaration.as(EnumDeclSyntax.self) {
+            return enumExtensions(of: enumeration, attribute: node, type: type, parser: &parser, in: context)
+        }
         let locations = DeclarationLocations(of: declaration, in: context)
         parser.locate = { node in locations?.directive(for: node) }
         guard let model = parser.parse(declaration, attribute: node, missingConformances: protocols),
@@ -83,6 +95,24 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
 }
 
 extension ModelMacro {
+    /// The `ModelEnum` extension of an enum (the member role reports its diagnostics).
+    static func enumExtensions(
+        of enumeration: EnumDeclSyntax, attribute: AttributeSyntax, type: some TypeSyntaxProtocol,
+        parser: inout ModelDeclarationParser, in context: some MacroExpansionContext
+    ) -> [ExtensionDeclSyntax] {
+        guard let model = parser.parseEnum(enumeration, attribute: attribute), !parser.hasErrors else { return [] }
+        let expansion = ModelEnumExpansion(model: model, typeName: type.trimmedDescription)
+        return [
+            GeneratedSyntax.extensionDeclaration(
+                of: type.trimmedDescription, conformances: ["ModelKitCore.ModelEnum"],
+                members: expansion.members().map(indentedMember).joined(separator: "\n\n"))
+        ]
+    }
+
+    private static func indentedMember(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
+    }
+
     /// The function or closure a local type is declared in (`'makeUser()'`, `a closure`): Swift
     /// attaches no extension macro to a local type, so `@Model` cannot work there.
     static func enclosingFunction(_ context: some MacroExpansionContext) -> String? {

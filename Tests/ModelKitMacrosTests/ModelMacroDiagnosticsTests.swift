@@ -944,7 +944,7 @@ struct ModelMacroDiagnosticsTests {
             """
             @Model
             ┬─────
-            ╰─ 🛑 '@Model' applies to structs and classes, not to enum declarations
+            ╰─ 🛑 '@Model' cannot map the enum 'Kind': say how its cases appear in payloads: '@Model(.external)', '@Model(tag: "type")', '@Model(tag: "type", content: "data")' or '@Model(.untagged)'
             enum Kind {
                 case a
             }
@@ -964,7 +964,7 @@ struct ModelMacroDiagnosticsTests {
             """
             @Model
             ┬─────
-            ╰─ 🛑 '@Model' applies to structs and classes, not to actor declarations
+            ╰─ 🛑 '@Model' applies to structs, classes and enums, not to actor declarations
             actor Cache {
                 var a: Int = 0
             }
@@ -984,7 +984,7 @@ struct ModelMacroDiagnosticsTests {
             """
             @Model
             ┬─────
-            ╰─ 🛑 '@Model' applies to structs and classes, not to protocol declarations
+            ╰─ 🛑 '@Model' applies to structs, classes and enums, not to protocol declarations
             protocol Named {
                 var name: String { get }
             }

@@ -21,6 +21,8 @@ struct ModelDeclaration {
     var isGeneric = false
     /// The superclass, for subclasses.
     var superclassName: String?
+    /// `@Model(name:)`: the name errors, schemas and archives give the model.
+    var displayName: String?
     /// `@Model(keys:)`, as written.
     var keyStrategy: String?
     /// `@Model(version:)`, as written.
@@ -159,6 +161,7 @@ struct ModelDeclarationParser {
             let value = argument.expression.trimmedDescription
             switch argument.label?.text {
             case "keys": model.keyStrategy = value
+            case "name": model.displayName = value
             case "version": model.version = value
             case "table": model.table = value
             case "nulls": model.nullsUseDefaults = value.hasSuffix("useDefault")

@@ -18,6 +18,7 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
     case constraintsUnfit(property: String, reason: String)
     case presenceUnfit(property: String, reason: String)
     case identifiedGenericModel(name: String)
+    case enumUnfit(name: String, reason: String)
     case lazyProperty(property: String)
     case transformOnTransient(property: String)
     case unownedProperty(property: String)
@@ -34,7 +35,7 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
     public var message: String {
         switch self {
         case .notAStructOrClass(let kind):
-            return "'@Model' applies to structs and classes, not to \(kind) declarations"
+            return "'@Model' applies to structs, classes and enums, not to \(kind) declarations"
         case .genericModel(let name):
             return "'@Model' applies to generic structs and final classes: a subclass of '\(name)' would extend one schema for every specialisation; make '\(name)' final"
         case .duplicateIdentifier(let name, let first):
@@ -53,6 +54,8 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
             return "'@Key(omit:)' does not fit '\(property)': \(reason)"
         case .unknownKeysUnfit(let property, let reason):
             return "'@UnknownKeys' cannot keep a payload's other keys in '\(property)': \(reason)"
+        case .enumUnfit(let name, let reason):
+            return "'@Model' cannot map the enum '\(name)': \(reason)"
         case .identifiedGenericModel(let name):
             return "'@Identifier' cannot apply in the generic model '\(name)': identity and store tables are kept per type, not per specialisation; identify the models it holds instead"
         case .presenceUnfit(let property, let reason):
@@ -101,6 +104,7 @@ public enum ModelDiagnostic: DiagnosticMessage, Equatable {
         case .constraintsUnfit: name = "constraintsUnfit"
         case .presenceUnfit: name = "presenceUnfit"
         case .identifiedGenericModel: name = "identifiedGenericModel"
+        case .enumUnfit: name = "enumUnfit"
         case .notAStructOrClass: name = "notAStructOrClass"
         case .genericModel: name = "genericModel"
         case .duplicateIdentifier: name = "duplicateIdentifier"

@@ -68,4 +68,18 @@ enum GeneratedSyntax {
                 statements: [CodeBlockItemSyntax(item: .decl(declaration(indentedBody)))],
                 rightBrace: .rightBraceToken(leadingTrivia: [.newlines(1)] + indentation)))
     }
+
+    /// A Swift string literal for `text`.
+    static func stringLiteral(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "\\": escaped += "\\\\"
+            case "\"": escaped += "\\\""
+            case "\n": escaped += "\\n"
+            default: escaped.append(character)
+            }
+        }
+        return "\"\(escaped)\""
+    }
 }

@@ -150,7 +150,7 @@ struct ModelExpansion {
 
     func schema() -> String {
         // A generic model's name is its specialisation's: `Page<User>`.
-        let modelName = model.isGeneric ? "String(describing: \(typeName).self)" : "\"\(name)\""
+        let modelName = model.displayName ?? (model.isGeneric ? "String(describing: \(typeName).self)" : "\"\(name)\"")
         var arguments = ["name: \(modelName)", "type: \(typeName).self"]
         if model.isSubclass, let superclass = model.superclassName {
             arguments.append("inheriting: \(superclass).modelSchema")
@@ -314,15 +314,6 @@ struct ModelExpansion {
 
     /// A Swift string literal for `text`.
     func stringLiteral(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "\\": escaped += "\\\\"
-            case "\"": escaped += "\\\""
-            case "\n": escaped += "\\n"
-            default: escaped.append(character)
-            }
-        }
-        return "\"\(escaped)\""
+        GeneratedSyntax.stringLiteral(text)
     }
 }

@@ -1,0 +1,123 @@
+// Reading an enum's representation over any reader. The tag decides the case; the payload is
+// read by the case's own generated code, where the representation puts it.
+
+extension ModelEnum {
+    public static func read<R: ModelReader>(from reader: inout R) throws -> Self {
+        let schema = modelEnumSchema
+        switch schema.representation {
+        case .external: return try readExternal(schema, from: &reader)
+        case .internal(let tagKey): return try readTagged(schema, tagKey: tagKey, contentKey: nil, from: &reader)
+        case .adjacent(let tagKey, let contentKey): return try readTagged(schema, tagKey: tagKey, contentKey: contentKey, from: &reader)
+        case .untagged: return try readUntagged(schema, from: &reader)
+        }
+    }
+
+    /// `"divider"` or `{"image": {...}}`.
+    private static func readExternal<R: ModelReader>(_ schema: ModelEnumSchema, from reader: inout R) throws -> Self {
+        let start = reader.mark()
+        if try reader.peekShape() == .scalar {
+            let tag = try reader.decodeString()
+            if let index = schema.caseByTag[tag], !schema.cases[index].hasPayload { return try decodeModelCase(index, from: &reader) }
+            if let fallback = modelFallback(.string(tag)) { return fallback }
+            throw ModelError(.invalidValue, expected: schema.expectedTags, found: ModelError.describe(.string(tag)))
+        }
+        var value: Self?
+        var other: String?
+        try reader.readMembers(
+            of: schema.tagKeys, expected: "an object with \(schema.expectedTags) as its key", reportingUnknownKeys: true,
+            { reader, index in
+                let tag = schema.cases[index].tag
+                guard value == nil else {
+                    throw ModelError(.invalidValue, expected: "one key, \(schema.expectedTags)", found: "a second one, '\(tag)'")
+                }
+                value = try reader.withPathComponent(.key(tag)) { try decodeModelCase(index, from: &$0) }
+            },
+            unknown: { _, key in if other == nil { other = key } })
+        if let value { return value }
+        return try fallback(schema, from: &reader, start: start, found: other.map { "'\($0)'" } ?? "an object without one")
+    }
+
+    /// `{"type": "image", ...}` (internal) or `{"type": "image", "data": {...}}` (adjacent): the
+    /// tag is found first, wherever it is in the object, then the payload is read.
+    private static func readTagged<R: ModelReader>(
+        _ schema: ModelEnumSchema, tagKey: String, contentKey: String?, from reader: inout R
+    ) throws -> Self {
+        let start = reader.mark()
+        var tag: String?
+        var content: R.Mark?
+        try reader.readMembers(
+            of: schema.tagAndContentKeys, expected: "an object with a '\(tagKey)' tag", reportingUnknownKeys: false,
+            { reader, edge in
+                if edge == 0 {
+                    tag = try reader.withPathComponent(.key(tagKey)) { try $0.decodeString() }
+                } else {
+                    content = reader.mark()
+                    try reader.skipValue()
+                }
+            },
+            unknown: { _, _ in })
+        let end = reader.mark()
+        guard let tag else {
+            return try fallback(schema, from: &reader, start: start, found: "no '\(tagKey)'", missingTag: tagKey)
+        }
+        guard let index = schema.caseByTag[tag] else {
+            reader.reset(to: start)
+            if let fallback = modelFallback(try reader.decodeJSONValue()) { return fallback }
+            throw ModelError(.invalidValue, expected: schema.expectedTags, found: ModelError.describe(.string(tag)))
+                .prefixed(by: [.key(tagKey)])
+        }
+        let value: Self
+        if !schema.cases[index].hasPayload {
+            value = try decodeModelCase(index, from: &reader)
+        } else if let contentKey {
+            guard let content else {
+                throw ModelError(.missingValue).prefixed(by: [.key(contentKey)])
+            }
+            reader.reset(to: content)
+            value = try reader.withPathComponent(.key(contentKey)) { try decodeModelCase(index, from: &$0) }
+        } else {
+            // The payload's keys are the object's own, beside the tag.
+            reader.reset(to: start)
+            value = try decodeModelCase(index, from: &reader)
+        }
+        reader.reset(to: end)
+        return value
+    }
+
+    /// The first case whose payload maps; `null` for a case without one.
+    private static func readUntagged<R: ModelReader>(_ schema: ModelEnumSchema, from reader: inout R) throws -> Self {
+        let start = reader.mark()
+        let problems = reader.collectedProblems.count
+        for (index, enumCase) in schema.cases.enumerated() {
+            reader.reset(to: start)
+            if !enumCase.hasPayload {
+                if try reader.peekShape() == .null, try reader.decodeNil() { return try decodeModelCase(index, from: &reader) }
+                continue
+            }
+            if case .success(let value) = try reader.recover({ try decodeModelCase(index, from: &$0) }),
+                reader.collectedProblems.count == problems
+            {
+                return value
+            }
+            // A case that did not map leaves no problem behind (collect-all mode records them).
+            reader.collectedProblems.removeSubrange(problems...)
+        }
+        reader.reset(to: start)
+        let payload = try reader.decodeJSONValue()
+        if let fallback = modelFallback(payload) { return fallback }
+        throw ModelError.mismatch(expected: "a value one of the cases of '\(schema.name)' maps", found: ModelError.describe(payload))
+    }
+
+    /// The fallback case holding the whole value at `start`, or the error of an unknown tag.
+    private static func fallback<R: ModelReader>(
+        _ schema: ModelEnumSchema, from reader: inout R, start: R.Mark, found: String, missingTag: String? = nil
+    ) throws -> Self {
+        let end = reader.mark()
+        reader.reset(to: start)
+        let payload = try reader.decodeJSONValue()
+        if let fallback = modelFallback(payload) { return fallback }
+        reader.reset(to: end)
+        if let missingTag { throw ModelError(.missingValue).prefixed(by: [.key(missingTag)]) }
+        throw ModelError(.invalidValue, expected: "an object with \(schema.expectedTags) as its key", found: found)
+    }
+}
