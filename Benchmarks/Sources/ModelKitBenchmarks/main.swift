@@ -34,6 +34,7 @@ let groups: [(prefixes: [String], make: () throws -> [Comparison])] = [
     (["dictionary.decode.users"], usersDictionaryComparisons),
     (["json.decode.catalogue", "json.encode.catalogue", "memory.decode.catalogue"], catalogueComparisons),
     (["json.decode.nested", "json.encode.nested", "memory.decode.nested"], nestedComparisons),
+    (["json.decode.feed", "json.encode.feed"], feedComparisons),
     (["archive."], archiveComparisons),
     (["store."], storeComparisons),
     (["identity."], { identityComparisons() }),

@@ -2,6 +2,9 @@
 // the payload written by the case's own generated code.
 
 extension ModelEnum {
+    // Inlinable: every enum value a model holds is written through here; specialised in the enum's module for the
+    // concrete writer, as its reading is.
+    @inlinable
     public func write<W: ModelWriter>(to writer: inout W) throws {
         guard let index = modelCaseIndex else {
             // The fallback case: the value of an unknown tag, written back as it came.

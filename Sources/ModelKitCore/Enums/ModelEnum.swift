@@ -71,11 +71,13 @@ public final class ModelEnumSchema: Sendable {
     /// The name of the case that keeps an unknown tag's value (`@UnknownCase`), if any.
     public let fallbackCaseName: String?
     /// For each tag, its case's position.
-    let caseByTag: [String: Int]
+    // Usable from inline: the inlinable reading and writing of enums (`ModelEnum.read`, `write`) look tags and keys
+    // up here.
+    @usableFromInline let caseByTag: [String: Int]
     /// The cases' tags as keys (external representation), one edge per case.
-    let tagKeys: ModelKeyNode
+    @usableFromInline let tagKeys: ModelKeyNode
     /// The tag key, then the content key (internal and adjacent representations).
-    let tagAndContentKeys: ModelKeyNode
+    @usableFromInline let tagAndContentKeys: ModelKeyNode
 
     public init(name: String, representation: Representation = .external, cases: [Case], fallback: String? = nil) {
         self.name = name
@@ -95,7 +97,8 @@ public final class ModelEnumSchema: Sendable {
     }
 
     /// `one of the tags 'text', 'image' of 'Block'`: what an error expects.
-    var expectedTags: String {
+    // Usable from inline: the inlinable reading of enums says it in its errors.
+    @usableFromInline var expectedTags: String {
         "one of the tags \(cases.map { "'\($0.tag)'" }.joined(separator: ", ")) of '\(name)'"
     }
 }
