@@ -27,6 +27,7 @@ import Testing
         "JSONSchema.md": .swift(snippet: "json-schema", test: "Tests/ModelKitJSONTests/JSONSchemaArticleExampleTests.swift"),
         "Constraints.md": .swift(snippet: "constraints", test: "Tests/ModelKitJSONTests/ConstraintArticleExampleTests.swift"),
         "Presence.md": .swift(snippet: "presence", test: "Tests/ModelKitJSONTests/PresenceArticleExampleTests.swift"),
+        "Enums.md": .swift(snippet: "enums", test: "Tests/ModelKitJSONTests/EnumArticleExampleTests.swift"),
         "GenericModels.md": .swift(
             snippet: "generic-models", test: "Tests/ModelKitJSONTests/GenericModelArticleExampleTests.swift"),
         "IdentityAndContexts.md": .swift(snippet: "identity", test: "Tests/ModelKitCoreTests/ArticleExampleTests.swift"),
