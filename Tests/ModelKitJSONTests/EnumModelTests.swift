@@ -133,6 +133,35 @@ import Testing
         }
     }
 
+    /// The exported JSON Schema describes each representation, checked by an independent
+    /// validator: the sample validates, and each payload the readers refuse does not (an
+    /// unknown tag validates where a fallback case keeps it).
+    @Test func theJSONSchemaDescribesEveryRepresentation() throws {
+        let valid = try JSONValue(parsing: Self.payload)
+        let mutate = JSONSchemaExportTests.mutate
+        let block = { (json: String) throws -> JSONValue in mutate(valid, ["blocks"], .array([try JSONValue(parsing: json)])) }
+        let payloads = [
+            valid,
+            try block(#"{"type": "image", "url": 5}"#),                     // a payload value of the wrong type
+            try block(#"{"type": "text"}"#),                                // a payload's required key missing
+            mutate(valid, ["signal"], .object([JSONMember("kind", .string("jump"))])),  // an unknown tag, no fallback
+            mutate(valid, ["signal"], .object([JSONMember("kind", .string("say"))])),   // the content missing
+            mutate(valid, ["shape"], .object([JSONMember("hexagon", .object([]))])),    // an unknown external tag
+            mutate(valid, ["ids"], .array([.bool(true)])),                               // no untagged case maps
+            mutate(valid, ["ids"], .array([.array([.int(1)])])),                         // a tuple too short
+            try block(#"{"type": "poll", "options": []}"#),                 // an unknown tag the fallback keeps
+        ]
+        let results = try JSONSchemaExportTests.validate(payloads, against: BlockPage.jsonSchema)
+        expectEqual(results, [true, false, false, false, false, false, false, false, true])
+        // And the readers agree.
+        for (payload, valid) in zip(payloads, results) {
+            let mapped = (try? BlockPage(jsonData: Data(ModelJSON.encode(payload)))) != nil
+            #expect(mapped == valid, "\(payload)")
+        }
+        let definitions = BlockPage.jsonSchema["$defs"]
+        expectEqual(definitions?["Block"]?["discriminator"], .object([JSONMember("propertyName", .string("type"))]))
+    }
+
     @Test func theSchemaListsTheCasesAndTheirTags() {
         let schema = Block.modelEnumSchema
         #expect(schema.representation == .internal(tag: "type"))

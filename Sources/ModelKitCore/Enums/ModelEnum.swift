@@ -54,11 +54,27 @@ public final class ModelEnumSchema: Sendable {
         public let tag: String
         /// Whether it has associated values.
         public let hasPayload: Bool
+        /// The type of its payload: its one unlabelled associated value's, or the model of its
+        /// labelled ones; nil without associated values, or with several unlabelled ones.
+        public let payloadType: Any.Type?
+        /// The types of its unlabelled associated values, when it has several (an array).
+        public let tupleTypes: [Any.Type]
 
-        public init(_ name: String, tag: String? = nil, hasPayload: Bool) {
+        public init(_ name: String, tag: String? = nil, hasPayload: Bool, payload: Any.Type? = nil, tuple: [Any.Type] = []) {
             self.name = name
             self.tag = tag ?? name
             self.hasPayload = hasPayload
+            self.payloadType = payload
+            self.tupleTypes = tuple
+        }
+
+        public static func == (lhs: Case, rhs: Case) -> Bool {
+            lhs.name == rhs.name && lhs.tag == rhs.tag && lhs.hasPayload == rhs.hasPayload
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(tag)
         }
     }
 

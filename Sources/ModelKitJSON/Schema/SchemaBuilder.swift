@@ -9,9 +9,9 @@ struct SchemaBuilder {
     /// The model at the document's root, referred to as `#`.
     var rootName: String?
     /// The definitions made, by model name, in the order they were made.
-    private(set) var definitions: [JSONMember] = []
+    var definitions: [JSONMember] = []
     /// Model names defined or queued.
-    private var named: Set<String> = []
+    var named: Set<String> = []
     /// Models referred to and not defined yet.
     private var queue: [ModelSchema] = []
 
@@ -82,7 +82,7 @@ struct SchemaBuilder {
         } else if property.relationship != nil, let related = property.valueKind.unwrapped.relatedModel {
             value = relationshipSchema(related, many: property.valueKind.unwrapped.isCollection)
         } else {
-            value = kindSchema(property.valueKind.unwrapped)
+            value = kindSchema(property.valueKind.unwrapped, type: containedType(property.valueType, if: property.valueKind))
         }
         if property.valueKind.isOptional || property.flags.contains(.nullUsesDefault) || property.relationship != nil {
             value = nullable(value)
@@ -167,8 +167,9 @@ struct SchemaBuilder {
         return .object(members)
     }
 
-    /// The schema of a value of `kind`, as the JSON readers accept it.
-    mutating func kindSchema(_ kind: ModelValueKind) -> JSONValue {
+    /// The schema of a value of `kind`, as the JSON readers accept it; `type`, the value's type
+    /// when known, describes what the kind cannot (an enum's cases).
+    mutating func kindSchema(_ kind: ModelValueKind, type valueType: Any.Type? = nil) -> JSONValue {
         func type(_ name: String, _ more: JSONMember...) -> JSONValue { .object([JSONMember("type", .string(name))] + more) }
         switch kind {
         case .bool: return type("boolean")
@@ -179,21 +180,38 @@ struct SchemaBuilder {
         case .data: return type("string", JSONMember("contentEncoding", .string("base64")))
         case .url: return type("string", JSONMember("format", .string("uri-reference")))
         case .uuid: return type("string", JSONMember("format", .string("uuid")))
-        case .json, .other: return .object([])
-        case .optional(let wrapped): return nullable(kindSchema(wrapped))
-        case .array(let element), .set(let element): return type("array", JSONMember("items", kindSchema(element)))
-        case .dictionary(let element): return type("object", JSONMember("additionalProperties", kindSchema(element)))
+        case .json: return .object([])
+        case .other:
+            guard let enumType = valueType as? any ModelEnum.Type else { return .object([]) }
+            return reference(toEnum: enumType.modelEnumSchema)
+        case .optional(let wrapped): return nullable(kindSchema(wrapped, type: contained(valueType)))
+        case .array(let element), .set(let element):
+            return type("array", JSONMember("items", kindSchema(element, type: contained(valueType))))
+        case .dictionary(let element):
+            return type("object", JSONMember("additionalProperties", kindSchema(element, type: contained(valueType))))
         case .model(let model): return reference(to: model.schema)
         }
     }
 
+    /// The type `type` holds, if it is a container (`T?`, `[T]`, `Set<T>`, `[String: T]`).
+    func contained(_ type: Any.Type?) -> Any.Type? {
+        (type as? any ModelValueContainer.Type)?.containedType
+    }
+
+    /// A property's declared type, unwrapped once when its kind says it is optional (the kinds
+    /// the schema starts from are unwrapped).
+    func containedType(_ type: Any.Type, if kind: ModelValueKind) -> Any.Type? {
+        if case .optional = kind { return contained(type) }
+        return type
+    }
+
     /// `schema` or `null`.
-    private func nullable(_ schema: JSONValue) -> JSONValue {
+    func nullable(_ schema: JSONValue) -> JSONValue {
         .object([JSONMember("anyOf", .array([schema, .object([JSONMember("type", .string("null"))])]))])
     }
 
     /// A JSON Pointer segment for `name` (RFC 6901).
-    private func escapePointer(_ name: String) -> String {
+    func escapePointer(_ name: String) -> String {
         name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 }

@@ -14,7 +14,15 @@ struct ModelEnumExpansion {
     func schema() -> String {
         let cases = model.taggedCases.map { enumCase in
             let tag = enumCase.tag.map { ", tag: \(GeneratedSyntax.stringLiteral($0))" } ?? ""
-            return "\(core)ModelEnumSchema.Case(\(GeneratedSyntax.stringLiteral(enumCase.name))\(tag), hasPayload: \(!enumCase.values.isEmpty))"
+            var payload = ""
+            if enumCase.hasSingleValue {
+                payload = ", payload: (\(enumCase.values[0].type)).self"
+            } else if enumCase.isTuple {
+                payload = ", tuple: [\(enumCase.values.map { "(\($0.type)).self" }.joined(separator: ", "))]"
+            } else if !enumCase.values.isEmpty {
+                payload = ", payload: \(payloadName(enumCase)).self"
+            }
+            return "\(core)ModelEnumSchema.Case(\(GeneratedSyntax.stringLiteral(enumCase.name))\(tag), hasPayload: \(!enumCase.values.isEmpty)\(payload))"
         }
         let fallback = model.fallback.map { ", fallback: \(GeneratedSyntax.stringLiteral($0.name))" } ?? ""
         return """
