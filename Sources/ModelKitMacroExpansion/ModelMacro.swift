@@ -105,12 +105,8 @@ extension ModelMacro {
         return [
             GeneratedSyntax.extensionDeclaration(
                 of: type.trimmedDescription, conformances: ["ModelKitCore.ModelEnum"],
-                members: expansion.members().map(indentedMember).joined(separator: "\n\n"))
+                members: expansion.members().map { GeneratedSyntax.indented($0) }.joined(separator: "\n\n"))
         ]
-    }
-
-    private static func indentedMember(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
     }
 
     /// The function or closure a local type is declared in (`'makeUser()'`, `a closure`): Swift

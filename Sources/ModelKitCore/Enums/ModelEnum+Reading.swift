@@ -77,12 +77,10 @@ extension ModelEnum {
                 .prefixed(by: [.key(tagKey)])
         }
         guard let contentKey else {
+            // The payload's keys are the object's own, beside the tag; a case without one reads
+            // nothing, so the object is skipped.
             reader.reset(to: start)
-            guard schema.cases[index].hasPayload else {
-                try reader.skipValue()
-                return try decodeModelCase(index, from: &reader)
-            }
-            // The payload's keys are the object's own, beside the tag.
+            if !schema.cases[index].hasPayload { try reader.skipValue() }
             return try decodeModelCase(index, from: &reader)
         }
         let end = reader.mark()

@@ -159,8 +159,9 @@ public struct ModelTupleElements {
 /// Writes the associated values of an enum case without labels as an array.
 public struct ModelTupleWriter {
     private let options: MappingOptions
-    /// The elements written so far.
-    public private(set) var value: JSONValue = .array([])
+    private var elements: [JSONValue] = []
+    /// The elements written so far, as an array.
+    public var value: JSONValue { .array(elements) }
 
     public init(options: MappingOptions) {
         self.options = options
@@ -170,8 +171,6 @@ public struct ModelTupleWriter {
     public mutating func append(_ write: (inout JSONValueWriter) throws -> Void) throws {
         var writer = JSONValueWriter(options: options)
         try write(&writer)
-        guard case .array(var elements) = value else { return }
         elements.append(writer.value)
-        value = .array(elements)
     }
 }

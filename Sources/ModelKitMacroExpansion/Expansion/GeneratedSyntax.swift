@@ -82,4 +82,12 @@ enum GeneratedSyntax {
         }
         return "\"\(escaped)\""
     }
+
+    /// `text` indented by `levels` of four spaces, empty lines left empty.
+    static func indented(_ text: String, _ levels: Int = 1) -> String {
+        let prefix = String(repeating: "    ", count: levels)
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.isEmpty ? "" : prefix + $0 }
+            .joined(separator: "\n")
+    }
 }

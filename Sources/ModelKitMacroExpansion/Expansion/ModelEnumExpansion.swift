@@ -76,7 +76,7 @@ struct ModelEnumExpansion {
         return """
             \(model.access)static func decodeModelCase<R: \(core)ModelReader>(_ index: Int, from reader: inout R) throws -> Self {
                 switch index {
-            \(lines.map { indent($0) }.joined(separator: "\n"))
+            \(lines.map { GeneratedSyntax.indented($0) }.joined(separator: "\n"))
                 default: throw \(core)ModelError(.invalidValue, expected: "a case of '\(model.name)'")
                 }
             }
@@ -100,7 +100,7 @@ struct ModelEnumExpansion {
         return """
             \(model.access)func encodeModelCasePayload<W: \(core)ModelWriter>(to writer: inout W) throws {
                 switch self {
-            \(lines.map { indent($0) }.joined(separator: "\n"))
+            \(lines.map { GeneratedSyntax.indented($0) }.joined(separator: "\n"))
                 }
             }
             """
@@ -140,8 +140,4 @@ struct ModelEnumExpansion {
         "__ModelKitCase_\(enumCase.name)"
     }
 
-
-    private func indent(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
-    }
 }

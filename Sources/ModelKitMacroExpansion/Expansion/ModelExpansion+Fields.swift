@@ -193,7 +193,7 @@ extension ModelExpansion {
             let calls = inverses.map { "\(core)modelInverseInitialized(self, \\.\($0.name), self.\($0.name))" }
             lines.append(
                 """
-                if mapping == .remote && \(staticReference(hasInversesName, "\(core)modelHasInverses(\(typeName).self)")) {
+                if mapping == .remote && \(staticReference(hasInversesName, hasInversesValue)) {
                 \(indented(calls.joined(separator: "\n")))
                 }
                 """)
@@ -236,11 +236,13 @@ extension ModelExpansion {
 
     /// The static that says once whether any of the type's relationships has an inverse.
     var hasInversesName: String { "__modelKitHasInverses_\(name)" }
+    /// What it says.
+    var hasInversesValue: String { "\(core)modelHasInverses(\(typeName).self)" }
 
     /// `static let __modelKitHasInverses_<Type>`, for a class with properties that may be
     /// relationships: mapping a payload asks it before keeping inverses.
     func hasInversesMember() -> [String] {
         guard !inverseCandidates.isEmpty, !model.isGeneric else { return [] }
-        return ["static let \(hasInversesName) = \(core)modelHasInverses(\(typeName).self)"]
+        return ["static let \(hasInversesName) = \(hasInversesValue)"]
     }
 }

@@ -38,10 +38,7 @@ struct ModelExpansion {
     /// here. Shifting every line alike keeps a user's multi-line string literal (in a default
     /// value) the same string, as its closing delimiter moves with it.
     func indented(_ text: String, _ levels: Int = 1) -> String {
-        let prefix = String(repeating: "    ", count: levels)
-        return text.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.isEmpty ? "" : prefix + $0 }
-            .joined(separator: "\n")
+        GeneratedSyntax.indented(text, levels)
     }
 
     /// Where generated code reads a property to write, compare or hash it: an observable
@@ -209,7 +206,7 @@ struct ModelExpansion {
             arguments.append("defaultExpression: \(stringLiteral(initializer))")
         }
         if let transformer = property.mappedTransformer {
-            arguments.append("transformer: \(staticReference(transformerName(property), transformerValue(property) ?? "", erasing: true))")
+            arguments.append("transformer: \(transformerReference(property, erasing: true))")
             arguments.append("transformerDescription: \(stringLiteral(transformer))")
         }
         if let behavior = property.archiveBehavior { arguments.append("archive: \(behavior)") }
@@ -217,16 +214,23 @@ struct ModelExpansion {
             arguments.append("relationship: \(staticReference(relationshipName(property), relationshipValue(property)))")
         }
         if !property.constraints.isEmpty {
-            arguments.append("constraints: \(staticReference(constraintsName(property), constraintsValue(property), erasing: true))")
+            arguments.append("constraints: \(constraintsReference(property, erasing: true))")
         }
         return "\(core)ModelProperty(\(arguments.joined(separator: ", ")))"
     }
 
     func transformers() -> [String] {
+        staticConstants { property in transformerValue(property).map { (transformerName(property), $0) } }
+    }
+
+    /// For each property `constant` names one for (its name, with a type if it needs one, and its
+    /// value), a static constant placed on the property's line, so that a type error in it shows
+    /// there. None in a generic type, which has no stored statics: ``staticReference(_:_:erasing:)``
+    /// makes the value where it is used.
+    func staticConstants(_ constant: (StoredProperty) -> (name: String, value: String)?) -> [String] {
         guard !model.isGeneric else { return [] }
         return properties.compactMap { property in
-            guard let value = transformerValue(property) else { return nil }
-            return located(property, "static let \(transformerName(property)) = \(value)")
+            constant(property).map { located(property, "static let \($0.name) = \($0.value)") }
         }
     }
 
@@ -236,18 +240,18 @@ struct ModelExpansion {
     }
 
     /// Where generated code finds a property's transformer.
-    func transformerReference(_ property: StoredProperty) -> String {
-        staticReference(transformerName(property), transformerValue(property) ?? "")
+    func transformerReference(_ property: StoredProperty, erasing: Bool = false) -> String {
+        staticReference(transformerName(property), transformerValue(property) ?? "", erasing: erasing)
     }
 
-    /// Where generated code finds a static value the type keeps: a constant of the type, or, in
-    /// a generic type (which has no stored statics), the value ModelKit keeps per specialisation.
     /// `@_specialize(where <requirement>)`, for a non-generic type (a generic type's
     /// specialisation would have to name its own parameters too).
     func specializeForRuntimeTypes(_ requirement: String) -> String {
         model.isGeneric ? "" : "@_specialize(where \(requirement))"
     }
 
+    /// Where generated code finds a static value the type keeps: a constant of the type, or, in
+    /// a generic type (which has no stored statics), the value ModelKit keeps per specialisation.
     /// `erasing`: for a parameter of an existential type, which would otherwise decide the
     /// type the value is kept as (all uses must agree on it).
     func staticReference(_ name: String, _ value: String, erasing: Bool = false) -> String {
@@ -259,10 +263,8 @@ struct ModelExpansion {
     /// Each `@Validate`'s constraints as one constant, placed on the property's line so that a
     /// constraint that does not apply to its type is reported there.
     func constraints() -> [String] {
-        guard !model.isGeneric else { return [] }
-        return properties.compactMap { property in
-            guard !property.constraints.isEmpty else { return nil }
-            return located(property, "static let \(constraintsName(property)) = \(constraintsValue(property))")
+        staticConstants { property in
+            property.constraints.isEmpty ? nil : (constraintsName(property), constraintsValue(property))
         }
     }
 
@@ -272,8 +274,8 @@ struct ModelExpansion {
     }
 
     /// Where generated code finds a property's constraints.
-    func constraintsReference(_ property: StoredProperty) -> String {
-        staticReference(constraintsName(property), constraintsValue(property))
+    func constraintsReference(_ property: StoredProperty, erasing: Bool = false) -> String {
+        staticReference(constraintsName(property), constraintsValue(property), erasing: erasing)
     }
 
     /// The static constant holding a property's constraints.
@@ -284,10 +286,9 @@ struct ModelExpansion {
     /// Each `@Relationship` as a call the type checker accepts only for a declaration that can
     /// work (`modelRelationship`), placed on the property's line so its error shows there.
     func relationships() -> [String] {
-        guard !model.isGeneric else { return [] }
-        return properties.compactMap { property in
+        staticConstants { property in
             guard property.relationship != nil, !property.isTransient else { return nil }
-            return located(property, "static let \(relationshipName(property)): \(core)ModelRelationship = \(relationshipValue(property))")
+            return ("\(relationshipName(property)): \(core)ModelRelationship", relationshipValue(property))
         }
     }
 
