@@ -6,11 +6,15 @@ import ModelKitJSON
 /// One model per object shape: the root (an object, or the elements of an array of objects)
 /// gets ``rootName``, nested objects and the elements of arrays of objects get names from their
 /// keys (see ``TypeNamer``), properties get lowerCamelCase names from their keys with `@Key`
-/// where the key strategy does not give the key back, and types follow ``TypeInference``. The
-/// output depends only on the payload: models and properties come in order of first appearance.
+/// where the key strategy does not give the key back, and types follow ``TypeInference``. Objects
+/// keyed by identifiers are dictionaries (``DictionaryDetection``), and collections of objects that
+/// differ by a `type`-like key are `@Model(tag:)` enums (``TagDetection``). Several samples (the
+/// lines of an NDJSON file, several files) merge as the elements of an array do. The output
+/// depends only on the samples: models and properties come in order of first appearance.
 ///
 /// ```swift
 /// let source = try ModelGenerator(rootName: "Timeline").generate(fromJSON: data)
+/// let merged = try ModelGenerator(rootName: "Event").generate(fromSamples: NDJSONSamples.values(in: lines, source: "'events.ndjson'"))
 /// ```
 package struct ModelGenerator: Sendable {
     /// The name of the top-level model.
@@ -32,24 +36,53 @@ package struct ModelGenerator: Sendable {
 
     /// The declarations for a parsed payload.
     package func generate(from payload: JSONValue) throws -> String {
+        try generate(fromSamples: [payload])
+    }
+
+    /// The declarations for several samples of one payload (the lines of an NDJSON file, several
+    /// files): each is observed into the same root, as the elements of a top-level array are, so
+    /// that they merge into one declaration per shape.
+    ///
+    /// Throws ``GeneratorError`` for a bad root name, no samples, or a sample that is not an
+    /// object or an array of objects.
+    package func generate(fromSamples payloads: [JSONValue]) throws -> String {
         guard SwiftNames.isPlainIdentifier(rootName), SwiftNames.isUsableType(rootName) else {
             throw GeneratorError.invalidRootName(rootName)
         }
-        let root = try rootShape(of: payload)
+        guard !payloads.isEmpty else { throw GeneratorError.noSamples }
+        let shape = ValueShape()
+        for payload in payloads { try observeRoot(payload, into: shape) }
+        guard let root = shape.object else { throw GeneratorError.unsupportedTopLevel("no object") }
+        ShapeRefinement.refineRoot(root)
         var namer = TypeNamer(rootName: rootName)
         namer.name(root)
         let names = namer
         let inference = TypeInference(modelName: { names.modelName(of: $0) })
         var plans: [String: ModelPlan] = [:]
         for type in namer.types {
-            plans[type.name] = ModelPlan(name: type.name, shape: type.shape, inference: inference)
+            guard let union = type.shape.union else {
+                plans[type.name] = ModelPlan(name: type.name, shape: type.shape, inference: inference)
+                continue
+            }
+            plans[type.name] = ModelPlan(
+                name: type.name, isClass: false, usesSnakeCase: false, properties: [], skippedKeys: [],
+                paths: type.shape.paths, enumeration: EnumPlan(union: union, modelName: names.modelName(of:)))
+        }
+        // The models of a union's cases are named after the union, so they are planned after it:
+        // their comments say where the union is and which tag they hold.
+        for type in namer.types {
+            guard let union = type.shape.union else { continue }
+            for variant in union.variants {
+                guard let name = names.modelName(of: variant.shape) else { continue }
+                plans[name]?.caseTag = ModelPlan.CaseTag(key: union.tagKey, value: variant.tag)
+                plans[name]?.paths = type.shape.paths
+            }
         }
         return SwiftSource.render(Self.reachable(from: rootName, in: plans))
     }
 
-    /// The shape of the objects at the top level: the object, or every element of the array.
-    private func rootShape(of payload: JSONValue) throws -> ObjectShape {
-        let shape = ValueShape()
+    /// Records the objects at the top level of one sample: the object, or every element of the array.
+    private func observeRoot(_ payload: JSONValue, into shape: ValueShape) throws {
         switch payload {
         case .object:
             shape.observe(payload, path: "")
@@ -64,8 +97,6 @@ package struct ModelGenerator: Sendable {
         default:
             throw GeneratorError.unsupportedTopLevel(GeneratorError.kindName(payload))
         }
-        guard let object = shape.object else { throw GeneratorError.unsupportedTopLevel("no object") }
-        return object
     }
 
     /// The plans the root model reaches, in the order a walk through their properties first meets
@@ -76,9 +107,7 @@ package struct ModelGenerator: Sendable {
         func visit(_ name: String) {
             guard seen.insert(name).inserted, let plan = plans[name] else { return }
             order.append(name)
-            for property in plan.properties {
-                if let model = property.type.model { visit(model) }
-            }
+            for model in plan.referencedModels { visit(model) }
         }
         visit(root)
         return order.compactMap { name in
@@ -91,12 +120,12 @@ package struct ModelGenerator: Sendable {
     /// Whether the model `name` reaches itself through properties that hold a model directly or
     /// as an optional: a struct cannot contain itself, a class can.
     static func holdsItself(_ name: String, in plans: [String: ModelPlan]) -> Bool {
-        var stack = plans[name]?.properties.compactMap(\.type.directModel) ?? []
+        var stack = plans[name]?.directModels ?? []
         var seen: Set<String> = []
         while let next = stack.popLast() {
             if next == name { return true }
             guard seen.insert(next).inserted else { continue }
-            stack += plans[next]?.properties.compactMap(\.type.directModel) ?? []
+            stack += plans[next]?.directModels ?? []
         }
         return false
     }
@@ -108,6 +137,11 @@ package enum GeneratorError: Error, Equatable, CustomStringConvertible {
     case unsupportedTopLevel(String)
     /// The root type name is not a plain Swift identifier, or one the generated code needs.
     case invalidRootName(String)
+    /// No sample to generate from: no payload, or an NDJSON input without a line.
+    case noSamples
+    /// A line of an NDJSON input is not JSON: where the input came from (`'events.ndjson'`,
+    /// `standard input`), the 1-based line, and why.
+    case invalidLine(source: String, line: Int, reason: String)
 
     package var description: String {
         switch self {
@@ -116,6 +150,10 @@ package enum GeneratorError: Error, Equatable, CustomStringConvertible {
         case .invalidRootName(let name):
             return "invalid root type name '\(name)': use letters, digits and underscores, not starting with a digit, "
                 + "and not a keyword or a standard type"
+        case .noSamples:
+            return "cannot generate models from no samples: give at least one JSON value"
+        case .invalidLine(let source, let line, let reason):
+            return "\(source), line \(line): \(reason)"
         }
     }
 

@@ -102,7 +102,87 @@ struct GeneratorCase: Sendable, CustomStringConvertible {
                 "final class Node {", "    var value: Int", "    var node: Node?", "struct Comment {",
                 "    var comments: [Comment]",
             ]),
+        GeneratorCase(
+            name: "objects keyed by identifiers are dictionaries of their values, merged",
+            json: #"""
+                {"areaNames": {"205705993": "Arrière-scène central", "205705994": "Balcon"},
+                 "events": {"138586341": {"id": 138586341, "logo": null}, "138586345": {"id": 138586345, "logo": "a.png"}},
+                 "byUUID": {"1b4e28ba-2fa1-11d2-883f-0016d3cca427": [1, 2]},
+                 "byHash": {"5f2b1c3d4e5f60718293a4b5": true}, "daily": {"2024-03-01": 1.5, "2024-03-02T00:00:00Z": 2}}
+                """#,
+            expectedLines: [
+                "    var areaNames: [String: String]", "    var events: [String: Event]", "struct Event {",
+                "    var id: Int", "    var logo: String?", "    var byUUID: [String: [Int]]",
+                "    var byHash: [String: Bool]", "    var daily: [String: Double]", "/// The objects at 'events.*'.",
+            ],
+            absentLines: ["struct _138586341 {", "struct Object138586341 {", "struct AreaNames {"]),
+        GeneratorCase(
+            name: "dictionary values that differ merge with optionals, nulls and dates as array elements",
+            json: #"""
+                {"users": {"1": {"name": "a", "tags": {"7": "x"}}, "2": {"name": "b", "age": 3, "tags": {}}},
+                 "seen": {"10": "2024-03-01T12:34:56Z", "11": null}, "gone": {"1": null}}
+                """#,
+            expectedLines: [
+                "    var users: [String: User]", "struct User {", "    var name: String", "    var tags: [String: String]",
+                "    var age: Int?", "    var seen: [String: String?]", "    var gone: [String: JSONValue?]",
+            ]),
+        GeneratorCase(
+            name: "twenty keys or more whose values are alike make a dictionary, fewer or unlike ones a model",
+            json: keyedObjects([
+                ("strings", 20, { "\"word \($0)\"" }), ("few", 19, { "\"word \($0)\"" }),
+                ("mixed", 20, { $0 % 2 == 0 ? "1" : "\"one\"" }), ("points", 25, { "{\"x\": \($0), \"y\": 1}" }),
+                ("sections", 20, { "{\"field\($0)\": 1}" }),
+            ]),
+            expectedLines: [
+                "    var strings: [String: String]", "    var few: Few", "    var mixed: Mixed",
+                "    var points: [String: Point]", "struct Point {", "    var sections: Sections",
+            ]),
+        GeneratorCase(
+            name: "elements whose shapes differ by their type are an enum of a model per type",
+            json: #"""
+                {"events": [
+                  {"type": "PushEvent", "id": "1", "payload": {"commits": [{"sha": "a"}], "size": 1}},
+                  {"type": "WatchEvent", "id": "2", "payload": {"action": "started"}},
+                  {"type": "PushEvent", "id": "3", "payload": {"commits": [], "size": 0}}]}
+                """#,
+            expectedLines: [
+                "    var events: [Event]", "/// The objects at 'events[]', told apart by their 'type'.",
+                #"@Model(tag: "type")"#, "enum Event: Hashable {", #"    @Key("PushEvent") case pushEvent(PushEvent)"#,
+                #"    @Key("WatchEvent") case watchEvent(WatchEvent)"#, "    @UnknownCase case other(JSONValue)",
+                "/// The objects at 'events[]' whose 'type' is 'PushEvent'.", "struct PushEvent {",
+                "    var payload: PushEventPayload", "struct PushEventPayload {", "    var commits: [Commit]",
+                "/// The objects at 'events[type=PushEvent].payload.commits[]'.", "struct WatchEventPayload {",
+            ],
+            absentLines: ["    var type: String", "struct Payload {", "struct Event {"]),
+        GeneratorCase(
+            name: "tagged elements whose shapes are alike stay one model with the tag as a property",
+            json: #"""
+                {"users": [{"type": "admin", "name": "a", "team": {"id": 1}}, {"type": "guest", "name": "b"},
+                           {"kind": "x", "type": "guest", "name": "c", "team": {"id": 2, "lead": true}}]}
+                """#,
+            expectedLines: ["struct User {", "    var type: String", "    var team: Team?", "    var kind: String?"],
+            absentLines: ["enum User: Hashable {"]),
+        GeneratorCase(
+            name: "a union's tag key, case names and the values of dictionaries",
+            json: #"""
+                {"blocks": {"b1f0e5a2-0c1d-4e5f-8a9b-0c1d2e3f4a5b": {"kind": "text", "body": "x"},
+                            "c2a1f6b3-1d2e-4f6a-9b0c-1d2e3f4a5b6c": {"kind": "default", "url": "u", "size": 3}}}
+                """#,
+            expectedLines: [
+                "    var blocks: [String: Block]", #"@Model(tag: "kind")"#, "enum Block: Hashable {",
+                "    case text(Text)", #"    @Key("default") case defaultValue(Default)"#, "struct Default {",
+                "    var url: String",
+            ]),
     ]
+
+    /// A JSON object holding, under each name, an object of `count` keys `k0`, `k1`, ... whose
+    /// values are what `value` gives for the key's number.
+    static func keyedObjects(_ objects: [(String, Int, @Sendable (Int) -> String)]) -> String {
+        let members = objects.map { name, count, value in
+            "\"\(name)\": {" + (0..<count).map { "\"k\($0)\": \(value($0))" }.joined(separator: ", ") + "}"
+        }
+        return "{" + members.joined(separator: ", ") + "}"
+    }
 
     @Test(arguments: cases)
     func inferenceRule(_ rule: GeneratorCase) throws {
@@ -164,5 +244,66 @@ struct GeneratorCase: Sendable, CustomStringConvertible {
                 }
 
                 """)
+    }
+
+    @Test func severalSamplesMergeIntoOneDeclaration() throws {
+        let samples = try NDJSONSamples.values(
+            in: Array("{\"id\": 1, \"tags\": {\"7\": \"new\"}}\r\n\n  \n[{\"id\": 2, \"tags\": {}, \"note\": \"x\"}]\n".utf8),
+            source: "'rows.ndjson'")
+        expectEqual(samples.count, 2)
+        let source = try ModelGenerator(rootName: "Row").generate(fromSamples: samples)
+        #expect(source.contains("struct Row {\n    var id: Int\n    var tags: [String: String]\n    var note: String?\n}\n"))
+        try expectEqual(ModelGenerator(rootName: "Row").generate(fromSamples: samples), source)
+    }
+
+    @Test func samplesOfSeveralTypesAtTheTopLevelMakeTheRootAnEnum() throws {
+        let lines = #"""
+            {"type": "signup", "user": "ada", "at": "2024-03-01T12:34:56Z"}
+            {"type": "purchase", "user": "alan", "items": [{"sku": "a", "price": 1.5}]}
+            {"type": "signup", "user": "grace", "at": "2024-03-02T08:00:00Z"}
+            """#
+        let samples = try NDJSONSamples.values(in: Array(lines.utf8), source: "standard input")
+        let source = try ModelGenerator(rootName: "Activity").generate(fromSamples: samples)
+        for line in [
+            "/// The top-level objects, told apart by their 'type'.", "enum Activity: Hashable {", "    case signup(Signup)",
+            "    case purchase(Purchase)", "/// The top-level objects whose 'type' is 'signup'.", "struct Signup {",
+            "    @Transform(.iso8601) var at: Date", "struct Purchase {", "    var items: [Item]",
+        ] {
+            #expect(source.contains(line + "\n"), "missing \(line) in:\n\(source)")
+        }
+    }
+
+    @Test(arguments: [
+        ("{\"a\": 1}\n{\"a\": [1,]}\n", "'bad.ndjson', line 2: invalid JSON at column 10: a trailing comma is not allowed before ']'"),
+        ("\n\n{\"a\": 1} {\"b\": 2}", "'bad.ndjson', line 3: invalid JSON at column 10: expected the end of the document, found '{'"),
+        ("{\"a\": 1}\r\n\"a\" x", "'bad.ndjson', line 2: invalid JSON at column 5: expected the end of the document, found 'x'"),
+    ])
+    func ndjsonLinesThatAreNotJSONNameTheLine(text: String, message: String) {
+        #expect(throws: GeneratorError.self) { try NDJSONSamples.values(in: Array(text.utf8), source: "'bad.ndjson'") }
+        do {
+            _ = try NDJSONSamples.values(in: Array(text.utf8), source: "'bad.ndjson'")
+        } catch {
+            expectEqual("\(error)", message)
+        }
+    }
+
+    @Test func noSamplesAndSamplesThatAreNotObjectsThrow() throws {
+        #expect(throws: GeneratorError.noSamples) { try ModelGenerator().generate(fromSamples: []) }
+        let blank = try NDJSONSamples.values(in: Array("\n \n".utf8), source: "'empty.ndjson'")
+        #expect(throws: GeneratorError.noSamples) { try ModelGenerator().generate(fromSamples: blank) }
+        #expect(throws: GeneratorError.unsupportedTopLevel("a number")) {
+            try ModelGenerator().generate(fromSamples: [.object([JSONMember("a", .int(1))]), .int(2)])
+        }
+        expectEqual("\(GeneratorError.noSamples)", "cannot generate models from no samples: give at least one JSON value")
+    }
+
+    @Test(arguments: [
+        ("205705993", true), ("0", true), ("1b4e28ba-2fa1-11d2-883f-0016d3cca427", true),
+        ("5f2b1c3d4e5f60718293a4b5", true), ("2024-03-01", true), ("2024-03-01T12:00:00Z", true),
+        ("screen_name", false), ("id", false), ("3d", false), ("deadbeefdeadbeefdeadbeef", false), ("abc123", false),
+        ("2024-3", false), ("", false), ("PLEYEL_PLEYEL", false),
+    ])
+    func keysThatLookLikeIdentifiers(key: String, isIdentifier: Bool) {
+        expectEqual(DictionaryDetection.looksLikeIdentifier(key), isIdentifier)
     }
 }

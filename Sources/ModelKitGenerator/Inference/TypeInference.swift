@@ -57,8 +57,10 @@ struct InferredType: Equatable {
 ///   (`Double` if negative ones were seen too); any fraction: `Double`; integers under a key that
 ///   names a time, all in the years 2000-2100 as seconds or milliseconds since 1970: `Date`
 ///   (`.secondsSince1970`, `.millisecondsSince1970`);
-/// - objects: the generated model; arrays: an array of the merged elements' type, `[JSONValue]`
-///   for arrays that were always empty, optional elements when some are null;
+/// - objects: the generated model, or the enum of a tagged union (``TagDetection``); objects taken
+///   for dictionaries (``DictionaryDetection``): `[String: T]` of their merged values' type;
+///   arrays: an array of the merged elements' type, `[JSONValue]` for arrays that were always
+///   empty; optional elements or values when some are null;
 /// - anything else (several kinds, or objects that were always empty): `JSONValue`.
 ///
 /// A property is optional when some objects lack its key or hold null there.
@@ -94,17 +96,27 @@ struct TypeInference {
             guard let element = shape.element, element.count > 0 else {
                 return InferredType(name: "[JSONValue]", isOptional: false)
             }
-            let elementType = valueType(element, key: key, allowsDates: false)
-            let optional = element.nulls > 0 && !elementType.isOptional
-            return InferredType(
-                name: "[\(elementType.spelled)\(optional ? "?" : "")]", isOptional: false, model: elementType.model)
+            let elementType = collectedType(element, key: key)
+            return InferredType(name: "[\(elementType.spelled)]", isOptional: false, model: elementType.model)
         case .object:
-            guard let object = shape.object, let name = modelName(object) else {
-                return InferredType(name: "JSONValue", isOptional: false)
+            guard let object = shape.object else { return InferredType(name: "JSONValue", isOptional: false) }
+            if let values = object.dictionaryValues {
+                guard values.count > 0 else { return InferredType(name: "[String: JSONValue]", isOptional: false) }
+                let valueType = collectedType(values, key: key)
+                return InferredType(name: "[String: \(valueType.spelled)]", isOptional: false, model: valueType.model)
             }
+            guard let name = modelName(object) else { return InferredType(name: "JSONValue", isOptional: false) }
             return InferredType(name: name, isOptional: false, directModel: name, model: name)
         case .mixed: return InferredType(name: "JSONValue", isOptional: false)
         }
+    }
+
+    /// The type of the elements of arrays or the values of dictionaries, merged: optional when
+    /// some are null, and never a date, since a transformer applies to the whole property.
+    private func collectedType(_ shape: ValueShape, key: String) -> InferredType {
+        var type = valueType(shape, key: key, allowsDates: false)
+        type.isOptional = type.isOptional || shape.nulls > 0
+        return type
     }
 
     private func numberType(_ shape: ValueShape, key: String, allowsDates: Bool) -> InferredType {

@@ -99,68 +99,12 @@ final class ValueShape {
     }
 }
 
-/// The members of the objects seen at one or more places, keys in the order they first appeared.
-final class ObjectShape {
-    /// The keys, in order of first appearance.
-    private(set) var keys: [String] = []
-    /// What each key held, in the objects that have it.
-    private(set) var members: [String: ValueShape] = [:]
-    /// How many objects were seen.
-    private(set) var samples = 0
-    /// The places in the payload these objects came from (`statuses[].user`), first one first.
-    private(set) var paths: [String]
-
-    init(path: String) {
-        paths = [path]
-    }
-
-    /// Records the members of one object. A key repeated in the object counts once, with its
-    /// last value, as lookups read it.
-    func observe(_ objectMembers: [JSONMember], path: String) {
-        samples += 1
-        var last: [String: JSONValue] = [:]
-        var order: [String] = []
-        for member in objectMembers {
-            if last.updateValue(member.value, forKey: member.key) == nil { order.append(member.key) }
-        }
-        for key in order {
-            guard let value = last[key] else { continue }
-            shape(for: key).observe(value, path: path.isEmpty ? key : "\(path).\(key)")
-        }
-    }
-
-    /// Adds the objects `other` has seen: a key missing from either side is then missing from
-    /// some samples.
-    func absorb(_ other: ObjectShape, merging: inout Set<MergePair>) {
-        guard self !== other, merging.insert(MergePair(self, other)).inserted else { return }
-        samples += other.samples
-        for path in other.paths where !paths.contains(path) { paths.append(path) }
-        for key in other.keys {
-            guard let theirs = other.members[key] else { continue }
-            if let mine = members[key] {
-                mine.absorb(theirs, merging: &merging)
-            } else {
-                keys.append(key)
-                members[key] = theirs
-            }
-        }
-    }
-
-    /// How alike two objects' keys are: the keys they share over all their keys (1 for equal
-    /// key sets, 0 for disjoint ones).
-    func similarity(to other: ObjectShape) -> Double {
-        let mine = Set(keys)
-        let theirs = Set(other.keys)
-        let all = mine.union(theirs)
-        return all.isEmpty ? 1 : Double(mine.intersection(theirs).count) / Double(all.count)
-    }
-
-    private func shape(for key: String) -> ValueShape {
-        if let shape = members[key] { return shape }
-        let shape = ValueShape()
-        keys.append(key)
-        members[key] = shape
-        return shape
+extension ValueShape {
+    /// Renames the paths of the objects inside, as ``ObjectShape/renamePaths(prefixes:to:seen:)``
+    /// does: the objects inside a dictionary's values are at `parent.*`, not under each key.
+    func renamePaths(prefixes: Set<String>, to replacement: String, seen: inout Set<ObjectIdentifier>) {
+        element?.renamePaths(prefixes: prefixes, to: replacement, seen: &seen)
+        object?.renamePaths(prefixes: prefixes, to: replacement, seen: &seen)
     }
 }
 

@@ -5,7 +5,13 @@
 /// `statuses` -> `Status`). When a model of that name exists and shares at least half of its keys
 /// with the object, the object is merged into it (a key one side lacks becomes optional);
 /// otherwise the object gets a numbered name (`User2`). Names the generated code needs for itself
-/// (`Date`, `Key`, ...) get `Object` added (`DateObject`).
+/// (`Date`, `Key`, ...) get `Object` added (`DateObject`), and names that would start with a digit
+/// get it in front (`Object3d`).
+///
+/// The values of a dictionary are named as the elements of an array (`events` -> `Event`). A
+/// tagged union is named as an object would be, and the models of its cases after their tags
+/// (`PushEvent`), each a model of its own; inside them, objects under a key whose objects differ
+/// from case to case are named after the case (`PushEventPayload`), the others merge as usual.
 ///
 /// ```swift
 /// var namer = TypeNamer(rootName: "Root")
@@ -19,6 +25,9 @@ struct TypeNamer {
         /// The name before numbering: objects merge only into a type with the same base name.
         let baseName: String
         let shape: ObjectShape
+        /// Whether objects named later may merge into it: not an enum, nor the model of one of
+        /// its cases, whose members are those of one tag only.
+        let isMergeable: Bool
     }
 
     /// The keys two objects must share (over all their keys) to merge into one model.
@@ -44,7 +53,8 @@ struct TypeNamer {
     /// name, so this ends.
     mutating func name(_ root: ObjectShape) {
         typeIndex[ObjectIdentifier(root)] = 0
-        types.append(NamedType(name: rootName, baseName: rootName, shape: root))
+        types.append(NamedType(name: rootName, baseName: rootName, shape: root, isMergeable: root.union == nil))
+        if let union = root.union { nameCases(of: union) }
         repeat {
             changed = false
             visited = []
@@ -57,26 +67,56 @@ struct TypeNamer {
         typeIndex[ObjectIdentifier(shape)].map { types[$0].name }
     }
 
-    /// Walks the members of a named object.
-    private mutating func walk(_ shape: ObjectShape) {
+    /// Walks the members of a named object, or the cases of a union. In a case's model, the
+    /// objects under the union's distinct keys are named after the case (`PushEventPayload`).
+    private mutating func walk(_ shape: ObjectShape, caseName: String? = nil, distinctKeys: Set<String> = []) {
         guard visited.insert(ObjectIdentifier(shape)).inserted else { return }
+        if let union = shape.union {
+            for variant in union.variants {
+                walk(variant.shape, caseName: modelName(of: variant.shape), distinctKeys: union.distinctKeys)
+            }
+            return
+        }
         for key in shape.keys {
             guard let member = shape.members[key] else { continue }
-            walkValue(member, key: key, singular: false)
+            walkValue(member, key: key, singular: false, prefix: distinctKeys.contains(key) ? caseName : nil)
         }
     }
 
-    private mutating func walkValue(_ shape: ValueShape, key: String, singular: Bool) {
+    /// Names the objects in the values at `key`: a dictionary's values are named as the elements
+    /// of an array (`events` -> `Event`).
+    private mutating func walkValue(_ shape: ValueShape, key: String, singular: Bool, prefix: String?) {
         switch shape.kind {
         case .object:
             guard let object = shape.object else { return }
-            if typeIndex[ObjectIdentifier(object)] == nil {
-                assign(object, baseName: baseName(for: key, singular: singular))
+            if let values = object.dictionaryValues {
+                return walkValue(values, key: key, singular: true, prefix: prefix)
             }
-            if let index = typeIndex[ObjectIdentifier(object)] { walk(types[index].shape) }
+            let id = ObjectIdentifier(object)
+            if typeIndex[id] == nil {
+                let name = baseName(for: key, singular: singular, prefix: prefix ?? "")
+                if let union = object.union {
+                    changed = true
+                    typeIndex[id] = types.count
+                    types.append(NamedType(name: uniqueName(name), baseName: name, shape: object, isMergeable: false))
+                    nameCases(of: union)
+                } else {
+                    assign(object, baseName: name)
+                }
+            }
+            if let index = typeIndex[id] { walk(types[index].shape) }
         case .array:
-            if let element = shape.element { walkValue(element, key: key, singular: true) }
+            if let element = shape.element { walkValue(element, key: key, singular: true, prefix: prefix) }
         default: return
+        }
+    }
+
+    /// Names the models of a union's cases after their tags (`PushEvent`), each a model of its own.
+    private mutating func nameCases(of union: TaggedUnion) {
+        for variant in union.variants {
+            let name = usableTypeName(SwiftNames.typeName(for: variant.tag, singular: false), fallback: "Object")
+            typeIndex[ObjectIdentifier(variant.shape)] = types.count
+            types.append(NamedType(name: uniqueName(name), baseName: name, shape: variant.shape, isMergeable: false))
         }
     }
 
@@ -85,7 +125,8 @@ struct TypeNamer {
         changed = true
         let id = ObjectIdentifier(object)
         if let index = types.indices.first(where: {
-            types[$0].baseName == baseName && types[$0].shape.similarity(to: object) >= Self.mergeThreshold
+            types[$0].isMergeable && types[$0].baseName == baseName
+                && types[$0].shape.similarity(to: object) >= Self.mergeThreshold
         }) {
             var merging: Set<MergePair> = []
             types[index].shape.absorb(object, merging: &merging)
@@ -93,15 +134,23 @@ struct TypeNamer {
             return
         }
         typeIndex[id] = types.count
-        types.append(NamedType(name: uniqueName(baseName), baseName: baseName, shape: object))
+        types.append(NamedType(name: uniqueName(baseName), baseName: baseName, shape: object, isMergeable: true))
     }
 
-    /// The type name for an object under `key`, before numbering.
-    private func baseName(for key: String, singular: Bool) -> String {
-        var name = SwiftNames.typeName(for: key, singular: singular)
-        if name.isEmpty { name = singular ? "Item" : "Object" }
-        if !SwiftNames.isUsableType(name) { name += "Object" }
-        return name
+    /// The type name for an object under `key`, before numbering; `prefix` is the name of the
+    /// case model it is in, for a key whose objects differ between cases.
+    private func baseName(for key: String, singular: Bool, prefix: String) -> String {
+        let name = SwiftNames.typeName(for: key, singular: singular)
+        return usableTypeName(name.isEmpty ? "" : prefix + name, fallback: prefix + (singular ? "Item" : "Object"))
+    }
+
+    /// `name`, `fallback` when it is empty, `Object` added when it is a name the generated code
+    /// needs (`DateObject`), and `fallback` in front of a leading digit's underscore (`Object3d`,
+    /// not `_3d`, which would clash with the property of the same key).
+    private func usableTypeName(_ name: String, fallback: String) -> String {
+        if name.isEmpty { return fallback }
+        if name.hasPrefix("_") { return fallback + name.dropFirst() }
+        return SwiftNames.isUsableType(name) ? name : name + "Object"
     }
 
     /// `name`, or `name2`, `name3`, ... when a model already has it.

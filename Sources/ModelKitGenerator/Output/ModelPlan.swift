@@ -24,6 +24,62 @@ struct ModelPlan: Equatable {
     var skippedKeys: [String]
     /// Where the payload holds these objects (`statuses[].user`), first one first.
     var paths: [String]
+    /// The cases, when the declaration is the enum of a tagged union; nil for a struct or a class.
+    var enumeration: EnumPlan? = nil
+    /// The tag key and value of the objects this model describes, when it is the model of a
+    /// union's case: its comment says so.
+    var caseTag: CaseTag? = nil
+
+    /// A tag key and the value it holds.
+    struct CaseTag: Equatable {
+        var key: String
+        var value: String
+    }
+
+    /// The generated models the declaration refers to: its properties' and its cases'.
+    var referencedModels: [String] {
+        properties.compactMap(\.type.model) + (enumeration?.cases.map(\.model) ?? [])
+    }
+
+    /// The models the declaration holds directly, not in arrays or dictionaries: those of its
+    /// plain and optional properties, or its cases' (an enum holds its payloads).
+    var directModels: [String] {
+        properties.compactMap(\.type.directModel) + (enumeration?.cases.map(\.model) ?? [])
+    }
+}
+
+/// The cases of a `@Model(tag:)` enum: one per tag value, holding the model of that tag's objects,
+/// and a fallback case for the tags the payload did not show.
+struct EnumPlan: Equatable {
+    /// One case: its name, the tag it maps and the model of its payload.
+    struct Case: Equatable {
+        var name: String
+        var tag: String
+        /// The model of the objects with this tag (`PushEvent`).
+        var model: String
+    }
+
+    /// The key holding the tag.
+    var tagKey: String
+    var cases: [Case]
+
+    /// The name of the fallback case, which keeps the objects of unknown tags as `JSONValue`.
+    static let fallbackCase = "other"
+
+    /// The cases of `union`, their models named by `modelName`: lowerCamelCase names from the
+    /// tags (`PushEvent` -> `pushEvent`), renamed as properties are when a keyword or taken (the
+    /// fallback case's name among them).
+    init(union: TaggedUnion, modelName: (ObjectShape) -> String?) {
+        tagKey = union.tagKey
+        var taken: Set<String> = [Self.fallbackCase]
+        cases = union.variants.compactMap { variant in
+            guard let model = modelName(variant.shape) else { return nil }
+            let type = InferredType(name: model, isOptional: false)
+            let name = ModelPlan.propertyName(for: variant.tag, type: type, taken: taken)
+            taken.insert(name)
+            return Case(name: name, tag: variant.tag, model: model)
+        }
+    }
 }
 
 extension ModelPlan {

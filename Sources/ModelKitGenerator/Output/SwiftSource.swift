@@ -26,7 +26,8 @@ enum SwiftSource {
 
     /// The lines of one declaration, its comment first.
     static func declaration(_ plan: ModelPlan) -> [String] {
-        var lines = ["/// \(origin(of: plan.paths))"]
+        if let enumeration = plan.enumeration { return enumDeclaration(plan, enumeration) }
+        var lines = ["/// \(origin(of: plan.paths, tag: plan.caseTag))"]
         lines.append(plan.usesSnakeCase ? "@Model(keys: .snakeCase)" : "@Model")
         lines.append("\(plan.isClass ? "final class" : "struct") \(plan.name) {")
         for property in plan.properties {
@@ -43,14 +44,45 @@ enum SwiftSource {
         return lines
     }
 
-    /// Where the model's objects are in the payload, as a sentence.
-    static func origin(of paths: [String]) -> String {
-        if paths == [""] { return "The payload's top-level object." }
-        if paths == ["[]"] { return "The elements of the payload's top-level array." }
+    /// The lines of a tagged union's enum: `@Model(tag:)`, a case per tag holding its model, with
+    /// `@Key` where the case name is not the tag, and a fallback case that keeps the objects of the
+    /// tags the sample did not show (a server adds kinds of events; a client built today should
+    /// still read them).
+    ///
+    /// ```swift
+    /// /// The elements of the payload's top-level array, told apart by their 'type'.
+    /// @Model(tag: "type")
+    /// enum Event: Hashable {
+    ///     @Key("PushEvent") case pushEvent(PushEvent)
+    ///     @UnknownCase case other(JSONValue)
+    /// }
+    /// ```
+    static func enumDeclaration(_ plan: ModelPlan, _ enumeration: EnumPlan) -> [String] {
+        // The sentence goes on; several samples at the top level are objects, not the object.
+        let origin = plan.paths == [""] ? "The top-level objects" : String(origin(of: plan.paths).dropLast())
+        var lines = ["/// \(origin), told apart by their '\(commentText(enumeration.tagKey))'."]
+        lines.append("@Model(tag: \(stringLiteral(enumeration.tagKey)))")
+        // Hashable, as the macro makes structs: the models holding the enum compare and hash it.
+        lines.append("enum \(plan.name): Hashable {")
+        for item in enumeration.cases {
+            let key = item.name == item.tag ? "" : "@Key(\(stringLiteral(item.tag))) "
+            lines.append("    \(key)case \(item.name)(\(item.model))")
+        }
+        lines.append("    @UnknownCase case \(EnumPlan.fallbackCase)(JSONValue)")
+        lines.append("}")
+        return lines
+    }
+
+    /// Where the model's objects are in the payload, as a sentence; for the model of a union's
+    /// case, which of them (`... whose 'type' is 'PushEvent'.`).
+    static func origin(of paths: [String], tag: ModelPlan.CaseTag? = nil) -> String {
+        let which = tag.map { " whose '\(commentText($0.key))' is '\(commentText($0.value))'" } ?? ""
+        if paths == [""] { return tag == nil ? "The payload's top-level object." : "The top-level objects\(which)." }
+        if paths == ["[]"] { return "The elements of the payload's top-level array\(which)." }
         let shown = paths.prefix(3).map { "'\(commentText($0))'" }
         let more = paths.count - shown.count
         let list = more > 0 ? shown.joined(separator: ", ") + " and \(more) more" : joinedWithAnd(shown)
-        return "The objects at \(list)."
+        return "The objects at \(list)\(which)."
     }
 
     /// `a`, `a and b`, `a, b and c`.
