@@ -7,13 +7,8 @@ import Testing
     /// `Generated/<name>.swift` without its header comment: the command's output for its payload
     /// (`TwitterTimeline`: `twitter.json` with `--root TwitterTimeline`).
     static func checkedInModels(_ name: String) throws -> String {
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Generated/\(name).swift")
-        let text = try String(contentsOf: file, encoding: .utf8)
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        while let first = lines.first, first.hasPrefix("//") { lines.removeFirst() }
-        if lines.first == "" { lines.removeFirst() }
-        return lines.joined(separator: "\n")
+        try checkedInGeneratedModels(
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Generated/\(name).swift"))
     }
 
     @Test func twitterJSONGivesTheCheckedInModels() throws {
@@ -90,5 +85,64 @@ import Testing
         #expect(badRoot.errorOutput.hasPrefix("modelkit: invalid root type name 'class': "))
         let named = try ModelKitTool.run(["generate", "--root", "Settings", object.path])
         #expect(named.status == 0 && named.output.contains("struct Settings {\n    var a: Int\n}\n"))
+    }
+
+    @Test func severalFilesAndNDJSONLinesMergeIntoOneDeclaration() throws {
+        let directory = try TemporaryDirectory()
+        let first = try directory.file("a.json", contents: #"{"id": 1, "scores": {"205705993": 3}}"#)
+        let lines = try directory.file(
+            "b.jsonl", contents: "{\"id\": 2, \"note\": \"x\", \"scores\": {}}\n\n[{\"id\": 3, \"scores\": {\"7\": 1.5}}]\n")
+        let result = try ModelKitTool.run(["generate", "--root", "Entry", first.path, lines.path])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        expectEqual(
+            result.output,
+            """
+            import Foundation
+            import ModelKit
+
+            /// The payload's top-level object.
+            @Model
+            struct Entry {
+                var id: Int
+                var scores: [String: Double]
+                var note: String?
+            }
+
+            """)
+    }
+
+    @Test func standardInputAsNDJSONWithTheFlag() throws {
+        let directory = try TemporaryDirectory()
+        let input = try directory.file(
+            "in.txt", contents: "{\"type\": \"a\", \"x\": 1}\n{\"type\": \"b\", \"y\": \"z\"}\n")
+        let result = try ModelKitTool.run(["generate", "--ndjson", "--root", "Change"], standardInput: input)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.output.contains("@Model(tag: \"type\")\nenum Change: Hashable {\n    case a(A)\n    case b(B)\n"))
+        #expect(result.output.contains("struct A {\n    var x: Int\n}\n") && result.output.contains("struct B {\n    var y: String\n}\n"))
+
+        // Without the flag, two lines are not one JSON document.
+        let plain = try Self.failure(["generate"], standardInput: input)
+        #expect(plain.hasPrefix("modelkit: standard input: invalid JSON at line 2, column 1"))
+    }
+
+    @Test func aBadNDJSONLineOrNoSampleFailsNamingTheFileAndLine() throws {
+        let directory = try TemporaryDirectory()
+        let bad = try directory.file("events.ndjson", contents: "{\"a\": 1}\n{\"a\": 2,}\n")
+        try expectEqual(
+            Self.failure(["generate", bad.path]),
+            "modelkit: '\(bad.path)', line 2: invalid JSON at column 9: a trailing comma is not allowed before '}'\n")
+        let empty = try directory.file("empty.ndjson", contents: "\n")
+        try expectEqual(
+            Self.failure(["generate", empty.path]),
+            "modelkit: cannot generate models from no samples: give at least one JSON value\n")
+    }
+
+    /// What a run that must fail with status 1, printing nothing on standard output, says on
+    /// standard error.
+    static func failure(_ arguments: [String], standardInput: URL? = nil) throws -> String {
+        let result = try ModelKitTool.run(arguments, standardInput: standardInput)
+        expectEqual(result.status, 1)
+        expectEqual(result.output, "")
+        return result.errorOutput
     }
 }
