@@ -212,6 +212,11 @@ let package = Package(
         .testTarget(
             name: "ModelKitToolTests",
             dependencies: ["ModelKitTool", "ModelKit", "ModelKitGenerator", "ModelKitPreferences", "ModelKitTestSupport"]),
+        // The models `modelkit generate` wrote for GitHub's events, compiled in a module of their own:
+        // their `User` would clash with the Twitter models' in ModelKitToolTests.
+        .testTarget(
+            name: "ModelKitGeneratedModelTests",
+            dependencies: ["ModelKit", "ModelKitGenerator", "ModelKitTestSupport"]),
         // The macros' expansions and diagnostics (`assertMacro`), and what the type checker says
         // of models and contexts, compiled with swiftc against this build's modules and plugin.
         .testTarget(
