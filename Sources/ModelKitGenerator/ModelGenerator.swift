@@ -83,16 +83,27 @@ package struct ModelGenerator: Sendable {
 
     /// Records the objects at the top level of one sample: the object, or every element of the array.
     private func observeRoot(_ payload: JSONValue, into shape: ValueShape) throws {
+        try Self.checkTopLevel(payload)
+        switch payload {
+        case .array(let elements):
+            for element in elements { shape.observe(element, path: "[]") }
+        default:
+            shape.observe(payload, path: "")
+        }
+    }
+
+    /// Throws ``GeneratorError/unsupportedTopLevel(_:)`` unless `payload` is an object or a
+    /// non-empty array of objects: what a sample must be.
+    package static func checkTopLevel(_ payload: JSONValue) throws {
         switch payload {
         case .object:
-            shape.observe(payload, path: "")
+            return
         case .array(let elements):
             guard !elements.isEmpty else { throw GeneratorError.unsupportedTopLevel("an empty array") }
             for element in elements {
                 guard case .object = element else {
                     throw GeneratorError.unsupportedTopLevel("an array holding \(GeneratorError.kindName(element))")
                 }
-                shape.observe(element, path: "[]")
             }
         default:
             throw GeneratorError.unsupportedTopLevel(GeneratorError.kindName(payload))
@@ -139,8 +150,8 @@ package enum GeneratorError: Error, Equatable, CustomStringConvertible {
     case invalidRootName(String)
     /// No sample to generate from: no payload, or an NDJSON input without a line.
     case noSamples
-    /// A line of an NDJSON input is not JSON: where the input came from (`'events.ndjson'`,
-    /// `standard input`), the 1-based line, and why.
+    /// A line of an NDJSON input is not JSON, or not a sample (an object or an array of objects):
+    /// where the input came from (`'events.ndjson'`, `standard input`), the 1-based line, and why.
     case invalidLine(source: String, line: Int, reason: String)
 
     package var description: String {

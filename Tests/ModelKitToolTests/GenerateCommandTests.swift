@@ -125,12 +125,19 @@ import Testing
         #expect(plain.hasPrefix("modelkit: standard input: invalid JSON at line 2, column 1"))
     }
 
-    @Test func aBadNDJSONLineOrNoSampleFailsNamingTheFileAndLine() throws {
+    @Test func aBadNDJSONLineABadFileAmongSeveralOrNoSampleFailsNamingWhere() throws {
         let directory = try TemporaryDirectory()
         let bad = try directory.file("events.ndjson", contents: "{\"a\": 1}\n{\"a\": 2,}\n")
         try expectEqual(
             Self.failure(["generate", bad.path]),
             "modelkit: '\(bad.path)', line 2: invalid JSON at column 9: a trailing comma is not allowed before '}'\n")
+        // With several inputs, a file that is no sample is named.
+        let object = try directory.file("object.json", contents: #"{"a": 1}"#)
+        let scalar = try directory.file("scalar.json", contents: "3")
+        try expectEqual(
+            Self.failure(["generate", object.path, scalar.path]),
+            "modelkit: '\(scalar.path)': cannot generate models from a number: the top level must be an object or an "
+                + "array of objects\n")
         let empty = try directory.file("empty.ndjson", contents: "\n")
         try expectEqual(
             Self.failure(["generate", empty.path]),

@@ -277,6 +277,10 @@ struct GeneratorCase: Sendable, CustomStringConvertible {
         ("{\"a\": 1}\n{\"a\": [1,]}\n", "'bad.ndjson', line 2: invalid JSON at column 10: a trailing comma is not allowed before ']'"),
         ("\n\n{\"a\": 1} {\"b\": 2}", "'bad.ndjson', line 3: invalid JSON at column 10: expected the end of the document, found '{'"),
         ("{\"a\": 1}\r\n\"a\" x", "'bad.ndjson', line 2: invalid JSON at column 5: expected the end of the document, found 'x'"),
+        ("{\"a\": 1}\n\n\"text\"\n",
+         "'bad.ndjson', line 3: cannot generate models from a string: the top level must be an object or an array of objects"),
+        ("[{\"a\": 1}]\n[]\n",
+         "'bad.ndjson', line 2: cannot generate models from an empty array: the top level must be an object or an array of objects"),
     ])
     func ndjsonLinesThatAreNotJSONNameTheLine(text: String, message: String) {
         #expect(throws: GeneratorError.self) { try NDJSONSamples.values(in: Array(text.utf8), source: "'bad.ndjson'") }

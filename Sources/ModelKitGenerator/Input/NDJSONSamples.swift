@@ -5,8 +5,9 @@ import ModelKitJSON
 /// line, each a sample of the same payload for ``ModelGenerator/generate(fromSamples:)``.
 ///
 /// Lines are split at `\n` (a `\r` before it is dropped); blank lines are skipped. A line that is
-/// not JSON stops the reading with ``GeneratorError/invalidLine(source:line:reason:)``, which names
-/// the input, the line and the column within it.
+/// not JSON, or not an object or an array of objects, stops the reading with
+/// ``GeneratorError/invalidLine(source:line:reason:)``, which names the input, the line and, for
+/// JSON errors, the column within it.
 ///
 /// ```swift
 /// let samples = try NDJSONSamples.values(in: Array("{\"a\": 1}\n{\"a\": 2}\n".utf8), source: "'a.ndjson'")
@@ -44,10 +45,15 @@ package enum NDJSONSamples {
         return values
     }
 
-    /// The value on one line, or the error that names it.
+    /// The value on one line, or the error that names it: the line is not JSON, or its top
+    /// level is not what a sample must be (``ModelGenerator/checkTopLevel(_:)``).
     private static func value(of text: ArraySlice<UInt8>, source: String, line: Int) throws -> JSONValue {
         do {
-            return try JSONValue(parsing: text)
+            let value = try JSONValue(parsing: text)
+            try ModelGenerator.checkTopLevel(value)
+            return value
+        } catch let error as GeneratorError {
+            throw GeneratorError.invalidLine(source: source, line: line, reason: error.description)
         } catch let error as JSONSyntaxError {
             // The line was parsed alone: its own line number is always 1, its column is right.
             let reason = "invalid JSON at column \(error.column): \(error.message)"

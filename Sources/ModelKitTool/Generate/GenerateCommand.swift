@@ -39,24 +39,34 @@ struct GenerateCommand: AsyncParsableCommand {
     func run() async throws {
         try ToolFailure.reporting {
             var samples: [JSONValue] = []
-            for file in files.isEmpty ? ["-"] : files {
-                samples += try readSamples(file)
+            let inputs = files.isEmpty ? ["-"] : files
+            for file in inputs {
+                samples += try readSamples(file, naming: inputs.count > 1)
             }
             print(try ModelGenerator(rootName: root).generate(fromSamples: samples), terminator: "")
         }
     }
 
-    /// The samples in one input: its JSON value, or the values of its lines.
-    private func readSamples(_ file: String) throws -> [JSONValue] {
+    /// The samples in one input: its JSON value, or the values of its lines (which name their
+    /// line when they are not samples). With `naming`, when there are several inputs, a JSON value
+    /// that is not a sample is named by its input too.
+    private func readSamples(_ file: String, naming: Bool) throws -> [JSONValue] {
         let (data, source) = try readInput(file)
         if ndjson || NDJSONSamples.isNDJSONFile(file) {
             return try NDJSONSamples.values(in: data, source: source)
         }
+        let value: JSONValue
         do {
-            return [try JSONValue(parsing: data)]
+            value = try JSONValue(parsing: data)
         } catch {
             throw ToolFailure("\(source): \(error)")
         }
+        do {
+            try ModelGenerator.checkTopLevel(value)
+        } catch let error as GeneratorError where naming {
+            throw ToolFailure("\(source): \(error)")
+        }
+        return [value]
     }
 
     /// An input's bytes, and how errors name where they came from.
