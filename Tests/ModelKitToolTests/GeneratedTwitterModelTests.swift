@@ -56,7 +56,9 @@ import Testing
 }
 
 /// The models generated for a payload of awkward keys and values (`Generated/OddKeys.swift`):
-/// renamed keywords and `@Model` members, escaped keys, dates, a mixed array, a self-holding class.
+/// renamed keywords and `@Model` members, escaped keys, dates, a mixed array, a self-holding class,
+/// a dictionary keyed by dates in a snake_case model, and an enum whose tags are a keyword and a
+/// dotted name.
 @Suite struct GeneratedOddKeysModelTests {
     static let payload = #"""
         {"Self": {"a": 1}, "type": {"b": 2}, "class": "c", "description": "d", "hash": 7, "copy": "x",
@@ -64,7 +66,10 @@ import Testing
          "say \"hi\"": "q", "URL": "u", "userName": "camel", "created_at": "2024-03-01T12:34:56.5Z",
          "updated_at": 1409444955, "seen_time": 1409444955123, "mixed": [1, "one", null], "": "empty",
          "rows": [{"id": 1, "tag": null}, {"id": 2, "tag": "t", "extra": {"x": 1}}],
-         "node": {"v": 1, "node": {"v": 2, "node": null}}}
+         "node": {"v": 1, "node": {"v": 2, "node": null}},
+         "by_day": {"2024-03-01T12:00:00Z": 1, "2024-03-02": null},
+         "blocks": [{"type": "class", "body": "x"}, {"type": "issue.opened", "url": "u", "size": 3},
+                    {"type": "class", "body": "y", "style": {"bold": true}}]}
         """#
 
     @Test func theGeneratorStillWritesTheCheckedInFile() throws {
@@ -84,10 +89,25 @@ import Testing
         expectEqual(odd.mixed, [.int(1), .string("one"), nil])
         #expect(odd.rows.map(\.tag) == [nil, "t"] && odd.rows[1].extra?.x == 1)
         #expect(odd.node.v == 1 && odd.node.node?.v == 2 && odd.node.node?.node == nil)
+        // Dictionary keys are data: the model's snake_case strategy leaves them as they are.
+        expectEqual(odd.byDay, ["2024-03-01T12:00:00Z": 1, "2024-03-02": nil])
+        expectEqual(odd.blocks.count, 3)
+        if case .classValue(let first) = odd.blocks[0], case .issueOpened(let opened) = odd.blocks[1],
+            case .classValue(let third) = odd.blocks[2]
+        {
+            #expect(first.body == "x" && first.style == nil && third.style?.bold == true)
+            #expect((opened.url, opened.size) == ("u", 3))
+        } else {
+            Issue.record("blocks of the wrong cases: \(odd.blocks)")
+        }
 
         let written = try JSONValue(parsing: odd.jsonData())
         #expect(written["a.b"] == .string("dot") && written["say \"hi\""] == .string("q"))
         #expect(written["description"] == .string("d") && written["seen_time"] == .int(1_409_444_955_123))
+        #expect(written["by_day"]?["2024-03-01T12:00:00Z"] == .int(1) && written["by_day"]?["2024-03-02"] == .null)
+        expectEqual(
+            written["blocks"]?[1],
+            .object([JSONMember("type", .string("issue.opened")), JSONMember("url", .string("u")), JSONMember("size", .int(3))]))
         try expectEqual(OddKeys(jsonData: odd.jsonData()), odd)
     }
 }

@@ -30,6 +30,8 @@ struct OddKeys {
     var mixed: [JSONValue?]
     var rows: [Row]
     var node: Node
+    var byDay: [String: Int?]
+    var blocks: [Block]
     // The key "" is left out: '@Key' cannot name an empty key.
 }
 
@@ -64,4 +66,32 @@ struct Extra {
 final class Node {
     var v: Int
     var node: Node?
+}
+
+/// The objects at 'blocks[]', told apart by their 'type'.
+@Model(tag: "type")
+enum Block: Hashable {
+    @Key("class") case classValue(Class)
+    @Key("issue.opened") case issueOpened(IssueOpened)
+    @UnknownCase case other(JSONValue)
+}
+
+/// The objects at 'blocks[]' whose 'type' is 'class'.
+@Model
+struct Class {
+    var body: String
+    var style: Style?
+}
+
+/// The objects at 'blocks[].style'.
+@Model
+struct Style {
+    var bold: Bool
+}
+
+/// The objects at 'blocks[]' whose 'type' is 'issue.opened'.
+@Model
+struct IssueOpened {
+    var url: String
+    var size: Int
 }
