@@ -14,7 +14,8 @@ import ModelKitJSON
 ///
 /// ```swift
 /// let source = try ModelGenerator(rootName: "Timeline").generate(fromJSON: data)
-/// let merged = try ModelGenerator(rootName: "Event").generate(fromSamples: NDJSONSamples.values(in: lines, source: "'events.ndjson'"))
+/// let samples = try NDJSONSamples.values(in: lines, source: "'events.ndjson'")
+/// let merged = try ModelGenerator(rootName: "Event").generate(fromSamples: samples)
 /// ```
 package struct ModelGenerator: Sendable {
     /// The name of the top-level model.

@@ -10,8 +10,8 @@ import Testing
 @Suite struct GeneratedGitHubEventModelTests {
     /// `Generated/GitHubEvents.swift` without its header comment.
     static func checkedInModels() throws -> String {
-        try checkedInGeneratedModels(
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Generated/GitHubEvents.swift"))
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        return try checkedInGeneratedModels(directory.appendingPathComponent("Generated/GitHubEvents.swift"))
     }
 
     static func events() throws -> [GitHubEvent] {

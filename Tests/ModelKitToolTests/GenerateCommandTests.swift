@@ -7,8 +7,8 @@ import Testing
     /// `Generated/<name>.swift` without its header comment: the command's output for its payload
     /// (`TwitterTimeline`: `twitter.json` with `--root TwitterTimeline`).
     static func checkedInModels(_ name: String) throws -> String {
-        try checkedInGeneratedModels(
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Generated/\(name).swift"))
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        return try checkedInGeneratedModels(directory.appendingPathComponent("Generated/\(name).swift"))
     }
 
     @Test func twitterJSONGivesTheCheckedInModels() throws {

@@ -80,8 +80,9 @@ enum TagDetection {
     /// (`[].actor`): only those under distinct keys are told apart by their tag.
     private static func sharePaths(of variants: [TaggedUnion.Variant], except distinct: Set<String>, at path: String) {
         for variant in variants {
+            guard let variantPath = variant.shape.paths.first else { continue }
             for key in variant.shape.keys where !distinct.contains(key) {
-                guard let member = variant.shape.members[key], let variantPath = variant.shape.paths.first else { continue }
+                guard let member = variant.shape.members[key] else { continue }
                 var seen: Set<ObjectIdentifier> = []
                 member.renamePaths(
                     prefixes: ["\(variantPath).\(key)"], to: path.isEmpty ? key : "\(path).\(key)", seen: &seen)
