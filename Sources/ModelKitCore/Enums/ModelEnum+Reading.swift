@@ -10,8 +10,9 @@ extension ModelEnum {
         let schema = modelEnumSchema
         switch schema.representation {
         case .external: return try readExternal(schema, from: &reader)
-        case .internal(let tagKey): return try readTagged(schema, tagKey: tagKey, contentKey: nil, from: &reader)
-        case .adjacent(let tagKey, let contentKey): return try readTagged(schema, tagKey: tagKey, contentKey: contentKey, from: &reader)
+        case .internal(let tagKey): return try readInternallyTagged(schema, tagKey: tagKey, from: &reader)
+        case .adjacent(let tagKey, let contentKey):
+            return try readAdjacentlyTagged(schema, tagKey: tagKey, contentKey: contentKey, from: &reader)
         case .untagged: return try readUntagged(schema, from: &reader)
         }
     }
@@ -42,31 +43,48 @@ extension ModelEnum {
         return try fallback(schema, from: &reader, start: start, found: other.map { "'\($0)'" } ?? "an object without one")
     }
 
-    /// `{"type": "image", ...}` (internal) or `{"type": "image", "data": {...}}` (adjacent): the
-    /// tag is found first, wherever it is in the object, then the payload is read.
+    /// `{"type": "image", ...}`: the tag is found first, wherever it is in the object, then the
+    /// payload, the object's own members, is read from the object's start.
     @inlinable
-    static func readTagged<R: ModelReader>(
-        _ schema: ModelEnumSchema, tagKey: String, contentKey: String?, from reader: inout R
+    static func readInternallyTagged<R: ModelReader>(_ schema: ModelEnumSchema, tagKey: String, from reader: inout R) throws -> Self {
+        let start = reader.mark()
+        // The search stops at the tag: the rest of the object is read once, by the payload.
+        let match = try reader.findTag(schema.tagAndContentKeys, among: schema.tagKeys, expected: "an object with a '\(tagKey)' tag")
+        reader.reset(to: start)
+        switch match {
+        case .found(let index):
+            // A case without a payload reads nothing, so the object is skipped.
+            if !schema.cases[index].hasPayload { try reader.skipValue() }
+            return try decodeModelCase(index, from: &reader)
+        case .unknown(let tag):
+            if let fallback = modelFallback(try reader.decodeJSONValue()) { return fallback }
+            throw ModelError(.invalidValue, expected: schema.expectedTags, found: ModelError.describe(.string(tag)))
+                .prefixed(by: [.key(tagKey)])
+        case .missing:
+            try reader.skipValue()
+            return try fallback(schema, from: &reader, start: start, found: "no '\(tagKey)'", missingTag: tagKey)
+        }
+    }
+
+    /// `{"type": "image", "data": {...}}`: the tag, then the payload under the content key.
+    @inlinable
+    static func readAdjacentlyTagged<R: ModelReader>(
+        _ schema: ModelEnumSchema, tagKey: String, contentKey: String, from reader: inout R
     ) throws -> Self {
         let start = reader.mark()
         var tag: String?
         var content: R.Mark?
-        do {
-            try reader.readMembers(
-                of: schema.tagAndContentKeys, expected: "an object with a '\(tagKey)' tag", reportingUnknownKeys: false,
-                { reader, edge in
-                    if edge == 0 {
-                        tag = try reader.withPathComponent(.key(tagKey)) { try $0.decodeString() }
-                    } else {
-                        content = reader.mark()
-                        try reader.skipValue()
-                    }
-                    // Beside the tag, the payload is the object itself, read again from its start:
-                    // the rest of the object need not be scanned twice.
-                    if contentKey == nil { throw TagFound() }
-                },
-                unknown: { _, _ in })
-        } catch is TagFound {}
+        try reader.readMembers(
+            of: schema.tagAndContentKeys, expected: "an object with a '\(tagKey)' tag", reportingUnknownKeys: false,
+            { reader, edge in
+                if edge == 0 {
+                    tag = try reader.withPathComponent(.key(tagKey)) { try $0.decodeString() }
+                } else {
+                    content = reader.mark()
+                    try reader.skipValue()
+                }
+            },
+            unknown: { _, _ in })
         guard let tag else {
             return try fallback(schema, from: &reader, start: start, found: "no '\(tagKey)'", missingTag: tagKey)
         }
@@ -75,13 +93,6 @@ extension ModelEnum {
             if let fallback = modelFallback(try reader.decodeJSONValue()) { return fallback }
             throw ModelError(.invalidValue, expected: schema.expectedTags, found: ModelError.describe(.string(tag)))
                 .prefixed(by: [.key(tagKey)])
-        }
-        guard let contentKey else {
-            // The payload's keys are the object's own, beside the tag; a case without one reads
-            // nothing, so the object is skipped.
-            reader.reset(to: start)
-            if !schema.cases[index].hasPayload { try reader.skipValue() }
-            return try decodeModelCase(index, from: &reader)
         }
         let end = reader.mark()
         guard schema.cases[index].hasPayload else { return try decodeModelCase(index, from: &reader) }
@@ -130,11 +141,4 @@ extension ModelEnum {
         if let missingTag { throw ModelError(.missingValue).prefixed(by: [.key(missingTag)]) }
         throw ModelError(.invalidValue, expected: "an object with \(schema.expectedTags) as its key", found: found)
     }
-}
-
-/// Ends the search for an internal tag once it is found.
-// Usable from inline: thrown and caught by the inlinable `readTagged`.
-@usableFromInline
-struct TagFound: Error {
-    @usableFromInline init() {}
 }

@@ -88,6 +88,12 @@ public protocol ModelReader {
         of node: ModelKeyNode, expected: @autoclosure () -> String, reportingUnknownKeys: Bool,
         _ member: (inout Self, Int) throws -> Void, unknown: (inout Self, String) throws -> Void
     ) throws
+    /// Reads the members of the object at the current position up to the one under `key`'s only
+    /// edge, an internally tagged enum's tag, and says which of `tags`' edges its string spells.
+    /// The reader is left inside the object: the caller goes back to a mark. The default reads
+    /// members through ``readMembers(of:expected:reportingUnknownKeys:_:unknown:)``; a reader that
+    /// can stop inside an object (JSON bytes) searches on its own.
+    mutating func findTag(_ key: ModelKeyNode, among tags: ModelKeyNode, expected: @autoclosure () -> String) throws -> ModelTagMatch
     /// Reads the array at the current position: calls `element` for each element whose index
     /// has an edge in `node` (``ModelKeyNode/edgeByIndex``), with the reader at the element and
     /// the edge's position; skips the others. Returns the number of elements.
