@@ -14,6 +14,19 @@ import Testing
     var blocks: [StrictBlock]
 }
 
+/// Internally tagged enums inside each other's payloads, the outer tag after the inner one.
+@Model(tag: "kind") enum BlockEnvelope: Equatable {
+    case wrap(inner: Block, note: String)
+    case empty
+}
+
+/// A model that reads the tag again beside the enum that reads the same object.
+@Model struct TaggedHolder: Equatable {
+    var block: Block
+    @Key("block.type") var kind: String
+    @Key("block.body") var body: String?
+}
+
 /// The search for an internal tag over JSON bytes looks through the members before it without
 /// validating them, since the payload's read goes over the whole object again: whatever comes
 /// before the tag, every reader must find the same case, and malformed input must stay an error
@@ -70,6 +83,20 @@ import Testing
             let error = modelError { _ = try mapper.map(StrictBlockPage.self, from: payload, options: .default) }
             #expect(error?.description == message, "\(type(of: mapper))")
         }
+    }
+
+    @Test(arguments: 0..<payloadReaders.count)
+    func nestedTagsAndATagReadTwiceMapOnEveryReader(reader: Int) throws {
+        let mapper = payloadReaders[reader]
+        let json = #"{"block": {"type": "text", "body": "b"}, "kind": "text"}"#
+        expectEqual(try mapper.map(TaggedHolder.self, from: json, options: .default),
+                    TaggedHolder(block: .text(TextBlock(body: "b")), kind: "text", body: "b"))
+        let nested = #"{"blocks": [], "shape": "point", "ids": []}"#
+        _ = try mapper.map(BlockPage.self, from: nested, options: .default)
+        let envelope = try ModelJSON.decode(
+            [BlockEnvelope].self,
+            from: Data(#"[{"inner": {"body": "x", "type": "text"}, "kind": "wrap", "note": "n"}, {"kind": "empty"}]"#.utf8))
+        expectEqual(envelope, [.wrap(inner: .text(TextBlock(body: "x")), note: "n"), .empty])
     }
 
     @Test func aMissingTagGoesToTheFallbackWhole() throws {

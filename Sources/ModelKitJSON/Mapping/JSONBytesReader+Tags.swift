@@ -37,15 +37,19 @@ extension JSONBytesReader {
         return .missing
     }
 
-    /// The case whose tag the string at the current position spells.
+    /// The case whose tag the string at the current position spells; where the string starts
+    /// and ends is kept for the payload's read.
     // @inlinable: the tag read of the inlinable findTag above, inlined with it.
     @inlinable
     mutating func tagMatch(under key: ModelKeyNode, among tags: ModelKeyNode) throws -> ModelTagMatch {
-        try withPathComponent(.key(key.keys[0])) { reader in
+        let start = scanner.position
+        let match = try withPathComponent(.key(key.keys[0])) { reader in
             try reader.decodeStringBytes { bytes -> ModelTagMatch in
                 if let index = tags.edgeIndex(forKeyBytes: bytes) { return .found(index) }
                 return .unknown(String(decoding: bytes, as: UTF8.self))
             }
         }
+        lastTagValue = (start, scanner.position)
+        return match
     }
 }

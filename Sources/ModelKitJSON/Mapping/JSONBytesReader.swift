@@ -23,6 +23,12 @@ public struct JSONBytesReader: ModelReader {
     // @usableFromInline: read by every inlinable ModelReader witness below, which ModelKitCore's
     // generic readers call per value in the decoding module.
     @usableFromInline var scanner: JSONScanner
+    /// Where the last internal tag's value starts and ends in the document: the payload's read,
+    /// which goes over the same object again, meets it as a member it does not map and steps
+    /// over it without scanning it a second time. Offsets in this document stay true after
+    /// other reads, so the pair needs no clearing.
+    // @usableFromInline: written by the inlinable findTag and read by the inlinable readMembers.
+    @usableFromInline var lastTagValue: (start: Int, end: Int) = (-1, -1)
 
     /// A reader at the start of `bytes`, which must stay alive while it is used, mapping
     /// identified class models through `context` when given.
@@ -290,7 +296,11 @@ public struct JSONBytesReader: ModelReader {
         guard reportingUnknownKeys else {
             while let position = try scanner.nextKeyIndex(in: node, expected: expectedNext) {
                 if position < 0 {
-                    try scanner.skipValue()
+                    if scanner.position == lastTagValue.start {
+                        scanner.position = lastTagValue.end
+                    } else {
+                        try scanner.skipValue()
+                    }
                     continue
                 }
                 expectedNext = position &+ 1
