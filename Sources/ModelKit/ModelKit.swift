@@ -82,6 +82,12 @@ public macro _ModelTracked() = #externalMacro(module: "ModelKitMacros", type: "T
 public macro Key(_ path: String, _ fallbacks: String...) =
     #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
 
+/// An enum case's integer tag, for payloads that tell cases apart by a number:
+/// `@Key(3) case maintenance` reads and writes `{"type": 3}` in an enum declared
+/// `@Model(tag: "type")` (or `@Model(tag:content:)`). Other cases keep string tags.
+@attached(peer)
+public macro Key(_ tag: Int) = #externalMacro(module: "ModelKitMacros", type: "PropertyMarkerMacro")
+
 /// The property's remote key paths and what `null` means for it: with `.useDefault`, `null`
 /// counts as missing, so the property's default applies (`@Key("volume", null: .useDefault)`).
 @attached(peer)

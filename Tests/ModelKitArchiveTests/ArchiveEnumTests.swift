@@ -15,6 +15,17 @@ import Testing
     var focus: ArchivedShape?
 }
 
+/// Internally tagged with integer tags.
+@Model(tag: "code") enum ArchivedStatus: Equatable {
+    @Key(200) case ok
+    @Key(404) case missing(path: String)
+    @Key("later") case later(seconds: Int)
+}
+
+@Model struct ArchivedReply: Equatable {
+    var statuses: [ArchivedStatus]
+}
+
 /// A keyed archive keeps a `@Model` enum as its tagged value, and reads it back.
 @Suite struct ArchiveEnumTests {
     @Test(arguments: [PropertyListFormat.binary, .xml])
@@ -22,5 +33,12 @@ import Testing
         let drawing = ArchivedDrawing(shapes: [.circle(radius: 1.5), .label("a"), .empty], focus: .label("b"))
         let data = try KeyedArchiver.archivedData(withRootObject: drawing, format: format)
         expectEqual(try KeyedUnarchiver.unarchive(ArchivedDrawing.self, from: data), drawing)
+    }
+
+    @Test(arguments: [PropertyListFormat.binary, .xml])
+    func integerTagsRoundTrip(format: PropertyListFormat) throws {
+        let reply = ArchivedReply(statuses: [.ok, .missing(path: "/a"), .later(seconds: 3)])
+        let data = try KeyedArchiver.archivedData(withRootObject: reply, format: format)
+        expectEqual(try KeyedUnarchiver.unarchive(ArchivedReply.self, from: data), reply)
     }
 }

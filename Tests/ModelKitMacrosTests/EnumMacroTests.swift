@@ -32,6 +32,26 @@ struct EnumMacroTests {
         }
     }
 
+    @Test func integerTagsGoIntoTheSchema() {
+        let (expanded, diagnostics) = ModelKitMacros.expand(
+            """
+            @Model(tag: "code", content: "data")
+            enum Reply {
+                @Key(200) case ok
+                @Key(-1) case failed(reason: String)
+                @Key(1_000) case later
+            }
+            """)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        for expected in [
+            #"ModelKitCore.ModelEnumSchema.Case("ok", integerTag: 200, hasPayload: false)"#,
+            #"ModelKitCore.ModelEnumSchema.Case("failed", integerTag: -1, hasPayload: true, payload: __ModelKitCase_failed.self)"#,
+            #"ModelKitCore.ModelEnumSchema.Case("later", integerTag: 1000, hasPayload: false)"#,
+        ] {
+            #expect(expanded.contains(expected), "\(expected)\n\(expanded)")
+        }
+    }
+
     @Test(arguments: [
         (
             "@Model(tag: \"type\")\nenum E {\n    case a\n    @UnknownCase case b(String)\n}",
@@ -44,6 +64,18 @@ struct EnumMacroTests {
         (
             "@Model(.untagged)\nenum E {\n    @UnknownCase case other(JSONValue)\n}",
             "'@Model' cannot map the enum 'E': it has no case to map"
+        ),
+        (
+            "@Model(.external)\nenum E {\n    @Key(3) case a\n}",
+            "'@Model' cannot map the enum 'E': an integer tag needs a tag key: '@Model(tag: \"type\")' or '@Model(tag:content:)'"
+        ),
+        (
+            "@Model(tag: \"type\")\nenum E {\n    @Key(code) case a\n}",
+            "'@Model' cannot map the enum 'E': write a case's tag as a string or an integer literal"
+        ),
+        (
+            "@Model(tag: \"type\")\nenum E {\n    @Key(\"3\") case a\n    @Key(3) case b\n}",
+            "'@Model' cannot map the enum 'E': two cases have the tag '3'"
         ),
     ])
     func whatCannotWorkIsAnError(source: String, message: String) {

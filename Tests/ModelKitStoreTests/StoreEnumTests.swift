@@ -8,6 +8,7 @@ import Testing
     case opened(by: String)
     case moved(from: Int, to: Int)
     case closed
+    @Key(9) case reopened(count: Int)
     @UnknownCase case other(JSONValue)
 }
 
@@ -26,7 +27,7 @@ import Testing
         let store = try kind.make(in: directory)
         let ticket = EventTicket(
             id: 1, last: .closed,
-            history: [.opened(by: "ada"), .moved(from: 1, to: 2), .other(.object([JSONMember("type", .string("merged"))]))])
+            history: [.opened(by: "ada"), .moved(from: 1, to: 2), .reopened(count: 2), .other(.object([JSONMember("type", .string("merged"))]))])
         try await store.save(ticket)
         #expect(try await store.fetchOne(EventTicket.self, id: 1) == ticket)
     }

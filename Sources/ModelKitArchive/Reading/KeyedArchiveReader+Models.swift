@@ -37,6 +37,10 @@ extension KeyedArchiveReader {
             return try decodeRegistered(entry, as: M.self, uid: uid, info: info)
         case .unknownSubclass(let archivedClass):
             return try decodeUnknownSubclass(archivedClass, as: M.self, uid: uid)
+        case .notAllowed(let found) where found == "NSDictionary" || found == "NSMutableDictionary":
+            // A model archived as a plain dictionary of its members: an internally tagged enum's
+            // payload, which is written beside its tag as one object.
+            return try decodeModelFromJSONValue(M.self)
         case .notAllowed(let found):
             throw KeyedArchiveError(.classNotAllowed(found: found, allowed: info.acceptedNames), objectID: uid)
         }

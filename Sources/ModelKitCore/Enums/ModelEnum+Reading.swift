@@ -58,7 +58,7 @@ extension ModelEnum {
             return try decodeModelCase(index, from: &reader)
         case .unknown(let tag):
             if let fallback = modelFallback(try reader.decodeJSONValue()) { return fallback }
-            throw ModelError(.invalidValue, expected: schema.expectedTags, found: ModelError.describe(.string(tag)))
+            throw ModelError(.invalidValue, expected: schema.expectedTags, found: ModelError.describe(tag))
                 .prefixed(by: [.key(tagKey)])
         case .missing:
             try reader.skipValue()
@@ -72,13 +72,13 @@ extension ModelEnum {
         _ schema: ModelEnumSchema, tagKey: String, contentKey: String, from reader: inout R
     ) throws -> Self {
         let start = reader.mark()
-        var tag: String?
+        var tag: ModelTagMatch?
         var content: R.Mark?
         try reader.readMembers(
             of: schema.tagAndContentKeys, expected: "an object with a '\(tagKey)' tag", reportingUnknownKeys: false,
             { reader, edge in
                 if edge == 0 {
-                    tag = try reader.withPathComponent(.key(tagKey)) { try $0.decodeString() }
+                    tag = try reader.withPathComponent(.key(tagKey)) { try $0.decodeTag(among: schema.tagKeys) }
                 } else {
                     content = reader.mark()
                     try reader.skipValue()
@@ -88,11 +88,11 @@ extension ModelEnum {
         guard let tag else {
             return try fallback(schema, from: &reader, start: start, found: "no '\(tagKey)'", missingTag: tagKey)
         }
-        guard let index = schema.caseByTag[tag] else {
+        guard case .found(let index) = tag else {
             reader.reset(to: start)
             if let fallback = modelFallback(try reader.decodeJSONValue()) { return fallback }
-            throw ModelError(.invalidValue, expected: schema.expectedTags, found: ModelError.describe(.string(tag)))
-                .prefixed(by: [.key(tagKey)])
+            let found = if case .unknown(let value) = tag { ModelError.describe(value) } else { "no tag" }
+            throw ModelError(.invalidValue, expected: schema.expectedTags, found: found).prefixed(by: [.key(tagKey)])
         }
         let end = reader.mark()
         guard schema.cases[index].hasPayload else { return try decodeModelCase(index, from: &reader) }

@@ -19,7 +19,7 @@ extension ModelEnum {
                 try writer.encodeMember(schema.tagKeys.edges[index]) { try encodeModelCasePayload(to: &$0) }
             }
         case .internal:
-            let tag = JSONMember(schema.tagAndContentKeys.keys[0], .string(enumCase.tag))
+            let tag = JSONMember(schema.tagAndContentKeys.keys[0], enumCase.tagValue)
             guard enumCase.hasPayload else { return try writer.encodeJSONValue(.object([tag])) }
             // The payload's members go beside the tag: written as a value, then joined.
             var payload = JSONValueWriter(options: writer.options)
@@ -33,7 +33,9 @@ extension ModelEnum {
         case .adjacent:
             let keys = schema.tagAndContentKeys.edges
             try writer.encodeObject { writer in
-                try writer.encodeMember(keys[0]) { try $0.encodeString(enumCase.tag) }
+                try writer.encodeMember(keys[0]) { writer in
+                    if let number = enumCase.integerTag { try writer.encodeInt64(number) } else { try writer.encodeString(enumCase.tag) }
+                }
                 if enumCase.hasPayload { try writer.encodeMember(keys[1]) { try encodeModelCasePayload(to: &$0) } }
             }
         case .untagged:

@@ -50,8 +50,11 @@ public final class ModelEnumSchema: Sendable {
     public struct Case: Hashable, Sendable {
         /// The case's name in Swift.
         public let name: String
-        /// Its tag in payloads: its name, or what `@Key("img")` says.
+        /// Its tag in payloads: its name, or what `@Key("img")` says; an integer tag's digits.
         public let tag: String
+        /// Its tag when it is an integer (`@Key(3)`): `{"type": 3}` (internal and adjacent
+        /// representations).
+        public let integerTag: Int64?
         /// Whether it has associated values.
         public let hasPayload: Bool
         /// The type of its payload: its one unlabelled associated value's, or the model of its
@@ -60,21 +63,30 @@ public final class ModelEnumSchema: Sendable {
         /// The types of its unlabelled associated values, when it has several (an array).
         public let tupleTypes: [Any.Type]
 
-        public init(_ name: String, tag: String? = nil, hasPayload: Bool, payload: Any.Type? = nil, tuple: [Any.Type] = []) {
+        public init(
+            _ name: String, tag: String? = nil, integerTag: Int64? = nil, hasPayload: Bool, payload: Any.Type? = nil,
+            tuple: [Any.Type] = []
+        ) {
             self.name = name
-            self.tag = tag ?? name
+            self.tag = integerTag.map { String($0) } ?? tag ?? name
+            self.integerTag = integerTag
             self.hasPayload = hasPayload
             self.payloadType = payload
             self.tupleTypes = tuple
         }
 
         public static func == (lhs: Case, rhs: Case) -> Bool {
-            lhs.name == rhs.name && lhs.tag == rhs.tag && lhs.hasPayload == rhs.hasPayload
+            lhs.name == rhs.name && lhs.tag == rhs.tag && lhs.integerTag == rhs.integerTag && lhs.hasPayload == rhs.hasPayload
         }
 
         public func hash(into hasher: inout Hasher) {
             hasher.combine(name)
             hasher.combine(tag)
+        }
+
+        /// The tag as a payload holds it: a string, or an integer.
+        public var tagValue: JSONValue {
+            integerTag.map { .int($0) } ?? .string(tag)
         }
     }
 
@@ -103,7 +115,9 @@ public final class ModelEnumSchema: Sendable {
         var caseByTag: [String: Int] = [:]
         for (index, enumCase) in cases.enumerated() where caseByTag[enumCase.tag] == nil { caseByTag[enumCase.tag] = index }
         self.caseByTag = caseByTag
-        self.tagKeys = ModelKeyNode(edges: cases.map { ModelKeyEdge(unknownKey: $0.tag) })
+        // An integer tag's edge has the integer as its index: readers match a number to it, and
+        // a string to the others.
+        self.tagKeys = ModelKeyNode(edges: cases.map { ModelKeyEdge(unknownKey: $0.tag, index: $0.integerTag.flatMap { Int(exactly: $0) }) })
         switch representation {
         case .internal(let tag): tagAndContentKeys = ModelKeyNode(edges: [ModelKeyEdge(unknownKey: tag)])
         case .adjacent(let tag, let content):
@@ -115,7 +129,7 @@ public final class ModelEnumSchema: Sendable {
     /// `one of the tags 'text', 'image' of 'Block'`: what an error expects.
     // Usable from inline: the inlinable reading of enums says it in its errors.
     @usableFromInline var expectedTags: String {
-        "one of the tags \(cases.map { "'\($0.tag)'" }.joined(separator: ", ")) of '\(name)'"
+        "one of the tags \(cases.map { $0.integerTag == nil ? "'\($0.tag)'" : $0.tag }.joined(separator: ", ")) of '\(name)'"
     }
 }
 

@@ -2,8 +2,8 @@
 public enum ModelTagMatch: Equatable, Sendable {
     /// The tag spells the case at this position of the tags searched among.
     case found(Int)
-    /// The tag is a string no case has.
-    case unknown(String)
+    /// The tag is a string or an integer no case has.
+    case unknown(JSONValue)
     /// The object has no member under the tag key.
     case missing
 }
@@ -22,13 +22,40 @@ extension ModelReader {
             try readMembers(
                 of: key, expected: expected(), reportingUnknownKeys: false,
                 { reader, _ in
-                    let tag = try reader.withPathComponent(.key(key.keys[0])) { try $0.decodeString() }
-                    match = tags.edgeIndex(forKey: tag).map { .found($0) } ?? .unknown(tag)
+                    match = try reader.withPathComponent(.key(key.keys[0])) { try $0.decodeTag(among: tags) }
                     throw TagFound()
                 },
                 unknown: { _, _ in })
         } catch is TagFound {}
         return match
+    }
+}
+
+extension ModelReader {
+    /// Reads a tag at the current position and finds its case among `tags`' edges: a string
+    /// matches the edges without an index, an integer those whose ``ModelKeyEdge/index`` it is
+    /// (integer tags). An enum without integer tags reads only strings.
+    // Inlinable: the tag read of every tagged enum value, by the default search and the adjacent representation;
+    // specialised with the reader in the enum's module.
+    @inlinable
+    public mutating func decodeTag(among tags: ModelKeyNode) throws -> ModelTagMatch {
+        guard tags.hasIndexEdges else {
+            let tag = try decodeString()
+            if let index = tags.edgeIndex(forKey: tag), tags.edges[index].index == nil { return .found(index) }
+            return .unknown(.string(tag))
+        }
+        let value = try decodeJSONValue()
+        switch value {
+        case .string(let tag):
+            if let index = tags.edgeIndex(forKey: tag), tags.edges[index].index == nil { return .found(index) }
+        case .int(let number):
+            if let index = tags.edgeIndex(forKey: String(number)), tags.edges[index].index != nil { return .found(index) }
+        case .uint, .double, .decimal:
+            break
+        default:
+            throw ModelError.mismatch(expected: "a string or an integer", found: ModelError.describe(value))
+        }
+        return .unknown(value)
     }
 }
 

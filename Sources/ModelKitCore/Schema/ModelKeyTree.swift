@@ -90,8 +90,8 @@ public final class ModelKeyEdge: Sendable {
     public let quotedKey: [UInt8]?
 
     /// The edge of a key no property names (one an `@UnknownKeys` property kept), to write it.
-    package convenience init(unknownKey key: String) {
-        self.init(key: key, index: nil, leaves: [], node: nil, leadsToRequiredField: false)
+    package convenience init(unknownKey key: String, index: Int? = nil) {
+        self.init(key: key, index: index, leaves: [], node: nil, leadsToRequiredField: false)
     }
 
     init(key: String, index: Int?, leaves: [ModelKeyLeaf], node: ModelKeyNode?, leadsToRequiredField: Bool) {

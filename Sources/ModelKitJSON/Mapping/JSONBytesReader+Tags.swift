@@ -1,7 +1,7 @@
 import ModelKitCore
 
 extension JSONBytesReader {
-    /// Looks for the tag with the scanner's structural look (``JSONScanner/seekKey(of:)``), which
+    /// Looks for the tag with the scanner's structural look, which
     /// skips the members before it without validating them (the payload's read validates the
     /// whole object after), and matches the tag's bytes where they lie against the cases' tags:
     /// no String is made for a known tag, and no error is thrown to stop the search. Where the
@@ -44,9 +44,11 @@ extension JSONBytesReader {
     mutating func tagMatch(under key: ModelKeyNode, among tags: ModelKeyNode) throws -> ModelTagMatch {
         let start = scanner.position
         let match = try withPathComponent(.key(key.keys[0])) { reader in
-            try reader.decodeStringBytes { bytes -> ModelTagMatch in
+            // Integer tags are rare: read the shared way.
+            guard !tags.hasIndexEdges else { return try reader.decodeTag(among: tags) }
+            return try reader.decodeStringBytes { bytes -> ModelTagMatch in
                 if let index = tags.edgeIndex(forKeyBytes: bytes) { return .found(index) }
-                return .unknown(String(decoding: bytes, as: UTF8.self))
+                return .unknown(.string(String(decoding: bytes, as: UTF8.self)))
             }
         }
         lastTagValue = (start, scanner.position)

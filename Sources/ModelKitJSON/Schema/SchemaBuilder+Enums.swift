@@ -22,7 +22,7 @@ extension SchemaBuilder {
             if schema.fallbackCaseName != nil {
                 // Any object whose tag is none of the cases' (or that has none): kept as it came.
                 let known = JSONValue.object([
-                    JSONMember("properties", .object([JSONMember(tag, .object([JSONMember("enum", .array(schema.cases.map { .string($0.tag) }))]))])),
+                    JSONMember("properties", .object([JSONMember(tag, .object([JSONMember("enum", .array(schema.cases.map(\.tagValue)))]))])),
                     JSONMember("required", .array([.string(tag)])),
                 ])
                 alternatives.append(.object([JSONMember("type", .string("object")), JSONMember("not", known)]))
@@ -41,7 +41,7 @@ extension SchemaBuilder {
 
     /// One case as its representation writes it.
     private mutating func caseSchema(_ enumCase: ModelEnumSchema.Case, of schema: ModelEnumSchema) -> JSONValue {
-        let tag = JSONValue.object([JSONMember("const", .string(enumCase.tag))])
+        let tag = JSONValue.object([JSONMember("const", enumCase.tagValue)])
         // Not `nil` in a conditional expression: a `JSONValue` is a nil literal too (`null`).
         var payload: JSONValue?
         if enumCase.hasPayload { payload = payloadSchema(enumCase) }

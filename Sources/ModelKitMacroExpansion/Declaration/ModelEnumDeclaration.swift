@@ -8,10 +8,15 @@ struct ModelEnumDeclaration {
         var name: String
         /// `@Key("img")`: its tag, when not its name.
         var tag: String?
+        /// `@Key(3)`: an integer tag, in decimal.
+        var integerTag: Int64?
         /// The associated values: label (nil when unlabelled) and type, as written.
         var values: [(label: String?, type: String)]
         /// `@UnknownCase`: keeps the value of a tag the enum does not know.
         var isFallback = false
+
+        /// The tag as written in payloads' text: its string, its integer's digits, or its name.
+        var tagText: String { integerTag.map { String($0) } ?? tag ?? name }
 
         /// One unlabelled associated value: the payload is that value itself.
         var hasSingleValue: Bool { values.count == 1 && values[0].label == nil }
@@ -36,6 +41,15 @@ struct ModelEnumDeclaration {
 }
 
 extension ModelDeclarationParser {
+    /// The value of an integer literal, negative or not (`3`, `-1`, `1_000`), that fits `Int64`.
+    static func integerLiteral(_ expression: ExprSyntax) -> Int64? {
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
+            return integerLiteral(prefix.expression).flatMap { $0 == Int64.min ? nil : -$0 }
+        }
+        guard let literal = expression.as(IntegerLiteralExprSyntax.self) else { return nil }
+        return Int64(literal.literal.text.filter { $0 != "_" })
+    }
+
     /// Reads an enum declaration; nil (with diagnostics) when it cannot be mapped.
     mutating func parseEnum(_ declaration: EnumDeclSyntax, attribute: AttributeSyntax) -> ModelEnumDeclaration? {
         let modifiers = declaration.modifiers.map(\.name.text)
@@ -66,8 +80,18 @@ extension ModelDeclarationParser {
         for member in declaration.memberBlock.members {
             guard let caseDecl = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
             let tagAttribute = PropertyAttribute.key.find(in: caseDecl.attributes)
-            let caseTag = (tagAttribute?.arguments?.as(LabeledExprListSyntax.self)?.first?.expression)
-                .flatMap { $0.as(StringLiteralExprSyntax.self)?.representedLiteralValue }
+            let tagExpression = tagAttribute?.arguments?.as(LabeledExprListSyntax.self)?.first?.expression
+            let caseTag = tagExpression.flatMap { $0.as(StringLiteralExprSyntax.self)?.representedLiteralValue }
+            let integerTag = tagExpression.flatMap(Self.integerLiteral)
+            if let tagExpression, caseTag == nil {
+                if integerTag == nil {
+                    diagnose(tagExpression, .enumUnfit(name: model.name, reason: "write a case's tag as a string or an integer literal"))
+                } else if !model.payloadsBesideTag && !(model.representation ?? "").hasPrefix(".adjacent") {
+                    diagnose(
+                        tagExpression,
+                        .enumUnfit(name: model.name, reason: "an integer tag needs a tag key: '@Model(tag: \"type\")' or '@Model(tag:content:)'"))
+                }
+            }
             let isFallback = caseDecl.attributes.contains { element in
                 element.as(AttributeSyntax.self).map { $0.attributeName.trimmedDescription.hasSuffix("UnknownCase") } ?? false
             }
@@ -75,7 +99,8 @@ extension ModelDeclarationParser {
                 let values = element.parameterClause?.parameters.map { parameter in
                     (label: parameter.firstName?.text == "_" ? nil : parameter.firstName?.text, type: parameter.type.trimmedDescription)
                 } ?? []
-                var enumCase = ModelEnumDeclaration.Case(name: element.name.text, tag: caseTag, values: values, isFallback: isFallback)
+                var enumCase = ModelEnumDeclaration.Case(
+                    name: element.name.text, tag: caseTag, integerTag: integerTag, values: values, isFallback: isFallback)
                 if isFallback {
                     let type = values.first.map { String($0.type.filter { $0 != " " }) }
                     if values.count != 1 || !(type == "JSONValue" || type == "ModelKit.JSONValue") {
@@ -103,8 +128,8 @@ extension ModelDeclarationParser {
             return nil
         }
         var seen: Set<String> = []
-        for enumCase in model.taggedCases where !seen.insert(enumCase.tag ?? enumCase.name).inserted {
-            diagnose(declaration.name, .enumUnfit(name: model.name, reason: "two cases have the tag '\(enumCase.tag ?? enumCase.name)'"))
+        for enumCase in model.taggedCases where !seen.insert(enumCase.tagText).inserted {
+            diagnose(declaration.name, .enumUnfit(name: model.name, reason: "two cases have the tag '\(enumCase.tagText)'"))
             return nil
         }
         return model

@@ -13,7 +13,8 @@ struct ModelEnumExpansion {
 
     func schema() -> String {
         let cases = model.taggedCases.map { enumCase in
-            let tag = enumCase.tag.map { ", tag: \(GeneratedSyntax.stringLiteral($0))" } ?? ""
+            let tag = enumCase.integerTag.map { ", integerTag: \($0)" }
+                ?? enumCase.tag.map { ", tag: \(GeneratedSyntax.stringLiteral($0))" } ?? ""
             var payload = ""
             if enumCase.hasSingleValue {
                 payload = ", payload: (\(enumCase.values[0].type)).self"
