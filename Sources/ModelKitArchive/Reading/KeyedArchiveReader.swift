@@ -418,4 +418,9 @@ extension KeyedArchiveReader {
         depth = mark.depth
         field = mark.field
     }
+
+    /// Nothing to skip: every value is reached by its own reference, and the next read starts
+    /// from one of its own. Skipping must not read the value: a model object (an adjacently
+    /// tagged enum's payload, met before its tag) is no JSON value.
+    public mutating func skipValue() throws {}
 }
