@@ -37,7 +37,7 @@ extension KeyedArchiveReader {
             return try decodeRegistered(entry, as: M.self, uid: uid, info: info)
         case .unknownSubclass(let archivedClass):
             return try decodeUnknownSubclass(archivedClass, as: M.self, uid: uid)
-        case .notAllowed(let found) where found == "NSDictionary" || found == "NSMutableDictionary":
+        case .notAllowed(let found) where [.dictionary, .mutableDictionary].contains(FoundationClass(rawValue: found)):
             // A model archived as a plain dictionary of its members: an internally tagged enum's
             // payload, which is written beside its tag as one object.
             return try decodeModelFromJSONValue(M.self)

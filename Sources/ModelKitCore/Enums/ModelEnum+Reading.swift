@@ -23,7 +23,9 @@ extension ModelEnum {
         let start = reader.mark()
         if try reader.peekShape() == .scalar {
             let tag = try reader.decodeString()
-            if let index = schema.caseByTag[tag], !schema.cases[index].hasPayload { return try decodeModelCase(index, from: &reader) }
+            if let index = schema.tagKeys.edgeIndex(forKey: tag), !schema.cases[index].hasPayload {
+                return try decodeModelCase(index, from: &reader)
+            }
             if let fallback = modelFallback(.string(tag)) { return fallback }
             throw ModelError(.invalidValue, expected: schema.expectedTags, found: ModelError.describe(.string(tag)))
         }
@@ -57,9 +59,7 @@ extension ModelEnum {
             if !schema.cases[index].hasPayload { try reader.skipValue() }
             return try decodeModelCase(index, from: &reader)
         case .unknown(let tag):
-            if let fallback = modelFallback(try reader.decodeJSONValue()) { return fallback }
-            throw ModelError(.invalidValue, expected: schema.expectedTags, found: ModelError.describe(tag))
-                .prefixed(by: [.key(tagKey)])
+            return try readUnknownTag(tag, schema, tagKey: tagKey, from: &reader)
         case .missing:
             try reader.skipValue()
             return try fallback(schema, from: &reader, start: start, found: "no '\(tagKey)'", missingTag: tagKey)
@@ -90,9 +90,9 @@ extension ModelEnum {
         }
         guard case .found(let index) = tag else {
             reader.reset(to: start)
-            if let fallback = modelFallback(try reader.decodeJSONValue()) { return fallback }
-            let found = if case .unknown(let value) = tag { ModelError.describe(value) } else { "no tag" }
-            throw ModelError(.invalidValue, expected: schema.expectedTags, found: found).prefixed(by: [.key(tagKey)])
+            // `decodeTag` finds a case or names the tag it found: nothing else comes here.
+            guard case .unknown(let value) = tag else { throw ModelError(.missingValue).prefixed(by: [.key(tagKey)]) }
+            return try readUnknownTag(value, schema, tagKey: tagKey, from: &reader)
         }
         let end = reader.mark()
         guard schema.cases[index].hasPayload else { return try decodeModelCase(index, from: &reader) }
@@ -101,6 +101,17 @@ extension ModelEnum {
         let value = try reader.withPathComponent(.key(contentKey)) { try decodeModelCase(index, from: &$0) }
         reader.reset(to: end)
         return value
+    }
+
+    /// The fallback case holding the whole value at the reader's position, or the error of the
+    /// unknown `tag`.
+    @inlinable
+    static func readUnknownTag<R: ModelReader>(
+        _ tag: JSONValue, _ schema: ModelEnumSchema, tagKey: String, from reader: inout R
+    ) throws -> Self {
+        if let fallback = modelFallback(try reader.decodeJSONValue()) { return fallback }
+        throw ModelError(.invalidValue, expected: schema.expectedTags, found: ModelError.describe(tag))
+            .prefixed(by: [.key(tagKey)])
     }
 
     /// The first case whose payload maps; `null` for a case without one.

@@ -98,11 +98,7 @@ public final class ModelEnumSchema: Sendable {
     public let cases: [Case]
     /// The name of the case that keeps an unknown tag's value (`@UnknownCase`), if any.
     public let fallbackCaseName: String?
-    /// For each tag, its case's position.
-    // Usable from inline: the inlinable reading and writing of enums (`ModelEnum.read`, `write`) look tags and keys
-    // up here.
-    @usableFromInline let caseByTag: [String: Int]
-    /// The cases' tags as keys (external representation), one edge per case.
+    /// The cases' tags as keys, one edge per case: what every representation matches a tag with.
     @usableFromInline let tagKeys: ModelKeyNode
     /// The tag key, then the content key (internal and adjacent representations).
     @usableFromInline let tagAndContentKeys: ModelKeyNode
@@ -112,9 +108,6 @@ public final class ModelEnumSchema: Sendable {
         self.representation = representation
         self.cases = cases
         self.fallbackCaseName = fallback
-        var caseByTag: [String: Int] = [:]
-        for (index, enumCase) in cases.enumerated() where caseByTag[enumCase.tag] == nil { caseByTag[enumCase.tag] = index }
-        self.caseByTag = caseByTag
         // An integer tag's edge has the integer as its index: readers match a number to it, and
         // a string to the others.
         self.tagKeys = ModelKeyNode(edges: cases.map { ModelKeyEdge(unknownKey: $0.tag, index: $0.integerTag.flatMap { Int(exactly: $0) }) })

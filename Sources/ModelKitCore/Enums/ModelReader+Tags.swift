@@ -39,17 +39,20 @@ extension ModelReader {
     // specialised with the reader in the enum's module.
     @inlinable
     public mutating func decodeTag(among tags: ModelKeyNode) throws -> ModelTagMatch {
+        /// The edge spelled `text` whose kind (integer or not) is `integer`.
+        func edge(_ text: String, integer: Bool) -> Int? {
+            tags.edgeIndex(forKey: text).flatMap { (tags.edges[$0].index != nil) == integer ? $0 : nil }
+        }
         guard tags.hasIndexEdges else {
             let tag = try decodeString()
-            if let index = tags.edgeIndex(forKey: tag), tags.edges[index].index == nil { return .found(index) }
-            return .unknown(.string(tag))
+            return edge(tag, integer: false).map { .found($0) } ?? .unknown(.string(tag))
         }
         let value = try decodeJSONValue()
         switch value {
         case .string(let tag):
-            if let index = tags.edgeIndex(forKey: tag), tags.edges[index].index == nil { return .found(index) }
+            if let index = edge(tag, integer: false) { return .found(index) }
         case .int(let number):
-            if let index = tags.edgeIndex(forKey: String(number)), tags.edges[index].index != nil { return .found(index) }
+            if let index = edge(String(number), integer: true) { return .found(index) }
         case .uint, .double, .decimal:
             break
         default:
