@@ -20,7 +20,10 @@ if arguments.first == "--memory-child" {
     if arguments.allSatisfy({ $0.hasPrefix(prefix) }) { exit(0) }
 }
 // The streaming lines write ~1 GB files.
-runWhenNamed("json.stream", streamingBenchmarks)
+runWhenNamed("json.stream") { arguments in
+    try streamingBenchmarks(arguments)
+    try productStreamBenchmarks(arguments)
+}
 // A million rows through a cursor.
 runWhenNamed("store.cursor", cursorBenchmark)
 // Hummingbird routes under load on loopback, with the package's `Hummingbird` trait: two servers

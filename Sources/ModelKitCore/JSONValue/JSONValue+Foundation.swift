@@ -14,8 +14,8 @@ extension JSONValue {
         case .string(let value): return value
         case .array(let elements): return elements.map(\.foundationObject)
         case .object(let members):
-            var dictionary: [String: Any] = [:]
-            dictionary.reserveCapacity(members.count)
+            // `init(minimumCapacity:)` is inlinable (specialised here); `reserveCapacity(_:)` is not.
+            var dictionary = [String: Any](minimumCapacity: members.count)
             for member in members { dictionary[member.key] = member.value.foundationObject }
             return dictionary
         }

@@ -26,8 +26,8 @@ extension Model {
     /// Values are the properties' own values: dates stay `Date`, nested models stay models.
     public var dictionaryValue: [String: Any] {
         let schema = dynamicModelSchema
-        var dictionary: [String: Any] = [:]
-        dictionary.reserveCapacity(schema.propertyKeys.count)
+        // `init(minimumCapacity:)` is inlinable (specialised here); `reserveCapacity(_:)` is not.
+        var dictionary = [String: Any](minimumCapacity: schema.propertyKeys.count)
         for property in schema.properties where !property.isTransient {
             dictionary[property.name] = propertyValue(property) ?? NSNull()
         }

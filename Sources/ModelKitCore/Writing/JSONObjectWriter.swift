@@ -100,8 +100,8 @@ public struct JSONObjectWriter: ModelWriter {
     public mutating func encodeDictionary<V>(
         _ dictionary: [String: V], _ body: (inout JSONObjectWriter, V) throws -> Void
     ) throws {
-        var object: [String: Any] = [:]
-        object.reserveCapacity(dictionary.count)
+        // `init(minimumCapacity:)` is inlinable (specialised here); `reserveCapacity(_:)` is not.
+        var object = [String: Any](minimumCapacity: dictionary.count)
         for (key, value) in dictionary {
             var writer = try child()
             try prefixingErrors(with: .key(key)) { try body(&writer, value) }

@@ -249,7 +249,10 @@ public struct JSONBytesReader: ModelReader {
                 // Room for three members at once: growing from empty rehashes at one and two
                 // members. Not more: small dictionaries would hold twice the buckets
                 // (memory.decode.catalogue, whose price tables have two to six members).
-                result.reserveCapacity(3)
+                // `init(minimumCapacity:)`, not `reserveCapacity(_:)`: the initializer is inlinable,
+                // so it is specialised here, while `reserveCapacity` runs the standard library's
+                // generic code, which looks the storage's generic metadata up on every call.
+                result = Dictionary(minimumCapacity: 3)
                 isFirst = false
             }
             if !collects {
