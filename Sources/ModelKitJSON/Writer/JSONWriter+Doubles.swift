@@ -1,0 +1,205 @@
+/// Writing doubles with ``JSONWriter``: the shortest digits that read back as the double
+/// (`ShortestDecimal`), laid out as Swift's `description` lays them out, straight into the
+/// output buffer, with no `String` per number. Short decimals (up to eight places, from 0.001 to
+/// 10^15) are tried first by their places, which is faster for them (appendShortDecimal(_:)).
+///
+/// `description`'s layout, which the writer promises (the tests compare the two on millions of
+/// doubles): plain decimals from 0.0001 up to 2^53 (`0.0001`, `19.99`, `100.0`,
+/// `9007199254740992.0`), with `.0` on whole numbers; outside that, one digit, the others after a
+/// point when there are others, and an exponent of at least two digits with its sign (`1e-05`,
+/// `9.007199254740994e+15`, `1e+16`, `5e-324`, `1.7976931348623157e+308`). Zero is `0.0` or
+/// `-0.0`.
+extension JSONWriter {
+    /// Appends a finite double in Swift's shortest round-tripping form.
+    // @usableFromInline: called by the inlinable writeDouble(_:); long, so out of line.
+    @usableFromInline
+    mutating func appendDouble(_ value: Double) {
+        // Short decimals (prices) are found faster by their places; see appendShortDecimal(_:).
+        if appendShortDecimal(value) { return }
+        // Unsafe: room for the longest double written (24 bytes, `-2.2250738585072014e-308`) and
+        // the whole words storeDouble(_:at:) stores, which end within 24 bytes too.
+        let target = reserve(32)
+        count &+= JSONWriter.storeDouble(value, at: target)
+    }
+
+    /// Stores a finite double at `target` as `description` writes it; returns its length (at most
+    /// 24).
+    // Unsafe: stores into the 32 bytes the caller reserved at `target`.
+    static func storeDouble(_ value: Double, at target: UnsafeMutablePointer<UInt8>) -> Int {
+        var start = target
+        if value.sign == .minus {
+            start.pointee = UInt8(ascii: "-")
+            start += 1
+        }
+        let magnitude = value.magnitude
+        if magnitude == 0 {
+            // Unsafe: "0.0" and a padding byte as one word, inside the room reserved.
+            UnsafeMutableRawPointer(start).storeBytes(of: UInt32(0x30_2E30).littleEndian, as: UInt32.self)
+            return start - target &+ 3
+        }
+        // Whole numbers up to 2^53 are their own shortest digits (any other decimal in their
+        // interval has a fraction, so more digits): no search. Conversions, not libm's floor.
+        if magnitude >= 1, magnitude <= 9_007_199_254_740_992 {
+            // Signed: one instruction each way, where unsigned conversions take several.
+            let whole = Int64(magnitude)
+            if Double(whole) == magnitude {
+                let length = decimalLength(UInt64(whole))
+                storeDigits(UInt64(whole), length: length, at: start)
+                // Unsafe: ".0" after the digits (at most 16), inside the room reserved.
+                UnsafeMutableRawPointer(start + length).storeBytes(of: UInt16(0x302E).littleEndian, as: UInt16.self)
+                return start - target &+ length &+ 2
+            }
+        }
+        let decimal = ShortestDecimal(magnitude: magnitude)
+        let digits = decimal.significand
+        let length = decimalLength(digits)
+        // The power of ten of the first digit.
+        let leading = decimal.exponent &+ length &- 1
+        if magnitude > 9_007_199_254_740_992 || leading < -4 {
+            return start - target &+ storeScientific(digits, length: length, exponent: leading, at: start)
+        }
+        if leading < 0 {
+            // "0." and up to three zeros before the digits; the word's other zeros are written over.
+            // Unsafe: eight bytes, then the digits from the sixth byte at most, inside the room
+            // reserved (`-0.000` and 17 digits are 23 bytes).
+            UnsafeMutableRawPointer(start).storeBytes(of: UInt64(0x3030_3030_3030_2E30).littleEndian, as: UInt64.self)
+            storeDigits(digits, length: length, at: start + (1 &- leading))
+            return start - target &+ 1 &- leading &+ length
+        }
+        if decimal.exponent >= 0 {
+            // A whole number: those up to 2^53 are written above, so no double gets here; kept so
+            // that the layout below never has to handle one.
+            // Unsafe: digits, zeros and ".0", at most 18 bytes below 2^53, inside the room reserved.
+            storeDigits(digits, length: length, at: start)
+            var end = start + length
+            for _ in 0..<decimal.exponent {
+                end.pointee = UInt8(ascii: "0")
+                end += 1
+            }
+            UnsafeMutableRawPointer(end).storeBytes(of: UInt16(0x302E).littleEndian, as: UInt16.self)
+            return end - target &+ 2
+        }
+        if length < 8 {
+            // The point put in the digits' word (prices, ratios): one store.
+            let word = eightDigits(UInt32(truncatingIfNeeded: digits)) >> ((8 &- length) &* 8)
+            let split = (leading &+ 1) &* 8
+            let integer = word & ((1 << split) &- 1)
+            let withPoint = integer | UInt64(UInt8(ascii: ".")) << split | (word >> split) << (split &+ 8)
+            // Unsafe: the digits and the point, eight bytes at most, inside the room reserved.
+            UnsafeMutableRawPointer(start).storeBytes(of: withPoint.littleEndian, as: UInt64.self)
+            return start - target &+ length &+ 1
+        }
+        // The digits one byte on, then those before the point moved back over the gap.
+        // Unsafe: at most 17 digits and a point, inside the room reserved.
+        storeDigits(digits, length: length, at: start + 1)
+        for index in 0...leading { start[index] = start[index &+ 1] }
+        start[leading &+ 1] = UInt8(ascii: ".")
+        return start - target &+ length &+ 1
+    }
+
+    /// Stores `digits` (`length` of them) as `d.ddde+XX` at `target`; returns how many bytes it
+    /// stored (at most 23).
+    // Unsafe: stores into room the caller reserved: a digit, a point, 16 digits and `e-324`.
+    private static func storeScientific(
+        _ digits: UInt64, length: Int, exponent: Int, at target: UnsafeMutablePointer<UInt8>
+    ) -> Int {
+        // The digits one byte on; the first moves back before the point.
+        storeDigits(digits, length: length, at: target + 1)
+        target.pointee = target[1]
+        var end = target + 1
+        if length > 1 {
+            target[1] = UInt8(ascii: ".")
+            end += length
+        }
+        end.pointee = UInt8(ascii: "e")
+        end[1] = exponent < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
+        end += 2
+        var magnitude = exponent.magnitude
+        if magnitude >= 100 {
+            end.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude / 100)
+            magnitude %= 100
+            end += 1
+        }
+        // Unsafe: the last two digits of the exponent, as a pair of bytes.
+        UnsafeMutableRawPointer(end).storeBytes(of: UInt16(truncatingIfNeeded: eightDigits(UInt32(magnitude)) >> 48).littleEndian, as: UInt16.self)
+        return end - target &+ 2
+    }
+
+    /// How many decimal digits `value` has, for values from 1 to 10^17.
+    private static func decimalLength(_ value: UInt64) -> Int {
+        // From the bit length, which gives the digits or one more (log10(2) is about
+        // 1_233 / 4_096), then one comparison: no branch to mispredict on numbers of mixed lengths.
+        let guess = ((64 &- value.leadingZeroBitCount) &* 1_233) >> 12
+        return guess &+ (value >= powerOfTen(guess) ? 1 : 0)
+    }
+
+    /// 10^`exponent`, for exponents from 0 to 17.
+    private static func powerOfTen(_ exponent: Int) -> UInt64 {
+        // A switch of constants, which the compiler makes a table of: no array to retain.
+        switch exponent {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        case 8: 100_000_000
+        case 9: 1_000_000_000
+        case 10: 10_000_000_000
+        case 11: 100_000_000_000
+        case 12: 1_000_000_000_000
+        case 13: 10_000_000_000_000
+        case 14: 100_000_000_000_000
+        case 15: 1_000_000_000_000_000
+        case 16: 10_000_000_000_000_000
+        default: 100_000_000_000_000_000
+        }
+    }
+
+    /// Stores the `length` digits of `value` (below 10^`length` and 10^17) at `target`, in
+    /// eight-byte words: fewer than eight digits are followed by bytes of no use, up to the
+    /// eighth, for the caller to write over or leave past its count.
+    // Unsafe: stores into room the caller reserved: `length` bytes, and eight at least.
+    private static func storeDigits(_ value: UInt64, length: Int, at target: UnsafeMutablePointer<UInt8>) {
+        var value = value
+        var start = target
+        var length = length
+        if length > 16 {
+            start.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10_000_000_000_000_000)
+            value %= 10_000_000_000_000_000
+            start += 1
+            length &-= 1
+        }
+        // Unsafe: raw stores of whole words, the last one ending `length` bytes from `start`.
+        let raw = UnsafeMutableRawPointer(start)
+        if length > 8 {
+            // The leading word first: the last eight digits' word writes over its tail.
+            let leading = eightDigits(UInt32(truncatingIfNeeded: value / 100_000_000)) >> ((16 &- length) &* 8)
+            raw.storeBytes(of: leading.littleEndian, as: UInt64.self)
+            let last = eightDigits(UInt32(truncatingIfNeeded: value % 100_000_000))
+            raw.storeBytes(of: last.littleEndian, toByteOffset: length &- 8, as: UInt64.self)
+        } else {
+            let digits = eightDigits(UInt32(truncatingIfNeeded: value)) >> ((8 &- length) &* 8)
+            raw.storeBytes(of: digits.littleEndian, as: UInt64.self)
+        }
+    }
+
+    /// The eight digits of `value` (below 10^8, with leading zeros) as ASCII bytes in a word, the
+    /// first digit in the lowest byte.
+    ///
+    /// Divided in lanes, with no loop and no table: the two halves of four digits go into the two
+    /// 32-bit halves of a word, each is split by 100 into 16-bit lanes and those by 10 into bytes,
+    /// with multiplications by fixed-point reciprocals that are exact for these ranges (x * 10_486
+    /// >> 20 is x / 100 below 10^4; x * 103 >> 10 is x / 10 below 100) and small enough not to
+    /// spill into the next lane.
+    private static func eightDigits(_ value: UInt32) -> UInt64 {
+        let quads = UInt64(value / 10_000) | UInt64(value % 10_000) << 32
+        let hundreds = (quads &* 10_486) >> 20 & 0x0000_007F_0000_007F
+        let pairs = hundreds | (quads &- hundreds &* 100) << 16
+        let tens = (pairs &* 103) >> 10 & 0x000F_000F_000F_000F
+        let digits = tens | (pairs &- tens &* 10) << 8
+        return digits | 0x3030_3030_3030_3030
+    }
+}
