@@ -14,7 +14,7 @@ extension JSONValue {
         case .string(let value): return value
         case .array(let elements): return elements.map(\.foundationObject)
         case .object(let members):
-            // `init(minimumCapacity:)` is inlinable (specialised here); `reserveCapacity(_:)` is not.
+            // `init(minimumCapacity:)`: `reserveCapacity(_:)` also looks generic metadata up per call.
             var dictionary = [String: Any](minimumCapacity: members.count)
             for member in members { dictionary[member.key] = member.value.foundationObject }
             return dictionary

@@ -26,7 +26,7 @@ extension Model {
     /// Values are the properties' own values: dates stay `Date`, nested models stay models.
     public var dictionaryValue: [String: Any] {
         let schema = dynamicModelSchema
-        // `init(minimumCapacity:)` is inlinable (specialised here); `reserveCapacity(_:)` is not.
+        // `init(minimumCapacity:)`: `reserveCapacity(_:)` also looks generic metadata up per call.
         var dictionary = [String: Any](minimumCapacity: schema.propertyKeys.count)
         for property in schema.properties where !property.isTransient {
             dictionary[property.name] = propertyValue(property) ?? NSNull()

@@ -100,7 +100,7 @@ public struct JSONObjectWriter: ModelWriter {
     public mutating func encodeDictionary<V>(
         _ dictionary: [String: V], _ body: (inout JSONObjectWriter, V) throws -> Void
     ) throws {
-        // `init(minimumCapacity:)` is inlinable (specialised here); `reserveCapacity(_:)` is not.
+        // `init(minimumCapacity:)`: `reserveCapacity(_:)` also looks generic metadata up per call.
         var object = [String: Any](minimumCapacity: dictionary.count)
         for (key, value) in dictionary {
             var writer = try child()

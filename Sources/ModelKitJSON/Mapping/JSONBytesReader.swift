@@ -249,9 +249,10 @@ public struct JSONBytesReader: ModelReader {
                 // Room for three members at once: growing from empty rehashes at one and two
                 // members. Not more: small dictionaries would hold twice the buckets
                 // (memory.decode.catalogue, whose price tables have two to six members).
-                // `init(minimumCapacity:)`, not `reserveCapacity(_:)`: the initializer is inlinable,
-                // so it is specialised here, while `reserveCapacity` runs the standard library's
-                // generic code, which looks the storage's generic metadata up on every call.
+                // `init(minimumCapacity:)`, not `reserveCapacity(_:)`: both run the standard
+                // library's unspecialised code, but the latter also looks up the native
+                // dictionary's generic metadata on every call (about 570 instructions more per
+                // dictionary under callgrind, json.decode.catalogue).
                 result = Dictionary(minimumCapacity: 3)
                 isFirst = false
             }
