@@ -38,6 +38,12 @@ let groups: [(prefixes: [String], make: () throws -> [Comparison])] = [
     (["json.decode.catalogue", "json.encode.catalogue", "memory.decode.catalogue"], catalogueComparisons),
     (["json.decode.nested", "json.encode.nested", "memory.decode.nested"], nestedComparisons),
     (["json.decode.feed", "json.encode.feed"], feedComparisons),
+    // serde_json's lines, one group per corpus (all of them for `json.serde`).
+    (["json.serde.floats"], { try serdeComparisons("floats") }),
+    (["json.serde.integers"], { try serdeComparisons("integers") }),
+    (["json.serde.dictionaries"], { try serdeComparisons("dictionaries") }),
+    (["json.serde.strings"], { try serdeComparisons("strings") }),
+    (["json.serde.citm"], { try serdeComparisons("citm") }),
     (["archive."], archiveComparisons),
     (["store."], storeComparisons),
     (["identity."], { identityComparisons() }),

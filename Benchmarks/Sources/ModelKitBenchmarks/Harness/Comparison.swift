@@ -14,6 +14,9 @@ struct Comparison {
     let baseline: () throws -> Void
     /// Extra facts printed after the line (output sizes, counts), computed once.
     var notes: () throws -> String? = { nil }
+    /// One round of the baseline timed by the baseline itself, in seconds per run, for a baseline
+    /// in another process (serde_json's anchor); `baseline` then runs once, before the rounds.
+    var baselineRound: (() throws -> Double)? = nil
 }
 
 /// How a run's work is counted.
@@ -47,7 +50,10 @@ struct Stopwatch {
     }
 
     /// Seconds per run of each side (medians over rounds) and the median of the per-round ratios.
-    func compare(_ ours: () throws -> Void, _ theirs: () throws -> Void) throws -> (ours: Double, theirs: Double, ratio: Double) {
+    /// `theirRound`, when given, times one round of their side in place of `round(theirs)`.
+    func compare(
+        _ ours: () throws -> Void, _ theirs: () throws -> Void, theirRound: (() throws -> Double)? = nil
+    ) throws -> (ours: Double, theirs: Double, ratio: Double) {
         try ours()  // warm up: caches, lazy schemas, page faults
         try theirs()
         var mine: [Double] = []
@@ -55,7 +61,7 @@ struct Stopwatch {
         var ratios: [Double] = []
         for _ in 0..<rounds {
             let a = try round(ours)
-            let b = try round(theirs)
+            let b = try theirRound?() ?? round(theirs)
             mine.append(a)
             base.append(b)
             ratios.append(b / a)
@@ -72,7 +78,7 @@ extension Comparison {
     /// Runs both sides, alternating, and prints the comparison line.
     func run(with stopwatch: Stopwatch) throws {
         if case .peakMemory(let measure) = unit { return try runMeasuringMemory(measure) }
-        let (ours, theirs, ratio) = try stopwatch.compare(modelKit, baseline)
+        let (ours, theirs, ratio) = try stopwatch.compare(modelKit, baseline, theirRound: baselineRound)
         switch unit {
         case .bytes(let bytes):
             let mine = Double(bytes) / ours / 1e6
