@@ -171,8 +171,9 @@ extension JSONScanner {
     }
 
     /// The value of the number at the current position when it is `-?(0|[1-9][0-9]*)(.[0-9]+)?`
-    /// with at most 19 digits, no exponent and a mantissa of at most 2^53 (so one correctly
-    /// rounded division gives it), consuming it; nil, consuming nothing, for anything else.
+    /// with at most 19 digits and no exponent, consuming it; nil, consuming nothing, for anything
+    /// else. A mantissa of at most 2^53 takes one correctly rounded division; a longer one (the
+    /// 16-17 digits of most coordinates) takes ``EiselLemire``, which may decline.
     // @usableFromInline: no inlinable body calls this (only readDoubleAfterWhitespace(), out of
     // line, does): a candidate for removal.
     @usableFromInline
@@ -194,10 +195,16 @@ extension JSONScanner {
             guard fractionCount > 0 else { return nil }
         }
         // 19 digits cannot overflow the mantissa; 2^53 and 10^19 are exact doubles.
-        guard integerCount &+ fractionCount <= 19, mantissa <= 1 << 53,
-              index == end || input[index] | 0x20 != UInt8(ascii: "e")
+        guard integerCount &+ fractionCount <= 19, index == end || input[index] | 0x20 != UInt8(ascii: "e")
         else { return nil }
-        let magnitude = Double(mantissa) / JSONScanner.exactPowerOfTen(fractionCount)
+        let magnitude: Double
+        if mantissa <= 1 << 53 {
+            magnitude = Double(mantissa) / JSONScanner.exactPowerOfTen(fractionCount)
+        } else if let value = EiselLemire.magnitude(mantissa: mantissa, power: -fractionCount) {
+            magnitude = value
+        } else {
+            return nil
+        }
         position = index
         return isNegative ? -magnitude : magnitude
     }
@@ -306,9 +313,9 @@ extension JSONScanner {
 
     /// `readDouble()` after whitespace has been skipped.
     ///
-    /// Most numbers are a few digits with or without a fraction (`-12.345`): those are read in
-    /// one pass and converted with one exact division (Clinger's fast path, as ``doubleValue(_:)``
-    /// would); everything else (exponents, long mantissas, errors) takes the general path.
+    /// Most numbers are up to 19 digits with or without a fraction (`-12.345`): those are read in
+    /// one pass and converted as ``doubleValue(_:)`` would; everything else (exponents, longer
+    /// mantissas, errors) takes the general path.
     // @usableFromInline: called by the inlinable readDouble(); the conversion is long, so it stays
     // out of line.
     @usableFromInline

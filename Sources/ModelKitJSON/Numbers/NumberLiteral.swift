@@ -171,8 +171,9 @@ extension JSONScanner {
     /// The literal's value correctly rounded to a `Double` (infinite when it is too large).
     ///
     /// Short mantissas with small exponents are computed exactly with one IEEE operation
-    /// (Clinger's fast path: both operands are exact, so the single rounding is correct);
-    /// everything else goes to Swift's `Double(_: Substring)`, which is correctly rounded.
+    /// (Clinger's fast path: both operands are exact, so the single rounding is correct); other
+    /// values whose first 19 significant digits settle the rounding take ``EiselLemire``; what
+    /// is left goes to Swift's `Double(_: Substring)`, which is correctly rounded.
     // @usableFromInline: no inlinable body calls this (only the out-of-line double and number-value
     // paths do): a candidate for removal.
     @usableFromInline
@@ -190,14 +191,29 @@ extension JSONScanner {
             }
             n += 1
         }
-        if n == count {
-            if mantissa == 0 { return literal.isNegative ? -0.0 : 0.0 }
-            let scale = exponent(of: literal) - literal.fractionDigitCount
-            if mantissa <= 1 << 53, let exact = clingerFastPath(mantissa, scale) {
-                return literal.isNegative ? -exact : exact
-            }
+        if mantissa == 0 { return literal.isNegative ? -0.0 : 0.0 }
+        // value = mantissa × 10^scale, or a little more when digits were dropped
+        let scale = exponent(of: literal) - literal.fractionDigitCount + (count - n)
+        var fast: Double?
+        if n == count || !hasNonzeroDigit(from: n, of: literal) {
+            fast = mantissa <= 1 << 53 ? clingerFastPath(mantissa, scale) : nil
+            if fast == nil { fast = EiselLemire.magnitude(mantissa: mantissa, power: scale) }
+        } else {
+            fast = EiselLemire.magnitude(truncatedMantissa: mantissa, power: scale)
         }
+        if let fast { return literal.isNegative ? -fast : fast }
         return slowDoubleValue(literal)
+    }
+
+    /// Whether a digit at or after position `n` of the literal's digit sequence is not zero.
+    private func hasNonzeroDigit(from n: Int, of literal: NumberLiteral) -> Bool {
+        let count = literal.digitCount
+        var n = n
+        while n < count {
+            if digit(n, of: literal) != 0 { return true }
+            n += 1
+        }
+        return false
     }
 
     /// `mantissa × 10^scale` when it can be computed with one correctly rounded operation.
