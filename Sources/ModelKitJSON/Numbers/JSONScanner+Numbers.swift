@@ -170,10 +170,11 @@ extension JSONScanner {
         return decimal
     }
 
-    /// The value of the number at the current position when it is `-?(0|[1-9][0-9]*)(.[0-9]+)?`
-    /// with at most 19 digits and no exponent, consuming it; nil, consuming nothing, for anything
-    /// else. A mantissa of at most 2^53 takes one correctly rounded division; a longer one (the
-    /// 16-17 digits of most coordinates) takes ``EiselLemire``, which may decline.
+    /// The value of the number at the current position when it is
+    /// `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]{1,4})?` with at most 19 mantissa digits and a
+    /// finite value, consuming it; nil, consuming nothing, for anything else. A mantissa of at
+    /// most 2^53 scaled by at most 10^±19 takes one correctly rounded operation; the rest (the
+    /// 16-17 digits of most coordinates, large exponents) take ``EiselLemire``, which may decline.
     // @usableFromInline: no inlinable body calls this (only readDoubleAfterWhitespace(), out of
     // line, does): a candidate for removal.
     @usableFromInline
@@ -195,18 +196,45 @@ extension JSONScanner {
             guard fractionCount > 0 else { return nil }
         }
         // 19 digits cannot overflow the mantissa; 2^53 and 10^19 are exact doubles.
-        guard integerCount &+ fractionCount <= 19, index == end || input[index] | 0x20 != UInt8(ascii: "e")
-        else { return nil }
+        guard integerCount &+ fractionCount <= 19 else { return nil }
+        var scale = -fractionCount
+        if index < end && input[index] | 0x20 == UInt8(ascii: "e") {
+            guard let exponent = shortExponent(at: index) else { return nil }
+            scale &+= exponent.value
+            index = exponent.end
+        }
         let magnitude: Double
-        if mantissa <= 1 << 53 {
-            magnitude = Double(mantissa) / JSONScanner.exactPowerOfTen(fractionCount)
-        } else if let value = EiselLemire.magnitude(mantissa: mantissa, power: -fractionCount) {
+        if mantissa <= 1 << 53 && scale <= 0 && scale >= -19 {
+            magnitude = Double(mantissa) / JSONScanner.exactPowerOfTen(-scale)
+        } else if mantissa <= 1 << 53 && scale > 0 && scale <= 19 {
+            magnitude = Double(mantissa) * JSONScanner.exactPowerOfTen(scale)
+        } else if let value = EiselLemire.magnitude(mantissa: mantissa, power: scale), value.isFinite {
             magnitude = value
         } else {
+            // Undecided, or too large: the general path decides, or reports the error.
             return nil
         }
         position = index
         return isNegative ? -magnitude : magnitude
+    }
+
+    /// The value of the exponent whose `e` is at `index`, and where it ends, when it has one to
+    /// four digits; nil otherwise (longer exponents are left to the general path, which
+    /// saturates them).
+    private func shortExponent(at index: Int) -> (value: Int, end: Int)? {
+        var index = index &+ 1
+        let isNegative = index < end && input[index] == UInt8(ascii: "-")
+        if index < end && (isNegative || input[index] == UInt8(ascii: "+")) { index &+= 1 }
+        let start = index
+        var value = 0
+        while index < end && index &- start < 4 {
+            let digit = input[index] &- UInt8(ascii: "0")
+            if digit > 9 { break }
+            value = value &* 10 &+ Int(digit)
+            index &+= 1
+        }
+        guard index > start, index == end || input[index] &- UInt8(ascii: "0") > 9 else { return nil }
+        return (isNegative ? -value : value, index)
     }
 
     /// Folds the run of ASCII digits starting at `index` into `value` (wrapping: callers bound
@@ -313,9 +341,9 @@ extension JSONScanner {
 
     /// `readDouble()` after whitespace has been skipped.
     ///
-    /// Most numbers are up to 19 digits with or without a fraction (`-12.345`): those are read in
-    /// one pass and converted as ``doubleValue(_:)`` would; everything else (exponents, longer
-    /// mantissas, errors) takes the general path.
+    /// Most numbers are up to 19 digits with or without a fraction and exponent (`-12.345`,
+    /// `6.02214076e23`): those are read in one pass and converted as ``doubleValue(_:)`` would;
+    /// everything else (longer mantissas, undecided roundings, errors) takes the general path.
     // @usableFromInline: called by the inlinable readDouble(); the conversion is long, so it stays
     // out of line.
     @usableFromInline
