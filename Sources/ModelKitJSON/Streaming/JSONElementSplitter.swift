@@ -1,8 +1,11 @@
 /// One complete element found by ``JSONElementSplitter``.
+// @usableFromInline: the element decode that JSONElementDecoding's inlinable init builds reads
+// a span's range.
+@usableFromInline
 package struct JSONElementSpan: Hashable, Sendable {
     /// The element's bytes in the splitter's ``JSONElementSplitter/buffer``, valid until the
     /// next ``JSONElementSplitter/append(_:)``.
-    package var range: Range<Int>
+    @usableFromInline package var range: Range<Int>
     /// The element's 0-based index in the stream.
     package var index: Int
     /// The stream offset of the element's first byte.
@@ -10,6 +13,8 @@ package struct JSONElementSpan: Hashable, Sendable {
 }
 
 /// What ``JSONElementSplitter/next()`` found.
+// @usableFromInline: switched over by the inlinable JSONElementStream.AsyncIterator.next(isolation:).
+@usableFromInline
 package enum JSONSplitStep: Hashable, Sendable {
     /// A complete element, to read before the next append.
     case element(JSONElementSpan)
@@ -36,6 +41,9 @@ package enum JSONSplitStep: Hashable, Sendable {
 /// splitter.append(chunk)
 /// while case .element(let span) = try splitter.next() { use(splitter.buffer[span.range]) }
 /// ```
+// @usableFromInline: the state of the inlinable JSONElementStream.AsyncIterator.next(isolation:),
+// which calls next(), endInput() and the offsets below.
+@usableFromInline
 package struct JSONElementSplitter {
     /// The unconsumed bytes: the unfinished element and the chunks after it.
     package private(set) var buffer: [UInt8] = []
@@ -54,9 +62,9 @@ package struct JSONElementSplitter {
     /// The layout: `.automatic` until the first non-whitespace byte decides it.
     package var format: JSONStreamFormat { scan.format }
     /// How many elements have been found (the index of the next one).
-    package var elementCount: Int { scan.elementCount }
+    @usableFromInline package var elementCount: Int { scan.elementCount }
     /// The stream offset of the next byte to scan: how far the splitter has read.
-    package var scannedOffset: Int { bufferOffset + scan.position }
+    @usableFromInline package var scannedOffset: Int { bufferOffset + scan.position }
 
     /// Adds the next chunk of the stream, first dropping the bytes already consumed.
     // Unsafe: takes a chunk where it lies (the file reader's scratch array, a caller's contiguous
@@ -76,14 +84,14 @@ package struct JSONElementSplitter {
     }
 
     /// Marks the end of the stream: the unfinished element, if any, is complete or truncated.
-    package mutating func endInput() {
+    @usableFromInline package mutating func endInput() {
         scan.inputEnded = true
     }
 
     /// The next complete element, or what the splitter needs before it can find one.
     ///
     /// Throws ``JSONStreamError`` when the array's punctuation is wrong or the stream ends early.
-    package mutating func next() throws(JSONStreamError) -> JSONSplitStep {
+    @usableFromInline package mutating func next() throws(JSONStreamError) -> JSONSplitStep {
         var scan = self.scan
         // Unsafe: the scan reads the buffer in place, without Array's checks on every byte (each
         // read follows a comparison with the count); the buffer does not change during it.

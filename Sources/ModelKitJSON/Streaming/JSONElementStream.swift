@@ -37,24 +37,47 @@ public enum JSONStreamFormat: Hashable, Sendable {
 /// ```
 public struct JSONElementStream<Element: ModelValue, Chunks: AsyncSequence>: AsyncSequence
 where Chunks.Element: Collection<UInt8> {
-    let chunks: Chunks
-    let format: JSONStreamFormat
-    let decoding: JSONElementDecoding<Element>
+    // @usableFromInline: read by the inlinable makeAsyncIterator().
+    @usableFromInline let chunks: Chunks
+    @usableFromInline let format: JSONStreamFormat
+    @usableFromInline let decoding: JSONElementDecoding<Element>
 
+    // @usableFromInline: made by the inlinable `ModelJSON.elements(of:...)`, which build the
+    // element decoding where the element type is known.
+    @usableFromInline
+    init(chunks: Chunks, format: JSONStreamFormat, decoding: JSONElementDecoding<Element>) {
+        self.chunks = chunks
+        self.format = format
+        self.decoding = decoding
+    }
+
+    // @inlinable: with next(isolation:), so that the iterator is specialised where the loop is.
+    @inlinable
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(chunks: chunks.makeAsyncIterator(), splitter: decoding.splitter(format), decoding: decoding)
     }
 
     /// Reads chunks until the next element is complete, and decodes it.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var chunks: Chunks.AsyncIterator
-        var splitter: JSONElementSplitter
-        let decoding: JSONElementDecoding<Element>
-        var isFinished = false
+        // @usableFromInline: the iterator's state, used by the inlinable next(isolation:).
+        @usableFromInline var chunks: Chunks.AsyncIterator
+        @usableFromInline var splitter: JSONElementSplitter
+        @usableFromInline let decoding: JSONElementDecoding<Element>
+        @usableFromInline var isFinished = false
+
+        // @usableFromInline: made by the inlinable makeAsyncIterator().
+        @usableFromInline
+        init(chunks: Chunks.AsyncIterator, splitter: JSONElementSplitter, decoding: JSONElementDecoding<Element>) {
+            self.chunks = chunks
+            self.splitter = splitter
+            self.decoding = decoding
+        }
 
         /// The next element, or nil at the end of the stream.
         ///
         /// Throws ``JSONStreamError``; the iteration is over after an error.
+        // @inlinable: see next(isolation:).
+        @inlinable
         public mutating func next() async throws -> Element? {
             try await next(isolation: nil)
         }
@@ -62,15 +85,22 @@ where Chunks.Element: Collection<UInt8> {
         /// The next element, read and mapped in the isolation domain of the loop that asks
         /// (`for try await` passes it): a stream mapping through a context stays in the
         /// context's domain.
+        // @inlinable: called per element; compiled where the loop is, for its element and chunk
+        // types, it asks for no generic metadata per call (unspecialised, the asynchronous read of
+        // json.stream.products ran about 5,000 instructions per row more than the synchronous
+        // one, most of them generic metadata lookups and task allocations).
+        @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
             guard !isFinished else { return nil }
             do {
                 while true {
                     switch try splitter.next() {
                     case .element(let span):
+                        var element: Element?
                         // Unsafe: the element is decoded where it lies in the splitter's buffer, no
                         // copy; the buffer does not change during the call.
-                        return try splitter.buffer.withUnsafeBytes { try decoding.decode($0, span) }
+                        try splitter.withBufferBytes { element = try decoding.decodeElement($0, span) }
+                        if let element { return element }
                     case .needsInput:
                         let chunk: Chunks.Element?
                         do {
@@ -93,37 +123,60 @@ where Chunks.Element: Collection<UInt8> {
     }
 }
 
-/// How each element of a stream is mapped: the options, and the identity context if any (so
-/// a stream that maps through a context stays in the context's isolation domain).
+/// How each element of a stream is mapped: the options, the identity context if any (so a
+/// stream that maps through a context stays in the context's isolation domain), and the decode
+/// of one element, made where the element type is known.
+///
+/// The streams and loops are generic over the element and stay out of line, so a decode they
+/// called themselves would run unspecialised: the element's model through witness tables and
+/// generic metadata looked up per value. The inlinable entry points build `decodeElement` in the
+/// caller's module instead, where it is specialised as a whole document's decode is.
+@usableFromInline
 package struct JSONElementDecoding<Element: ModelValue> {
-    let options: MappingOptions
-    let context: ModelContext?
+    // @usableFromInline: set by the inlinable init.
+    @usableFromInline let options: MappingOptions
+    /// Maps the element at a span of the splitter's buffer; errors are ``JSONStreamError``s.
+    // Unsafe: takes the splitter's buffer in place, alive during the call.
+    // @usableFromInline: set by the inlinable init.
+    @usableFromInline let decodeElement: (UnsafeRawBufferPointer, JSONElementSpan) throws(JSONStreamError) -> Element
 
+    // @inlinable: builds the element decode in the caller's module (see the type's comment).
+    @inlinable
     init(options: MappingOptions, context: ModelContext?) {
         self.options = options
-        self.context = context
+        decodeElement = { buffer, span throws(JSONStreamError) in
+            do {
+                // Unsafe: the element's span, which the splitter found inside its buffer.
+                return try ModelJSON.decode(
+                    Element.self, from: UnsafeRawBufferPointer(rebasing: buffer[span.range]), at: nil,
+                    options: options, context: context)
+            } catch {
+                throw JSONStreamError.invalidElement(error, span)
+            }
+        }
     }
 
     /// A splitter for `format` whose elements may be as large as a document may be.
+    // @usableFromInline: called by the inlinable makeAsyncIterator().
+    @usableFromInline
     func splitter(_ format: JSONStreamFormat) -> JSONElementSplitter {
         JSONElementSplitter(format: format, maxElementSize: options.maxDocumentSize)
-    }
-
-    /// Maps the element `span` of `buffer`; its errors become ``JSONStreamError``s.
-    // Unsafe: takes the splitter's buffer in place, alive during the call.
-    func decode(_ buffer: UnsafeRawBufferPointer, _ span: JSONElementSpan) throws(JSONStreamError) -> Element {
-        // Unsafe: the element's span, which the splitter found inside the buffer.
-        let bytes = UnsafeRawBufferPointer(rebasing: buffer[span.range])
-        do {
-            return try ModelJSON.decode(Element.self, from: bytes, at: nil, options: options, context: context)
-        } catch {
-            throw JSONStreamError.invalidElement(error, span)
-        }
     }
 }
 
 extension JSONElementSplitter {
+    /// Calls `body` with the buffer's bytes in place: not generic, so that the generic streams
+    /// calling it per element do not run the standard library's unspecialised `withUnsafeBytes`.
+    // @usableFromInline: called by the inlinable next(isolation:).
+    // Unsafe: `body` gets the buffer in place, valid during the call only.
+    @usableFromInline
+    func withBufferBytes(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        try buffer.withUnsafeBytes(body)
+    }
+
     /// Adds a chunk of any contiguous or non-contiguous collection of bytes.
+    // @usableFromInline: called by the inlinable next(isolation:), once per chunk.
+    @usableFromInline
     package mutating func append(contentsOf chunk: some Collection<UInt8>) {
         // Unsafe: a contiguous chunk ([UInt8], Data) is appended from where it lies.
         if chunk.withContiguousStorageIfAvailable({ append(UnsafeRawBufferPointer($0)) }) == nil {
@@ -174,6 +227,9 @@ extension ModelJSON {
     /// ```swift
     /// for try await user in ModelJSON.elements(of: User.self, in: url) { print(user.name) }
     /// ```
+    // @inlinable: generic over the element; compiled where it is known, so that each element's
+    // decode is specialised for it (see JSONElementDecoding).
+    @inlinable
     public static func elements<T: ModelValue>(
         of type: T.Type, in url: URL, format: JSONStreamFormat = .automatic, options: MappingOptions = .default,
         context: ModelContext? = nil, chunkSize: Int = JSONFileChunks.defaultChunkSize
@@ -187,6 +243,9 @@ extension ModelJSON {
     /// ```swift
     /// for try await event in ModelJSON.elements(of: Event.self, from: FileHandle.standardInput) { ... }
     /// ```
+    // @inlinable: generic over the element; compiled where it is known, so that each element's
+    // decode is specialised for it (see JSONElementDecoding).
+    @inlinable
     public static func elements<T: ModelValue>(
         of type: T.Type, from handle: FileHandle, format: JSONStreamFormat = .automatic,
         options: MappingOptions = .default, context: ModelContext? = nil,
@@ -203,6 +262,9 @@ extension ModelJSON {
     /// let (bytes, _) = try await URLSession.shared.bytes(from: url)
     /// for try await user in ModelJSON.elements(of: User.self, from: bytes) { ... }
     /// ```
+    // @inlinable: generic over the element; compiled where it is known, so that each element's
+    // decode is specialised for it (see JSONElementDecoding).
+    @inlinable
     public static func elements<T: ModelValue, Bytes: AsyncSequence>(
         of type: T.Type, from bytes: Bytes, format: JSONStreamFormat = .automatic,
         options: MappingOptions = .default, context: ModelContext? = nil,
@@ -218,6 +280,9 @@ extension ModelJSON {
     /// ```swift
     /// for try await user in ModelJSON.elements(of: User.self, fromChunks: chunks) { ... }
     /// ```
+    // @inlinable: generic over the element; compiled where it is known, so that each element's
+    // decode is specialised for it (see JSONElementDecoding).
+    @inlinable
     public static func elements<T: ModelValue, Chunks: AsyncSequence>(
         of type: T.Type, fromChunks chunks: Chunks, format: JSONStreamFormat = .automatic,
         options: MappingOptions = .default, context: ModelContext? = nil
@@ -234,6 +299,9 @@ extension ModelJSON {
     /// ```swift
     /// try ModelJSON.forEachElement(User.self, in: url) { user in print(user.name) }
     /// ```
+    // @inlinable: generic over the element; compiled where it is known, so that each element's
+    // decode is specialised for it (see JSONElementDecoding).
+    @inlinable
     @discardableResult
     public static func forEachElement<T: ModelValue>(
         _ type: T.Type, in url: URL, format: JSONStreamFormat = .automatic, options: MappingOptions = .default,
@@ -249,6 +317,9 @@ extension ModelJSON {
     /// ```swift
     /// try ModelJSON.forEachElement(Event.self, from: handle, format: .ndjson) { event in ... }
     /// ```
+    // @inlinable: generic over the element; compiled where it is known, so that each element's
+    // decode is specialised for it (see JSONElementDecoding).
+    @inlinable
     @discardableResult
     public static func forEachElement<T: ModelValue>(
         _ type: T.Type, from handle: FileHandle, format: JSONStreamFormat = .automatic,
@@ -259,6 +330,9 @@ extension ModelJSON {
                            decoding: JSONElementDecoding(options: options, context: context), body)
     }
 
+    // @usableFromInline: called by the inlinable forEachElement entry points with the decoding they
+    // built; the loop itself is not generic work, so it stays out of line.
+    @usableFromInline
     static func forEachElement<T: ModelValue>(
         _ type: T.Type, in file: JSONFileChunks, format: JSONStreamFormat, decoding: JSONElementDecoding<T>,
         _ body: (T) throws -> Void
@@ -266,7 +340,7 @@ extension ModelJSON {
         let reader = try file.openReader(elementIndex: 0)
         var splitter = decoding.splitter(format)
         return try splitter.forEachElement(reading: reader) { buffer, span, _ in
-            try body(try decoding.decode(buffer, span))
+            try body(try decoding.decodeElement(buffer, span))
         }
     }
 }

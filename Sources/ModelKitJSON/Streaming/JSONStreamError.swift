@@ -90,6 +90,8 @@ public struct JSONStreamError: Error, CustomStringConvertible, Sendable {
 
     /// An element that the reader (mapping or validation) rejected; a syntax error inside it
     /// places ``failureOffset`` on the byte at fault.
+    // @usableFromInline: the element decode JSONElementDecoding's inlinable init builds throws it.
+    @usableFromInline
     static func invalidElement(_ error: any Error, _ span: JSONElementSpan) -> JSONStreamError {
         let failure = Self.syntaxError(in: error).map { span.offset + $0.offset } ?? span.offset
         return JSONStreamError(
@@ -97,6 +99,8 @@ public struct JSONStreamError: Error, CustomStringConvertible, Sendable {
     }
 
     /// Reading the input failed after `offset` bytes, while `index` elements were done.
+    // @usableFromInline: thrown by the inlinable JSONElementStream.AsyncIterator.next(isolation:).
+    @usableFromInline
     static func readFailed(_ error: any Error, elementIndex index: Int, at offset: Int) -> JSONStreamError {
         JSONStreamError(.readFailed(error), elementIndex: index, byteOffset: offset, failureOffset: offset)
     }

@@ -10,7 +10,8 @@ import ModelKit
 //
 //     swift run -c release --package-path Benchmarks modelkit-benchmarks json.stream.products
 //
-// MODELKIT_STREAM_BYTES sets the file's size (default 1 GB).
+// MODELKIT_STREAM_BYTES sets the file's size (default 1 GB); MODELKIT_STREAM_SIDE=sync, async or
+// actor runs that read alone, once (for a profiler or `perf stat`).
 
 /// A product row; older rows say `category_name` where newer ones say `category`.
 @Model(keys: .snakeCase)
@@ -92,6 +93,17 @@ func productStreamBenchmarks(_ arguments: [String]) throws {
     let rows = try writeProductRows(to: url, targetBytes: target)
     let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int ?? 0
 
+    if let side = ProcessInfo.processInfo.environment["MODELKIT_STREAM_SIDE"] {
+        let start = Date()
+        var count = 0
+        switch side {
+        case "sync": count = try ModelJSON.forEachElement(StreamedProduct.self, in: url, format: .ndjson) { _ in }
+        case "async": count = try waitFor { try await sumOfStock(in: url) }.count
+        default: count = try waitFor { try await ProductReader().sumOfStock(in: url) }.count
+        }
+        print("json.stream.products.\(side): \(grouped(count)) rows, \(rate(size, Date().timeIntervalSince(start)))")
+        return
+    }
     var syncSeconds: [Double] = []
     var asyncSeconds: [Double] = []
     var syncPeak = 0

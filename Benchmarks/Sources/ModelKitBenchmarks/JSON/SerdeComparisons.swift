@@ -19,7 +19,9 @@ import ModelKit
 
 /// The Rust program: where its release build lies, and how to build it.
 enum SerdeAnchor {
-    static let buildCommand = "cargo build --release --offline --manifest-path Benchmarks/SerdeAnchor/Cargo.toml"
+    // From the program's folder: cargo reads the folder's .cargo/config.toml (the offline registry)
+    // from where it runs, not from the manifest's path.
+    static let buildCommand = "cd Benchmarks/SerdeAnchor && cargo build --release --offline"
 
     /// `MODELKIT_SERDE_ANCHOR`, or the release build beside these sources.
     static let executable: URL = {
