@@ -85,6 +85,21 @@ struct JSONWriterTests {
         if value >= 0 { expectEqual(written { $0.writeUInt64(UInt64(value)) }, String(value)) }
     }
 
+    @Test("integers next to every power of ten have the right number of digits")
+    func integersAtEveryDigitCount() {
+        var power: UInt64 = 1
+        for _ in 0...19 {
+            for value in [power &- 1, power, power &+ 1] {
+                expectEqual(written { $0.writeUInt64(value) }, String(value))
+                if value <= UInt64(Int64.max) {
+                    expectEqual(written { $0.writeInt64(-Int64(value)) }, String(-Int64(value)))
+                }
+            }
+            power = power.multipliedReportingOverflow(by: 10).partialValue
+        }
+        expectEqual(written { $0.writeUInt64(.max) }, String(UInt64.max))
+    }
+
     @Test("strings escape only quotes, backslashes and control characters")
     func escaping() throws {
         expectEqual(written { $0.writeString("a\"b\\c/d") }, #""a\"b\\c/d""#)

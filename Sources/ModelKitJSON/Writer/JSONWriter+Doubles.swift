@@ -43,7 +43,7 @@ extension JSONWriter {
             // Signed: one instruction each way, where unsigned conversions take several.
             let whole = Int64(magnitude)
             if Double(whole) == magnitude {
-                let length = decimalLength(UInt64(whole))
+                let length = decimalDigitCount(UInt64(whole))
                 storeDigits(UInt64(whole), length: length, at: start)
                 // Unsafe: ".0" after the digits (at most 16), inside the room reserved.
                 UnsafeMutableRawPointer(start + length).storeBytes(of: UInt16(0x302E).littleEndian, as: UInt16.self)
@@ -52,7 +52,7 @@ extension JSONWriter {
         }
         let decimal = ShortestDecimal(magnitude: magnitude)
         let digits = decimal.significand
-        let length = decimalLength(digits)
+        let length = decimalDigitCount(digits)
         // The power of ten of the first digit.
         let leading = decimal.exponent &+ length &- 1
         if magnitude > 9_007_199_254_740_992 || leading < -4 {
@@ -123,39 +123,6 @@ extension JSONWriter {
         // Unsafe: the last two digits of the exponent, as a pair of bytes.
         UnsafeMutableRawPointer(end).storeBytes(of: UInt16(truncatingIfNeeded: eightDigits(UInt32(magnitude)) >> 48).littleEndian, as: UInt16.self)
         return end - target &+ 2
-    }
-
-    /// How many decimal digits `value` has, for values from 1 to 10^17.
-    private static func decimalLength(_ value: UInt64) -> Int {
-        // From the bit length, which gives the digits or one more (log10(2) is about
-        // 1_233 / 4_096), then one comparison: no branch to mispredict on numbers of mixed lengths.
-        let guess = ((64 &- value.leadingZeroBitCount) &* 1_233) >> 12
-        return guess &+ (value >= powerOfTen(guess) ? 1 : 0)
-    }
-
-    /// 10^`exponent`, for exponents from 0 to 17.
-    private static func powerOfTen(_ exponent: Int) -> UInt64 {
-        // A switch of constants, which the compiler makes a table of: no array to retain.
-        switch exponent {
-        case 0: 1
-        case 1: 10
-        case 2: 100
-        case 3: 1_000
-        case 4: 10_000
-        case 5: 100_000
-        case 6: 1_000_000
-        case 7: 10_000_000
-        case 8: 100_000_000
-        case 9: 1_000_000_000
-        case 10: 10_000_000_000
-        case 11: 100_000_000_000
-        case 12: 1_000_000_000_000
-        case 13: 10_000_000_000_000
-        case 14: 100_000_000_000_000
-        case 15: 1_000_000_000_000_000
-        case 16: 10_000_000_000_000_000
-        default: 100_000_000_000_000_000
-        }
     }
 
     /// Stores the `length` digits of `value` (below 10^`length` and 10^17) at `target`, in
