@@ -12,6 +12,8 @@ struct JSONScannerStringsTests {
         (#""\uFFFF""#, "\u{FFFF}"), (#""\ud83d\ude00""#, "😀"), (#""\uD834\uDD1E""#, "𝄞"),
         (#""\uDBFF\uDFFF""#, "\u{10FFFF}"), (#""a\nb\tc\"d""#, "a\nb\tc\"d"),
         (#""\u0061\u0062c""#, "abc"), (#""😀\u00e9😀""#, "😀é😀"),
+        (#""a first line\nthen a longer second one\tand caf\u00e9, \"quoted\" at the end\\""#,
+         "a first line\nthen a longer second one\tand café, \"quoted\" at the end\\"),
     ])
     func escapes(json: String, expected: String) throws {
         try expectEqual(readString(json), expected)
