@@ -170,8 +170,12 @@ extension JSONWriter {
     /// How many decimal digits `value` has (1 for 0): the bit length times log10(2) gives the
     /// count or one more, and one comparison with a power of ten tells which, where counting up
     /// by tens took a compare and a multiply per digit (19 for the ids of 19 digits payloads carry).
-    // Internal: called by storeDigitPairs and the double writer, both out of line.
+    // Internal: called by storeDigitPairs and the double writer, both out of line; always inlined
+    // there, as a call costs more than the count for the one- and two-digit numbers most are
+    // (fractions' places, small counts).
+    @inline(__always)
     static func decimalDigitCount(_ value: UInt64) -> Int {
+        if value < 100 { return value < 10 ? 1 : 2 }
         let bits = 64 &- (value | 1).leadingZeroBitCount
         let estimate = (bits &* 1233) &>> 12  // 1233 / 4096 is just over log10(2)
         return max(estimate &+ (value >= powerOfTen(estimate) ? 1 : 0), 1)
@@ -179,6 +183,8 @@ extension JSONWriter {
 
     /// 10^`exponent` for 0...19, as a switch that compiles to a table of constants (no array to
     /// retain).
+    // Always inlined: a load from the constant table where the count is made.
+    @inline(__always)
     static func powerOfTen(_ exponent: Int) -> UInt64 {
         switch exponent {
         case 0: 1
