@@ -149,7 +149,16 @@ extension JSONWriter {
     // `minimumCount`).
     @usableFromInline
     static func storeDigitPairs(_ value: UInt64, minimumCount: Int, at target: UnsafeMutablePointer<UInt8>) -> Int {
-        let length = max(decimalDigitCount(value), minimumCount)
+        // Counting up by tens: a loop the branch predictor learns, measured faster than the count
+        // from the bit length below (json.serde.integers.*.encode 0.66x against 0.61-0.62x,
+        // binaries alternating), though that runs fewer instructions.
+        var length = 1
+        var threshold: UInt64 = 10
+        while length < 20 && value >= threshold {
+            length &+= 1
+            threshold = threshold &* 10
+        }
+        length = max(length, minimumCount)
         // Unsafe: the static string is UTF-8 in the binary, alive for the whole run; `pair + 1`
         // stays inside its 200 bytes, as `pair` is twice a number below 100.
         let pairs = decimalPairs.utf8Start
@@ -168,14 +177,12 @@ extension JSONWriter {
     }
 
     /// How many decimal digits `value` has (1 for 0): the bit length times log10(2) gives the
-    /// count or one more, and one comparison with a power of ten tells which, where counting up
-    /// by tens took a compare and a multiply per digit (19 for the ids of 19 digits payloads carry).
-    // Internal: called by storeDigitPairs and the double writer, both out of line; always inlined
-    // there, as a call costs more than the count for the one- and two-digit numbers most are
-    // (fractions' places, small counts).
+    /// count or one more, and one comparison with a power of ten tells which, with no branch to
+    /// mispredict on the digits of doubles, whose lengths vary.
+    // Internal: for the double writer, out of line; inlined there, as a call costs more than the
+    // count.
     @inline(__always)
     static func decimalDigitCount(_ value: UInt64) -> Int {
-        if value < 100 { return value < 10 ? 1 : 2 }
         let bits = 64 &- (value | 1).leadingZeroBitCount
         let estimate = (bits &* 1233) &>> 12  // 1233 / 4096 is just over log10(2)
         return max(estimate &+ (value >= powerOfTen(estimate) ? 1 : 0), 1)
