@@ -114,6 +114,18 @@ public struct JSONFileChunks: AsyncSequence, Sendable {
 
         /// The next chunk, or nil at the end of the file.
         public mutating func next() async throws -> [UInt8]? {
+            try readChunk()
+        }
+
+        /// The next chunk, read in the isolation domain of the caller: the read blocks only
+        /// briefly, so leaving an actor for it and coming back (what `next()` does, as a
+        /// nonisolated function) costs more than it (json.stream.products.actor read 0.91x the
+        /// synchronous loop that way).
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> [UInt8]? {
+            try readChunk()
+        }
+
+        mutating func readChunk() throws -> [UInt8]? {
             guard !isFinished else { return nil }
             let reader = try self.reader ?? chunks.makeReader()
             self.reader = reader
