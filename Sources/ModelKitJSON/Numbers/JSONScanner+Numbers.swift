@@ -172,9 +172,8 @@ extension JSONScanner {
 
     /// The value of the number at the current position when it is
     /// `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]{1,4})?` with at most 19 mantissa digits and a
-    /// finite value, consuming it; nil, consuming nothing, for anything else. A mantissa of at
-    /// most 2^53 scaled by at most 10^±19 takes one correctly rounded operation; the rest (the
-    /// 16-17 digits of most coordinates, large exponents) take ``EiselLemire``, which may decline.
+    /// finite value that `quickDouble(mantissa:scale:)` settles, consuming it; nil, consuming
+    /// nothing, for anything else.
     // @usableFromInline: no inlinable body calls this (only readDoubleAfterWhitespace(), out of
     // line, does): a candidate for removal.
     @usableFromInline
@@ -203,17 +202,9 @@ extension JSONScanner {
             scale &+= exponent.value
             index = exponent.end
         }
-        let magnitude: Double
-        if mantissa <= 1 << 53 && scale <= 0 && scale >= -19 {
-            magnitude = Double(mantissa) / JSONScanner.exactPowerOfTen(-scale)
-        } else if mantissa <= 1 << 53 && scale > 0 && scale <= 19 {
-            magnitude = Double(mantissa) * JSONScanner.exactPowerOfTen(scale)
-        } else if let value = EiselLemire.magnitude(mantissa: mantissa, power: scale), value.isFinite {
-            magnitude = value
-        } else {
-            // Undecided, or too large: the general path decides, or reports the error.
-            return nil
-        }
+        // Undecided, or too large: the general path decides, or reports the error.
+        guard let magnitude = JSONScanner.quickDouble(mantissa: mantissa, scale: scale), magnitude.isFinite
+        else { return nil }
         position = index
         return isNegative ? -magnitude : magnitude
     }
@@ -253,7 +244,8 @@ extension JSONScanner {
         return index
     }
 
-    /// 10^`exponent` for 0...19, exactly (every one is a `Double`).
+    /// 10^`exponent` for 0...22, exactly (every one is a `Double`), as a switch of constants (a
+    /// table load, no array to retain).
     @inline(__always)
     static func exactPowerOfTen(_ exponent: Int) -> Double {
         switch exponent {
@@ -276,7 +268,10 @@ extension JSONScanner {
         case 16: 1e16
         case 17: 1e17
         case 18: 1e18
-        default: 1e19
+        case 19: 1e19
+        case 20: 1e20
+        case 21: 1e21
+        default: 1e22
         }
     }
 

@@ -46,12 +46,6 @@ enum ExactInteger: Sendable {
     case outOfRange
 }
 
-/// Exact powers of ten that a `Double` holds: 1e0 through 1e22.
-let exactPowersOfTen: [Double] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-]
-
 extension JSONScanner {
     /// Whether `byte` can continue a number after its integer digits (`.`, `e`, `E`).
     // @inlinable: the end-of-integer check of the inlinable readInt64() and readUInt64(), compiled
@@ -196,8 +190,7 @@ extension JSONScanner {
         let scale = exponent(of: literal) - literal.fractionDigitCount + (count - n)
         var fast: Double?
         if n == count || !hasNonzeroDigit(from: n, of: literal) {
-            fast = mantissa <= 1 << 53 ? clingerFastPath(mantissa, scale) : nil
-            if fast == nil { fast = EiselLemire.magnitude(mantissa: mantissa, power: scale) }
+            fast = JSONScanner.quickDouble(mantissa: mantissa, scale: scale)
         } else {
             fast = EiselLemire.magnitude(truncatedMantissa: mantissa, power: scale)
         }
@@ -216,13 +209,23 @@ extension JSONScanner {
         return false
     }
 
+    /// The exact decimal `mantissa × 10^scale` (a mantissa of at most 19 digits) correctly
+    /// rounded, when one IEEE operation (Clinger's fast path) or ``EiselLemire`` settles it; nil
+    /// when neither does. The one-pass reader and the general path both convert through it.
+    @inline(__always)
+    static func quickDouble(mantissa: UInt64, scale: Int) -> Double? {
+        if mantissa <= 1 << 53, let exact = clingerFastPath(mantissa, scale) { return exact }
+        return EiselLemire.magnitude(mantissa: mantissa, power: scale)
+    }
+
     /// `mantissa × 10^scale` when it can be computed with one correctly rounded operation.
-    private func clingerFastPath(_ mantissa: UInt64, _ scale: Int) -> Double? {
+    @inline(__always)
+    private static func clingerFastPath(_ mantissa: UInt64, _ scale: Int) -> Double? {
         switch scale {
         case 0...22:
-            return Double(mantissa) * exactPowersOfTen[scale]
+            return Double(mantissa) * exactPowerOfTen(scale)
         case -22 ..< 0:
-            return Double(mantissa) / exactPowersOfTen[-scale]
+            return Double(mantissa) / exactPowerOfTen(-scale)
         case 23...37:
             // Move the excess power into the mantissa while it stays exact.
             var scaled = mantissa

@@ -174,69 +174,29 @@ struct PowersOfTen128: @unchecked Sendable {
         let count = Self.largestExponent - Self.smallestExponent + 1
         // Unsafe: allocated once per process for the table (a static let) and never freed.
         let words = UnsafeMutablePointer<UInt64>.allocate(capacity: count * 2)
-        func store(_ power: [UInt64], exponent: Int) {
-            let (high, low) = Self.leadingBitsRoundedUp(power)
+        func store(_ power: Natural, exponent: Int) {
+            // Rounded up: never all ones, as no power of ten starts with 128 one bits.
+            var (high, low) = power.leading128Bits()
+            low &+= 1
+            if low == 0 { high &+= 1 }
             let index = (exponent - Self.smallestExponent) * 2
             words[index] = high
             words[index + 1] = low
         }
         // 10^e for e >= 0, exactly.
-        var power: [UInt64] = [1]
+        var power = Natural(1)
         for exponent in 0...Self.largestExponent {
             store(power, exponent: exponent)
-            Self.multiplyByTen(&power)
+            power.multiply(by: 10)
         }
         // floor(2^1152 / 10^n) for n >= 1: its leading bits are those of 10^-n, as
         // floor(floor(x / 10) / 10) == floor(x / 100); 2^1152 leaves more than 128 bits at
         // 10^-292.
-        var quotient = [UInt64](repeating: 0, count: 19)
-        quotient[18] = 1
+        var quotient = Natural(power: 1152)
         for exponent in stride(from: -1, through: Self.smallestExponent, by: -1) {
-            Self.divideByTen(&quotient)
+            quotient.divide(by: 10)
             store(quotient, exponent: exponent)
         }
         self.words = UnsafePointer(words)
-    }
-
-    /// Multiplies a little-endian big integer by ten.
-    private static func multiplyByTen(_ value: inout [UInt64]) {
-        var carry: UInt64 = 0
-        for index in value.indices {
-            let product = value[index].multipliedFullWidth(by: 10)
-            let (low, overflow) = product.low.addingReportingOverflow(carry)
-            value[index] = low
-            carry = product.high &+ (overflow ? 1 : 0)
-        }
-        if carry != 0 { value.append(carry) }
-    }
-
-    /// Divides a little-endian big integer by ten, rounding down.
-    private static func divideByTen(_ value: inout [UInt64]) {
-        var remainder: UInt64 = 0
-        for index in value.indices.reversed() {
-            // The remainder is below ten, so the quotient fits in a word.
-            (value[index], remainder) = UInt64(10).dividingFullWidth((high: remainder, low: value[index]))
-        }
-    }
-
-    /// The 128 leading bits of a nonzero little-endian big integer (zeros below it when it is
-    /// shorter), plus one.
-    private static func leadingBitsRoundedUp(_ value: [UInt64]) -> (high: UInt64, low: UInt64) {
-        var top = value.count - 1
-        while top > 0 && value[top] == 0 { top -= 1 }
-        let first = value[top]
-        let second = top >= 1 ? value[top - 1] : 0
-        let third = top >= 2 ? value[top - 2] : 0
-        let shift = first.leadingZeroBitCount
-        var high = first
-        var low = second
-        if shift > 0 {
-            high = first << shift | second >> (64 - shift)
-            low = second << shift | third >> (64 - shift)
-        }
-        // Never all ones: no power of ten starts with 128 one bits.
-        low &+= 1
-        if low == 0 { high &+= 1 }
-        return (high, low)
     }
 }

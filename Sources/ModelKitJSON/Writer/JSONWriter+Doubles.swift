@@ -97,6 +97,46 @@ extension JSONWriter {
         return start - target &+ length &+ 1
     }
 
+    /// How many decimal digits `value` has (1 for 0): the bit length times log10(2) gives the
+    /// count or one more, and one comparison with a power of ten tells which, with no branch to
+    /// mispredict on the digits of doubles, whose lengths vary.
+    // Inlined: a call costs more than the count.
+    @inline(__always)
+    private static func decimalDigitCount(_ value: UInt64) -> Int {
+        let bits = 64 &- (value | 1).leadingZeroBitCount
+        let estimate = (bits &* 1233) &>> 12  // 1233 / 4096 is just over log10(2)
+        return max(estimate &+ (value >= powerOfTen(estimate) ? 1 : 0), 1)
+    }
+
+    /// 10^`exponent` for 0...19, as a switch that compiles to a table of constants (no array to
+    /// retain).
+    // Always inlined: a load from the constant table where the count is made.
+    @inline(__always)
+    private static func powerOfTen(_ exponent: Int) -> UInt64 {
+        switch exponent {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        case 8: 100_000_000
+        case 9: 1_000_000_000
+        case 10: 10_000_000_000
+        case 11: 100_000_000_000
+        case 12: 1_000_000_000_000
+        case 13: 10_000_000_000_000
+        case 14: 100_000_000_000_000
+        case 15: 1_000_000_000_000_000
+        case 16: 10_000_000_000_000_000
+        case 17: 100_000_000_000_000_000
+        case 18: 1_000_000_000_000_000_000
+        default: 10_000_000_000_000_000_000
+        }
+    }
+
     /// Stores `digits` (`length` of them) as `d.ddde+XX` at `target`; returns how many bytes it
     /// stored (at most 23).
     // Unsafe: stores into room the caller reserved: a digit, a point, 16 digits and `e-324`.
