@@ -63,6 +63,7 @@ struct RelationshipMacroTests {
                 @Identifier var id: Int
                 var text: String = ""
                 var post: Post?
+                var replies: [Comment] = []
             }
             """)
         #expect(diagnostics.isEmpty, "\(diagnostics)")
@@ -73,6 +74,31 @@ struct RelationshipMacroTests {
         expectEqual(expanded.components(separatedBy: "_modelKitFault(\\.post)").count - 1, 3, "get, set and _modify")
         #expect(!expanded.contains("_modelKitFault(\\.text)"), "a String is no relationship")
         #expect(expanded.contains("self._text = text") && expanded.contains("self._post = post"), "\(expanded)")
+        // The other side of an inverse writes them through a generated writer, by schema index,
+        // not through a key path; a subclass (swiftc asks it only for the conformance its parent
+        // lacks) inherits its parent's.
+        let writer = #"""
+                func _modelKitEditRelationship(_ index: Int, adding: Bool, _ object: AnyObject) -> Bool {
+                    switch index {
+                    case 2:
+                        return ModelKitCore.modelEditRelationship(self.post, adding: adding, object) { self.post = $0 }
+                    case 3:
+                        return ModelKitCore.modelEditRelationship(self.replies, adding: adding, object) { self.replies = $0 }
+                    default:
+                        return false
+                    }
+                }
+            """#
+        #expect(expanded.contains(writer), "\(expanded)")
+        let subclass = ModelKitMacros.expand(
+            """
+            @Model
+            final class Reply: Comment {
+                var quoted: Comment?
+            }
+            """, specs: ModelKitMacros.specs(conformances: ["ObservableModel"], tracking: false)
+        ).source
+        #expect(!subclass.contains("_modelKitEditRelationship"), "\(subclass)")
     }
 
     /// What the declaration shows cannot work, each with the message a user acts on.

@@ -57,6 +57,20 @@ final class IdentityTable {
         return slots[slot].load()
     }
 
+    /// The live instance for an integer identifier, or else `object`, made the instance for it
+    /// (in the slot of a gone instance, if any): a lookup-or-insert with one probe.
+    @inline(__always)
+    func object(forInteger identifier: Int64, inserting object: AnyObject) -> AnyObject {
+        if let slot = integers.slot(for: identifier) {
+            if let live = slots[slot].load() { return live }
+            slots[slot] = InstanceReference(object)
+            return object
+        }
+        integers.set(append(InstanceReference(object)), for: identifier)
+        if used >= sweepAt { sweep() }
+        return object
+    }
+
     /// Makes `object` the instance for `identifier` (reusing the slot of a gone instance).
     func insert(_ object: AnyObject, for identifier: IdentityKey) {
         if let slot = slot(for: identifier) {

@@ -206,11 +206,33 @@ public final class ModelContext {
         Self.cast(liveObject(for: key, type: M.self), to: M.self)
     }
 
+    /// The live object of `type`'s hierarchy for a key a store made from a row's identifier.
+    ///
+    /// For generic code that is not specialized (a store's reads): it checks the object's class
+    /// itself (``isInstance(_:of:)``) and reads it as its model type, where an optional of that
+    /// type, as ``registeredModel(_:key:)`` returns, would have its metadata looked up at run
+    /// time on every call.
+    package func registeredObject(_ type: any Model.Type, key: IdentityKey) -> AnyObject? {
+        liveObject(for: key, type: type)
+    }
+
+    /// Whether `object` is an `M`: at once when it is an instance of exactly `M`, the common
+    /// case, else by a dynamic cast.
+    @inline(__always)
+    package static func isInstance<M>(_ object: AnyObject, of _: M.Type) -> Bool {
+        ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(M.self) || object is M
+    }
+
     /// Lookup-or-insert of `model` (which is `object`): the generic part is only the final cast.
     // Usable from inline: the inlinable `register(_:id:)` falls back to it when another instance is live.
     @usableFromInline
     package func register<M: Model>(_ model: M, as object: AnyObject, key: IdentityKey) -> M {
-        let live = liveObject(inserting: object, key: key, type: M.self)
+        let live: AnyObject
+        if case .integer(let integer) = key {
+            live = liveObject(inserting: object, integer: integer, type: M.self)
+        } else {
+            live = liveObject(inserting: object, key: key, type: M.self)
+        }
         if live === object { return model }
         if let live = Self.cast(live, to: M.self) { return live }
         // The live instance is of another class of the hierarchy: the new one takes its place.
@@ -238,18 +260,15 @@ public final class ModelContext {
     }
 
     /// ``liveObject(inserting:key:type:)`` for an integer identifier, the common case: the
-    /// table is used without a retain (``tables`` keeps it, and nothing here changes them).
+    /// table is used without a retain (``tables`` keeps it, and nothing here changes them), and
+    /// probed once.
     // Usable from inline: the inlinable `register(_:id:)` looks up every `Int` identifier through it.
     @usableFromInline
     func liveObject(inserting object: AnyObject, integer: Int64, type: any Model.Type) -> AnyObject {
-        guard journal == nil, let table = tables.table(for: type, creating: true) else {
-            return liveObject(inserting: object, key: .integer(integer), type: type)
-        }
-        return table._withUnsafeGuaranteedRef { table in
-            if let live = table.object(forInteger: integer) { return live }
-            table.insert(object, for: .integer(integer))
-            return object
-        }
+        guard let table = tables.table(for: type, creating: true) else { return object }
+        let live = table._withUnsafeGuaranteedRef { $0.object(forInteger: integer, inserting: object) }
+        if live === object, journal != nil { journal?.append(.unregister(table.takeUnretainedValue(), object, .integer(integer))) }
+        return live
     }
 
     /// The live object for `key` in `type`'s table, if any.

@@ -53,10 +53,18 @@ public protocol Model: ModelValue, ModelFieldEncoder {
     ///
     /// Like ``rewriteJSON(_:)``, a type that implements this maps through ``JSONValue``.
     static func modelType(for json: JSONValue) throws -> (any Model.Type)?
+
+    /// Makes the relationship at `index` of ``modelSchema`` refer to `object` too (`adding`), or
+    /// no more; false when the property at `index` is not one this can write, and the caller
+    /// writes it through its key path. `@Model` generates it for an observable class whose
+    /// properties may be relationships: the other side of an inverse writes them through it.
+    func _modelKitEditRelationship(_ index: Int, adding: Bool, _ object: AnyObject) -> Bool
 }
 
 extension Model {
     public func validate() throws {}
+
+    public func _modelKitEditRelationship(_ index: Int, adding: Bool, _ object: AnyObject) -> Bool { false }
 
     public func loadPendingRelationships() throws {}
 

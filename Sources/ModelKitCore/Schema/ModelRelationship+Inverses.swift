@@ -14,18 +14,45 @@
 package struct ModelInverse {
     /// The related model's property.
     @usableFromInline package let property: ModelProperty
+    /// Its index in the related model's schema.
+    @usableFromInline package let index: Int
     /// Whether it holds an array of models (else a to-one).
     @usableFromInline package let isToMany: Bool
 
     @usableFromInline
-    package init(property: ModelProperty, isToMany: Bool) {
+    package init(property: ModelProperty, index: Int, isToMany: Bool) {
         self.property = property
+        self.index = index
         self.isToMany = isToMany
     }
 
-    /// Makes each of `others`' inverse refer to `root` too: appended to a to-many, set in a to-one.
+    /// Makes each of `others`' inverse refer to `root` too (`adding`): appended to a to-many, set
+    /// in a to-one; or stop referring to it: removed from a to-many, nil in an optional to-one (a
+    /// non-optional one keeps it: it cannot be nil). Through the related model's generated writer
+    /// where it has one; through the key path (several thousand instructions per read or write, in
+    /// the standard library's generic code) where it has not.
     @inlinable
-    func add<Root: AnyObject, Other: AnyObject>(_ root: Root, to others: some Sequence<Other>) {
+    func edit<Root: AnyObject, Other: Model & AnyObject>(_ root: Root, adding: Bool, _ others: some Sequence<Other>) {
+        var byKeyPath: [Other] = []
+        for other in others where !other._modelKitEditRelationship(index, adding: adding, root) { byKeyPath.append(other) }
+        guard !byKeyPath.isEmpty else { return }
+        if adding { addByKeyPath(root, to: byKeyPath) } else { removeByKeyPath(root, from: byKeyPath) }
+    }
+
+    /// ``edit(_:adding:_:)``, adding.
+    @inlinable
+    func add<Root: AnyObject, Other: Model & AnyObject>(_ root: Root, to others: some Sequence<Other>) {
+        edit(root, adding: true, others)
+    }
+
+    /// ``edit(_:adding:_:)``, removing.
+    @inlinable
+    func remove<Root: AnyObject, Other: Model & AnyObject>(_ root: Root, from others: some Sequence<Other>) {
+        edit(root, adding: false, others)
+    }
+
+    @inlinable
+    func addByKeyPath<Root: AnyObject, Other: AnyObject>(_ root: Root, to others: [Other]) {
         if isToMany {
             guard let keyPath = property.keyPath as? ReferenceWritableKeyPath<Other, [Root]> else { return }
             for other in others where !other[keyPath: keyPath].contains(where: { $0 === root }) {
@@ -38,10 +65,8 @@ package struct ModelInverse {
         }
     }
 
-    /// Makes each of `others`' inverse stop referring to `root`: removed from a to-many, nil in
-    /// an optional to-one (a non-optional one keeps it: it cannot be nil).
     @inlinable
-    func remove<Root: AnyObject, Other: AnyObject>(_ root: Root, from others: some Sequence<Other>) {
+    func removeByKeyPath<Root: AnyObject, Other: AnyObject>(_ root: Root, from others: [Other]) {
         if isToMany {
             guard let keyPath = property.keyPath as? ReferenceWritableKeyPath<Other, [Root]> else { return }
             for other in others {
@@ -107,13 +132,15 @@ package enum ModelInverses {
         let property = schema.properties[index]
         guard let related = property.valueKind.referencedIdentifiedClass else { return nil }
         let relatedSchema = related.type.modelSchema
-        if let name = property.relationship?.inverse, let inverse = relatedSchema[name] {
-            return ModelInverse(property: inverse, isToMany: inverse.valueKind.referencedIdentifiedClass?.isToMany ?? false)
+        if let name = property.relationship?.inverse, let index = relatedSchema.index(ofProperty: name) {
+            let inverse = relatedSchema.properties[index]
+            return ModelInverse(
+                property: inverse, index: index, isToMany: inverse.valueKind.referencedIdentifiedClass?.isToMany ?? false)
         }
         // Declared on the other side: a property of the related model whose inverse is this one.
-        for candidate in relatedSchema.properties where candidate.relationship?.inverse == property.name {
+        for (index, candidate) in relatedSchema.properties.enumerated() where candidate.relationship?.inverse == property.name {
             guard let back = candidate.valueKind.referencedIdentifiedClass, back.type.modelSchema === schema else { continue }
-            return ModelInverse(property: candidate, isToMany: back.isToMany)
+            return ModelInverse(property: candidate, index: index, isToMany: back.isToMany)
         }
         return nil
     }
@@ -227,4 +254,58 @@ public func modelInverseInitialized<Root: Model & AnyObject, Other: Model & AnyO
     _ root: Root, _ keyPath: KeyPath<Root, [Other]>, _ value: [Other]
 ) {
     modelInverseChanged(root, keyPath, from: [], to: value)
+}
+
+// MARK: What generated writers call
+
+// The generated `_modelKitEditRelationship(_:adding:_:)` calls one of these per property whose
+// type may be a relationship, chosen at compile time by the property's type; each reads the
+// property and writes it through its setter (observers see the change, and the other side's
+// inverse is kept as after any write) only when it changes. Inlinable: specialized and inlined
+// in the model's module, each is a direct read and write of the property.
+
+/// For a property that is not a relationship: nothing written, false.
+@inlinable
+public func modelEditRelationship<Value>(_ current: Value, adding: Bool, _ object: AnyObject, set: (Value) -> Void) -> Bool {
+    false
+}
+
+/// For an optional to-one: `object` set (adding) or nil (removing, when it is `object`).
+@inlinable
+public func modelEditRelationship<Other: Model & AnyObject>(
+    _ current: Other?, adding: Bool, _ object: AnyObject, set: (Other?) -> Void
+) -> Bool {
+    guard let object = object as? Other else { return false }
+    if adding {
+        if current !== object { set(object) }
+    } else if current === object {
+        set(nil)
+    }
+    return true
+}
+
+/// For a non-optional to-one: `object` set (adding); removing leaves it (it cannot be nil).
+@inlinable
+public func modelEditRelationship<Other: Model & AnyObject>(
+    _ current: Other, adding: Bool, _ object: AnyObject, set: (Other) -> Void
+) -> Bool {
+    guard let object = object as? Other else { return false }
+    if adding, current !== object { set(object) }
+    return true
+}
+
+/// For a to-many: `object` appended (adding, when it is not there yet) or removed.
+@inlinable
+public func modelEditRelationship<Other: Model & AnyObject>(
+    _ current: [Other], adding: Bool, _ object: AnyObject, set: ([Other]) -> Void
+) -> Bool {
+    guard let object = object as? Other else { return false }
+    if adding {
+        if !current.contains(where: { $0 === object }) { set(current + CollectionOfOne(object)) }
+    } else if let index = current.firstIndex(where: { $0 === object }) {
+        var edited = current
+        edited.remove(at: index)
+        set(edited)
+    }
+    return true
 }

@@ -245,4 +245,25 @@ extension ModelExpansion {
         guard !inverseCandidates.isEmpty, !model.isGeneric else { return [] }
         return ["static let \(hasInversesName) = \(hasInversesValue)"]
     }
+
+    /// `_modelKitEditRelationship(_:adding:_:)`, for a class with properties that may be
+    /// relationships: the other side of an inverse writes them through it, directly, where a
+    /// key path applied at run time costs thousands of instructions per read and per write. A
+    /// subclass inherits its root's (its own properties are written through their key paths).
+    func editRelationshipMember() -> [String] {
+        let writable = Set(inverseCandidates.filter { !$0.isLet }.map(\.name))
+        guard !writable.isEmpty, !model.isGeneric, !model.isSubclass else { return [] }
+        let cases = ownProperties.filter { writable.contains($0.property.name) }.map { position, property in
+            let name = property.name
+            return "case \(position):\n    return \(core)modelEditRelationship(self.\(name), adding: adding, object) { self.\(name) = $0 }"
+        }
+        let body = "switch index {\n\((cases + ["default:\n    return false"]).joined(separator: "\n"))\n}"
+        return [
+            """
+            \(memberAccess)func _modelKitEditRelationship(_ index: Int, adding: Bool, _ object: AnyObject) -> Bool {
+            \(indented(body))
+            }
+            """
+        ]
+    }
 }

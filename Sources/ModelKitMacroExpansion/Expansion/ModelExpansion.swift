@@ -63,6 +63,7 @@ struct ModelExpansion {
         members += constraints()
         members += relationships()
         members += hasInversesMember()
+        members += editRelationshipMember()
         members += hookStubs()
         if let identifier = properties.first(where: \.isIdentifier), !model.isSubclass {
             members.append(

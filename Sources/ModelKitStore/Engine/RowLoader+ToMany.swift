@@ -23,6 +23,12 @@ struct OwnerToFill {
     }
 }
 
+/// The relationships of a table a read fills now, and the ones it leaves for first access.
+struct RelationshipSplit {
+    let now: Set<String>
+    let later: Set<String>
+}
+
 /// What a read leaves for first access: every to-many kept elsewhere of an observable class,
 /// but the ones a query prefetches.
 struct LazyRelationships {
@@ -43,14 +49,32 @@ extension RowLoader {
     /// or (through a store that reads without suspending, for an observable class) to load on
     /// first access, as its ``ModelFaults``.
     func noteOwner(_ owner: any Model, table: StoreTable, identifier: StoreValue, context: ModelContext) {
-        guard let lazy, synchronous != nil, let observable = owner as? any ObservableModel else {
+        guard let lazy, synchronous != nil else {
             ownersToFill.append(OwnerToFill(table: table, owner: owner, identifier: identifier))
             return
         }
-        let now = lazy.prefetched(of: table)
-        let later = table.relationshipsKeptElsewhere.subtracting(now)
-        if !later.isEmpty { observable._modelKitFaults = ModelFaults(loader: lazy.loader, context: context, pending: later) }
+        let split = split(table, lazy)
+        let now = split.now
+        let later = split.later
+        // A class that is not observable has no faults: it fills every relationship now.
+        guard later.isEmpty || owner is any ObservableModel else {
+            ownersToFill.append(OwnerToFill(table: table, owner: owner, identifier: identifier))
+            return
+        }
+        if !later.isEmpty, let observable = owner as? any ObservableModel {
+            observable._modelKitFaults = ModelFaults(loader: lazy.loader, context: context, pending: later)
+        }
         if !now.isEmpty { ownersToFill.append(OwnerToFill(table: table, owner: owner, identifier: identifier, only: now)) }
+    }
+
+    /// The relationships of `table` a read fills now and the ones it leaves for first access,
+    /// worked out once per table and operation (every owner a read registers asks).
+    private func split(_ table: StoreTable, _ lazy: LazyRelationships) -> RelationshipSplit {
+        if let known = relationshipSplits[ObjectIdentifier(table)] { return known }
+        let now = lazy.prefetched(of: table)
+        let split = RelationshipSplit(now: now, later: table.relationshipsKeptElsewhere.subtracting(now))
+        relationshipSplits[ObjectIdentifier(table)] = split
+        return split
     }
 
     /// Fills the relationships `names` of `owner`, a live instance of `context`, through a

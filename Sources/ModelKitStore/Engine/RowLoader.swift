@@ -48,6 +48,9 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
     /// Owners registered whose to-many relationships kept through an inverse are still to
     /// fill, in the order they were read (``RowLoader+ToMany``).
     var ownersToFill: [OwnerToFill] = []
+    /// Each table's relationships split into those filled now and those left for first access,
+    /// by table (``RowLoader+ToMany``).
+    var relationshipSplits: [ObjectIdentifier: RelationshipSplit] = [:]
 
     /// Where the relationships this read leaves for first access load from (the store), and
     /// the ones of the operation's own table it fills now anyway (``ModelQuery/prefetching(_:)``);
@@ -196,7 +199,9 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
         // of reading a related model in generic code.
         let key = try IdentityKey(stored: stored, identifierType: table.identifierType)
             ?? IdentityKey(reader.decodeIdentifier(M.self))
-        if let live = context.registeredModel(M.self, key: key) {
+        if let object = context.registeredObject(M.self, key: key), ModelContext.isInstance(object, of: M.self) {
+            // An `M` (checked above), read as one without an optional of `M` (see `registeredObject`).
+            let live = unsafeBitCast(object, to: M.self)
             if let tracker = context.tracker as? ContextTracker {
                 try refreshLive(live, from: reader.columns, version: version(), table: table, context: context, tracker: tracker)
             }

@@ -17,9 +17,10 @@ extension StoreRowReader {
         // `IdentityKey(stored:identifierType:)`).
         if case .column(let index) = node, let context,
             let key = IdentityKey(stored: columns[index], identifierType: schema.properties[identifierIndex].valueType),
-            let live = context.registeredModel(M.self, key: key)
+            let object = context.registeredObject(M.self, key: key), ModelContext.isInstance(object, of: M.self)
         {
-            return live
+            // An `M` (checked above), read as one without an optional of `M` (see `registeredObject`).
+            return unsafeBitCast(object, to: M.self)
         }
         let identifier = try M.decodeModelIdentifier(from: &self)
         let context = self.context ?? ModelContext()
