@@ -237,6 +237,38 @@ import Testing
         Topic.breakCycles(topics + loaded + [reply.topic].compactMap { $0 })
     }
 
+    /// A prefetch written where the related model's type is concrete carries that model's
+    /// decoder, specialized there; one written in generic code carries none and reads the rows
+    /// with the loader's generic decoder. Both read the same models, one query per relationship.
+    @Test func aPrefetchCarriesTheRelatedModelsDecoderWhereItsTypeIsKnown() async throws {
+        func generic<Owner: Model, Value: RelationshipValue>(_ keyPath: KeyPath<Owner, Value>) -> ModelQuery<Owner> {
+            ModelQuery(Owner.self).prefetching(keyPath)
+        }
+        let concrete = ModelQuery(Topic.self).prefetching(\.replies).prefetching(\Reply.reactions)
+        expectEqual(Set(concrete.relatedDecoders.keys.map(\.property)), ["replies", "reactions"])
+        expectEqual(ModelQuery(Topic.self).prefetching(\Topic.replies).relatedDecoders.count, 1)
+        expectEqual(ModelQuery(Topic.self).prefetching(\.replies, \.replies).relatedDecoders.count, 1)
+        let unspecialized = generic(\Topic.replies)
+        #expect(unspecialized.relatedDecoders.isEmpty)
+        expectEqual(unspecialized.prefetched.map(\.property), ["replies"])
+
+        let directory = try TemporaryDirectory()
+        let statements = StatementLog()
+        let store = try statements.tracedStore(in: directory)
+        let topics = try await savedTopics(3, in: store)
+        var read: [[Int]] = []
+        for query in [ModelQuery(Topic.self).prefetching(\.replies), unspecialized] {
+            statements.reset()
+            let loaded = try await store.fetchAll(query.order(by: \Topic.id))
+            read.append(loaded.flatMap { $0.replies.map(\.id) })
+            expectEqual(statements.selects, 2, "\(statements.all)")
+            Topic.breakCycles(loaded)
+        }
+        expectEqual(read[0].count, 12)
+        expectEqual(read[0], read[1])
+        Topic.breakCycles(topics)
+    }
+
     /// Without a prefetch, a to-many loads on its first access: one query for that owner, none
     /// on the next access; the fetch itself is one query.
     @Test(arguments: [5, 50])

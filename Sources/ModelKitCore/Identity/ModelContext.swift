@@ -234,8 +234,18 @@ public final class ModelContext {
             live = liveObject(inserting: object, key: key, type: M.self)
         }
         if live === object { return model }
-        if let live = Self.cast(live, to: M.self) { return live }
-        // The live instance is of another class of the hierarchy: the new one takes its place.
+        if Self.isInstance(live, of: M.self) {
+            // An `M` (checked above), read as one without an optional of `M`, whose metadata this generic function would
+            // otherwise look up on every call.
+            return unsafeBitCast(live, to: M.self)
+        }
+        return replace(live, with: model, as: object, key: key)
+    }
+
+    /// Makes `object` (which is `model`) the live instance for `key` in place of `live`, an
+    /// instance of another class of the hierarchy; undone with the mapping run.
+    @inline(never)
+    private func replace<M: Model>(_ live: AnyObject, with model: M, as object: AnyObject, key: IdentityKey) -> M {
         // `tables` keeps the table; taken as a strong reference, which the undo closure holds.
         guard let table = tables.table(for: M.self, creating: true)?.takeUnretainedValue() else { return model }
         table.insert(object, for: key)

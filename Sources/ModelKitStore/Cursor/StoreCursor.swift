@@ -86,7 +86,7 @@ public struct StoreCursor<M: Model>: AsyncSequence {
             do {
                 let table = try StoreTable.of(M.self)
                 let lazy = (store as? any ModelRelationshipLoading).map {
-                    LazyRelationships(loader: $0, prefetched: query.prefetched)
+                    LazyRelationships(loader: $0, prefetched: query.prefetched, decoders: query.relatedDecoders)
                 }
                 while models.isEmpty {
                     if let (cursor, connection) = inPlace {

@@ -36,6 +36,14 @@ struct LazyRelationships {
     let loader: any ModelRelationshipLoading
     /// The relationships to fill now, by table and property.
     let prefetched: Set<StorePrefetch>
+    /// How to make their related models' decoders, specialized (``ModelQuery/relatedDecoders``).
+    var decoders: [StorePrefetch: @Sendable () -> Any] = [:]
+
+    /// The decoder of the related models of `table`'s relationship `property`: the one the query
+    /// built where their type is concrete, or else one built here (unspecialized).
+    func decoder<Element: Model>(of table: StoreTable, _ property: String, _: Element.Type) -> StoreModelDecoder<Element> {
+        decoders[StorePrefetch(table: table.name, property: property)]?() as? StoreModelDecoder<Element> ?? StoreModelDecoder()
+    }
 
     /// The relationships of `table` to fill now.
     func prefetched(of table: StoreTable) -> Set<String> {
@@ -218,12 +226,13 @@ extension RowLoader {
             var identifiers: [StoreValue] = []
             var models: [Element] = []
             var reader = StoreRowReader(columns: .values([]), table: related, context: context, loader: self)
-            let decoder = StoreModelDecoder<Element>()
+            let decoder = lazy?.decoder(of: table, toMany.property.name, Element.self) ?? StoreModelDecoder()
             while let row = try next() {
                 reader.start(row)
                 ownerOf.append(row[inverseColumn])
                 identifiers.append(row[related.identifierColumn])
-                models.append(
+                decoder.append(
+                    &models,
                     try model(
                         Element.self, reading: &reader, version: row.version(after: related.columns.count), table: related,
                         context: context, decoder: decoder))

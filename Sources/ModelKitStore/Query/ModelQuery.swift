@@ -27,6 +27,9 @@ public struct ModelQuery<M: Model>: Sendable {
     /// The to-many relationships the fetch loads with the models it reads (``prefetching(_:)``),
     /// by table and property; the others load on first access.
     package private(set) var prefetched: Set<StorePrefetch> = []
+    /// How to make the decoders of the prefetched relationships' related models (each a
+    /// `StoreModelDecoder` of its model), built where their types are concrete.
+    package private(set) var relatedDecoders: [StorePrefetch: @Sendable () -> Any] = [:]
 
     /// A query for every stored model of `type`.
     public init(_ type: M.Type = M.self) {}
@@ -47,9 +50,37 @@ public struct ModelQuery<M: Model>: Sendable {
     /// ```
     ///
     /// To-one references always load with the rows that hold them (one query per referenced
-    /// table); a key path that names no property is ignored.
-    public func prefetching(_ keyPaths: PartialKeyPath<M>...) -> ModelQuery {
-        prefetching(keyPaths)
+    /// table). Given one or two key paths where the related models' types are known, the query
+    /// carries their decoders specialized there (see the overloads below).
+    public func prefetching<each Value: RelationshipValue>(_ keyPaths: repeat KeyPath<M, each Value>) -> ModelQuery {
+        var query = self
+        repeat query.prefetch(each keyPaths, of: M.modelSchema, decoder: nil)
+        return query
+    }
+
+    /// ``prefetching(_:)`` of one relationship, whose related models are read by their decoder
+    /// specialized here, where their type is known.
+    // @inlinable: builds the relationship's StoreModelDecoder in the caller's module, where the related model's type is
+    // concrete (see StoreModelDecoder); the loader's generic code would run it unspecialized for every related row. A
+    // key path pack is not specialized: one and two key paths, the common cases, have overloads of their own.
+    @inlinable
+    public func prefetching<Value: RelationshipValue>(_ keyPath: KeyPath<M, Value>) -> ModelQuery
+    where Value.Related: SendableMetatype {
+        var query = self
+        query.prefetch(keyPath)
+        return query
+    }
+
+    /// ``prefetching(_:)`` of two relationships, each read by its decoder specialized here.
+    // @inlinable: as the one-relationship overload.
+    @inlinable
+    public func prefetching<First: RelationshipValue, Second: RelationshipValue>(
+        _ first: KeyPath<M, First>, _ second: KeyPath<M, Second>
+    ) -> ModelQuery where First.Related: SendableMetatype, Second.Related: SendableMetatype {
+        var query = self
+        query.prefetch(first)
+        query.prefetch(second)
+        return query
     }
 
     /// The query loading the to-many relationships at `keyPaths` of the related models it reads
@@ -58,18 +89,41 @@ public struct ModelQuery<M: Model>: Sendable {
     /// ```swift
     /// ModelQuery(Post.self).prefetching(\.comments).prefetching(\Comment.reactions)
     /// ```
-    public func prefetching<Related: Model>(_ keyPaths: PartialKeyPath<Related>...) -> ModelQuery {
-        prefetching(keyPaths)
+    public func prefetching<Related: Model, each Value: RelationshipValue>(
+        _ keyPaths: repeat KeyPath<Related, each Value>
+    ) -> ModelQuery {
+        var query = self
+        repeat query.prefetch(each keyPaths, of: Related.modelSchema, decoder: nil)
+        return query
     }
 
-    private func prefetching<Related: Model>(_ keyPaths: [PartialKeyPath<Related>]) -> ModelQuery {
+    /// The next level of ``prefetching(_:)`` for one relationship, read by its decoder
+    /// specialized here.
+    // @inlinable: as the first level's.
+    @inlinable
+    public func prefetching<Related: Model, Value: RelationshipValue>(_ keyPath: KeyPath<Related, Value>) -> ModelQuery
+    where Value.Related: SendableMetatype {
         var query = self
-        let schema = Related.modelSchema
-        for keyPath in keyPaths {
-            guard let index = schema.index(of: keyPath) else { continue }
-            query.prefetched.insert(StorePrefetch(table: schema.storeTableName, property: schema.properties[index].name))
-        }
+        query.prefetch(keyPath)
         return query
+    }
+
+    /// Notes the relationship at `keyPath` as prefetched, with how to make its related model's
+    /// decoder (a query crosses isolation domains: the decoder is made where the fetch runs).
+    // @inlinable: builds the decoder's maker where `Value.Related` is concrete (see `prefetching(_:)`).
+    @inlinable
+    mutating func prefetch<Owner: Model, Value: RelationshipValue>(_ keyPath: KeyPath<Owner, Value>)
+    where Value.Related: SendableMetatype {
+        prefetch(keyPath, of: Owner.modelSchema, decoder: { StoreModelDecoder<Value.Related>() })
+    }
+
+    // @usableFromInline: called by the inlinable prefetch(_:) with the decoder's maker it built.
+    @usableFromInline
+    mutating func prefetch(_ keyPath: AnyKeyPath, of schema: ModelSchema, decoder: (@Sendable () -> Any)?) {
+        guard let index = schema.index(of: keyPath) else { return }
+        let prefetch = StorePrefetch(table: schema.storeTableName, property: schema.properties[index].name)
+        prefetched.insert(prefetch)
+        if let decoder { relatedDecoders[prefetch] = decoder }
     }
 
     /// The query ordered by a property, after the orderings already given. Only properties whose

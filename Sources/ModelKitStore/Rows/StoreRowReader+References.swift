@@ -22,6 +22,15 @@ extension StoreRowReader {
             // An `M` (checked above), read as one without an optional of `M` (see `registeredObject`).
             return unsafeBitCast(object, to: M.self)
         }
+        return try liveOrLoadedModel(M.self)
+    }
+
+    /// The model the reference at the reader's position names, through its identifier: the live
+    /// one, or else the one loaded from the store. Out of line: its optionals of `M` would have
+    /// their metadata looked up on every call of ``decodeModel(_:)``, even one that returns a
+    /// live instance before any.
+    @inline(never)
+    private mutating func liveOrLoadedModel<M: Model>(_ type: M.Type) throws -> M {
         let identifier = try M.decodeModelIdentifier(from: &self)
         let context = self.context ?? ModelContext()
         self.context = context

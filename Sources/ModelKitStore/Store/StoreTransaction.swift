@@ -161,7 +161,7 @@ public final class StoreTransaction {
         if handLiveModel(M.self, id: id, context: context, table: table, found) { return }
         let key = try table.identifierValue(id)
         let context = context ?? Self.fetchContext(for: table)
-        let loader = RowLoader(synchronous: synchronous, lazy: lazyRelationships(prefetching: []))
+        let loader = RowLoader(synchronous: synchronous, lazy: lazyRelationships(prefetching: ModelQuery<M>?.none))
         if let inPlace {
             try loader.model(M.self, identifier: key, table: table, from: inPlace, context: context, decoder: decoder, found: found)
             return
@@ -231,7 +231,7 @@ public final class StoreTransaction {
         try checkUsable(writing: false, table: resolved.table.name)
         let context = context ?? Self.fetchContext(for: resolved.table)
         let rows = try await connection.selectRows(resolved)
-        return try await RowLoader(synchronous: synchronous, lazy: lazyRelationships(prefetching: query.prefetched)).models(
+        return try await RowLoader(synchronous: synchronous, lazy: lazyRelationships(prefetching: query)).models(
             M.self, rows: rows, table: resolved.table, context: context, connection: connection, decoder: decoder)
     }
 
@@ -244,13 +244,13 @@ public final class StoreTransaction {
         try checkUsable(writing: false, table: resolved.table.name)
         guard let inPlace else { throw Self.suspends(resolved.table) }
         let context = context ?? Self.fetchContext(for: resolved.table)
-        return try RowLoader(synchronous: synchronous, lazy: lazyRelationships(prefetching: query.prefetched)).models(
+        return try RowLoader(synchronous: synchronous, lazy: lazyRelationships(prefetching: query)).models(
             M.self, selecting: resolved, from: inPlace, context: context, decoder: decoder)
     }
 
     /// What a read leaves for first access, through this store.
-    func lazyRelationships(prefetching prefetched: Set<StorePrefetch>) -> LazyRelationships? {
-        engine.map { LazyRelationships(loader: $0, prefetched: prefetched) }
+    func lazyRelationships<M: Model>(prefetching query: ModelQuery<M>?) -> LazyRelationships? {
+        engine.map { LazyRelationships(loader: $0, prefetched: query?.prefetched ?? [], decoders: query?.relatedDecoders ?? [:]) }
     }
 
     /// Every stored model of a type.
