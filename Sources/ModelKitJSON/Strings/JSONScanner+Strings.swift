@@ -5,6 +5,7 @@ import ModelKitShared
 /// A string is scanned once, eight bytes at a time, to find its closing quote while validating
 /// escapes, control characters and UTF-8. A string without escapes is then handed out as a
 /// slice of the document (zero-copy); one with escapes is unescaped into a temporary buffer.
+/// Either way a String is made without validating the bytes again.
 extension JSONScanner {
     /// Reads a string.
     ///
@@ -58,9 +59,12 @@ extension JSONScanner {
         // found `extent.close` inside it.
         let content = UnsafeRawBufferPointer(rebasing: input[start..<extent.close])
         if !extent.escaped {
-            return extent.ascii ? JSONScanner.string(ascii: content) : String(decoding: content, as: UTF8.self)
+            return extent.ascii ? JSONScanner.string(ascii: content) : JSONScanner.string(copyingValidUTF8: content, isASCII: false)
         }
-        return try withUnescapedBytes(from: start, to: extent.close) { String(decoding: $0, as: UTF8.self) }
+        // Escapes of ASCII content may still write other characters (`\u00e9`): the bytes say.
+        return try withUnescapedBytes(from: start, to: extent.close) {
+            extent.ascii ? JSONScanner.string(validUTF8: $0) : JSONScanner.string(copyingValidUTF8: $0, isASCII: false)
+        }
     }
 
     /// Reads a string and returns what `body` makes of its unescaped UTF-8 bytes.
