@@ -122,6 +122,32 @@ enum ByteScanning {
         default: nil
         }
     }
+
+    /// Whether the four bytes of `word` (the first in the low bits) are all ASCII hexadecimal
+    /// digits: each byte is tested as a digit and, with its case bit set, as a letter a-f, by
+    /// additions that carry into the high bit exactly at the range's bounds (no byte carries into
+    /// the next unless it is 0x80 or above, which fails anyway).
+    // Not inlinable: used by Text's out-of-line string scan, in this module.
+    @inline(__always)
+    static func allHexDigits(_ word: UInt32) -> Bool {
+        let lowercased = word | 0x2020_2020
+        let digits = (word &+ 0x5050_5050) & ~(word &+ 0x4646_4646)  // ≥ "0" and not ≥ ":"
+        let letters = (lowercased &+ 0x1F1F_1F1F) & ~(lowercased &+ 0x1919_1919)  // ≥ "a" and not ≥ "g"
+        return (digits | letters) & ~word & 0x8080_8080 == 0x8080_8080
+    }
+
+    /// The code unit written by the four hexadecimal digits of `word` (the first, most
+    /// significant, in the low bits), which allHexDigits(_:) has accepted.
+    // Not inlinable: used by Text's out-of-line string scan, in this module.
+    @inline(__always)
+    static func hexValue(ofDigits word: UInt32) -> UInt16 {
+        // A digit's low nibble is its value; a letter's is its value less 9, and only letters have
+        // bit 6 set.
+        let values = (word & 0x0F0F_0F0F) &+ 9 &* ((word >> 6) & 0x0101_0101)
+        // Pairs of digits into bytes (the first and third bytes), then the two bytes in order.
+        let pairs = ((values << 4) | (values >> 8)) & 0x00FF_00FF
+        return UInt16(truncatingIfNeeded: (pairs & 0xFF) << 8 | pairs >> 16)
+    }
 }
 
 extension JSONScanner.Text {
@@ -132,8 +158,8 @@ extension JSONScanner.Text {
     /// stray continuation bytes, overlong forms (C0, C1, E0 80–9F, F0 80–8F), UTF-16 surrogates
     /// encoded in UTF-8 (ED A0–BF), code points above U+10FFFF (F4 90–, F5–FF) and sequences
     /// cut short. The error names the lead byte.
-    // @usableFromInline: no inlinable body calls this (only Text.scanStringBody(from:maxLength:),
-    // out of line, does): a candidate for removal.
+    // @usableFromInline: no inlinable body calls this (only Text.scanStringBodyPrecisely(from:
+    // maxLength:), out of line, does): a candidate for removal.
     @usableFromInline
     func utf8SequenceEnd(at index: Int) throws -> Int {
         let lead = input[index]
@@ -179,8 +205,8 @@ extension JSONScanner.Text {
     ///
     /// A `\u` escape of a high surrogate must be followed by a `\u` escape of a low surrogate;
     /// a lone surrogate of either half is rejected.
-    // @usableFromInline: no inlinable body calls this (only Text.scanStringBody(from:maxLength:),
-    // out of line, does): a candidate for removal.
+    // @usableFromInline: no inlinable body calls this (only Text.scanStringBody(from:maxLength:) and
+    // scanStringBodyPrecisely(from:maxLength:), out of line, do): a candidate for removal.
     @usableFromInline
     func escapeEnd(at index: Int, stringStart: Int) throws -> Int {
         guard index &+ 1 < end else { try fail(.unterminatedString, at: stringStart) }

@@ -2,10 +2,10 @@ import ModelKitShared
 
 /// Reading strings with ``JSONScanner``.
 ///
-/// A string is scanned once, eight bytes at a time, to find its closing quote while validating
-/// escapes, control characters and UTF-8. A string without escapes is then handed out as a
-/// slice of the document (zero-copy); one with escapes is unescaped into a temporary buffer.
-/// Either way a String is made without validating the bytes again.
+/// A string is scanned once to find its closing quote while validating escapes, control
+/// characters and UTF-8 (JSONScanner+StringScan.swift). A string without escapes is then handed
+/// out as a slice of the document (zero-copy); one with escapes is unescaped into a temporary
+/// buffer. Either way a String is made without validating the bytes again.
 extension JSONScanner {
     /// Reads a string.
     ///
@@ -226,54 +226,5 @@ extension JSONScanner {
             written &+= run
         }
         return written
-    }
-}
-
-extension JSONScanner.Text {
-    /// Finds the closing quote of the string whose content starts at `start`, validating the
-    /// content (at most `maxLength` bytes); reports whether it has escapes and whether it is all
-    /// ASCII.
-    // @usableFromInline: called by the inlinable JSONScanner.scanStringBody(from:), so for every
-    // key and string read the general way; a loop, so it stays out of line.
-    @usableFromInline
-    func scanStringBody(from start: Int, maxLength: Int) throws -> (close: Int, escaped: Bool, ascii: Bool) {
-        var index = start
-        var escaped = false
-        var ascii = true
-        while true {
-            while index &+ 8 <= end {
-                // Unsafe: eight bytes of the string as one unaligned word; the loop condition keeps
-                // them inside the document.
-                let word = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                let mask = ByteScanning.stringSpecials(word)
-                if mask != 0 {
-                    index &+= mask.trailingZeroBitCount &>> 3
-                    break
-                }
-                index &+= 8
-            }
-            guard index < end else { try fail(.unterminatedString, at: start &- 1) }
-            let byte = input[index]
-            if byte == UInt8(ascii: "\"") {
-                if index &- start > maxLength {
-                    try fail(.limitExceeded(.maxStringLength, limit: maxLength), at: start &- 1)
-                }
-                return (index, escaped, ascii)
-            }
-            if byte >= 0x80 {
-                ascii = false
-                index = try utf8SequenceEnd(at: index)
-                while index < end && input[index] >= 0x80 {
-                    index = try utf8SequenceEnd(at: index)
-                }
-            } else if byte == UInt8(ascii: "\\") {
-                escaped = true
-                index = try escapeEnd(at: index, stringStart: start &- 1)
-            } else if byte < 0x20 {
-                try fail(.unescapedControlCharacter(byte), at: index)
-            } else {
-                index &+= 1
-            }
-        }
     }
 }

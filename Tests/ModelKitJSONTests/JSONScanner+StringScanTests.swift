@@ -1,0 +1,158 @@
+import ModelKitCore
+import ModelKitJSON
+import Testing
+import ModelKitTestSupport
+
+/// The string scan's paths: plain ASCII a word at a time, other text through the UTF-8
+/// automaton four bytes at a time, escapes checked in line, and the precise scan that names
+/// the first error; whatever path a byte takes, the string and the error are the same.
+@Suite("JSONScanner: string scan paths")
+struct JSONStringScanTests {
+    /// Text of `length` characters, plain ASCII or cycling through one-, two-, three- and
+    /// four-byte characters (so that sequences start at every offset of a word).
+    static func text(length: Int, mixed: Bool) -> [String] {
+        let pool = mixed ? ["a", "é", "€", "😀", "b", "Ж"] : ["a", "b", "c", "d", "e"]
+        return (0..<length).map { pool[$0 % pool.count] }
+    }
+
+    /// What each insertion is in the document, and what it reads as.
+    static let insertions: [(json: String, value: String)] = [
+        ("é", "é"), ("€", "€"), ("😀", "😀"), (#"\n"#, "\n"), (#"\""#, "\""), (#"\/"#, "/"),
+        (#"\u00e9"#, "é"), (#"\u20AC"#, "€"), (#"\ud83d\ude80"#, "🚀"), (#"\u0041"#, "A"),
+    ]
+
+    @Test("a character or an escape at every position of strings of every length", arguments: Array(0...40))
+    func insertionAtEveryPosition(length: Int) throws {
+        for mixed in [false, true] {
+            let characters = Self.text(length: length, mixed: mixed)
+            try expectEqual(readString("\"\(characters.joined())\""), characters.joined())
+            for position in 0...length {
+                for insertion in Self.insertions {
+                    let json = characters[..<position].joined() + insertion.json + characters[position...].joined()
+                    let expected = characters[..<position].joined() + insertion.value + characters[position...].joined()
+                    try expectEqual(readString("\"\(json)\""), expected)
+                    let bytes = try scanning("\"\(json)\"") { scanner in try scanner.readStringBytes { Array($0) } }
+                    expectEqual(bytes, Array(expected.utf8))
+                }
+            }
+        }
+    }
+
+    @Test("invalid UTF-8 at every position of strings of every length names its lead byte", arguments: Array(0...40))
+    func invalidUTF8AtEveryPosition(length: Int) throws {
+        let sequences: [[UInt8]] = [
+            [0x80], [0xBF], [0xC0, 0xAF], [0xC2], [0xE0, 0x9F, 0xBF], [0xE2, 0x82], [0xED, 0xA0, 0x80],
+            [0xF0, 0x8F, 0xBF, 0xBF], [0xF0, 0x9F, 0x98], [0xF4, 0x90, 0x80, 0x80], [0xF5], [0xFF],
+        ]
+        for mixed in [false, true] {
+            let characters = Self.text(length: length, mixed: mixed)
+            for position in 0...length {
+                let before = Array(characters[..<position].joined().utf8)
+                let after = Array(characters[position...].joined().utf8)
+                for sequence in sequences {
+                    // Alone, then with a bad escape after it (still the first error), then before it.
+                    for (prefix, suffix) in [([], []), ([], Array(#"\x"#.utf8)), (Array(#"\x"#.utf8), [])] as [([UInt8], [UInt8])] {
+                        let content = prefix + before + sequence + after + suffix
+                        let error = try #require(throws: JSONSyntaxError.self) { try readString(bytes: [0x22] + content + [0x22]) }
+                        if prefix.isEmpty {
+                            expectEqual(error.kind, .invalidUTF8(sequence[0]))
+                            expectEqual(error.offset, 1 + before.count)
+                        } else {
+                            expectEqual(error.kind, .invalidEscape(UInt8(ascii: "x")))
+                            expectEqual(error.offset, 1)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("every two bytes from a byte of 0x80 or above, after text of each width", arguments: [
+        "", "a", "é", "€", "😀", "é€a",
+    ])
+    func everyPairOfBytes(prefix: String) throws {
+        let head = [0x22] + Array(prefix.utf8)
+        for lead in UInt8(0x80)...0xFF {
+            for next in UInt8(0)...0xFF {
+                let pair = [lead, next]
+                let valid = Array(String(decoding: pair, as: UTF8.self).utf8) == pair
+                let bytes = head + pair + [0x22]
+                if valid {
+                    try expectEqual(readString(bytes: bytes), prefix + String(decoding: pair, as: UTF8.self))
+                } else {
+                    // The lead needs a continuation byte that is not there, or is not one.
+                    let error = try #require(throws: JSONSyntaxError.self) { try readString(bytes: bytes) }
+                    expectEqual(error.kind, .invalidUTF8(lead))
+                    expectEqual(error.offset, head.count)
+                }
+            }
+        }
+    }
+
+    @Test("three- and four-byte sequences with every second byte", arguments: Array(UInt8(0xE0)...0xF4))
+    func everySecondByte(lead: UInt8) throws {
+        // Never longer than the sequence the lead starts, so that an error is always the lead's.
+        let rests: [[UInt8]] = lead < 0xF0
+            ? [[0x80], [0xBF], [0x41], [0xC0]]
+            : [[0x80], [0x80, 0x80], [0xBF, 0xBF], [0x80, 0xC0], [0x41, 0x80]]
+        for second in UInt8(0)...0xFF {
+            for rest in rests {
+                let sequence = [lead, second] + rest
+                let valid = Array(String(decoding: sequence, as: UTF8.self).utf8) == sequence
+                let bytes = [0x22, 0xC3, 0xA9] + sequence + [0x22]
+                if valid {
+                    try expectEqual(Array(readString(bytes: bytes).utf8), Array(bytes.dropFirst().dropLast()))
+                } else {
+                    let error = try #require(throws: JSONSyntaxError.self) { try readString(bytes: bytes) }
+                    expectEqual(error.kind, .invalidUTF8(lead))
+                    expectEqual(error.offset, 3)
+                }
+            }
+        }
+    }
+
+    @Test("every \\u escape outside the surrogates, in both cases")
+    func everyUnicodeEscape() throws {
+        for unit in UInt16(0)...0xFFFF where !(0xD800...0xDFFF).contains(unit) {
+            let digits = String(unit, radix: 16)
+            let padded = String(repeating: "0", count: 4 - digits.count) + digits
+            let expected = String(Unicode.Scalar(unit)!)
+            try expectEqual(readString("\"\\u\(padded)\""), expected)
+            try expectEqual(readString("\"é\\u\(padded.uppercased())\""), "é" + expected)
+        }
+    }
+
+    @Test("a byte that is not a hexadecimal digit in each place of a \\u escape", arguments: Array(0..<4))
+    func notHexDigits(place: Int) throws {
+        for byte in UInt8(0)...0xFF {
+            var digits = Array("00e9".utf8)
+            digits[place] = byte
+            let bytes = Array(#""a\u"#.utf8) + digits + Array(#"z""#.utf8)
+            let isDigit = (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+            if isDigit {
+                #expect(throws: Never.self) { try readString(bytes: bytes) }
+            } else {
+                let error = try #require(throws: JSONSyntaxError.self) { try readString(bytes: bytes) }
+                expectEqual(error.kind, .invalidUnicodeEscape)
+                expectEqual(error.offset, 2)
+            }
+        }
+    }
+
+    @Test("a string cut off in a run of text is unterminated", arguments: ["é", "éa", "éab", "éabc", "é€😀", "日本語"])
+    func unterminatedInText(text: String) throws {
+        let error = try #require(throws: JSONSyntaxError.self) { try readString(bytes: [0x22] + Array(text.utf8)) }
+        expectEqual(error.kind, .unterminatedString)
+        expectEqual(error.offset, 0)
+    }
+
+    @Test("a control byte after a run of text is named")
+    func controlAfterText() throws {
+        for text in ["é", "é€😀 abc", "日本語"] {
+            let content = Array(text.utf8)
+            let error = try #require(throws: JSONSyntaxError.self) { try readString(bytes: [0x22] + content + [0x0A, 0x22]) }
+            expectEqual(error.kind, .unescapedControlCharacter(0x0A))
+            expectEqual(error.offset, 1 + content.count)
+        }
+    }
+}
