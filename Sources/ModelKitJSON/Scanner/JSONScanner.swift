@@ -184,8 +184,8 @@ public struct JSONScanner {
     }
 
     /// The document and where reading stops.
-    // @inlinable: used by the inlinable scanStringBody(from:), whitespaceEnd(from:) and
-    // hexUnit(at:) to reach Text's out-of-line scans.
+    // @inlinable: used by the inlinable scanStringBody(from:) and whitespaceEnd(from:) to reach
+    // Text's out-of-line scans.
     @inlinable
     var text: Text { Text(input: input, end: end) }
 }

@@ -127,7 +127,8 @@ enum ByteScanning {
     /// digits: each byte is tested as a digit and, with its case bit set, as a letter a-f, by
     /// additions that carry into the high bit exactly at the range's bounds (no byte carries into
     /// the next unless it is 0x80 or above, which fails anyway).
-    // Not inlinable: used by Text's out-of-line string scan, in this module.
+    // Not inlinable: used by Text's out-of-line string scan and by unescape(from:to:into:), both in
+    // this module.
     @inline(__always)
     static func allHexDigits(_ word: UInt32) -> Bool {
         let lowercased = word | 0x2020_2020
@@ -138,7 +139,8 @@ enum ByteScanning {
 
     /// The code unit written by the four hexadecimal digits of `word` (the first, most
     /// significant, in the low bits), which allHexDigits(_:) has accepted.
-    // Not inlinable: used by Text's out-of-line string scan, in this module.
+    // Not inlinable: used by Text's out-of-line string scan and by unescape(from:to:into:), both in
+    // this module.
     @inline(__always)
     static func hexValue(ofDigits word: UInt32) -> UInt16 {
         // A digit's low nibble is its value; a letter's is its value less 9, and only letters have
@@ -237,9 +239,6 @@ extension JSONScanner.Text {
     }
 
     /// The UTF-16 code unit written as four hexadecimal digits at `index`, or nil.
-    // @usableFromInline: called by JSONScanner.hexUnit(at:), which is inlinable though no inlinable
-    // body calls it; this attribute can go with that one.
-    @usableFromInline
     func hexUnit(at index: Int) -> UInt16? {
         guard index &+ 4 <= end,
               let a = ByteScanning.hexValue(input[index]),
@@ -248,15 +247,5 @@ extension JSONScanner.Text {
               let d = ByteScanning.hexValue(input[index &+ 3])
         else { return nil }
         return a << 12 | b << 8 | c << 4 | d
-    }
-}
-
-extension JSONScanner {
-    /// The UTF-16 code unit written as four hexadecimal digits at `index`, or nil.
-    // @inlinable: no inlinable body calls this (only unescape(from:to:into:), out of line, does);
-    // it forwards to Text.hexUnit(at:): a candidate for removal.
-    @inlinable @inline(__always)
-    func hexUnit(at index: Int) -> UInt16? {
-        text.hexUnit(at: index)
     }
 }

@@ -134,16 +134,16 @@ extension JSONScanner {
     // @usableFromInline: no inlinable body calls this (only withUnescapedBytes(from:to:_:), out of
     // line, does): a candidate for removal.
     // Unsafe: writes into the caller's temporary buffer; never past `buffer.count`, which
-    // append(_:) checks and the copied runs are clamped to.
+    // append(_:) and the word loop check.
     @usableFromInline
     func unescape(from start: Int, to close: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let output = buffer.baseAddress else { return 0 }
         var written = 0
         var index = start
-        var runStart = start
 
         func append(_ byte: UInt8) {
             if written < buffer.count {
-                buffer[written] = byte
+                output.storeBytes(of: byte, toByteOffset: written, as: UInt8.self)
                 written &+= 1
             }
         }
@@ -165,33 +165,39 @@ extension JSONScanner {
                 append(0x80 | UInt8(truncatingIfNeeded: scalar & 0x3F))
             }
         }
+        /// The code unit of the four hexadecimal digits at `offset` (inside the string), or
+        /// U+FFFD.
+        func hexUnit(at offset: Int) -> UInt16 {
+            // Unsafe: the four digits as one unaligned word; callers check `offset + 4 <= close`.
+            let digits = UInt32(littleEndian: input.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+            return ByteScanning.allHexDigits(digits) ? ByteScanning.hexValue(ofDigits: digits) : 0xFFFD
+        }
 
         while index < close {
-            // Eight bytes at a time to the next backslash: the runs between escapes are most of
-            // an escaped string (a `\n` or `\u00e9` now and then in a sentence).
-            while index &+ 8 <= close {
-                // Unsafe: eight bytes of the string as one unaligned word; `index + 8 <= close`
-                // keeps them inside it.
-                let word = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                let backslashes = ByteScanning.equal(word, UInt8(ascii: "\\"))
+            // Eight bytes at a time to the next backslash, each word stored as it is read: the
+            // runs between escapes are most of an escaped string (a `\n` or `\u00e9` now and then
+            // in a sentence), and the bytes stored past the backslash are overwritten next.
+            while index &+ 8 <= close && written &+ 8 <= buffer.count {
+                // Unsafe: eight bytes of the string, `index + 8 <= close` keeping them inside it,
+                // stored unaligned where `written + 8 <= buffer.count` leaves room for them.
+                let word = input.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                output.storeBytes(of: word, toByteOffset: written, as: UInt64.self)
+                let backslashes = ByteScanning.equal(UInt64(littleEndian: word), UInt8(ascii: "\\"))
                 if backslashes != 0 {
-                    index &+= backslashes.trailingZeroBitCount &>> 3
+                    let run = backslashes.trailingZeroBitCount &>> 3
+                    index &+= run
+                    written &+= run
                     break
                 }
                 index &+= 8
+                written &+= 8
             }
             guard index < close else { break }
-            guard input[index] == UInt8(ascii: "\\") else {
+            let byte = input[index]
+            guard byte == UInt8(ascii: "\\") else {
+                append(byte)
                 index &+= 1
                 continue
-            }
-            let run = min(index &- runStart, buffer.count &- written)
-            if run > 0 {
-                // Unsafe: copies the run of plain bytes; `run` is clamped to the room left in
-                // `buffer`, and the run lies before `close`, inside the document.
-                UnsafeMutableRawBufferPointer(rebasing: buffer[written..<(written &+ run)])
-                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: input[runStart..<(runStart &+ run)]))
-                written &+= run
             }
             let kind: UInt8 = index &+ 1 < close ? input[index &+ 1] : UInt8(ascii: "\\")
             index &+= 2
@@ -202,11 +208,11 @@ extension JSONScanner {
             case UInt8(ascii: "r"): append(0x0D)
             case UInt8(ascii: "t"): append(0x09)
             case UInt8(ascii: "u"):
-                let unit = index &+ 4 <= close ? hexUnit(at: index) ?? 0xFFFD : 0xFFFD
+                let unit = index &+ 4 <= close ? hexUnit(at: index) : 0xFFFD
                 index &+= 4
                 if (0xD800...0xDBFF).contains(unit), index &+ 6 <= close,
                    input[index] == UInt8(ascii: "\\"), input[index &+ 1] == UInt8(ascii: "u"),
-                   let low = hexUnit(at: index &+ 2), (0xDC00...0xDFFF).contains(low) {
+                   case let low = hexUnit(at: index &+ 2), (0xDC00...0xDFFF).contains(low) {
                     index &+= 6
                     appendScalar(0x10000 &+ (UInt32(unit &- 0xD800) << 10) &+ UInt32(low &- 0xDC00))
                 } else {
@@ -216,14 +222,6 @@ extension JSONScanner {
                 append(kind)
             }
             index = min(index, close)
-            runStart = index
-        }
-        let run = min(close &- runStart, buffer.count &- written)
-        if run > 0 {
-            // Unsafe: the last run, clamped the same way.
-            UnsafeMutableRawBufferPointer(rebasing: buffer[written..<(written &+ run)])
-                .copyMemory(from: UnsafeRawBufferPointer(rebasing: input[runStart..<(runStart &+ run)]))
-            written &+= run
         }
         return written
     }
