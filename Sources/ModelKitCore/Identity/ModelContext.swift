@@ -209,7 +209,7 @@ public final class ModelContext {
     /// The live object of `type`'s hierarchy for a key a store made from a row's identifier.
     ///
     /// For generic code that is not specialized (a store's reads): it checks the object's class
-    /// itself (``isInstance(_:of:)``) and reads it as its model type, where an optional of that
+    /// itself (`isInstance(_:of:)`) and reads it as its model type, where an optional of that
     /// type, as ``registeredModel(_:key:)`` returns, would have its metadata looked up at run
     /// time on every call.
     package func registeredObject(_ type: any Model.Type, key: IdentityKey) -> AnyObject? {

@@ -36,7 +36,7 @@ struct LazyRelationships {
     let loader: any ModelRelationshipLoading
     /// The relationships to fill now, by table and property.
     let prefetched: Set<StorePrefetch>
-    /// How to make their related models' decoders, specialized (``ModelQuery/relatedDecoders``).
+    /// How to make their related models' decoders, specialized (`ModelQuery.relatedDecoders`).
     var decoders: [StorePrefetch: @Sendable () -> Any] = [:]
 
     /// The decoder of the related models of `table`'s relationship `property`: the one the query

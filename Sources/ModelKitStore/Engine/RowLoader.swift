@@ -53,7 +53,7 @@ final class RowLoader: ModelLoading, @unchecked Sendable {
     var relationshipSplits: [ObjectIdentifier: RelationshipSplit] = [:]
 
     /// Where the relationships this read leaves for first access load from (the store), and
-    /// the ones of the operation's own table it fills now anyway (``ModelQuery/prefetching(_:)``);
+    /// the ones of the operation's own table it fills now anyway (`ModelQuery.prefetching(_:)`);
     /// nil to fill every relationship now.
     let lazy: LazyRelationships?
 

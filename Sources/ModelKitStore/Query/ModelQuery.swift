@@ -24,7 +24,7 @@ public struct ModelQuery<M: Model>: Sendable {
     public private(set) var offset: Int = 0
     /// The text of a full-text search (``search(_:)``), if any.
     public internal(set) var searchText: String?
-    /// The to-many relationships the fetch loads with the models it reads (``prefetching(_:)``),
+    /// The to-many relationships the fetch loads with the models it reads (`prefetching(_:)`),
     /// by table and property; the others load on first access.
     package private(set) var prefetched: Set<StorePrefetch> = []
     /// How to make the decoders of the prefetched relationships' related models (each a
@@ -58,7 +58,7 @@ public struct ModelQuery<M: Model>: Sendable {
         return query
     }
 
-    /// ``prefetching(_:)`` of one relationship, whose related models are read by their decoder
+    /// `prefetching(_:)` of one relationship, whose related models are read by their decoder
     /// specialized here, where their type is known.
     // @inlinable: builds the relationship's StoreModelDecoder in the caller's module, where the related model's type is
     // concrete (see StoreModelDecoder); the loader's generic code would run it unspecialized for every related row. A
@@ -71,7 +71,7 @@ public struct ModelQuery<M: Model>: Sendable {
         return query
     }
 
-    /// ``prefetching(_:)`` of two relationships, each read by its decoder specialized here.
+    /// `prefetching(_:)` of two relationships, each read by its decoder specialized here.
     // @inlinable: as the one-relationship overload.
     @inlinable
     public func prefetching<First: RelationshipValue, Second: RelationshipValue>(
@@ -84,7 +84,7 @@ public struct ModelQuery<M: Model>: Sendable {
     }
 
     /// The query loading the to-many relationships at `keyPaths` of the related models it reads
-    /// too: the next level of ``prefetching(_:)``.
+    /// too: the next level of `prefetching(_:)`.
     ///
     /// ```swift
     /// ModelQuery(Post.self).prefetching(\.comments).prefetching(\Comment.reactions)
@@ -97,7 +97,7 @@ public struct ModelQuery<M: Model>: Sendable {
         return query
     }
 
-    /// The next level of ``prefetching(_:)`` for one relationship, read by its decoder
+    /// The next level of `prefetching(_:)` for one relationship, read by its decoder
     /// specialized here.
     // @inlinable: as the first level's.
     @inlinable
