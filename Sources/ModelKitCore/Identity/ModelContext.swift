@@ -277,7 +277,7 @@ public final class ModelContext {
     func liveObject(inserting object: AnyObject, integer: Int64, type: any Model.Type) -> AnyObject {
         guard let table = tables.table(for: type, creating: true) else { return object }
         let live = table._withUnsafeGuaranteedRef { $0.object(forInteger: integer, inserting: object) }
-        if live === object, journal != nil { journal?.append(.unregister(table.takeUnretainedValue(), object, .integer(integer))) }
+        if live === object { journal?.append(.unregister(table.takeUnretainedValue(), object, .integer(integer))) }
         return live
     }
 

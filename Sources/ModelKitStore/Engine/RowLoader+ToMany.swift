@@ -62,17 +62,17 @@ extension RowLoader {
             return
         }
         let split = split(table, lazy)
-        let now = split.now
-        let later = split.later
-        // A class that is not observable has no faults: it fills every relationship now.
-        guard later.isEmpty || owner is any ObservableModel else {
-            ownersToFill.append(OwnerToFill(table: table, owner: owner, identifier: identifier))
-            return
+        if !split.later.isEmpty {
+            // A class that is not observable has no faults: it fills every relationship now.
+            guard let observable = owner as? any ObservableModel else {
+                ownersToFill.append(OwnerToFill(table: table, owner: owner, identifier: identifier))
+                return
+            }
+            observable._modelKitFaults = ModelFaults(loader: lazy.loader, context: context, pending: split.later)
         }
-        if !later.isEmpty, let observable = owner as? any ObservableModel {
-            observable._modelKitFaults = ModelFaults(loader: lazy.loader, context: context, pending: later)
+        if !split.now.isEmpty {
+            ownersToFill.append(OwnerToFill(table: table, owner: owner, identifier: identifier, only: split.now))
         }
-        if !now.isEmpty { ownersToFill.append(OwnerToFill(table: table, owner: owner, identifier: identifier, only: now)) }
     }
 
     /// The relationships of `table` a read fills now and the ones it leaves for first access,
