@@ -66,3 +66,38 @@ struct JSONOddKeys: Equatable {
     @Key("say \"hi\"") var quoted: Int
     @Key("café") var accented: Int
 }
+
+/// Keys whose quoted forms end on every byte of an eight-byte word and past it: the writer
+/// copies a model's keys a word at a time.
+@Model struct JSONKeyLengths: Equatable {
+    @Key("a") var one: Int
+    @Key("abcd") var four: Int
+    @Key("abcde") var five: Int
+    @Key("abcdef") var six: Int
+    @Key("abcdefg") var seven: Int
+    @Key("abcdefghijklm") var thirteen: Int
+    @Key("abcdefghijklmn") var fourteen: Int
+    @Key("abcdefghijklmno") var fifteen: Int
+    @Key("abcdefghijklmnopqrstuv") var twentyTwo: Int
+    @Key("é") var escapedNever: Int
+}
+
+extension JSONBytesFastPathTests {
+    @Test("model keys of every length around a word are written whole, compact and pretty")
+    func keysOfEveryLength() throws {
+        let model = JSONKeyLengths(
+            one: 1, four: 4, five: 5, six: 6, seven: 7, thirteen: 13, fourteen: 14, fifteen: 15, twentyTwo: 22, escapedNever: 0)
+        let members = [
+            ("a", 1), ("abcd", 4), ("abcde", 5), ("abcdef", 6), ("abcdefg", 7), ("abcdefghijklm", 13),
+            ("abcdefghijklmn", 14), ("abcdefghijklmno", 15), ("abcdefghijklmnopqrstuv", 22), ("é", 0),
+        ]
+        let compact = "{" + members.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+        let pretty = "{\n" + members.map { "  \"\($0.0)\": \($0.1)" }.joined(separator: ",\n") + "\n}"
+        expectEqual(String(decoding: try ModelJSON.encode(model), as: UTF8.self), compact)
+        expectEqual(String(decoding: try model.jsonData(formatting: .prettyPrinted), as: UTF8.self), pretty)
+        expectEqual(try JSONKeyLengths(jsonData: Data(compact.utf8)), model)
+        // In an array, each model's first key follows the comma before it.
+        let pair = String(decoding: try ModelJSON.encode([model, model]), as: UTF8.self)
+        expectEqual(pair, "[" + compact + "," + compact + "]")
+    }
+}

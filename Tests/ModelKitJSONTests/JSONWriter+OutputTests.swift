@@ -129,6 +129,36 @@ struct JSONWriterOutputTests {
         }
     }
 
+    @Test("integers of every length and digit written in a row read back as their descriptions")
+    func integersInARow() {
+        // Every digit in every place of every length, signed and unsigned: the digits are made
+        // eight at a time and the words stored past a number's end are written over by the next.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var signed: [Int64] = []
+        var unsigned: [UInt64] = []
+        for length in 1...20 {
+            for _ in 0..<40 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                var digits = String(state % 9 + 1)
+                var next = state
+                while digits.count < length {
+                    next = next &* 6_364_136_223_846_793_005 &+ 1
+                    digits += String((next >> 59) % 10)
+                }
+                if let value = UInt64(digits) { unsigned.append(value) }
+                if let value = Int64(digits) { signed += [value, -value] }
+            }
+        }
+        var writer = JSONWriter(capacity: 64)
+        writer.beginArray()
+        for value in signed { writer.writeInt64(value) }
+        for value in unsigned { writer.writeUInt64(value) }
+        writer.endArray()
+        let expected = "[" + (signed.map(String.init) + unsigned.map(String.init)).joined(separator: ",") + "]"
+        expectEqual(writer.string, expected)
+        #expect(unsigned.count > 700 && signed.count > 1_400)
+    }
+
     @Test("a copy of a writer goes on by itself: writing to one leaves the other as it was")
     func copiesAreValues() {
         var first = JSONWriter(capacity: 64)

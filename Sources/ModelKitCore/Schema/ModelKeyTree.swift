@@ -22,9 +22,14 @@ public final class ModelKeyNode: Sendable {
     /// For each edge that ends in exactly one field and goes no deeper, that field; nil for the
     /// others. Readers take this fast path for plain properties.
     public let plainLeaves: [ModelKeyLeaf?]
+    /// The edges as plain members when every one writes one field and goes no deeper (nil base
+    /// otherwise): writers loop over them without retaining anything.
+    // Usable from inline: the inlinable key-tree walk of ModelWriter reads it per object written.
+    @usableFromInline let plainMembers: ModelPlainMembers
 
     package init(edges: [ModelKeyEdge]) {
         self.edges = edges
+        self.plainMembers = ModelPlainMembers.make(edges)
         self.keys = edges.map(\.key)
         self.plainLeaves = edges.map { $0.node == nil && $0.leaves.count == 1 ? $0.leaves[0] : nil }
         self.matcher = KeyMatcher(keys: edges.map(\.key))
@@ -37,6 +42,10 @@ public final class ModelKeyNode: Sendable {
         self.hasFallbacks = edges.contains { edge in
             edge.leaves.contains { $0.priority > 0 } || (edge.node?.hasFallbacks ?? false)
         }
+    }
+
+    deinit {
+        plainMembers.free()
     }
 
     /// The edge for a key, if any.
@@ -87,7 +96,7 @@ public final class ModelKeyEdge: Sendable {
     public let leadsToRequiredField: Bool
     /// The key as a quoted JSON string, `"key"`, when it needs no escaping (nil otherwise), so
     /// JSON writers copy it instead of escaping it on every write.
-    public let quotedKey: [UInt8]?
+    public let quotedKey: ModelQuotedKey?
 
     /// The edge of a key no property names (one an `@UnknownKeys` property kept), to write it.
     package convenience init(unknownKey key: String, index: Int? = nil) {
@@ -100,12 +109,16 @@ public final class ModelKeyEdge: Sendable {
         self.leaves = leaves
         self.node = node
         self.leadsToRequiredField = leadsToRequiredField
-        self.quotedKey = isJSONVerbatim(key) ? [UInt8(ascii: "\"")] + Array(key.utf8) + [UInt8(ascii: "\"")] : nil
+        self.quotedKey = ModelQuotedKey.make(key)
+    }
+
+    deinit {
+        quotedKey?.free()
     }
 }
 
 /// Whether JSON writes `key` between quotes as it is: printable ASCII, no quote or backslash.
-private func isJSONVerbatim(_ key: String) -> Bool {
+func isJSONVerbatim(_ key: String) -> Bool {
     key.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
 }
 

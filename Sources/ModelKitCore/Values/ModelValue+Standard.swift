@@ -141,9 +141,10 @@ extension Array: ModelValue where Element: ModelValue {
         try reader.decodeArray { try Element.read(from: &$0) }
     }
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws {
-        // References back to a model being written, through an inverse, are left out (see `isReferenceBack`); the
-        // class test folds away once specialised, and a class's value is its reference, so the bits are the same.
-        if Element.self is AnyObject.Type, !isEmpty, WritesInProgress.isWriting,
+        // References back to a model being written, through an inverse, are left out (see `isReferenceBack`); a class's
+        // value is its reference, so the bits are the same. Emptiness first: the class test is a runtime call for some
+        // element types (`swift_isClassType` for `JSONValue`, once per array written).
+        if !isEmpty, Element.self is AnyObject.Type, WritesInProgress.isWriting,
             contains(where: { WritesInProgress.isReferenceBack(unsafeBitCast($0, to: AnyObject.self)) })
         {
             let kept = filter { !WritesInProgress.isReferenceBack(unsafeBitCast($0, to: AnyObject.self)) }

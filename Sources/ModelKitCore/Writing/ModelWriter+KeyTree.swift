@@ -2,7 +2,8 @@
 /// arrays for index segments (`null` where no path names an element), and nested paths whose
 /// values are all nil left out when nils are omitted. Formats supply only the sink:
 /// ``ModelWriter/encodeObject(_:)``, ``ModelWriter/encodeMember(_:_:)`` and
-/// ``ModelWriter/encodeArray(_:_:)``.
+/// ``ModelWriter/encodeArray(_:_:)``, and may write the members of objects that hold only plain
+/// fields faster through ``ModelWriter/encodePlainMember(_:_:)``.
 extension ModelWriter {
     // Inlinable: the default for the JSON bytes, JSON object, JSONValue and Codable writers, called per model written
     // (`Model.write`, generated `encode(to:)`); specialised there for the writer and model type.
@@ -20,6 +21,11 @@ extension ModelWriter {
     // cycle check's class test are the model type's.
     @inlinable
     public mutating func encodeModelObject<M: Model>(_ model: M) throws {
+        // Only class instances have relationships (a value type has nothing left for later) or
+        // subclasses (a value type's schema is its type's, with no lookup through its metatype).
+        guard M.self is AnyObject.Type else {
+            return try encodeModelObject(model, schema: M.modelSchema, instance: nil)
+        }
         // What the store left for later is written too, not as the empty value it holds meanwhile.
         try model.loadPendingRelationships()
         try encodeModelObject(model, schema: model.dynamicModelSchema, instance: model.instanceForCycleCheck)
@@ -64,9 +70,24 @@ extension ModelWriter {
     // can call it.
     @inlinable
     mutating func walkMembers<M: ModelFieldEncoder>(_ node: ModelKeyNode, of model: M, schema: ModelSchema) throws {
-        let omitsNils = options.nilEncoding == .omit
         // Payloads only: stores and archives keep every property.
         let remote = mapping == .remote
+        if let members = node.plainMembers.base {
+            // Every member one plain field: a loop over plain values that retains nothing.
+            for position in 0..<node.plainMembers.count {
+                // Unsafe: within the node's `count` members; the node outlives the walk.
+                let member = members[position]
+                if remote && model.omitsModelField(member.field) { continue }
+                do {
+                    try encodePlainMember(member) { writer in try writer.encodeField(member.field, of: model, schema: schema) }
+                } catch let error as ModelError {
+                    // The node's `edges` holds the edge while the walk runs.
+                    throw error.prefixed(by: .key(member.edge.takeUnretainedValue().key))
+                }
+            }
+            return
+        }
+        let omitsNils = options.nilEncoding == .omit
         for edge in node.edges {
             do {
                 if let leaf = edge.leaves.first {

@@ -55,6 +55,10 @@ public protocol ModelWriter {
     /// Writes one member of the object being written: the key of `edge`, then the value `value`
     /// writes. When nils are omitted and `value` writes nil, the member is left out.
     mutating func encodeMember(_ edge: ModelKeyEdge, _ value: (inout Self) throws -> Void) throws
+    /// Writes one member of an object whose members are all plain fields: what
+    /// ``encodeMember(_:_:)`` writes, from a member that holds its edge unretained and its key's
+    /// JSON form. The default calls ``encodeMember(_:_:)`` with the edge.
+    mutating func encodePlainMember(_ member: ModelPlainMember, _ value: (inout Self) throws -> Void) throws
     /// Writes a generic JSON value.
     mutating func encodeJSONValue(_ value: JSONValue) throws
     /// Writes a value through its `Encodable` implementation.
@@ -67,6 +71,13 @@ public protocol ModelWriter {
 }
 
 extension ModelWriter {
+    // Inlinable: the key-tree walk writes every member of a plain object through it; for writers
+    // without a member sink of their own, compiled into the walk as a call with the edge.
+    @inlinable
+    public mutating func encodePlainMember(_ member: ModelPlainMember, _ value: (inout Self) throws -> Void) throws {
+        try encodeMember(member.edge.takeUnretainedValue(), value)
+    }
+
     public mutating func encodeFloat(_ value: Float) throws {
         try encodeDouble(Double(value))
     }

@@ -195,18 +195,7 @@ extension JSONWriter {
 
     /// The eight digits of `value` (below 10^8, with leading zeros) as ASCII bytes in a word, the
     /// first digit in the lowest byte.
-    ///
-    /// Divided in lanes, with no loop and no table: the two halves of four digits go into the two
-    /// 32-bit halves of a word, each is split by 100 into 16-bit lanes and those by 10 into bytes,
-    /// with multiplications by fixed-point reciprocals that are exact for these ranges (x * 10_486
-    /// >> 20 is x / 100 below 10^4; x * 103 >> 10 is x / 10 below 100) and small enough not to
-    /// spill into the next lane.
     private static func eightDigits(_ value: UInt32) -> UInt64 {
-        let quads = UInt64(value / 10_000) | UInt64(value % 10_000) << 32
-        let hundreds = (quads &* 10_486) >> 20 & 0x0000_007F_0000_007F
-        let pairs = hundreds | (quads &- hundreds &* 100) << 16
-        let tens = (pairs &* 103) >> 10 & 0x000F_000F_000F_000F
-        let digits = tens | (pairs &- tens &* 10) << 8
-        return digits | 0x3030_3030_3030_3030
+        digitLanes(value) | 0x3030_3030_3030_3030
     }
 }

@@ -55,6 +55,18 @@ extension JSONWriter {
         count &+= 4
     }
 
+    /// Writes `[]`: an empty array as one value, without opening and closing a container.
+    // @inlinable: called for every empty array a model writes (JSONBytesWriter.encodeArray): a
+    // two-byte store compiled into the caller, where beginArray() and endArray() are two calls.
+    @inlinable
+    mutating func writeEmptyArray() {
+        let target = reserveValue(2)
+        // Unsafe: `[]` into the two bytes reserved.
+        UnsafeMutableRawPointer(target).storeBytes(of: UInt16(0x5D5B).littleEndian, as: UInt16.self)
+        count &+= 2
+        hasElements = true
+    }
+
     /// Writes an integer.
     ///
     /// ```swift
@@ -125,64 +137,6 @@ extension JSONWriter {
     }
 
     // MARK: - Formatting
-
-    /// Stores the decimal digits of `value` at `target`, with leading zeros up to `minimumCount`
-    /// digits (`5` with 3 is `005`: a fraction's places), two at a time; returns how many it
-    /// stored (at most 20, or `minimumCount`).
-    // @inlinable: called by the inlinable writeInt64(_:) and writeUInt64(_:), so compiled into
-    // their callers; the one-digit case stays inline, longer numbers go to storeDigitPairs.
-    // Unsafe: stores into memory the caller reserved: at most 20 digits, or `minimumCount`.
-    @inlinable @inline(__always)
-    static func storeDigits(_ value: UInt64, minimumCount: Int = 1, at target: UnsafeMutablePointer<UInt8>) -> Int {
-        if value < 10 && minimumCount <= 1 {
-            // Unsafe: one digit into the room reserved.
-            target.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value)
-            return 1
-        }
-        return storeDigitPairs(value, minimumCount: minimumCount, at: target)
-    }
-
-    /// ``storeDigits(_:minimumCount:at:)`` past its one-digit case.
-    // @usableFromInline: called by the inlinable storeDigits(_:minimumCount:at:) for numbers of two
-    // digits or more; a loop, so out of line.
-    // Unsafe: stores `length` digits at `target`, within what the caller reserved (20 bytes, or
-    // `minimumCount`).
-    @usableFromInline
-    static func storeDigitPairs(_ value: UInt64, minimumCount: Int, at target: UnsafeMutablePointer<UInt8>) -> Int {
-        // Counting up by tens: a loop the branch predictor learns, measured faster here than the
-        // double writer's decimalDigitCount(_:) (json.serde.integers.*.encode 0.66x against
-        // 0.61-0.62x, binaries alternating), though that runs fewer instructions.
-        var length = 1
-        var threshold: UInt64 = 10
-        while length < 20 && value >= threshold {
-            length &+= 1
-            threshold = threshold &* 10
-        }
-        length = max(length, minimumCount)
-        // Unsafe: the static string is UTF-8 in the binary, alive for the whole run; `pair + 1`
-        // stays inside its 200 bytes, as `pair` is twice a number below 100.
-        let pairs = decimalPairs.utf8Start
-        var index = length
-        var rest = value
-        while index >= 2 {
-            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
-            rest /= 100
-            index &-= 2
-            // Unsafe: `index` counts down from `length`, so every digit lands in the room reserved.
-            target[index] = pairs[pair]
-            target[index &+ 1] = pairs[pair &+ 1]
-        }
-        if index == 1 { target.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest) }
-        return length
-    }
-
-    /// "00", "01", ... "99": the two digits of every number below 100.
-    // @usableFromInline: no inlinable body reads this (only storeDigitPairs, out of line, does): a
-    // candidate for removal.
-    @usableFromInline
-    static var decimalPairs: StaticString {
-        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
-    }
 
     /// Appends a double that is a decimal of at most eight places between 0.001 and 10^15
     /// (prices, coordinates, ratios: most doubles payloads carry) from its integer digits, with
