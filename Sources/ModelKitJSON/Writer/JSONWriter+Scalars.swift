@@ -13,9 +13,20 @@ extension JSONWriter {
     // in the type's documentation.
     @inlinable
     public mutating func writeString(_ value: String) {
+        // Unsafe: the string's UTF-8 storage is read in place, not copied first; borrowed where it
+        // is contiguous (native strings, small ones on the stack), so no copy of the string is
+        // retained for the call.
+        let written: Void? = value.utf8.withContiguousStorageIfAvailable { writeString(utf8: UnsafeRawBufferPointer($0)) }
+        if written == nil { writeNoncontiguousString(value) }
+    }
+
+    /// Writes a string whose UTF-8 is not contiguous (a bridged string), made contiguous first.
+    // @usableFromInline: called by the inlinable writeString(_:) for strings it cannot borrow;
+    // rare, so out of line.
+    @usableFromInline
+    mutating func writeNoncontiguousString(_ value: String) {
         var value = value
-        // Unsafe: the string's UTF-8 storage (contiguous within withUTF8) is read in place, not
-        // copied first.
+        // Unsafe: the string's UTF-8, made contiguous, read in place within withUTF8.
         value.withUTF8 { writeString(utf8: UnsafeRawBufferPointer($0)) }
     }
 
@@ -196,8 +207,16 @@ extension JSONWriter {
     // by writeKey(preEscaped:) for a static string without a pointer; long, so out of line.
     @usableFromInline
     mutating func appendQuoted(_ string: String) {
+        // Unsafe: the string's UTF-8 storage is scanned and copied in place, borrowed where it is
+        // contiguous (no copy of the string to retain), else within withUTF8.
+        let appended: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
+            // Unsafe: room for the text and its two quotes, which appendQuoted(utf8:reserved:)
+            // fills.
+            let target = reserve(utf8.count &+ 2)
+            appendQuoted(utf8: UnsafeRawBufferPointer(utf8), reserved: target)
+        }
+        guard appended == nil else { return }
         var string = string
-        // Unsafe: the string's UTF-8 storage is scanned and copied in place, within withUTF8.
         string.withUTF8 { utf8 in
             // Unsafe: room for the text and its two quotes, which appendQuoted(utf8:reserved:)
             // fills.
