@@ -78,6 +78,49 @@ struct JSONWriterOutputTests {
         try JSONValidator.validate(writer.bytes)
     }
 
+    /// Text with many bytes to escape, next to each other and between runs of every length, in
+    /// strings long enough to cross the escaper's 4 KiB blocks, against an escaper written here
+    /// character by character.
+    @Test("strings with escapes everywhere, across blocks, as a plain escaper writes them")
+    func manyEscapes() throws {
+        func escaped(_ text: String) -> String {
+            var result = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": result += "\\\""
+                case "\\": result += "\\\\"
+                case "\n": result += "\\n"
+                case "\r": result += "\\r"
+                case "\t": result += "\\t"
+                case "\u{8}": result += "\\b"
+                case "\u{C}": result += "\\f"
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: result.unicodeScalars.append(scalar)
+                }
+            }
+            return result + "\""
+        }
+        let pieces = (0..<32).map { String(UnicodeScalar(UInt8($0))) } + ["\"", "\\", "é", "€", "😀", "plain ", "a"]
+        var state: UInt64 = 17
+        for length in [3, 9, 40, 700, 4_100, 9_000] {
+            var text = ""
+            while text.utf8.count < length {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let piece = pieces[Int(state >> 33) % pieces.count]
+                text += String(repeating: piece, count: Int(state >> 60) % 3 + 1)
+            }
+            var writer = JSONWriter(capacity: 64)
+            writer.beginArray()
+            writer.writeString(text)
+            writer.writeString("after")
+            writer.endArray()
+            expectEqual(writer.string, "[" + escaped(text) + ",\"after\"]")
+            try JSONValidator.validate(writer.bytes)
+        }
+    }
+
     /// Strings are checked and copied a word at a time, the last word overlapping: every length
     /// up to five words, with one byte to escape at every position or none, between ASCII and
     /// multi-byte characters (whose bytes must not be taken for ones to escape).

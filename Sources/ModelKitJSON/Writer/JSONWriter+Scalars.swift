@@ -288,75 +288,8 @@ extension JSONWriter {
         count &+= 1 &+ index
         // Unsafe: the rest of the text from the first byte to escape, a slice of the caller's
         // bytes, no copy.
-        appendEscaped(UnsafeRawBufferPointer(rebasing: source[index...]), from: 0)
+        appendEscaped(UnsafeRawBufferPointer(rebasing: source[index...]))
         append(UInt8(ascii: "\""))
-    }
-
-    /// The index of the first byte at or after `start` that must be escaped, or the count.
-    // @usableFromInline: no inlinable body calls this (only appendEscaped(_:from:), out of line,
-    // does): a candidate for removal.
-    // Unsafe: scans the caller's bytes in place.
-    @usableFromInline
-    static func firstEscapeSpecial(in source: UnsafeRawBufferPointer, from start: Int) -> Int {
-        let count = source.count
-        var index = start
-        while index &+ 8 <= count {
-            // Unsafe: eight bytes as one unaligned word; the loop condition keeps them inside
-            // `source`.
-            let word = UInt64(littleEndian: source.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            let mask = ByteScanning.escapeSpecials(word)
-            if mask != 0 { return index &+ mask.trailingZeroBitCount &>> 3 }
-            index &+= 8
-        }
-        while index < count {
-            let byte = source[index]
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { return index }
-            index &+= 1
-        }
-        return count
-    }
-
-    /// Appends `source` escaped, without quotes; `special` is the first byte that needs escaping.
-    // @usableFromInline: no inlinable body calls this (only appendQuoted(utf8:reserved:), out of
-    // line, does): a candidate for removal.
-    // Unsafe: reads the caller's bytes in place; runs are appended as slices, not copied first.
-    @usableFromInline
-    mutating func appendEscaped(_ source: UnsafeRawBufferPointer, from special: Int) {
-        var runStart = 0
-        var index = special
-        let count = source.count
-        while index < count {
-            // Unsafe: the run before the byte to escape, a slice of `source`, appended without a
-            // copy.
-            append(UnsafeRawBufferPointer(rebasing: source[runStart..<index]))
-            appendEscape(for: source[index])
-            runStart = index &+ 1
-            index = JSONWriter.firstEscapeSpecial(in: source, from: runStart)
-        }
-        // Unsafe: the run after the last byte to escape, a slice of `source`, appended without a
-        // copy.
-        append(UnsafeRawBufferPointer(rebasing: source[runStart..<count]))
-    }
-
-    /// Appends the escape for `byte` (a quote, backslash or control character).
-    // @usableFromInline: no inlinable body calls this (only appendEscaped(_:from:), out of line,
-    // does): a candidate for removal.
-    @usableFromInline
-    mutating func appendEscape(for byte: UInt8) {
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): append(word: UInt64(byte) << 8 | 0x5C, length: 2)
-        case 0x08: append(word: 0x625C, length: 2)  // \b
-        case 0x0C: append(word: 0x665C, length: 2)  // \f
-        case 0x0A: append(word: 0x6E5C, length: 2)  // \n
-        case 0x0D: append(word: 0x725C, length: 2)  // \r
-        case 0x09: append(word: 0x745C, length: 2)  // \t
-        default:
-            let hex = Array("0123456789abcdef".utf8)
-            append(UInt8(ascii: "\\"))
-            for digit in [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]] {
-                append(digit)
-            }
-        }
     }
 }
 
