@@ -252,11 +252,17 @@ public struct JSONBytesWriter: ModelWriter {
     // no access to the edge but for a key that needs escaping or a nil left out.
     @inlinable @inline(__always)
     public mutating func encodePlainMember(_ member: ModelPlainMember, _ value: (inout JSONBytesWriter) throws -> Void) throws {
-        guard !omitsNils, let quoted = member.quotedKey else {
-            return try encodeMember(member.edge.takeUnretainedValue(), value)
-        }
+        guard !omitsNils, let quoted = member.quotedKey else { return try encodeMemberOutOfLine(member, value) }
         writer.writeKey(wordPadded: quoted.bytes)
         try value(&self)
+    }
+
+    /// ``encodeMember(_:_:)`` with the member's edge, as a call: nils left out and keys that need
+    /// escaping, kept out of the model walks that inline the common path.
+    // @usableFromInline: called by the inlinable encodePlainMember(_:_:) off its common path.
+    @usableFromInline @inline(never)
+    mutating func encodeMemberOutOfLine(_ member: ModelPlainMember, _ value: (inout JSONBytesWriter) throws -> Void) throws {
+        try encodeMember(member.edge.takeUnretainedValue(), value)
     }
 
     // @inlinable: the ModelWriter witness the key-tree walk calls for every object; compiled into

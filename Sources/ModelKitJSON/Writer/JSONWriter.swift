@@ -199,8 +199,9 @@ public struct JSONWriter: @unchecked Sendable {
     // beginArray() into one out-of-line function, called per model written.
     @inlinable @inline(__always)
     public mutating func beginObject() {
-        prepareForValue()
-        append(UInt8(ascii: "{"))
+        // Unsafe: the brace into the byte reserved after the comma, if any (one reservation).
+        reserveValue(1).pointee = UInt8(ascii: "{")
+        count &+= 1
         depth &+= 1
         hasElements = false
     }
@@ -218,8 +219,9 @@ public struct JSONWriter: @unchecked Sendable {
     // the type's documentation.
     @inlinable
     public mutating func beginArray() {
-        prepareForValue()
-        append(UInt8(ascii: "["))
+        // Unsafe: the bracket into the byte reserved after the comma, if any (one reservation).
+        reserveValue(1).pointee = UInt8(ascii: "[")
+        count &+= 1
         depth &+= 1
         hasElements = false
     }
@@ -291,10 +293,7 @@ public struct JSONWriter: @unchecked Sendable {
     @inlinable @inline(__always)
     mutating func writeKey(wordPadded key: UnsafeRawBufferPointer) {
         let length = key.count
-        guard !isPretty, let source = key.baseAddress else {
-            appendKey(quoted: key)
-            return
-        }
+        guard !isPretty, let source = key.baseAddress else { return appendKeyOutOfLine(quoted: key) }
         // Unsafe: room for a comma, the key's words and a colon; the stores below stay within it.
         var target = reserve((length &+ 7) & ~7 &+ 2)
         if hasElements {
@@ -314,6 +313,14 @@ public struct JSONWriter: @unchecked Sendable {
         target[length] = UInt8(ascii: ":")
         count &+= length &+ 1
         afterKey = true
+    }
+
+    /// ``appendKey(quoted:)`` as a call: pretty output's keys, kept out of the model walks that
+    /// inline the compact path.
+    // @usableFromInline: called by the inlinable writeKey(wordPadded:) for pretty output.
+    @usableFromInline @inline(never)
+    mutating func appendKeyOutOfLine(quoted key: UnsafeRawBufferPointer) {
+        appendKey(quoted: key)
     }
 
     /// Writes a key given as a JSON string literal in source, quotes included, such as
