@@ -125,6 +125,37 @@ struct JSONDoublePrintingTests {
         }
     }
 
+    /// Decimals of one to eight places, the writer's short path (up to 2^52 / 10^8, from 0.0001),
+    /// and around its edges; then doubles of 2 to 17 digits with their first digit at every power
+    /// from 10^-5 to 10^17, so the point comes after each of the first sixteen digits, or an
+    /// exponent follows; from a fixed seed, with their negatives.
+    @Test("short decimals and every place of the point")
+    func pointPlaces() throws {
+        var generator = SeededGenerator(seed: 0x901E7)
+        let edges = [0.0001, 0.000_123_45, 0.5, 0.999_999_99, 1.000_000_01, 45_035_995.123_456_78, 45_035_996.27, 45_035_996.273_704_96]
+        var values = edges.flatMap { [$0.nextDown, $0, $0.nextUp] }
+        for places in 1...8 {
+            var scale = 1
+            for _ in 0..<places { scale *= 10 }
+            for _ in 0..<200 {
+                let integer = Int.random(in: 0..<45_035_996, using: &generator) >> Int.random(in: 0...25, using: &generator)
+                let fraction = String(Int.random(in: 0..<scale, using: &generator) + scale).dropFirst()
+                values.append(Double("\(integer).\(fraction)")!)
+            }
+        }
+        for digits in 2...17 {
+            var smallest: UInt64 = 1
+            for _ in 1..<digits { smallest *= 10 }
+            for first in -5...17 {
+                for _ in 0..<20 {
+                    let significand = UInt64.random(in: smallest...(smallest * 10 - 1), using: &generator)
+                    values.append(Double("\(significand)e\(first - digits + 1)")!)
+                }
+            }
+        }
+        try Self.check(values + values.map { -$0 })
+    }
+
     /// Values per call of check(_:).
     static let chunk = 10_000
     /// Random bit patterns per part (four parts).

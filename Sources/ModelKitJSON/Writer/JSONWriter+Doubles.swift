@@ -1,7 +1,8 @@
 /// Writing doubles with ``JSONWriter``: the shortest digits that read back as the double
 /// (`ShortestDecimal`), laid out as Swift's `description` lays them out, straight into the
-/// output buffer, with no `String` per number. Short decimals (up to eight places, from 0.001 to
-/// 10^15) are tried first by their places, which is faster for them (appendShortDecimal(_:)).
+/// output buffer, with no `String` per number. Short decimals (up to eight places, from 0.0001 to
+/// 2^52 / 10^8) are found first with one multiplication and one division, which is faster for
+/// them (storeShortDecimal(_:at:), in JSONWriter+DoubleDigits.swift with the digit stores).
 ///
 /// `description`'s layout, which the writer promises (the tests compare the two on millions of
 /// doubles): plain decimals from 0.0001 up to 2^53 (`0.0001`, `19.99`, `100.0`,
@@ -14,23 +15,23 @@ extension JSONWriter {
     // @usableFromInline: called by the inlinable writeDouble(_:); long, so out of line.
     @usableFromInline
     mutating func appendDouble(_ value: Double) {
-        // Short decimals (prices) are found faster by their places; see appendShortDecimal(_:).
-        if appendShortDecimal(value) { return }
         // Unsafe: room for the longest double written (24 bytes, `-2.2250738585072014e-308`) and
-        // the whole words storeDouble(_:at:) stores, which end within 24 bytes too.
+        // the whole words storeDouble(_:at:) stores, which end within 27 bytes (a sign, 17 digits
+        // and a point in words ending at 18 bytes, the exponent's word).
         let target = reserve(32)
         count &+= JSONWriter.storeDouble(value, at: target)
     }
 
     /// Stores a finite double at `target` as `description` writes it; returns its length (at most
     /// 24).
-    // Unsafe: stores into the 32 bytes the caller reserved at `target`.
+    // Unsafe: stores into the 32 bytes the caller reserved at `target` (27 at most).
     static func storeDouble(_ value: Double, at target: UnsafeMutablePointer<UInt8>) -> Int {
-        var start = target
-        if value.sign == .minus {
-            start.pointee = UInt8(ascii: "-")
-            start += 1
-        }
+        // A minus stored for every double and kept for the negative ones, with no branch: signs
+        // in data follow no pattern a predictor learns (a branch here, and the one the digit
+        // count had, were mispredicted 0.3 times a double on GeoJSON coordinates).
+        // Unsafe: the first byte of the room reserved.
+        target.pointee = UInt8(ascii: "-")
+        let start = target + Int(truncatingIfNeeded: value.bitPattern &>> 63)
         let magnitude = value.magnitude
         if magnitude == 0 {
             // Unsafe: "0.0" and a padding byte as one word, inside the room reserved.
@@ -43,13 +44,17 @@ extension JSONWriter {
             // Signed: one instruction each way, where unsigned conversions take several.
             let whole = Int64(magnitude)
             if Double(whole) == magnitude {
-                let length = decimalDigitCount(UInt64(whole))
-                storeDigits(UInt64(whole), length: length, at: start)
+                let length = storeIntegerDigits(UInt64(whole), at: start)
                 // Unsafe: ".0" after the digits (at most 16), inside the room reserved.
                 UnsafeMutableRawPointer(start + length).storeBytes(of: UInt16(0x302E).littleEndian, as: UInt16.self)
                 return start - target &+ length &+ 2
             }
         }
+        // Decimals of up to eight places (prices, measures) without the search below.
+        // Unsafe: at most 8 digits, a point and a word of 8 places, 17 bytes, inside the room
+        // reserved.
+        let short = storeShortDecimal(magnitude, at: start)
+        if short != 0 { return start - target &+ short }
         let decimal = ShortestDecimal(magnitude: magnitude)
         let digits = decimal.significand
         let length = decimalDigitCount(digits)
@@ -79,33 +84,22 @@ extension JSONWriter {
             UnsafeMutableRawPointer(end).storeBytes(of: UInt16(0x302E).littleEndian, as: UInt16.self)
             return end - target &+ 2
         }
-        if length < 8 {
-            // The point put in the digits' word (prices, ratios): one store.
-            let word = eightDigits(UInt32(truncatingIfNeeded: digits)) >> ((8 &- length) &* 8)
-            let split = (leading &+ 1) &* 8
-            let integer = word & ((1 << split) &- 1)
-            let withPoint = integer | UInt64(UInt8(ascii: ".")) << split | (word >> split) << (split &+ 8)
-            // Unsafe: the digits and the point, eight bytes at most, inside the room reserved.
-            UnsafeMutableRawPointer(start).storeBytes(of: withPoint.littleEndian, as: UInt64.self)
-            return start - target &+ length &+ 1
-        }
-        // The digits one byte on, then those before the point moved back over the gap.
-        // Unsafe: at most 17 digits and a point, inside the room reserved.
-        storeDigits(digits, length: length, at: start + 1)
-        for index in 0...leading { start[index] = start[index &+ 1] }
-        start[leading &+ 1] = UInt8(ascii: ".")
-        return start - target &+ length &+ 1
+        // A point among the digits: those short decimals miss (above 2^52 / 10^8, or more than
+        // eight places: most doubles of measures, with 15 to 17 digits).
+        // Unsafe: at most 17 digits and a point, in whole words ending within 18 bytes, inside
+        // the room reserved.
+        return start - target &+ storeDigits(digits, length: length, point: leading &+ 1, at: start)
     }
 
-    /// How many decimal digits `value` has (1 for 0): the bit length times log10(2) gives the
+    /// How many decimal digits `value` (1 or more) has: the bit length times log10(2) gives the
     /// count or one more, and one comparison with a power of ten tells which, with no branch to
     /// mispredict on the digits of doubles, whose lengths vary.
     // Inlined: a call costs more than the count.
     @inline(__always)
     private static func decimalDigitCount(_ value: UInt64) -> Int {
-        let bits = 64 &- (value | 1).leadingZeroBitCount
+        let bits = 64 &- value.leadingZeroBitCount
         let estimate = (bits &* 1233) &>> 12  // 1233 / 4096 is just over log10(2)
-        return max(estimate &+ (value >= powerOfTen(estimate) ? 1 : 0), 1)
+        return estimate &+ (value >= powerOfTen(estimate) ? 1 : 0)
     }
 
     /// 10^`exponent` for 0...19, as a switch that compiles to a table of constants (no array to
@@ -139,36 +133,26 @@ extension JSONWriter {
 
     /// Stores `digits` (`length` of them) as `d.ddde+XX` at `target`; returns how many bytes it
     /// stored (at most 23).
-    // Unsafe: stores into room the caller reserved: a digit, a point, 16 digits and `e-324`.
+    // Unsafe: stores into room the caller reserved: a digit, a point, 16 digits and `e-324`, in
+    // whole words ending within 26 bytes.
     private static func storeScientific(
         _ digits: UInt64, length: Int, exponent: Int, at target: UnsafeMutablePointer<UInt8>
     ) -> Int {
-        // The digits one byte on; the first moves back before the point.
-        storeDigits(digits, length: length, at: target + 1)
-        target.pointee = target[1]
         var end = target + 1
         if length > 1 {
-            target[1] = UInt8(ascii: ".")
-            end += length
+            end = target + storeDigits(digits, length: length, point: 1, at: target)
+        } else {
+            target.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: digits)
         }
-        end.pointee = UInt8(ascii: "e")
-        end[1] = exponent < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
-        end += 2
-        var magnitude = exponent.magnitude
-        if magnitude >= 100 {
-            end.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude / 100)
-            magnitude %= 100
-            end += 1
-        }
-        // Unsafe: the last two digits of the exponent, as a pair of bytes.
-        UnsafeMutableRawPointer(end).storeBytes(of: UInt16(truncatingIfNeeded: eightDigits(UInt32(magnitude)) >> 48).littleEndian, as: UInt16.self)
-        return end - target &+ 2
+        return end - target &+ storeExponent(exponent, at: end)
     }
 
     /// Stores the `length` digits of `value` (below 10^`length` and 10^17) at `target`, in
     /// eight-byte words: fewer than eight digits are followed by bytes of no use, up to the
     /// eighth, for the caller to write over or leave past its count.
     // Unsafe: stores into room the caller reserved: `length` bytes, and eight at least.
+    // Always inlined: the optimizer left it a call for each double that gets here.
+    @inline(__always)
     private static func storeDigits(_ value: UInt64, length: Int, at target: UnsafeMutablePointer<UInt8>) {
         var value = value
         var start = target
@@ -191,11 +175,5 @@ extension JSONWriter {
             let digits = eightDigits(UInt32(truncatingIfNeeded: value)) >> ((8 &- length) &* 8)
             raw.storeBytes(of: digits.littleEndian, as: UInt64.self)
         }
-    }
-
-    /// The eight digits of `value` (below 10^8, with leading zeros) as ASCII bytes in a word, the
-    /// first digit in the lowest byte.
-    private static func eightDigits(_ value: UInt32) -> UInt64 {
-        digitLanes(value) | 0x3030_3030_3030_3030
     }
 }

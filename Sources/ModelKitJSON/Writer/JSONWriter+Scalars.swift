@@ -103,8 +103,7 @@ extension JSONWriter {
     // reservation and the one-digit case are compiled into the caller.
     @inlinable
     public mutating func writeUInt64(_ value: UInt64) {
-        // Unsafe: room for the 20 digits of the largest UInt64, where
-        // storeDigits(_:minimumCount:at:) writes.
+        // Unsafe: room for the 20 digits of the largest UInt64, where storeDigits(_:at:) writes.
         let target = reserveValue(20)
         count &+= JSONWriter.storeDigits(value, at: target)
     }
@@ -148,59 +147,6 @@ extension JSONWriter {
     }
 
     // MARK: - Formatting
-
-    /// Appends a double that is a decimal of at most eight places between 0.001 and 10^15
-    /// (prices, coordinates, ratios: most doubles payloads carry) from its integer digits, with
-    /// no string made on the way; returns false, writing nothing, for the others.
-    ///
-    /// It writes what `description` writes. The fewest places `k` for which the double is the
-    /// nearest one to `n / 10^k` give the shortest digits that read back as it: below 2^52 a
-    /// double's neighbours are less than one unit of `n` apart, so that `n` is the only one
-    /// (a test compares the two forms on millions of doubles).
-    ///
-    /// Tried before `ShortestDecimal`, as it is faster for what it takes (about 21 ns against 30
-    /// for prices of two places, 41 against 45 for six places, in a build with -O), though it
-    /// costs about 20 ns a double it gives up on (15 to 17 digits).
-    // @usableFromInline: no inlinable body calls this (only appendDouble(_:), out of line, does): a
-    // candidate for removal.
-    @usableFromInline
-    mutating func appendShortDecimal(_ value: Double) -> Bool {
-        let magnitude = value.magnitude
-        if magnitude == 0 {
-            append(word: value.sign == .minus ? 0x302E_302D : 0x30_2E30, length: value.sign == .minus ? 4 : 3)  // "-0.0", "0.0"
-            return true
-        }
-        guard magnitude >= 0.001, magnitude < 1e15 else { return false }
-        var scale = 1.0
-        var divisor: UInt64 = 1
-        for places in 0...8 {
-            let scaled = magnitude * scale
-            guard scaled < 4_503_599_627_370_496 else { return false }  // 2^52
-            // Rounded by conversion (no libm call); an addition that rounds up just misses
-            // here, and the next places or `description` take the double.
-            let digits = UInt64(scaled + 0.5)
-            if Double(digits) / scale == magnitude {
-                // A sign, 16 digits, a point and 8 places at most.
-                // Unsafe: room for the longest decimal written here, as the comment above says; the
-                // stores below stay within it.
-                var target = reserve(32)
-                let start = target
-                if value.sign == .minus {
-                    target.pointee = UInt8(ascii: "-")
-                    target += 1
-                }
-                target += JSONWriter.storeDigits(digits / divisor, at: target)
-                target.pointee = UInt8(ascii: ".")
-                target += 1
-                target += JSONWriter.storeDigits(digits % divisor, minimumCount: places, at: target)
-                count &+= target - start
-                return true
-            }
-            scale *= 10
-            divisor *= 10
-        }
-        return false
-    }
 
     /// Appends `string` in quotes, escaped.
     // @usableFromInline: called by the inlinable writeKey(_:) for every key given as a String, and
