@@ -70,7 +70,15 @@ struct ShortestDecimal {
         // then but for subnormals (`above` may be 10), which the trimming takes care of.
         let isShorter = isTenBelowIn != isTenAboveIn
         let shorter = isTenBelowIn ? tens : tens &+ 1
-        self.init(trimming: isShorter ? shorter : nearest, exponent: isShorter ? k &+ 1 : k)
+        let significand = isShorter ? shorter : nearest
+        let exponent = isShorter ? k &+ 1 : k
+        // Most have no trailing zero (all but about one in ten): one test here for them, the
+        // trimming out of line for the others.
+        if significand % 10 != 0 {
+            self.init(significand: significand, exponent: exponent)
+        } else {
+            self.init(trimming: significand, exponent: exponent)
+        }
     }
 
     /// `significand * 10^exponent`, as it is.
@@ -84,11 +92,6 @@ struct ShortestDecimal {
         // At most 17 digits, so at most 16 zeros: eights (twice at most), then 4, 2 and 1.
         var significand = significand
         var exponent = exponent
-        // Most have none (all but about one in ten): one test for them.
-        guard significand % 10 == 0 else {
-            self.init(significand: significand, exponent: exponent)
-            return
-        }
         while Self.removeZeros(8, from: &significand, exponent: &exponent) {}
         Self.removeZeros(4, from: &significand, exponent: &exponent)
         Self.removeZeros(2, from: &significand, exponent: &exponent)
