@@ -2,7 +2,7 @@
 /// (`ShortestDecimal`), laid out as Swift's `description` lays them out, straight into the
 /// output buffer, with no `String` per number. Short decimals (up to eight places, from 0.0001 to
 /// 2^52 / 10^8) are found first with one multiplication and one division, which is faster for
-/// them (storeShortDecimal(_:at:), in JSONWriter+DoubleDigits.swift with the digit stores).
+/// them (storeShortDecimal(_:at:), in JSONWriter+Digits.swift with the digit stores).
 ///
 /// `description`'s layout, which the writer promises (the tests compare the two on millions of
 /// doubles): plain decimals from 0.0001 up to 2^53 (`0.0001`, `19.99`, `100.0`,
