@@ -40,7 +40,9 @@ extension ModelWriter {
     public mutating func encodeModelObject<M: ModelFieldEncoder>(_ model: M, schema: ModelSchema, instance: AnyObject?)
         throws
     {
-        let keys = schema.writingKeys(mapping, sorted: options.sortsKeys)
+        // Only the members' buffer is read on the common path: a plain value, where holding the
+        // node itself for the walk cost a retain and a release per object written.
+        let plain = schema.writingKeys(mapping, sorted: options.sortsKeys).plainMembers
         // A value type cannot contain itself: no call into the cycle check for it.
         var writes: WritesInProgress?
         if let instance {
@@ -50,7 +52,11 @@ extension ModelWriter {
         }
         defer { writes?.leave() }
         try encodeObject { writer in
-            try writer.walkMembers(keys, of: model, schema: schema)
+            if plain.base != nil {
+                try writer.walkPlainMembers(plain, of: model, schema: schema)
+            } else {
+                try writer.walkMembers(schema.writingKeys(writer.mapping, sorted: writer.options.sortsKeys), of: model, schema: schema)
+            }
             if schema.keepsUnknownKeys(writer.mapping) { try model.encodeUnknownMembers(to: &writer) }
         }
     }
@@ -70,23 +76,9 @@ extension ModelWriter {
     // can call it.
     @inlinable
     mutating func walkMembers<M: ModelFieldEncoder>(_ node: ModelKeyNode, of model: M, schema: ModelSchema) throws {
+        if node.plainMembers.base != nil { return try walkPlainMembers(node.plainMembers, of: model, schema: schema) }
         // Payloads only: stores and archives keep every property.
         let remote = mapping == .remote
-        if let members = node.plainMembers.base {
-            // Every member one plain field: a loop over plain values that retains nothing.
-            for position in 0..<node.plainMembers.count {
-                // Unsafe: within the node's `count` members; the node outlives the walk.
-                let member = members[position]
-                if remote && model.omitsModelField(member.field) { continue }
-                do {
-                    try encodePlainMember(member) { writer in try writer.encodeField(member.field, of: model, schema: schema) }
-                } catch let error as ModelError {
-                    // The node's `edges` holds the edge while the walk runs.
-                    throw error.prefixed(by: .key(member.edge.takeUnretainedValue().key))
-                }
-            }
-            return
-        }
         let omitsNils = options.nilEncoding == .omit
         for edge in node.edges {
             do {
@@ -99,6 +91,28 @@ extension ModelWriter {
                 }
             } catch let error as ModelError {
                 throw error.prefixed(by: .key(edge.key))
+            }
+        }
+    }
+
+    /// Writes the members of a node whose every edge is one plain field: a loop over plain values
+    /// that retains nothing.
+    // Inlinable: the walk's loop for most objects, per object; internal, and inlinable so that the public walk can
+    // call it.
+    @inlinable
+    mutating func walkPlainMembers<M: ModelFieldEncoder>(_ members: ModelPlainMembers, of model: M, schema: ModelSchema) throws {
+        guard let base = members.base else { return }
+        // Payloads only: stores and archives keep every property.
+        let remote = mapping == .remote
+        for position in 0..<members.count {
+            // Unsafe: within the node's `count` members; the node (the schema's) outlives the walk.
+            let member = base[position]
+            if remote && model.omitsModelField(member.field) { continue }
+            do {
+                try encodePlainMember(member) { writer in try writer.encodeField(member.field, of: model, schema: schema) }
+            } catch let error as ModelError {
+                // The node's `edges` holds the edge while the walk runs.
+                throw error.prefixed(by: .key(member.edge.takeUnretainedValue().key))
             }
         }
     }
