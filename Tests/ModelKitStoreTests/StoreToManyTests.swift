@@ -34,6 +34,31 @@ import Testing
         Topic.breakCycles([topic, loaded, reply.topic].compactMap { $0 })
     }
 
+    /// Rows read one after another that name one model, then another, then the first again:
+    /// each reference is its own model's live instance (a reader remembers the last instance a
+    /// column named, and must not give it for another identifier), in a plain fetch and in a fill.
+    @Test(arguments: StoreKind.allCases)
+    func referencesOfConsecutiveRowsEachFindTheirOwnModel(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        let topics = [Topic(id: 1, title: "one"), Topic(id: 2, title: "two")]
+        let pattern = [1, 1, 2, 1, 2, 2, 1]
+        for (index, topic) in pattern.enumerated() { _ = Reply(id: index, text: "reply \(index)", topic: topics[topic - 1]) }
+        try await store.save(topics)
+
+        let context = ModelContext(store: store as? any ModelLoading)
+        let replies = try await store.fetchAll(ModelQuery(Reply.self).order(by: \Reply.id), context: context)
+        expectEqual(replies.map { $0.topic?.id }, pattern)
+        let live = try [1, 2].map { try #require(context.registeredModel(Topic.self, id: $0)) }
+        #expect(replies.allSatisfy { reply in reply.topic === live[pattern[reply.id] - 1] })
+        expectEqual(live.map { $0.replies.map(\.id) }, [[0, 1, 3, 6], [2, 4, 5]])
+
+        let filled = try await store.fetchAll(ModelQuery(Topic.self).order(by: \Topic.id).prefetching(\.replies))
+        expectEqual(filled.map { $0.replies.map(\.id) }, [[0, 1, 3, 6], [2, 4, 5]])
+        #expect(filled.allSatisfy { topic in topic.replies.allSatisfy { $0.topic === topic } })
+        Topic.breakCycles(topics + live + filled)
+    }
+
     /// A tree in one table: each node's children are the nodes whose parent it is.
     @Test(arguments: StoreKind.allCases)
     func aTreeInOneTableLoadsAndCascades(kind: StoreKind) async throws {

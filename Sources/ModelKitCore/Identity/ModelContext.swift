@@ -50,6 +50,10 @@ public final class ModelContext {
     // another: each is a read, an assignment or an append, none calls code that could reach it meanwhile (undo
     // closures run over a copy).
     @exclusivity(unchecked) private var journal: [UndoStep]?
+    /// How many times a live instance has stopped being the one for its identifier (forgotten,
+    /// or replaced by an instance of another class of its hierarchy): a reader that remembers the
+    /// instance it last found for an identifier trusts it only while this has not moved.
+    package private(set) var identityRevisions = 0
 
     /// A context, backed by a store when given; `mergePolicy` decides what saving does with an
     /// edited instance whose row changed in the store meanwhile.
@@ -92,6 +96,7 @@ public final class ModelContext {
         do {
             return try body()
         } catch {
+            if journal?.isEmpty == false { identityRevisions &+= 1 }
             for step in (journal ?? []).reversed() { step.undo() }
             throw error
         }
@@ -173,6 +178,7 @@ public final class ModelContext {
     /// Forgets `object` as the live instance for `identifier`, if it still is (a rolled-back
     /// insert, a saved delete).
     package func unregister(_ object: AnyObject, type: any Model.Type, identifier: AnyHashable) {
+        identityRevisions &+= 1
         // `tables` keeps the table alive; taken as a strong reference for this call.
         tables.table(for: type, creating: false)?.takeUnretainedValue().remove(object, for: IdentityKey(identifier))
     }
@@ -184,6 +190,7 @@ public final class ModelContext {
 
     /// Forgets every live instance (they stay alive where they are referenced).
     public func removeAll() {
+        identityRevisions &+= 1
         tables.removeAll()
     }
 
@@ -248,6 +255,7 @@ public final class ModelContext {
     private func replace<M: Model>(_ live: AnyObject, with model: M, as object: AnyObject, key: IdentityKey) -> M {
         // `tables` keeps the table; taken as a strong reference, which the undo closure holds.
         guard let table = tables.table(for: M.self, creating: true)?.takeUnretainedValue() else { return model }
+        identityRevisions &+= 1
         table.insert(object, for: key)
         recordUndo {
             table.remove(object, for: key)

@@ -15,12 +15,21 @@ extension StoreRowReader {
         }
         // A reference that is live: found from the stored value, without `AnyHashable` (see
         // `IdentityKey(stored:identifierType:)`).
-        if case .column(let index) = node, let context,
-            let key = IdentityKey(stored: columns[index], identifierType: schema.properties[identifierIndex].valueType),
-            let object = context.registeredObject(M.self, key: key), ModelContext.isInstance(object, of: M.self)
-        {
-            // An `M` (checked above), read as one without an optional of `M` (see `registeredObject`).
-            return unsafeBitCast(object, to: M.self)
+        if case .column(let index) = node, let context {
+            let stored = columns[index]
+            if let last = lastReference, last.column == index, last.revision == context.identityRevisions,
+                last.stored == stored, ModelContext.isInstance(last.object, of: M.self)
+            {
+                // An `M` (checked above), as below.
+                return unsafeBitCast(last.object, to: M.self)
+            }
+            if let key = IdentityKey(stored: stored, identifierType: schema.properties[identifierIndex].valueType),
+                let object = context.registeredObject(M.self, key: key), ModelContext.isInstance(object, of: M.self)
+            {
+                lastReference = (index, stored, object, context.identityRevisions)
+                // An `M` (checked above), read as one without an optional of `M` (see `registeredObject`).
+                return unsafeBitCast(object, to: M.self)
+            }
         }
         return try liveOrLoadedModel(M.self)
     }

@@ -60,6 +60,11 @@ struct StoreRowReader: ModelTreeReader {
     @usableFromInline var context: ModelContext?
     /// The context the reader was made with (a row's references made `context` when it was nil).
     let initialContext: ModelContext?
+    /// The live instance a reference last resolved to, with its column and stored value, and the
+    /// context's identity revision then: rows read together often name the same one (the
+    /// comments of a post, filled from one query grouped by post), which is then found again
+    /// without the identity map.
+    var lastReference: (column: Int, stored: StoreValue, object: AnyObject, revision: Int)?
     /// Whether a reference to a model whose load is under way reads as nil for now, to be set
     /// when that load ends (``RowLoader``'s loads of referenced rows, where cycles close).
     // @usableFromInline: checked by the inlinable decodeNil() per optional column.
@@ -92,7 +97,10 @@ struct StoreRowReader: ModelTreeReader {
         self.columns = columns
         node = .row
         depth = 0
-        if context !== initialContext { context = initialContext }
+        if context !== initialContext {
+            context = initialContext
+            lastReference = nil
+        }
         if !collectedProblems.isEmpty { collectedProblems = [] }
     }
 
