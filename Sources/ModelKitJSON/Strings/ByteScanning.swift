@@ -83,6 +83,43 @@ enum ByteScanning {
         equal(word, UInt8(ascii: "\"")) | equal(word, UInt8(ascii: "\\")) | less(word, than: 0x20)
     }
 
+    /// Whether a string writer must escape `byte`: `"`, `\\` or a control below 0x20 (the byte
+    /// that ``escapeSpecials(_:)`` flags in a word).
+    @inline(__always)
+    static func mustEscape(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20
+    }
+
+    /// Copies bytes from `source` at `index` to `target` at `written` a word at a time, while
+    /// eight bytes remain before `end`, each word stored before it is checked; stops at the first
+    /// byte `flags` marks in a word. Both offsets move past the bytes copied: `index` is then at
+    /// the marked byte, or at fewer than eight bytes from `end`. What was stored past the marked
+    /// byte is the caller's to write over. Text with nothing to mark, most of it, costs a load, a
+    /// check and a store per eight bytes.
+    // Inlined, with `flags`: each caller's loop is this loop with its own test (the string
+    // writer's escapes, the reader's backslashes), no call or closure left.
+    // Unsafe: loads and stores whole words below `end` and at as many bytes from `written`; the
+    // caller has checked that the bytes up to `end` can be read and as many written.
+    @inline(__always)
+    static func copyUnmarked(
+        from source: UnsafeRawPointer, at index: inout Int, to target: UnsafeMutableRawPointer, at written: inout Int,
+        end: Int, flags: (UInt64) -> UInt64
+    ) {
+        while index &+ 8 <= end {
+            let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            target.storeBytes(of: word, toByteOffset: written, as: UInt64.self)
+            let mask = flags(UInt64(littleEndian: word))
+            if mask != 0 {
+                let clean = mask.trailingZeroBitCount &>> 3
+                index &+= clean
+                written &+= clean
+                return
+            }
+            index &+= 8
+            written &+= 8
+        }
+    }
+
     /// Whether the `count` bytes at `lhs` and `rhs` are the same, compared a word at a time (the
     /// last word, or the last two shorter ones, may overlap what was compared before; nothing
     /// outside the `count` bytes is read).

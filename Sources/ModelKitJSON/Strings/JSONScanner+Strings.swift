@@ -177,20 +177,11 @@ extension JSONScanner {
             // Eight bytes at a time to the next backslash, each word stored as it is read: the
             // runs between escapes are most of an escaped string (a `\n` or `\u00e9` now and then
             // in a sentence), and the bytes stored past the backslash are overwritten next.
-            while index &+ 8 <= close && written &+ 8 <= buffer.count {
-                // Unsafe: eight bytes of the string, `index + 8 <= close` keeping them inside it,
-                // stored unaligned where `written + 8 <= buffer.count` leaves room for them.
-                let word = input.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                output.storeBytes(of: word, toByteOffset: written, as: UInt64.self)
-                let backslashes = ByteScanning.equal(UInt64(littleEndian: word), UInt8(ascii: "\\"))
-                if backslashes != 0 {
-                    let run = backslashes.trailingZeroBitCount &>> 3
-                    index &+= run
-                    written &+= run
-                    break
-                }
-                index &+= 8
-                written &+= 8
+            if let base = input.baseAddress {
+                // Unsafe: no further than the string's end and the buffer's room, whichever is nearer.
+                ByteScanning.copyUnmarked(
+                    from: base, at: &index, to: output, at: &written, end: min(close, index &+ (buffer.count &- written)),
+                    flags: { ByteScanning.equal($0, UInt8(ascii: "\\")) })
             }
             guard index < close else { break }
             let byte = input[index]

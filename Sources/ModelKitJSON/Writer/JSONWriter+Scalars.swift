@@ -190,18 +190,11 @@ extension JSONWriter {
         let output = UnsafeMutableRawPointer(target + 1)
         var index = 0
         scan: if let bytes = source.baseAddress {
-            while index &+ 8 <= length {
-                // Unsafe: whole words of the source, loaded and stored while eight bytes remain
-                // (`index &+ 8 <= length`), inside both the source and the reservation.
-                let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                output.storeBytes(of: word, toByteOffset: index, as: UInt64.self)
-                let mask = ByteScanning.escapeSpecials(UInt64(littleEndian: word))
-                if mask != 0 {
-                    index &+= mask.trailingZeroBitCount &>> 3
-                    break scan
-                }
-                index &+= 8
-            }
+            var written = 0
+            // Unsafe: the `length` bytes of the source into as many reserved after the quote.
+            ByteScanning.copyUnmarked(
+                from: bytes, at: &index, to: output, at: &written, end: length, flags: ByteScanning.escapeSpecials)
+            if index &+ 8 <= length { break scan }
             if index < length {
                 if length >= 8 {
                     // The last word, overlapping bytes already checked (their flags are shifted out).
@@ -217,7 +210,7 @@ extension JSONWriter {
                         // Unsafe: byte by byte below `length`, inside both the source and the
                         // reservation.
                         let byte = bytes.load(fromByteOffset: index, as: UInt8.self)
-                        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                        if ByteScanning.mustEscape(byte) { break }
                         output.storeBytes(of: byte, toByteOffset: index, as: UInt8.self)
                         index &+= 1
                     }
@@ -260,32 +253,20 @@ extension JSONWriter {
             var written = 0
             while index < end {
                 let byte = bytes.load(fromByteOffset: index, as: UInt8.self)
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
+                if ByteScanning.mustEscape(byte) {
                     written &+= JSONWriter.storeEscape(for: byte, at: output + written)
                     index &+= 1
                     continue
                 }
-                // A run: whole words while eight bytes of the block remain, each stored before
-                // it is checked.
-                while index &+ 8 <= end {
-                    // Unsafe: eight bytes of the block (`index + 8 <= end`) into the room reserved.
-                    let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                    output.storeBytes(of: word, toByteOffset: written, as: UInt64.self)
-                    let mask = ByteScanning.escapeSpecials(UInt64(littleEndian: word))
-                    if mask != 0 {
-                        let clean = mask.trailingZeroBitCount &>> 3
-                        index &+= clean
-                        written &+= clean
-                        break
-                    }
-                    index &+= 8
-                    written &+= 8
-                }
+                // A run: whole words of the block up to the next byte to escape.
+                // Unsafe: the block's bytes into the room reserved, six times as large.
+                ByteScanning.copyUnmarked(
+                    from: bytes, at: &index, to: output, at: &written, end: end, flags: ByteScanning.escapeSpecials)
                 // The block's last bytes, fewer than eight, one at a time up to the next to escape.
                 if index &+ 8 > end {
                     while index < end {
                         let byte = bytes.load(fromByteOffset: index, as: UInt8.self)
-                        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                        if ByteScanning.mustEscape(byte) { break }
                         // Unsafe: one byte into the room reserved.
                         output.storeBytes(of: byte, toByteOffset: written, as: UInt8.self)
                         index &+= 1
