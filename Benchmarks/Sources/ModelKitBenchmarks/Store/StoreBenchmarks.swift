@@ -83,7 +83,7 @@ func storeComparisons() throws -> [Comparison] {
             baseline: { _ = try raw.fetchOlder(than: 70) },
             notes: { "age >= 70 ordered by balance, descending: \(selected.count) of \(count) rows" }),
     ] + (try aggregateComparisons(store: store, raw: raw, count: count)) + [try concurrentReadComparison(in: directory)]
-        + (try relationshipComparisons(in: directory)) + [try prefetchComparison(in: directory)]
+        + (try relationshipComparisons(in: directory)) + (try prefetchComparison(in: directory))
     // With MODELKIT_BENCHMARK_BASELINE=1 the sides swap, so that `--runs NAME N` (which runs the
     // ModelKit side) counts the baseline's instructions under callgrind.
     guard ProcessInfo.processInfo.environment["MODELKIT_BENCHMARK_BASELINE"] == "1" else { return comparisons }

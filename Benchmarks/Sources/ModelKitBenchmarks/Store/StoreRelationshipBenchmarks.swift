@@ -97,7 +97,8 @@ func relationshipComparisons(in directory: URL) throws -> [Comparison] {
 
 // `store.fetch.prefetch`: every post with its comments, ModelKit's fetch prefetching them (the
 // to-many kept in its inverse's column, filled with one query for every post read) against GRDB
-// reading the posts and then their comments in one query, grouped by post by hand.
+// reading the posts and then their comments in one query, grouped by post by hand;
+// `store.fetch.prefetch.records` against GRDB's own prefetching (`including(all:)`) into records.
 
 /// A post and its comments (the inverse of `PrefetchComment.post`).
 @Model final class PrefetchPost {
@@ -113,7 +114,32 @@ func relationshipComparisons(in directory: URL) throws -> [Comparison] {
     var post: PrefetchPost?
 }
 
-func prefetchComparison(in directory: URL) throws -> Comparison {
+/// GRDB's own prefetching: a post record with its comments (`including(all:)`), decoded by hand.
+struct GRDBPrefetchPost: FetchableRecord, TableRecord {
+    static let databaseTableName = "PrefetchPost"
+    static let comments = hasMany(GRDBPrefetchComment.self, key: "comments", using: ForeignKey(["post"]))
+    var id: Int
+    var title: String
+    var comments: [GRDBPrefetchComment]
+    init(row: Row) {
+        id = row["id"]
+        title = row["title"]
+        comments = (row.prefetchedRows["comments"] ?? []).map(GRDBPrefetchComment.init(row:))
+    }
+}
+
+/// A comment record of GRDB's side.
+struct GRDBPrefetchComment: FetchableRecord, TableRecord {
+    static let databaseTableName = "PrefetchComment"
+    var id: Int
+    var text: String
+    init(row: Row) {
+        id = row["id"]
+        text = row["text"]
+    }
+}
+
+func prefetchComparison(in directory: URL) throws -> [Comparison] {
     let postCount = 10_000
     let perPost = 10
     let store = try SQLiteStore(path: directory.appendingPathComponent("prefetch.sqlite").path)
@@ -162,14 +188,24 @@ func prefetchComparison(in directory: URL) throws -> Comparison {
     guard counts.0 == postCount, counts.1 == postCount * perPost, counts.2, rawPosts.count == postCount,
         rawPosts.reduce(0, { $0 + $1.comments.count }) == postCount * perPost
     else { throw BenchmarkError("the two sides of the prefetch comparison do not read the same posts and comments") }
-    return Comparison(
-        name: "store.fetch.prefetch", baselineName: "GRDB", unit: .operations(postCount * (perPost + 1), label: "model"),
-        modelKit: {
-            try waitFor {
-                let posts = try await store.fetchAll(prefetching)
-                posts.forEach { $0.comments = [] }  // No cycle left alive.
-            }
-        },
-        baseline: { _ = try rawFetch() },
-        notes: { "\(postCount) posts with \(perPost) comments each: ModelKit's fetch of the posts against two hand-written queries" })
+    /// GRDB's own prefetching, into records.
+    let associations = { try raw.read { db in try GRDBPrefetchPost.including(all: GRDBPrefetchPost.comments).fetchAll(db) } }
+    guard try associations().reduce(0, { $0 + $1.comments.count }) == postCount * perPost
+    else { throw BenchmarkError("GRDB's prefetching does not read the same comments") }
+    let modelKitFetch = {
+        try waitFor {
+            let posts = try await store.fetchAll(prefetching)
+            posts.forEach { $0.comments = [] }  // No cycle left alive.
+        }
+    }
+    let unit = RateUnit.operations(postCount * (perPost + 1), label: "model")
+    return [
+        Comparison(
+            name: "store.fetch.prefetch", baselineName: "GRDB", unit: unit, modelKit: modelKitFetch, baseline: { _ = try rawFetch() },
+            notes: { "\(postCount) posts with \(perPost) comments each: ModelKit's fetch of the posts against two hand-written queries" }),
+        Comparison(
+            name: "store.fetch.prefetch.records", baselineName: "GRDB including(all:)", unit: unit, modelKit: modelKitFetch,
+            baseline: { _ = try associations() },
+            notes: { "the same, against GRDB's own prefetching into records (`including(all:)`, each decoded by hand)" }),
+    ]
 }
