@@ -18,6 +18,12 @@ import Testing
         #"{"id":1,"say "hi"":2,"café":3}"#,
         #"{"id":1,"say \"hi\"":2,"café"3}"#,
         #"{"id":1,"say \"hi\"":2,"café":3"#,
+        // Pretty-printed: the keys past the whitespace are compared as a compact document's.
+        "{\n  \"id\": 1,\n  \"say \\\"hi\\\"\": 2,\n  \"café\": 3\n}",
+        "{\n  \"café\": 3,\n  \"id\": 1,\n  \"say \\\"hi\\\"\": 2\n}",
+        "{\n\t\"id\"\n: 1,\r\n  \"say \\u0022hi\\u0022\" : 2,\n  \"caf\": 0,\n  \"café\": 3\n}",
+        "{\n  \"id\": 1,\n  \"say \\\"hi\\\"\": 2,\n  \"café\" 3\n}",
+        "{\n  \"id\": 1,\n  \"say \\\"hi\\\"\": 2,\n  \"café",
     ])
     func keysMapAsThroughJSONObjects(_ json: String) {
         let data = Data(json.utf8)

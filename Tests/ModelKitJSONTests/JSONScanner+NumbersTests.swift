@@ -22,6 +22,38 @@ struct JSONScannerNumbersTests {
         }
     }
 
+    /// Every length, every digit in every place, the run ending at the input's end, before the
+    /// bytes either side of the digits (`/` and `:`), before more JSON or an exponent.
+    @Test("integers of every length read exactly, wherever their digits end", arguments: 1...20)
+    func everyLength(length: Int) throws {
+        var generator = SeededGenerator(seed: UInt64(length))
+        for _ in 0..<300 {
+            let first = length == 1 ? Int.random(in: 0...9, using: &generator) : Int.random(in: 1...9, using: &generator)
+            let digits = "\(first)" + String((1..<length).map { _ in Character("\(Int.random(in: 0...9, using: &generator))") })
+            for sign in ["", "-"] {
+                let text = sign + digits
+                for after in ["", "/", ":", ", 12345678]", "e0"] {
+                    try scanning(text + after) { scanner in
+                        if let expected = Int64(text) {
+                            try expectEqual(scanner.readInt64(), expected, "\(text + after)")
+                            expectEqual(scanner.offset, after == "e0" ? text.utf8.count + 2 : text.utf8.count)
+                        } else {
+                            #expect(throws: JSONValueError.self) { try scanner.readInt64() }
+                        }
+                    }
+                    guard sign.isEmpty else { continue }
+                    try scanning(text + after) { scanner in
+                        if let expected = UInt64(text) {
+                            try expectEqual(scanner.readUInt64(), expected, "\(text + after)")
+                        } else {
+                            #expect(throws: JSONValueError.self) { try scanner.readUInt64() }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test("exact UInt64 values, including the edges", arguments: [
         ("0", UInt64(0)), ("-0", 0), ("18446744073709551615", .max), ("9223372036854775808", 9_223_372_036_854_775_808),
         ("1234567890123456789", 1_234_567_890_123_456_789), ("1e19", 10_000_000_000_000_000_000),

@@ -36,26 +36,32 @@ extension JSONScanner {
             openContainers &-= 1
             return nil
         }
-        // The key expected next, if these bytes spell it and it needs no escaping (then the
-        // bytes are exactly the key, with nothing for a string reader to look at). Other keys are
-        // scanned in a function of their own, so that this one saves and restores few registers.
-        let keys = node.matcher
-        if expected < keys.keyCount {
-            let length = keys.verbatimLength(at: expected)
-            let close = start &+ length
-            // Unsafe: the last condition compares the document's bytes with the key's bytes the
-            // schema's matcher keeps (KeyMatcher.keyStart(at:), alive as long as `node`);
-            // `close &+ 1 < end` keeps them inside the document, which is not empty here, so its
-            // base address is not nil.
-            if length >= 0 && close &+ 1 < end && input[close] == UInt8(ascii: "\"")
-                && input[close &+ 1] == UInt8(ascii: ":") && length <= limits.maxStringLength
-                && ByteScanning.sameBytes(input.baseAddress.unsafelyUnwrapped + start, keys.keyStart(at: expected), count: length)
-            {
-                position = close &+ 2
-                return expected
-            }
-        }
+        // Other keys are scanned in a function of their own, so that this one saves and restores
+        // few registers.
+        if isExpectedKey(in: node, expected, at: start) { return expected }
         return try nextKeyIndexByScanning(in: node, expected: expected, keyStart: start)
+    }
+
+    /// Whether the key whose content starts at `start` is key number `expected` of `node`,
+    /// followed by its closing quote and a colon; if so, moves past the colon. The key must need
+    /// no escaping: the bytes are then exactly the key, with nothing for a string reader to look
+    /// at, and one compare finds it.
+    @inline(__always)
+    mutating func isExpectedKey(in node: ModelKeyNode, _ expected: Int, at start: Int) -> Bool {
+        let keys = node.matcher
+        guard expected < keys.keyCount else { return false }
+        let length = keys.verbatimLength(at: expected)
+        let close = start &+ length
+        // Unsafe: the last condition compares the document's bytes with the key's bytes the
+        // schema's matcher keeps (KeyMatcher.keyStart(at:), alive as long as `node`);
+        // `close &+ 1 < end` keeps them inside the document, which is not empty here, so its
+        // base address is not nil.
+        guard length >= 0 && close &+ 1 < end && input[close] == UInt8(ascii: "\"")
+            && input[close &+ 1] == UInt8(ascii: ":") && length <= limits.maxStringLength
+            && ByteScanning.sameBytes(input.baseAddress.unsafelyUnwrapped + start, keys.keyStart(at: expected), count: length)
+        else { return false }
+        position = close &+ 2
+        return true
     }
 
     /// ``nextKeyIndex(in:expected:)`` for a key other than the one expected, whose content starts
@@ -88,12 +94,16 @@ extension JSONScanner {
     }
 
     /// ``nextKeyIndex(in:expected:)`` past its fast cases: whitespace around the separators,
-    /// the end of the input, errors.
+    /// the end of the input, errors; the key itself is then found the same way.
     // @usableFromInline: no inlinable body calls this (only nextKeyIndex(in:expected:), out of
     // line, does): a candidate for removal.
     @usableFromInline @inline(never)
     mutating func nextKeyIndexGenerally(in node: ModelKeyNode, expected: Int) throws -> Int? {
         guard try moveToNextKey() else { return nil }
-        return try readKeyAndColon { node.matcher.index(of: $0, expected: expected) ?? -1 }
+        // At the key's opening quote past the whitespace of a pretty-printed document, whose
+        // keys are then found as a compact document's are.
+        let start = position &+ 1
+        if isExpectedKey(in: node, expected, at: start) { return expected }
+        return try nextKeyIndexByScanning(in: node, expected: expected, keyStart: start)
     }
 }
