@@ -48,6 +48,29 @@ import Testing
         #expect(modelError { _ = try ModelJSON.decode([String].self, from: Data(bad.utf8)) }?.path.description == "[\(count - 1)]")
     }
 
+    /// Objects read as dictionaries are collected first and made at their count: at every size
+    /// around the stack buffer's, every member is there, a key given twice keeps its last value
+    /// (as `JSONSerialization` keeps it), and a bad value names its key.
+    @Test(arguments: [0, 1, 2, 7, 8, 9, 16, 17, 100])
+    func dictionariesOfEverySize(count: Int) throws {
+        let members = (0..<count).map { ("\($0 * 7919)", "value \($0)") }
+        let expected = Dictionary(uniqueKeysWithValues: members)
+        let json = "{" + members.map { "\"\($0.0)\":\"\($0.1)\"" }.joined(separator: ",") + "}"
+        try expectEqual(ModelJSON.decode([String: String].self, from: Data(json.utf8)), expected)
+        let objects = "{" + members.map { "\"\($0.0)\":[\($0.0.count)]" }.joined(separator: ",") + "}"
+        try expectEqual(
+            ModelJSON.decode([String: [Int]].self, from: Data(objects.utf8)),
+            Dictionary(uniqueKeysWithValues: members.map { ($0.0, [$0.0.count]) }))
+        guard count > 0 else { return }
+        let repeated = "{" + members.map { "\"\($0.0)\":\"first\"" }.joined(separator: ",") + ","
+            + members.map { "\"\($0.0)\":\"\($0.1)\"" }.joined(separator: ",") + "}"
+        try expectEqual(ModelJSON.decode([String: String].self, from: Data(repeated.utf8)), expected)
+        let fromObjects = try #require(try JSONSerialization.jsonObject(with: Data(repeated.utf8)) as? [String: String])
+        expectEqual(fromObjects, expected)
+        let bad = "{" + members.dropLast().map { "\"\($0.0)\":\"\($0.1)\"," }.joined() + "\"last\":7}"
+        #expect(modelError { _ = try ModelJSON.decode([String: String].self, from: Data(bad.utf8)) }?.path.description == "last")
+    }
+
     /// Short ASCII strings are made from the document's words: at every length, read where 16
     /// bytes follow, near the end of the input, and as dictionary keys (a NUL from an escape
     /// too), they are the strings `String(decoding:as:)` makes.

@@ -54,13 +54,23 @@ struct ElementCollector<Element> {
     // element type (see the type's documentation).
     @inlinable
     static func collect(_ body: (inout ElementCollector<Element>) throws -> Void) throws -> [Element] {
+        try collect(body) { $0.finish() }
+    }
+
+    /// Collects the elements `body` appends into a collector whose first elements lie on the
+    /// stack, and returns what `finish` makes of them.
+    // @inlinable: the body of the inlinable collect(_:) and collectDictionary(_:).
+    @inlinable
+    static func collect<Result>(
+        _ body: (inout ElementCollector<Element>) throws -> Void, finish: (inout ElementCollector<Element>) -> Result
+    ) throws -> Result {
         // Unsafe: the first elements go to a buffer on the stack, not the heap (see the type's
         // documentation); the `defer` deinitializes what is left in it, even when `body` throws.
         try withUnsafeTemporaryAllocation(of: Element.self, capacity: bufferCapacity) { buffer in
             var collector = ElementCollector(buffer: buffer)
             defer { collector.destroyBuffered() }
             try body(&collector)
-            return collector.finish()
+            return finish(&collector)
         }
     }
 
@@ -116,6 +126,45 @@ struct ElementCollector<Element> {
         for index in 0..<count { array.append((base + index).move()) }
         count = 0
         return array
+    }
+
+    /// Collects the key-value pairs `body` appends, and returns them as a dictionary made at
+    /// their count: each key is hashed once, where a dictionary grown from empty hashes its keys
+    /// again at every doubling. A key given twice keeps its last value. Pairs already collected
+    /// are destroyed if `body` throws.
+    // @inlinable: called once per object by the inlinable JSONBytesReader.decodeDictionary(_:),
+    // for its value type (see the type's documentation).
+    @inlinable
+    static func collectDictionary<Value>(
+        _ body: (inout ElementCollector<Element>) throws -> Void
+    ) throws -> [String: Value] where Element == (String, Value) {
+        try collect(body) { $0.finishDictionary() }
+    }
+
+    /// The pairs collected as a dictionary, leaving the buffer empty.
+    // @inlinable: called by the inlinable collectDictionary(_:) at the end of each object.
+    @inlinable
+    mutating func finishDictionary<Value>() -> [String: Value] where Element == (String, Value) {
+        if room == 0 {
+            var dictionary = [String: Value](minimumCapacity: overflow.count)
+            // Moved out, not copied (no retain and release of each key and value): reversed in
+            // place, then taken from the end, in document order, so a key given twice keeps its
+            // last value.
+            overflow.reverse()
+            while let (key, value) = overflow.popLast() { dictionary[key] = value }
+            return dictionary
+        }
+        guard count > 0 else { return [:] }
+        var dictionary = [String: Value](minimumCapacity: count)
+        // Unsafe: moves out the `count` pairs append(_:) initialized (the base address is not nil,
+        // see moveBuffered(capacity:)); the buffer is then uninitialized, as `count = 0` records.
+        let base = buffer.baseAddress.unsafelyUnwrapped
+        for index in 0..<count {
+            let (key, value) = (base + index).move()
+            dictionary[key] = value
+        }
+        count = 0
+        return dictionary
     }
 
     /// Destroys the elements still in the buffer (after an error).

@@ -241,28 +241,18 @@ public struct JSONBytesReader: ModelReader {
     @inlinable
     public mutating func decodeDictionary<T>(_ body: (inout JSONBytesReader) throws -> T) throws -> [String: T] {
         try read("an object") { try $0.beginObject() }
-        var result: [String: T] = [:]
         let collects = flags.collectsAllErrors
-        var isFirst = true
-        while let key = try scanner.nextKey({ JSONScanner.string(validUTF8: $0) }) {
-            if isFirst {
-                // Room for three members at once: growing from empty rehashes at one and two
-                // members. Not more: small dictionaries would hold twice the buckets
-                // (memory.decode.catalogue, whose price tables have two to six members).
-                // `init(minimumCapacity:)`, not `reserveCapacity(_:)`: both run the standard
-                // library's unspecialised code, but the latter also looks up the native
-                // dictionary's generic metadata on every call (about 570 instructions more per
-                // dictionary under callgrind, json.decode.catalogue).
-                result = Dictionary(minimumCapacity: 3)
-                isFirst = false
-            }
-            if !collects {
-                result[key] = try withPathComponent(.key(key), body)
-            } else if let value = try decodeMember(key, body) {
-                result[key] = value
+        // Collected first (on the stack while they fit), so that the dictionary is made at its
+        // count and each key hashed once.
+        return try ElementCollector<(String, T)>.collectDictionary { pairs in
+            while let key = try scanner.nextKey({ JSONScanner.string(validUTF8: $0) }) {
+                if !collects {
+                    pairs.append((key, try withPathComponent(.key(key), body)))
+                } else if let value = try decodeMember(key, body) {
+                    pairs.append((key, value))
+                }
             }
         }
-        return result
     }
 
     // MARK: Access for the key-tree walk
