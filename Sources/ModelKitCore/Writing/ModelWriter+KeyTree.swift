@@ -55,7 +55,9 @@ extension ModelWriter {
             if plain.base != nil {
                 try writer.walkPlainMembers(plain, of: model, schema: schema)
             } else {
-                try writer.walkMembers(schema.writingKeys(writer.mapping, sorted: writer.options.sortsKeys), of: model, schema: schema)
+                // A model with nested keys (or none): its node, looked up again, as it is not plain.
+                let node = schema.writingKeys(writer.mapping, sorted: writer.options.sortsKeys)
+                try writer.walkEdges(node, of: model, schema: schema)
             }
             if schema.keepsUnknownKeys(writer.mapping) { try model.encodeUnknownMembers(to: &writer) }
         }
@@ -77,6 +79,13 @@ extension ModelWriter {
     @inlinable
     mutating func walkMembers<M: ModelFieldEncoder>(_ node: ModelKeyNode, of model: M, schema: ModelSchema) throws {
         if node.plainMembers.base != nil { return try walkPlainMembers(node.plainMembers, of: model, schema: schema) }
+        try walkEdges(node, of: model, schema: schema)
+    }
+
+    /// Writes the members `node` names, edge by edge (a node that is not plain: nested keys).
+    // Inlinable: as walkMembers(_:of:schema:), which it ends.
+    @inlinable
+    mutating func walkEdges<M: ModelFieldEncoder>(_ node: ModelKeyNode, of model: M, schema: ModelSchema) throws {
         // Payloads only: stores and archives keep every property.
         let remote = mapping == .remote
         let omitsNils = options.nilEncoding == .omit

@@ -199,11 +199,7 @@ public struct JSONWriter: @unchecked Sendable {
     // beginArray() into one out-of-line function, called per model written.
     @inlinable @inline(__always)
     public mutating func beginObject() {
-        // Unsafe: the brace into the byte reserved after the comma, if any (one reservation).
-        reserveValue(1).pointee = UInt8(ascii: "{")
-        count &+= 1
-        depth &+= 1
-        hasElements = false
+        openContainer(UInt8(ascii: "{"))
     }
 
     /// Writes `}` and closes the innermost object.
@@ -219,11 +215,7 @@ public struct JSONWriter: @unchecked Sendable {
     // the type's documentation.
     @inlinable
     public mutating func beginArray() {
-        // Unsafe: the bracket into the byte reserved after the comma, if any (one reservation).
-        reserveValue(1).pointee = UInt8(ascii: "[")
-        count &+= 1
-        depth &+= 1
-        hasElements = false
+        openContainer(UInt8(ascii: "["))
     }
 
     /// Writes `]` and closes the innermost array.
@@ -231,6 +223,17 @@ public struct JSONWriter: @unchecked Sendable {
     @inlinable
     public mutating func endArray() {
         closeContainer(UInt8(ascii: "]"))
+    }
+
+    /// Opens a container with `opener`, after the comma that separates it from a value before.
+    // @inlinable: the body of the inlinable beginObject() and beginArray(), compiled into them.
+    @inlinable @inline(__always)
+    mutating func openContainer(_ opener: UInt8) {
+        // Unsafe: the opener into the byte reserved after the comma, if any (one reservation).
+        reserveValue(1).pointee = opener
+        count &+= 1
+        depth &+= 1
+        hasElements = false
     }
 
     /// Closes the innermost container with `closer`, on its own line when pretty and non-empty.
