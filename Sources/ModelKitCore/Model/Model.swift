@@ -208,6 +208,20 @@ extension Model {
     // where the model type is known, the class check folds to a constant.
     @inlinable
     package var classInstance: AnyObject? {
-        Self.self is AnyObject.Type ? self as AnyObject : nil
+        isClassType(Self.self) ? self as AnyObject : nil
     }
+}
+
+/// Whether `type` is a class: decided while compiling where the type is known not to be one
+/// (a struct, an enum, an array), at run time otherwise.
+///
+/// `type is AnyObject.Type` alone is a call into the runtime (`swift_isClassType`) for some
+/// types even where they are known, such as an array of arrays, once per value written; the
+/// compiler's own test of whether a type can be a class folds to a constant for those.
+// Inlinable: the writers' walks ask it once per array and model written; specialised, it is a constant for value
+// types and the runtime's test for the others.
+@inlinable @inline(__always)
+package func isClassType<T>(_ type: T.Type) -> Bool {
+    // `_canBeClass` is 0 for a type known not to be a class, 1 for a class, 2 where it cannot tell.
+    _canBeClass(type) != 0 && type is AnyObject.Type
 }

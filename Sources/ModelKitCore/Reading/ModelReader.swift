@@ -162,7 +162,7 @@ extension ModelReader {
         if mapping == .remote && !schema.hooks.isDisjoint(with: [.rewritesJSON, .choosesType]) {
             return try decodeModelFromJSONValue(M.self)
         }
-        if flags.hasContext, let context, schema.identifierIndex != nil, M.self is AnyObject.Type {
+        if flags.hasContext, let context, schema.identifierIndex != nil, isClassType(M.self) {
             return try decodeIdentified(M.self, in: context)
         }
         return try decodeUnidentified(M.self)

@@ -142,9 +142,9 @@ extension Array: ModelValue where Element: ModelValue {
     }
     @inlinable public func write<W: ModelWriter>(to writer: inout W) throws {
         // References back to a model being written, through an inverse, are left out (see `isReferenceBack`); a class's
-        // value is its reference, so the bits are the same. Emptiness first: the class test is a runtime call for some
-        // element types (`swift_isClassType` for `JSONValue`, once per array written).
-        if !isEmpty, Element.self is AnyObject.Type, WritesInProgress.isWriting,
+        // value is its reference, so the bits are the same. The class test is a constant where the element type is known not
+        // to be a class (see `isClassType`).
+        if !isEmpty, isClassType(Element.self), WritesInProgress.isWriting,
             contains(where: { WritesInProgress.isReferenceBack(unsafeBitCast($0, to: AnyObject.self)) })
         {
             let kept = filter { !WritesInProgress.isReferenceBack(unsafeBitCast($0, to: AnyObject.self)) }

@@ -23,7 +23,7 @@ extension ModelWriter {
     public mutating func encodeModelObject<M: Model>(_ model: M) throws {
         // Only class instances have relationships (a value type has nothing left for later) or
         // subclasses (a value type's schema is its type's, with no lookup through its metatype).
-        guard M.self is AnyObject.Type else {
+        guard isClassType(M.self) else {
             return try encodeModelObject(model, schema: M.modelSchema, instance: nil)
         }
         // What the store left for later is written too, not as the empty value it holds meanwhile.
@@ -160,6 +160,6 @@ extension Model {
     @inlinable
     package var instanceForCycleCheck: AnyObject? {
         // A class's value is its reference, so the bits are the same.
-        Self.self is AnyObject.Type ? unsafeBitCast(self, to: AnyObject.self) : nil
+        isClassType(Self.self) ? unsafeBitCast(self, to: AnyObject.self) : nil
     }
 }

@@ -16,6 +16,8 @@ struct ShortestDecimal {
     var significand: UInt64
     /// The power of ten the significand is multiplied by.
     var exponent: Int
+    /// How many digits the significand has.
+    var length: Int
 
     /// The shortest decimal of `magnitude`, which must be finite and greater than zero.
     // Always inlined: into its one caller, the double writer, with no call's register saves
@@ -72,31 +74,57 @@ struct ShortestDecimal {
         let shorter = isTenBelowIn ? tens : tens &+ 1
         let significand = isShorter ? shorter : nearest
         let exponent = isShorter ? k &+ 1 : k
+        // The digits are counted with one comparison: a normal double's significand is at least
+        // 2^52 and `k` is the power that scales it below ten times that (or, at a power of two,
+        // below 10 / (3/4) times 2^52), so `below` and `above` lie in [4.5 * 10^15, 9.1 * 10^16),
+        // 16 or 17 digits, and a multiple of ten's quotient has one digit fewer. Subnormals have
+        // any number, counted in a loop (they are rare).
+        let length: Int
+        if biasedExponent != 0 {
+            let threshold: UInt64 = isShorter ? 1_000_000_000_000_000 : 10_000_000_000_000_000
+            length = (isShorter ? 15 : 16) &+ (significand >= threshold ? 1 : 0)
+        } else {
+            length = Self.digitCount(significand)
+        }
         // Most have no trailing zero (all but about one in ten): one test here for them, the
         // trimming out of line for the others.
         if significand % 10 != 0 {
-            self.init(significand: significand, exponent: exponent)
+            self.init(significand: significand, exponent: exponent, length: length)
         } else {
-            self.init(trimming: significand, exponent: exponent)
+            self.init(trimming: significand, exponent: exponent, length: length)
         }
     }
 
-    /// `significand * 10^exponent`, as it is.
-    private init(significand: UInt64, exponent: Int) {
+    /// `significand * 10^exponent`, as it is, with its `length` digits.
+    private init(significand: UInt64, exponent: Int, length: Int) {
         self.significand = significand
         self.exponent = exponent
+        self.length = length
     }
 
-    /// `significand * 10^exponent` with the significand's trailing zeros moved to the exponent.
-    private init(trimming significand: UInt64, exponent: Int) {
+    /// `significand * 10^exponent` with the significand's trailing zeros moved to the exponent
+    /// (and taken from its `length` digits).
+    private init(trimming significand: UInt64, exponent: Int, length: Int) {
         // At most 17 digits, so at most 16 zeros: eights (twice at most), then 4, 2 and 1.
         var significand = significand
-        var exponent = exponent
-        while Self.removeZeros(8, from: &significand, exponent: &exponent) {}
-        Self.removeZeros(4, from: &significand, exponent: &exponent)
-        Self.removeZeros(2, from: &significand, exponent: &exponent)
-        Self.removeZeros(1, from: &significand, exponent: &exponent)
-        self.init(significand: significand, exponent: exponent)
+        var trimmed = exponent
+        while Self.removeZeros(8, from: &significand, exponent: &trimmed) {}
+        Self.removeZeros(4, from: &significand, exponent: &trimmed)
+        Self.removeZeros(2, from: &significand, exponent: &trimmed)
+        Self.removeZeros(1, from: &significand, exponent: &trimmed)
+        self.init(significand: significand, exponent: trimmed, length: length &- (trimmed &- exponent))
+    }
+
+    /// How many decimal digits `value` has (1 for zero): a subnormal's significand, whose size
+    /// its scaling does not bound.
+    private static func digitCount(_ value: UInt64) -> Int {
+        var count = 1
+        var rest = value
+        while rest >= 10 {
+            rest /= 10
+            count &+= 1
+        }
+        return count
     }
 
     /// Moves `count` trailing zeros (8, 4, 2 or 1) of `significand` to `exponent`, when it has

@@ -57,7 +57,7 @@ extension JSONWriter {
         if short != 0 { return start - target &+ short }
         let decimal = ShortestDecimal(magnitude: magnitude)
         let digits = decimal.significand
-        let length = decimalDigitCount(digits)
+        let length = decimal.length
         // The power of ten of the first digit.
         let leading = decimal.exponent &+ length &- 1
         if magnitude > 9_007_199_254_740_992 || leading < -4 {
@@ -89,32 +89,6 @@ extension JSONWriter {
         // Unsafe: at most 17 digits and a point, in whole words ending within 18 bytes, inside
         // the room reserved.
         return start - target &+ storeDigits(digits, length: length, point: leading &+ 1, at: start)
-    }
-
-    /// How many decimal digits `value` (1 or more) has: the bit length times log10(2) gives the
-    /// count or one more, and one comparison with a power of ten tells which, with no branch to
-    /// mispredict on the digits of doubles, whose lengths vary.
-    // Inlined: a call costs more than the count.
-    @inline(__always)
-    private static func decimalDigitCount(_ value: UInt64) -> Int {
-        let bits = 64 &- value.leadingZeroBitCount
-        let estimate = (bits &* 1233) &>> 12  // 1233 / 4096 is just over log10(2)
-        return estimate &+ (value >= powerOfTen(estimate) ? 1 : 0)
-    }
-
-    /// 10^`exponent` for 0...19, as the product of the powers of its binary digits (10, 100,
-    /// 10^4, 10^8, 10^16 or 1 each, selected without branches): no table, as an array is retained
-    /// and a switch of constants compiled to a jump table here, an indirect branch that the digit
-    /// counts of doubles (16 or 17, as often one as the other) mispredict.
-    // Always inlined: a few selections and multiplications where the count is made.
-    @inline(__always)
-    private static func powerOfTen(_ exponent: Int) -> UInt64 {
-        let ones: UInt64 = exponent & 1 != 0 ? 10 : 1
-        let twos: UInt64 = exponent & 2 != 0 ? 100 : 1
-        let fours: UInt64 = exponent & 4 != 0 ? 10_000 : 1
-        let eights: UInt64 = exponent & 8 != 0 ? 100_000_000 : 1
-        let sixteens: UInt64 = exponent & 16 != 0 ? 10_000_000_000_000_000 : 1
-        return (ones &* twos) &* (fours &* eights) &* sixteens
     }
 
     /// Stores `digits` (`length` of them) as `d.ddde+XX` at `target`; returns how many bytes it
