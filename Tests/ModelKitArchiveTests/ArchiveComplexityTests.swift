@@ -4,8 +4,9 @@ import ModelKitTestSupport
 import Testing
 
 /// Archives built to be slow decode in time proportional to their size: 10 times the objects
-/// take under 20 times as long, whether they form a 30,000-long chain or a dense DAG. Quadratic
-/// work would take about 100 times as long at these sizes.
+/// take under 20 times as long, whether they form a chain of thousands or a dense DAG. Quadratic
+/// work would take about 100 times as long at these sizes. The 1x archives are sized to take
+/// 5 to 30 ms in a debug build: long enough to measure steadily, and no longer.
 @Suite(.serialized) struct ArchiveComplexityTests {
     /// A keyed archive of `count` objects of an unregistered class, object i referring to
     /// objects i + 1 ... i + `fanOut` (a chain when `fanOut` is 1).
@@ -36,7 +37,7 @@ import Testing
 
     @Test func aTypedChainDecodesLinearly() async throws {
         let growth = try await onDedicatedThread {
-            try growthRatio(make: { scale in try Self.chainArchive(count: 3_000 * scale) }) { data in
+            try growthRatio(make: { scale in try Self.chainArchive(count: 1_500 * scale) }) { data in
                 let decoded = try KeyedUnarchiver(data: data).decode(ChainLink.self, forKey: "root")
                 ChainLink.unlink(decoded)
             }
@@ -44,9 +45,9 @@ import Testing
         #expect(growth.ratio < 20, "\(growth)")
     }
 
-    /// A chain of 3,000 and 30,000 objects, and a DAG of 700 and 7,000 objects with 8
-    /// references each (56,000 references at 10x).
-    @Test(arguments: [(fanOut: 1, count: 3_000), (fanOut: 8, count: 700)])
+    /// A chain of 750 and 7,500 objects, and a DAG of 175 and 1,750 objects with 8
+    /// references each (14,000 references at 10x).
+    @Test(arguments: [(fanOut: 1, count: 750), (fanOut: 8, count: 175)])
     func aGenericGraphDecodesLinearly(fanOut: Int, count: Int) async throws {
         // The last object of the 1x graph, reached through the first reference of each.
         let sample = try #require(try KeyedUnarchiver(data: Self.graphArchive(count: count, fanOut: fanOut)).decodeObject(forKey: "root") as? ArchivedObject)
@@ -64,7 +65,7 @@ import Testing
 
     @Test func aDenseGraphDumpsLinearly() async throws {
         let growth = try await onDedicatedThread {
-            try growthRatio(make: { scale in try KeyedArchiveDocument(data: Self.graphArchive(count: 700 * scale, fanOut: 8)) }) {
+            try growthRatio(make: { scale in try KeyedArchiveDocument(data: Self.graphArchive(count: 175 * scale, fanOut: 8)) }) {
                 document in
                 _ = try ArchiveDump.text(document)
             }
