@@ -56,7 +56,7 @@ struct PreferencesConcurrencyTests {
         }
     }
 
-    /// Two shells each running `modelkit prefs set` 40 times, one process per write, their
+    /// Two shells each running `modelkit prefs set` 20 times, one process per write, their
     /// writes interleaving.
     @Test func twoLoopsOfSetCommandsLoseNothing() async throws {
         try await withTemporaryDirectory { directory in
@@ -65,7 +65,7 @@ struct PreferencesConcurrencyTests {
                 for prefix in ["x", "y"] {
                     group.addTask {
                         var failures: [ToolResult] = []
-                        for index in 0..<40 {
+                        for index in 0..<20 {
                             let result = try await ModelKitTool.run(
                                 ["prefs", "set", "test", "\(prefix)\(index)", "\(index)", "--file", file.path])
                             if result.status != 0 { failures.append(result) }
@@ -78,8 +78,8 @@ struct PreferencesConcurrencyTests {
                 }
             }
             let stored = try parsedObject(at: file)
-            expectEqual(stored.count, 80)
-            expectEqual(stored["x39"], .int(39))
+            expectEqual(stored.count, 40)
+            expectEqual(stored["x19"], .int(19))
             expectEqual(stored["y0"], .int(0))
         }
     }
@@ -91,17 +91,21 @@ struct PreferencesConcurrencyTests {
         return last - (last - slot) % slots
     }
 
-    /// A writer saving in a loop is killed with SIGKILL at random moments, 50 times; every
+    /// A writer saving in a loop is killed with SIGKILL at random moments, 25 times; every
     /// time, the file loads and holds exactly the state of the last save the writer reported
     /// as returned (or of the one after it, which may have finished without being reported),
     /// and the next writer is not blocked by a lock.
+    ///
+    /// The writer saves first ~20 ms after it starts (debug build), then every ~2 ms: a kill
+    /// 5-150 ms in lands before its first save about one time in eight, and otherwise among
+    /// dozens of saves, in the middle of one or between two.
     @Test func aWriterKilledMidSaveLeavesExactlyTheLastSavedState() async throws {
         try await withTemporaryDirectory { directory in
             let file = directory.file()
             let slots = 30
             var generator = SystemRandomNumberGenerator()
             var lastSaved = -1
-            for round in 0..<50 {
+            for round in 0..<25 {
                 let writer = try ModelKitTool.start([
                     "prefs", "write-loop", "test", "--prefix", "k", "--start", "\(lastSaved + 1)", "--count", "0",
                     "--keys", "\(slots)", "--padding", "4000", "--report", "--file", file.path,
