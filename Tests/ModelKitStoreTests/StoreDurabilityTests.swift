@@ -63,7 +63,7 @@ import Testing
         try expectEqual(counts(path)[3], 10)
     }
 
-    /// A writer committing batch after batch is killed at a random moment, 25 times: each
+    /// A writer committing batch after batch is killed at a random moment, 12 times: each
     /// time the database opens, holds every batch the writer reported committed (and at most the
     /// one after it, which may have committed unreported), each whole, and nothing else.
     @Test func killsAtRandomMomentsLoseNoCommittedBatch() async throws {
@@ -72,7 +72,7 @@ import Testing
         let batchSize = 2000
         var generator = SystemRandomNumberGenerator()
         var committed = 0
-        for round in 0..<25 {
+        for round in 0..<12 {
             let writer = try Writer.start([
                 "--db", path, "--count", "\(batchSize)", "--batch", "\(committed + 1)", "--batches", "0",
             ])
