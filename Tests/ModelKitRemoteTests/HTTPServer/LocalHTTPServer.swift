@@ -188,9 +188,14 @@ private final class Connection: @unchecked Sendable {
     }
 
     /// Runs `handler` in a task and waits for its response (a 500 when it throws).
+    ///
+    /// The task runs on this connection's thread (``HandlerExecutor``), not on the cooperative
+    /// pool: when every suite runs at once, the pool's threads are busy with other tests for
+    /// seconds at a time, and a client's URLSession on Linux (FoundationNetworking) spins on its
+    /// socket for as long as the answer is late.
     func run(_ handler: @escaping LocalHTTPServer.Handler, for request: HTTPRequest) -> HTTPResponse {
         let finished = DispatchSemaphore(value: 0)
-        let task = Task { [self] in
+        let operation: @Sendable () async -> Void = { [self] in
             let response: HTTPResponse
             do {
                 response = try await handler(request)
@@ -200,13 +205,28 @@ private final class Connection: @unchecked Sendable {
             lock.withLock { self.response = response }
             finished.signal()
         }
-        lock.withLock {
-            if dropped { task.cancel() } else { runningHandler = task }
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) {
+            let executor = HandlerExecutor()
+            keep(Task(executorPreference: executor) {
+                await operation()
+                executor.finish()
+            })
+            executor.runUntilFinished()
+        } else {
+            keep(Task(operation: operation))
         }
         finished.wait()
         return lock.withLock {
             runningHandler = nil
             return response ?? HTTPResponse(statusCode: .internalServerError)
+        }
+    }
+
+    /// Keeps the running handler's task for ``drop()`` to cancel, or cancels it at once if the
+    /// connection was dropped already.
+    private func keep(_ task: Task<Void, Never>) {
+        lock.withLock {
+            if dropped { task.cancel() } else { runningHandler = task }
         }
     }
 
@@ -259,5 +279,51 @@ private final class Connection: @unchecked Sendable {
             closed = true
             SocketCalls.closeDescriptor(descriptor)
         }
+    }
+}
+
+/// A task executor whose jobs the thread that calls ``runUntilFinished()`` runs: a handler's
+/// task, on its connection's thread, which would otherwise only wait for it.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
+private final class HandlerExecutor: TaskExecutor, @unchecked Sendable {
+    // @unchecked: `jobs` and `finished` are only touched under `condition`.
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var finished = false
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let late = condition.withLock {
+            jobs.append(job)
+            condition.signal()
+            return finished
+        }
+        // A job after the handler's end (a task it left behind) runs on a thread of its own.
+        if late { Thread { [self] in runJobs() }.start() }
+    }
+
+    /// Ends ``runUntilFinished()`` once the jobs queued so far have run.
+    func finish() {
+        condition.withLock {
+            finished = true
+            condition.signal()
+        }
+    }
+
+    /// Runs jobs as they are enqueued until ``finish()``.
+    func runUntilFinished() {
+        while runJobs() {}
+    }
+
+    /// Waits for jobs or the end, runs the jobs queued; false at the end with none left.
+    @discardableResult
+    private func runJobs() -> Bool {
+        let batch = condition.withLock {
+            while jobs.isEmpty && !finished { condition.wait() }
+            defer { jobs = [] }
+            return jobs
+        }
+        for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
+        return !batch.isEmpty
     }
 }
