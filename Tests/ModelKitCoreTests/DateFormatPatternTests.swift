@@ -52,7 +52,9 @@ struct DateFormatPatternTests {
         var formatMismatches: [String] = []
         var parseMismatches: [String] = []
         let seed = UInt64(entry.pattern.utf8.count * 31 + zone.rawValue.utf8.count)
-        let dates = boundaryDates(in: zone.timeZone) + randomDates(count: 400, seed: seed)
+        // Besides the boundaries, 200 random instants per pattern and zone (800 per pattern):
+        // DateFormatter's parse of each is most of the test's time.
+        let dates = boundaryDates(in: zone.timeZone) + randomDates(count: 200, seed: seed)
         for date in dates {
             let expected = theirs.string(from: date)
             let actual = ours.string(from: date)
