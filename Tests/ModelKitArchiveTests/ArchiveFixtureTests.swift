@@ -22,6 +22,16 @@ struct ArchiveFixtureTests {
         }
     }
 
+    /// What `modelkit archive dump` and `convert` print and write for every fixture, in process:
+    /// the tool's tests run the binary on a sample of the fixtures.
+    @Test(arguments: goodFixtures)
+    func everyGoodFixtureDumpsAndConvertsToBothFormats(_ file: Fixtures.File) throws {
+        let document = try KeyedArchiveDocument(data: Data(file.bytes))
+        try file.expectDumps(text: Data(ArchiveDump.text(document).utf8), json: Data(ArchiveDump.json(document).utf8))
+        let binary = document.propertyList.binaryData()
+        try file.expectConversions(binary: binary, xml: KeyedArchiveDocument(data: binary).propertyList.xmlData())
+    }
+
     // MARK: corelibs
 
     @Test func arrayTestIsAnArrayOfStrings() throws {

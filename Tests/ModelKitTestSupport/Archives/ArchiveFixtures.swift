@@ -1,4 +1,6 @@
 import Foundation
+import ModelKit
+import Testing
 
 /// Access to the archive fixtures copied into the test bundle (`Fixtures/archives/…`).
 public enum Fixtures {
@@ -176,4 +178,31 @@ public struct BinaryPlistBuilder {
 /// that one flip per byte still hits every bit position across a file.
 public func rotatingBit(at position: Int) -> UInt8 {
     UInt8(1) << (position % 8)
+}
+
+extension Fixtures.File {
+    /// Expects `text` and `json` to be this archive's dumps (`modelkit archive dump`, or
+    /// `ArchiveDump` in process): a tree, and a JSON object of the archive's top-level keys.
+    public func expectDumps(text: Data, json: Data, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(!text.isEmpty, "\(self): no tree", sourceLocation: sourceLocation)
+        let parsed = try JSONSerialization.jsonObject(with: json) as? [String: Any]
+        let document = try KeyedArchiveDocument(data: Data(bytes))
+        #expect(
+            parsed?.keys.sorted() == document.topKeys.map(KeyedArchiver.unescapeKey).sorted(), "\(self)",
+            sourceLocation: sourceLocation)
+    }
+
+    /// Expects `binary` and `xml` to be this archive rewritten in each format (`modelkit archive
+    /// convert`, or the property list's own writers): both read as the same property list, and
+    /// an XML fixture comes back byte for byte.
+    public func expectConversions(binary: Data, xml: Data, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let document = try KeyedArchiveDocument(data: Data(bytes))
+        let binaryDocument = try KeyedArchiveDocument(data: binary)
+        expectEqual(binaryDocument.format, .binary, "\(self)", sourceLocation: sourceLocation)
+        expectEqual(binaryDocument.propertyList, document.propertyList, "\(self)", sourceLocation: sourceLocation)
+        try expectEqual(KeyedArchiveDocument(data: xml).propertyList, document.propertyList, "\(self)", sourceLocation: sourceLocation)
+        if !isBinary {
+            expectEqual([UInt8](xml), bytes, "\(self): not byte for byte", sourceLocation: sourceLocation)
+        }
+    }
 }
