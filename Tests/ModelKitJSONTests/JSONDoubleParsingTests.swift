@@ -41,7 +41,7 @@ struct JSONDoubleParsingTests {
     @Test("the shortest description of random doubles")
     func shortestDescriptions() throws {
         var generator = SeededGenerator(seed: 0xD0_0B1E)
-        try inBatches(of: 10_000, total: 300_000) { texts in
+        try inBatches(of: 10_000, total: 150_000) { texts in
             texts.append(Self.randomFiniteDouble(using: &generator).description)
         }
     }
@@ -57,7 +57,7 @@ struct JSONDoubleParsingTests {
     @Test("random digit strings of 1-25 digits with exponents from -330 to 310")
     func randomDigitStrings() throws {
         var generator = SeededGenerator(seed: 0x5EED_D161)
-        try inBatches(of: 10_000, total: 300_000) { texts in
+        try inBatches(of: 10_000, total: 150_000) { texts in
             // Up to 13 digits from one draw, and up to 12 more from a second, zero-padded: a
             // digit-by-digit loop would cost more than the conversions in a debug build.
             let count = Int.random(in: 1...25, using: &generator)
