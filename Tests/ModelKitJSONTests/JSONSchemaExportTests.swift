@@ -34,41 +34,7 @@ struct SchemaSample {
     /// Whether each of `instances` is valid against `schema`, by Python's `jsonschema` (which
     /// also checks that the schema itself is a valid 2020-12 schema).
     static func validate(_ instances: [JSONValue], against schema: JSONValue) throws -> [Bool] {
-        let directory = try TemporaryDirectory("JSONSchemaExportTests")
-        let schemaFile = try directory.file("schema.json", contents: String(decoding: try ModelJSON.encode(schema), as: UTF8.self))
-        let instancesFile = try directory.file(
-            "instances.json", contents: String(decoding: try ModelJSON.encode(JSONValue.array(instances)), as: UTF8.self))
-        let script = """
-            import json, sys
-            try:
-                import jsonschema
-            except ImportError:
-                sys.exit("Python's jsonschema is missing: pip install jsonschema")
-            schema = json.load(open(sys.argv[1]))
-            jsonschema.Draft202012Validator.check_schema(schema)
-            validator = jsonschema.Draft202012Validator(schema)
-            print(json.dumps([validator.is_valid(instance) for instance in json.load(open(sys.argv[2]))]))
-            """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, schemaFile.path, instancesFile.path]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let failure = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ValidatorFailure(message: String(decoding: failure, as: UTF8.self))
-        }
-        return try ModelJSON.decode([Bool].self, from: printed)
-    }
-
-    struct ValidatorFailure: Error, CustomStringConvertible {
-        let message: String
-        var description: String { "the validator failed: \(message)" }
+        try SchemaValidator.shared.get().validate(instances, against: schema)
     }
 
     /// `value` with the member at `path` replaced by `replacement`, or removed when it is nil.
@@ -181,6 +147,76 @@ struct SchemaSample {
             JSONMember("components", try #require(components["components"])),
         ])
         expectEqual(try Self.validate([status, Self.mutate(status, ["text"], to: nil)], against: openAPI), [true, false])
+    }
+}
+
+/// Python's `jsonschema` (Draft 2020-12) in one process for every test that validates, which
+/// reads a request a line and answers each with a line: starting Python and importing
+/// jsonschema took a fifth of a second, more than the validations. The process ends with the
+/// tests, when its standard input closes.
+final class SchemaValidator: @unchecked Sendable {
+    // @unchecked: the pipes are only used under `lock`.
+    static let shared = Result { try SchemaValidator() }
+
+    private static let script = """
+        import json, sys
+        try:
+            import jsonschema
+        except ImportError:
+            sys.exit("Python's jsonschema is missing: pip install jsonschema")
+        for line in iter(sys.stdin.readline, ""):
+            request = json.loads(line)
+            try:
+                jsonschema.Draft202012Validator.check_schema(request["schema"])
+            except jsonschema.SchemaError as error:
+                print(json.dumps(str(error)), flush=True)
+                continue
+            validator = jsonschema.Draft202012Validator(request["schema"])
+            print(json.dumps([validator.is_valid(instance) for instance in request["instances"]]), flush=True)
+        """
+
+    struct Failure: Error, CustomStringConvertible {
+        let message: String
+        var description: String { "the validator failed: \(message)" }
+    }
+
+    private let lock = NSLock()
+    private let process = Process()
+    private let requests = Pipe()
+    private let answers = Pipe()
+    private let errors = Pipe()
+
+    private init() throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", Self.script]
+        process.standardInput = requests
+        process.standardOutput = answers
+        process.standardError = errors
+        try process.run()
+    }
+
+    /// Whether each of `instances` is valid against `schema`; throws when the schema is not a
+    /// valid 2020-12 schema, or when Python cannot validate at all.
+    func validate(_ instances: [JSONValue], against schema: JSONValue) throws -> [Bool] {
+        let request = JSONValue.object([JSONMember("schema", schema), JSONMember("instances", .array(instances))])
+        let line = try ModelJSON.encode(request) + [0x0A]
+        let answer = try lock.withLock {
+            requests.fileHandleForWriting.write(Data(line))
+            var answer = Data()
+            while answer.last != 0x0A {
+                let data = answers.fileHandleForReading.availableData
+                guard !data.isEmpty else {
+                    let failure = errors.fileHandleForReading.readDataToEndOfFile()
+                    throw Failure(message: String(decoding: failure, as: UTF8.self))
+                }
+                answer += data
+            }
+            return answer
+        }
+        if case .string(let message) = try JSONValue(parsing: answer) {
+            throw Failure(message: message)
+        }
+        return try ModelJSON.decode([Bool].self, from: answer)
     }
 }
 
