@@ -97,7 +97,7 @@ struct PreferencesConcurrencyTests {
     /// and the next writer is not blocked by a lock.
     ///
     /// The writer saves first ~20 ms after it starts (debug build), then every ~2 ms: a kill
-    /// 5-150 ms in lands before its first save about one time in eight, and otherwise among
+    /// 5-90 ms in lands before its first save about one time in six, and otherwise among
     /// dozens of saves, in the middle of one or between two.
     @Test func aWriterKilledMidSaveLeavesExactlyTheLastSavedState() async throws {
         try await withTemporaryDirectory { directory in
@@ -110,7 +110,7 @@ struct PreferencesConcurrencyTests {
                     "prefs", "write-loop", "test", "--prefix", "k", "--start", "\(lastSaved + 1)", "--count", "0",
                     "--keys", "\(slots)", "--padding", "4000", "--report", "--file", file.path,
                 ])
-                try await Task.sleep(for: .milliseconds(Int.random(in: 5...150, using: &generator)))
+                try await Task.sleep(for: .milliseconds(Int.random(in: 5...90, using: &generator)))
                 writer.kill()
                 let result = await writer.finish()
                 #expect(result.wasKilled, "the writer ended by itself: \(result.errorOutput)")
