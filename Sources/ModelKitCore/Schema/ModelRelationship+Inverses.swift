@@ -4,7 +4,8 @@
 // setters of an observable class call `modelInverseChanged` after each write of a property whose
 // type may be a relationship; an overload chosen at compile time does nothing for any other type.
 // Each side is written through its own setter, so observers see both changes, and the setter of
-// the other side finds its inverse already consistent and stops.
+// the other side finds its inverse already consistent and stops (after a removal it does not look:
+// see `ModelInverse.remove(_:from:)`).
 
 /// The property of a related model that refers back, found from either side's `@Relationship`.
 // Usable from inline, with its methods inlinable: the generated setters' inverse keeping
@@ -45,10 +46,14 @@ package struct ModelInverse {
         edit(root, adding: true, others)
     }
 
-    /// ``edit(_:adding:_:)``, removing.
+    /// ``edit(_:adding:_:)``, removing, after a write of `root`'s side: the writes it makes keep
+    /// no inverse of their own. What they would keep is `root`'s side, which holds its new value
+    /// already, so each would only look for its model there and find it gone (a comment leaving a
+    /// post whose comments were just emptied, once per comment). Adding keeps them: a model added
+    /// to `root`'s side may leave another model's.
     @inlinable
     func remove<Root: AnyObject, Other: Model & AnyObject>(_ root: Root, from others: some Sequence<Other>) {
-        edit(root, adding: false, others)
+        ModelInverses.withoutKeeping { edit(root, adding: false, others) }
     }
 
     @inlinable
@@ -101,6 +106,8 @@ package enum ModelInverses {
     package static var keepsInverses: Bool { !isSuspended }
 
     /// Runs `body` without keeping inverses.
+    // Usable from inline: the inlinable `ModelInverse.remove(_:from:)` runs its writes through it.
+    @usableFromInline
     package static func withoutKeeping<T>(_ body: () throws -> T) rethrows -> T {
         try $isSuspended.withValue(true, operation: body)
     }
