@@ -32,7 +32,7 @@ extension Model {
     func collectViolations(
         into violations: inout [ModelError], at path: [ModelPath.Component], visited: inout Set<ObjectIdentifier>
     ) {
-        if Self.self is AnyObject.Type, !visited.insert(ObjectIdentifier(self as AnyObject)).inserted { return }
+        if isClassType(Self.self), !visited.insert(ObjectIdentifier(self as AnyObject)).inserted { return }
         let schema = dynamicModelSchema
         for property in schema.constrainedProperties {
             guard let constraints = property.constraints, let value = propertyValue(property),

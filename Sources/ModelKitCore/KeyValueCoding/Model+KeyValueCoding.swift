@@ -102,7 +102,7 @@ extension Model {
 
     mutating func setModelValues(_ keyedValues: [String: Any]) throws {
         var staged = self
-        if Self.self is AnyObject.Type { staged = stagedCopy() }
+        if isClassType(Self.self) { staged = stagedCopy() }
         for key in keyedValues.keys.sorted() { try staged.setModelValue(keyedValues[key], forKey: key) }
         for key in keyedValues.keys.sorted() { try setModelValue(keyedValues[key], forKey: key) }
     }

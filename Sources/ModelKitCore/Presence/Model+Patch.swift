@@ -47,7 +47,7 @@ extension Model {
         } catch {
             // A class instance was changed in place: give it its values back. A value was changed
             // in a copy, dropped here.
-            if Self.self is AnyObject.Type { fields.restore() }
+            if isClassType(Self.self) { fields.restore() }
             throw error
         }
         var presence = ModelPresence()

@@ -50,10 +50,16 @@ package struct ModelInverse {
     /// no inverse of their own. What they would keep is `root`'s side, which holds its new value
     /// already, so each would only look for its model there and find it gone (a comment leaving a
     /// post whose comments were just emptied, once per comment). Adding keeps them: a model added
-    /// to `root`'s side may leave another model's.
+    /// to `root`'s side may leave another model's. Nothing to remove (a to-many appended to, its
+    /// old elements all kept) sets no task-local.
     @inlinable
     func remove<Root: AnyObject, Other: Model & AnyObject>(_ root: Root, from others: some Sequence<Other>) {
-        ModelInverses.withoutKeeping { edit(root, adding: false, others) }
+        var remaining = others.makeIterator()
+        guard let first = remaining.next() else { return }
+        ModelInverses.withoutKeeping {
+            edit(root, adding: false, CollectionOfOne(first))
+            edit(root, adding: false, IteratorSequence(remaining))
+        }
     }
 
     @inlinable

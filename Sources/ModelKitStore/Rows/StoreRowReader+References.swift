@@ -10,7 +10,7 @@ extension StoreRowReader {
     @usableFromInline
     mutating func decodeModel<M: Model>(_ type: M.Type) throws -> M {
         let schema = M.modelSchema
-        guard let identifierIndex = schema.identifierIndex, M.self is AnyObject.Type else {
+        guard let identifierIndex = schema.identifierIndex, isClassType(M.self) else {
             return try decodeUnidentified(M.self)
         }
         // A reference that is live: found from the stored value, without `AnyHashable` (see

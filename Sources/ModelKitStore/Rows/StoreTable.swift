@@ -112,7 +112,7 @@ package final class StoreTable: Sendable {
     package let uniqueIndexes: [(index: ModelIndex, columns: [Int])]
 
     convenience init<M: Model>(_ type: M.Type) throws {
-        try self.init(schema: M.modelSchema, isClass: M.self is AnyObject.Type, migrates: M.self is any ModelMigrating.Type)
+        try self.init(schema: M.modelSchema, isClass: isClassType(M.self), migrates: M.self is any ModelMigrating.Type)
     }
 
     /// The table of a model whose schema is `schema`, or of a join table (``StoreManyToMany``),
