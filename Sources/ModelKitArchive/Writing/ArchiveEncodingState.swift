@@ -31,7 +31,7 @@ final class ArchiveEncodingState {
     /// per access, several accesses per object): one archiving run uses them, from one thread,
     /// and no access to one of them overlaps another (nothing runs inside an access to them).
     // @exclusivity(unchecked): probed by `slot(of:)` for every class instance written, set by `assignSlot(to:_:)`.
-    @exclusivity(unchecked) private var objectSlots = IntegerSlotMap()
+    @exclusivity(unchecked) private var objectSlots = IntegerSlotMap(spread: .scattered)
     // @exclusivity(unchecked): appended to by `assignSlot(to:_:)` for every class instance given a slot.
     @exclusivity(unchecked) private var retained: [AnyObject] = []
     // @exclusivity(unchecked): read by `nullObjectSlot()` for every nil inside a collection and every `NSNull`.

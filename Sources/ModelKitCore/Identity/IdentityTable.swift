@@ -22,7 +22,7 @@ final class IdentityTable {
     // Unchecked (see the type): read by every `append` and by each insert's sweep test.
     @exclusivity(unchecked) private var used = 0
     // Unchecked (see the type): every integer lookup probes it, the common case of `object(forInteger:)`.
-    @exclusivity(unchecked) private var integers = IntegerSlotMap()
+    @exclusivity(unchecked) private var integers = IntegerSlotMap(spread: .nearby)
     // Unchecked (see the type): every lookup of a string identifier reads it.
     @exclusivity(unchecked) private var strings: [String: Int] = [:]
     // Unchecked (see the type): every lookup of a UUID identifier reads it.
@@ -148,7 +148,7 @@ final class IdentityTable {
             }
             return result
         }
-        var keptIntegers = IntegerSlotMap()
+        var keptIntegers = IntegerSlotMap(spread: .nearby)
         integers.forEach { key, slot in
             guard let object = slots[slot].load() else { return }
             keptIntegers.set(live.count, for: key)
