@@ -7,10 +7,11 @@ import ModelKitCore
 // (its accesses are reentrant, and a statement in use is never reset by a nested load).
 
 extension RowLoader {
-    /// The models of the rows `query` selects, in its order, read in place through `context`.
+    /// The models of the rows `query` selects, in its order, read in place through `context`;
+    /// `ownsContext` when the context is the read's own, which goes if it fails.
     func models<M: Model>(
         _ type: M.Type, selecting query: ResolvedQuery, from rows: any InPlaceRowReading, context: ModelContext?,
-        decoder: StoreModelDecoder<M>
+        ownsContext: Bool = false, decoder: StoreModelDecoder<M>
     ) throws -> [M] {
         // A local function, not a closure value: nothing captured is boxed on the heap.
         func read() throws -> [M] {
@@ -30,6 +31,7 @@ extension RowLoader {
             }
         }
         guard let context else { return try read() }
+        if ownsContext { return try context.performMappingDiscardedOnFailure(read) }
         return try context.performMapping(read)
     }
 

@@ -243,9 +243,10 @@ public final class StoreTransaction {
         let resolved = try query.resolved()
         try checkUsable(writing: false, table: resolved.table.name)
         guard let inPlace else { throw Self.suspends(resolved.table) }
+        let ownsContext = context == nil
         let context = context ?? Self.fetchContext(for: resolved.table)
         return try RowLoader(synchronous: synchronous, lazy: lazyRelationships(prefetching: query)).models(
-            M.self, selecting: resolved, from: inPlace, context: context, decoder: decoder)
+            M.self, selecting: resolved, from: inPlace, context: context, ownsContext: ownsContext, decoder: decoder)
     }
 
     /// What a read leaves for first access, through this store.
