@@ -90,6 +90,19 @@ struct RelationshipMacroTests {
                 }
             """#
         #expect(expanded.contains(writer), "\(expanded)")
+        // A store filling a to-many sets it through another, which takes the related models as
+        // references; a to-one is no case of it.
+        let setter = #"""
+                func _modelKitSetRelationship(_ index: Int, to objects: [AnyObject]) -> Bool {
+                    switch index {
+                    case 3:
+                        return ModelKitCore.modelSetRelationship(objects, as: [Comment].self) { self.replies = $0 }
+                    default:
+                        return false
+                    }
+                }
+            """#
+        #expect(expanded.contains(setter), "\(expanded)")
         let subclass = ModelKitMacros.expand(
             """
             @Model

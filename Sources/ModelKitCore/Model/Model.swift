@@ -59,12 +59,21 @@ public protocol Model: ModelValue, ModelFieldEncoder {
     /// writes it through its key path. `@Model` generates it for an observable class whose
     /// properties may be relationships: the other side of an inverse writes them through it.
     func _modelKitEditRelationship(_ index: Int, adding: Bool, _ object: AnyObject) -> Bool
+
+    /// Sets the to-many relationship at `index` of ``modelSchema`` to `objects`, each a model of
+    /// its element type; false when the property at `index` is not one this can write (or an
+    /// object is not such a model), and the caller writes it through its key path. `@Model`
+    /// generates it beside ``_modelKitEditRelationship(_:adding:_:)``: a store filling a
+    /// to-many sets it through it.
+    func _modelKitSetRelationship(_ index: Int, to objects: [AnyObject]) -> Bool
 }
 
 extension Model {
     public func validate() throws {}
 
     public func _modelKitEditRelationship(_ index: Int, adding: Bool, _ object: AnyObject) -> Bool { false }
+
+    public func _modelKitSetRelationship(_ index: Int, to objects: [AnyObject]) -> Bool { false }
 
     public func loadPendingRelationships() throws {}
 

@@ -322,3 +322,26 @@ public func modelEditRelationship<Other: Model & AnyObject>(
     }
     return true
 }
+
+/// For a property that is not a to-many of models: nothing written, false.
+// Inlinable: as `modelEditRelationship`, the generated `_modelKitSetRelationship(_:to:)` calls one of these per
+// written array property, chosen at compile time by its type.
+@inlinable
+public func modelSetRelationship<Value>(_ objects: [AnyObject], as _: Value.Type, set: (Value) -> Void) -> Bool {
+    false
+}
+
+/// For a to-many: set to `objects`, each an `Other` (else nothing written, false).
+@inlinable
+public func modelSetRelationship<Other: Model & AnyObject>(
+    _ objects: [AnyObject], as _: [Other].Type, set: ([Other]) -> Void
+) -> Bool {
+    var elements: [Other] = []
+    elements.reserveCapacity(objects.count)
+    for object in objects {
+        guard let element = object as? Other else { return false }
+        elements.append(element)
+    }
+    set(elements)
+    return true
+}

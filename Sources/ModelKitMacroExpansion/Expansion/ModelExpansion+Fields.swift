@@ -264,6 +264,27 @@ extension ModelExpansion {
             \(indented(body))
             }
             """
+        ] + setRelationshipMember(writable: writable)
+    }
+
+    /// `_modelKitSetRelationship(_:to:)`, beside the writer above, for the properties of those
+    /// that are written arrays: a store filling a to-many sets it through it, where a key path
+    /// applied at run time costs thousands of instructions per owner. The declared type names
+    /// the elements (a property without one is written through its key path).
+    func setRelationshipMember(writable: Set<String>) -> [String] {
+        let cases = ownProperties.filter { writable.contains($0.property.name) }.compactMap { position, property -> String? in
+            guard let type = property.typeText, type.hasPrefix("["), type.hasSuffix("]"), !type.contains(":") else { return nil }
+            let name = property.name
+            return "case \(position):\n    return \(core)modelSetRelationship(objects, as: \(type).self) { self.\(name) = $0 }"
+        }
+        guard !cases.isEmpty else { return [] }
+        let body = "switch index {\n\((cases + ["default:\n    return false"]).joined(separator: "\n"))\n}"
+        return [
+            """
+            \(memberAccess)func _modelKitSetRelationship(_ index: Int, to objects: [AnyObject]) -> Bool {
+            \(indented(body))
+            }
+            """
         ]
     }
 }

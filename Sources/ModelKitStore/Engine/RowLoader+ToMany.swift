@@ -220,22 +220,28 @@ extension RowLoader {
         guard let ownerType = table.schema.modelType as? any Model.Type else { return }
         let inverseColumn = try toMany.inverseColumn(in: related)
         func fill<Owner: Model, Element: Model>(_: Owner.Type, _: Element.Type) throws {
-            // Three arrays rather than one of tuples: a tuple with a generic element is copied and
-            // destroyed through its metadata, looked up at run time in this unspecialized code.
+            // The models as references (a to-many's elements are identified class instances), in
+            // arrays of concrete types: an array of a generic element, in this unspecialized code,
+            // copies each element through its metadata. Three arrays rather than one of tuples, for
+            // the same reason.
+            guard isClassType(Element.self) else {
+                throw StoreError(.unknownKeyPath, table: table.name, reason: "'\(toMany.property.name)' holds no class instances")
+            }
             var ownerOf: [StoreValue] = []
             var identifiers: [StoreValue] = []
-            var models: [Element] = []
+            var objects: [AnyObject] = []
             var reader = StoreRowReader(columns: .values([]), table: related, context: context, loader: self)
             let decoder = lazy?.decoder(of: table, toMany.property.name, Element.self) ?? StoreModelDecoder()
             while let row = try next() {
                 reader.start(row)
                 ownerOf.append(row[inverseColumn])
                 identifiers.append(row[related.identifierColumn])
-                decoder.append(
-                    &models,
-                    try model(
-                        Element.self, reading: &reader, version: row.version(after: related.columns.count), table: related,
-                        context: context, decoder: decoder))
+                let model = try model(
+                    Element.self, reading: &reader, version: row.version(after: related.columns.count), table: related,
+                    context: context, decoder: decoder)
+                // Unsafe: `Element` is a class (checked above), so `model` is one reference, which
+                // this reinterprets without `as AnyObject`'s dynamic cast.
+                objects.append(unsafeBitCast(model, to: AnyObject.self))
             }
             // Through an index on the inverse (SQLite's `IN` walks it), the rows come grouped by
             // owner and in identifier order already: then each owner's models are one run.
@@ -243,25 +249,61 @@ extension RowLoader {
                 let byOwner = StoreValue.compare(ownerOf[a], ownerOf[b])
                 return byOwner != 0 ? byOwner < 0 : StoreValue.compare(identifiers[a], identifiers[b]) < 0
             }
-            if models.indices.dropFirst().contains(where: { precedes($0, $0 - 1) }) {
-                let order = models.indices.sorted(by: precedes)
+            if objects.indices.dropFirst().contains(where: { precedes($0, $0 - 1) }) {
+                let order = objects.indices.sorted(by: precedes)
                 ownerOf = order.map { ownerOf[$0] }
-                models = order.map { models[$0] }
+                objects = order.map { objects[$0] }
             }
             var runs: [StoreValue: Range<Int>] = [:]
             runs.reserveCapacity(owners.count)
             var start = 0
-            while start < models.count {
+            while start < objects.count {
                 var end = start + 1
-                while end < models.count, ownerOf[end] == ownerOf[start] { end += 1 }
+                while end < objects.count, ownerOf[end] == ownerOf[start] { end += 1 }
                 runs[ownerOf[start]] = start..<end
                 start = end
             }
-            try setRelationship(toMany.property, of: owners, as: Owner.self, table: table, context: context) { entry in
-                runs[entry.identifier].map { Array(models[$0]) } ?? []
+            try setRelationship(toMany.property, of: owners, as: Owner.self, Element.self, table: table, context: context) { entry in
+                runs[entry.identifier].map { Array(objects[$0]) } ?? []
             }
         }
         try fill(ownerType, toMany.related.type)
+    }
+
+    /// Sets the relationship `property` of each owner to the models `objects` gives it, each an
+    /// `Element` (nil leaves it as it is), as ``setRelationship(_:of:as:table:context:_:)`` does:
+    /// through the owner's generated writer where it has one, which takes references as they
+    /// are; through the property's key path otherwise.
+    func setRelationship<Owner: Model, Element: Model>(
+        _ property: ModelProperty, of owners: [OwnerToFill], as _: Owner.Type, _: Element.Type, table: StoreTable,
+        context: ModelContext, _ objects: (OwnerToFill) -> [AnyObject]?
+    ) throws {
+        guard let index = table.schema.index(ofProperty: property.name), isClassType(Element.self) else {
+            throw StoreError(.unknownKeyPath, table: table.name, reason: "'\(property.name)' cannot be set to the related models")
+        }
+        var throughKeyPath: [OwnerToFill] = []
+        var elements: [ObjectIdentifier: [AnyObject]] = [:]
+        let tracker = context.tracker as? ContextTracker
+        try ModelInverses.withoutKeeping {
+            for entry in owners {
+                guard let related = objects(entry) else { continue }
+                let owner = entry.owner
+                let written: Bool
+                if let tracker {
+                    written = try tracker.applying(owner, table: table) { owner._modelKitSetRelationship(index, to: related) }
+                } else {
+                    written = owner._modelKitSetRelationship(index, to: related)
+                }
+                guard !written else { continue }
+                throughKeyPath.append(entry)
+                elements[ObjectIdentifier(entry.owner as AnyObject)] = related
+            }
+        }
+        guard !throughKeyPath.isEmpty else { return }
+        try setRelationship(property, of: throughKeyPath, as: Owner.self, table: table, context: context) { entry in
+            // Unsafe: each object is an `Element` (a class, checked above), read as one.
+            elements[ObjectIdentifier(entry.owner as AnyObject)]?.map { unsafeBitCast($0, to: Element.self) }
+        }
     }
 
     /// Sets the relationship `property` of each owner to the models `elements` gives it (nil
