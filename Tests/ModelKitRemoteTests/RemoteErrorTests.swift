@@ -119,11 +119,11 @@ import Testing
     }
 
     @Test func noServerIsATransportError() async throws {
-        // A port nothing listens on: the server's, once stopped.
-        let server = try await TestServer()
-        let client = server.client()
-        await server.stop()
-        try await Task.sleep(for: .milliseconds(50))
+        // A port nothing listens on, and nothing else can take while the test runs (a stopped
+        // server's port went to another test's server once, which answered 404).
+        let (descriptor, port) = try SocketCalls.bindToLoopbackWithoutListening()
+        defer { SocketCalls.closeDescriptor(descriptor) }
+        let client = RemoteClient(baseURL: try #require(URL(string: "http://127.0.0.1:\(port)")), timeout: TestServer.patience)
         let error = await remoteError { _ = try await client.fetchAll(TwitterUser.self) }
         #expect(error?.kind == .transport)
         #expect(error?.underlying != nil)

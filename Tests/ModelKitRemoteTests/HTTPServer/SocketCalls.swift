@@ -43,6 +43,21 @@ enum SocketCalls {
         }
     }
 
+    /// A TCP socket bound to 127.0.0.1 on a port the system picks, never listening: connecting
+    /// to the port is refused, and no other socket can take the port while this one is open (it
+    /// is bound without `SO_REUSEADDR`), where the port of a stopped server can go to the next
+    /// server a test starts meanwhile.
+    static func bindToLoopbackWithoutListening() throws -> (descriptor: Int32, port: UInt16) {
+        let descriptor = try makeTCPSocket()
+        return try closing(descriptor) {
+            var address = loopbackAddress(port: 0)
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            try check(withSocketAddress(&address) { bind(descriptor, $0, length) }, step: "binding to 127.0.0.1")
+            try check(withSocketAddress(&address) { getsockname(descriptor, $0, &length) }, step: "reading the bound port")
+            return (descriptor, UInt16(bigEndian: address.sin_port))
+        }
+    }
+
     /// A TCP socket connected to 127.0.0.1 at `port` (the tests' raw client).
     static func connectToLoopback(port: UInt16) throws -> Int32 {
         let descriptor = try makeTCPSocket()
