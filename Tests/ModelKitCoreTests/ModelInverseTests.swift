@@ -145,4 +145,32 @@ import Testing
         #expect(read.replies.first?.thread === read)
         reply.thread = nil
     }
+
+    /// Both sides hold their models, so a thread and its replies keep each other alive once
+    /// nothing else does; emptying one side lets them go with their last outside references.
+    @Test func aGraphLivesUntilOneSideIsEmptied() {
+        weak var kept: ForumThread?
+        weak var keptReply: ForumReply?
+        do {
+            let thread = ForumThread(id: 1)
+            _ = ForumReply(id: 1, thread: thread)
+            kept = thread
+            keptReply = thread.replies.first
+        }
+        #expect(kept != nil && keptReply?.thread === kept, "a cycle: each side holds the other")
+        weak var freed: ForumThread?
+        weak var freedReply: ForumReply?
+        do {
+            let thread = ForumThread(id: 2)
+            let reply = ForumReply(id: 2, thread: thread)
+            freed = thread
+            freedReply = reply
+            thread.replies = []
+            #expect(reply.thread == nil)
+        }
+        #expect(freed == nil && freedReply == nil)
+        // The first graph, broken now, goes too.
+        kept?.replies = []
+        #expect(kept == nil && keptReply == nil)
+    }
 }
