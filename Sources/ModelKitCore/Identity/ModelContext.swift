@@ -102,15 +102,6 @@ public final class ModelContext {
         }
     }
 
-    /// Runs `body` as ``performMapping(_:)`` does, keeping nothing to undo it: for a context
-    /// that goes with the run's failure (the one a fetch without a context reads through), whose
-    /// undo would be work for nothing: every model a fetch registers is a step to record, and a
-    /// fetch of a hundred thousand models recorded megabytes. A run inside it is undone as any
-    /// outermost run is, and one it is inside decides for it.
-    package func performMappingDiscardedOnFailure<T>(_ body: () throws -> T) rethrows -> T {
-        try body()
-    }
-
     /// Records how to undo a change of the mapping run in progress (nothing outside a run).
     package func recordUndo(_ undo: @escaping () -> Void) {
         journal?.append(.run(undo))

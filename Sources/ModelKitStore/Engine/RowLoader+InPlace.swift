@@ -31,7 +31,10 @@ extension RowLoader {
             }
         }
         guard let context else { return try read() }
-        if ownsContext { return try context.performMappingDiscardedOnFailure(read) }
+        // A context of the read's own goes if the read fails: undoing it would be work for nothing,
+        // and a mapping run records a step per model it registers (megabytes for a hundred thousand).
+        // A run that starts inside the read (a reference's load) still undoes itself.
+        if ownsContext { return try read() }
         return try context.performMapping(read)
     }
 

@@ -282,7 +282,6 @@ extension RowLoader {
             throw StoreError(.unknownKeyPath, table: table.name, reason: "'\(property.name)' cannot be set to the related models")
         }
         var throughKeyPath: [OwnerToFill] = []
-        var elements: [ObjectIdentifier: [AnyObject]] = [:]
         let tracker = context.tracker as? ContextTracker
         try ModelInverses.withoutKeeping {
             for entry in owners {
@@ -294,15 +293,13 @@ extension RowLoader {
                 } else {
                     written = owner._modelKitSetRelationship(index, to: related)
                 }
-                guard !written else { continue }
-                throughKeyPath.append(entry)
-                elements[ObjectIdentifier(entry.owner as AnyObject)] = related
+                if !written { throughKeyPath.append(entry) }
             }
         }
         guard !throughKeyPath.isEmpty else { return }
         try setRelationship(property, of: throughKeyPath, as: Owner.self, table: table, context: context) { entry in
             // Unsafe: each object is an `Element` (a class, checked above), read as one.
-            elements[ObjectIdentifier(entry.owner as AnyObject)]?.map { unsafeBitCast($0, to: Element.self) }
+            objects(entry)?.map { unsafeBitCast($0, to: Element.self) }
         }
     }
 

@@ -34,12 +34,9 @@ enum SocketCalls {
         let descriptor = try makeTCPSocket()
         return try closing(descriptor) {
             try setOption(descriptor, SO_REUSEADDR, to: 1, step: "setting SO_REUSEADDR")
-            var address = loopbackAddress(port: 0)
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            try check(withSocketAddress(&address) { bind(descriptor, $0, length) }, step: "binding to 127.0.0.1")
+            let port = try bindToLoopback(descriptor)
             try check(listen(descriptor, backlog), step: "listening on 127.0.0.1")
-            try check(withSocketAddress(&address) { getsockname(descriptor, $0, &length) }, step: "reading the bound port")
-            return (descriptor, UInt16(bigEndian: address.sin_port))
+            return (descriptor, port)
         }
     }
 
@@ -49,13 +46,16 @@ enum SocketCalls {
     /// server a test starts meanwhile.
     static func bindToLoopbackWithoutListening() throws -> (descriptor: Int32, port: UInt16) {
         let descriptor = try makeTCPSocket()
-        return try closing(descriptor) {
-            var address = loopbackAddress(port: 0)
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            try check(withSocketAddress(&address) { bind(descriptor, $0, length) }, step: "binding to 127.0.0.1")
-            try check(withSocketAddress(&address) { getsockname(descriptor, $0, &length) }, step: "reading the bound port")
-            return (descriptor, UInt16(bigEndian: address.sin_port))
-        }
+        return try closing(descriptor) { (descriptor, try bindToLoopback(descriptor)) }
+    }
+
+    /// Binds `descriptor` to 127.0.0.1 on a port the system picks; the port.
+    private static func bindToLoopback(_ descriptor: Int32) throws -> UInt16 {
+        var address = loopbackAddress(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try check(withSocketAddress(&address) { bind(descriptor, $0, length) }, step: "binding to 127.0.0.1")
+        try check(withSocketAddress(&address) { getsockname(descriptor, $0, &length) }, step: "reading the bound port")
+        return UInt16(bigEndian: address.sin_port)
     }
 
     /// A TCP socket connected to 127.0.0.1 at `port` (the tests' raw client).
